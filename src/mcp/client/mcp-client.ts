@@ -1,0 +1,176 @@
+import { log } from "../../log.ts";
+import { VERSION } from "../../version.ts";
+import { McpCancelledError, McpError } from "../mcp-error.ts";
+import {
+  CallToolResult,
+  ErrorCode,
+  InitializeResult,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsResult,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Implementation,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type ToolDefinition,
+} from "../protocol.ts";
+import type { Transport } from "../transport/transport.ts";
+import { parseResult } from "./parse-result.ts";
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** A server that keeps handing out cursors is broken, not large. */
+const MAX_TOOL_PAGES = 1000;
+
+export type ClientState =
+  | { status: "idle" }
+  | { status: "connecting" }
+  | { status: "connected" }
+  | { status: "failed"; reason: string }
+  | { status: "closed" };
+
+export interface CallOptions {
+  /** Overrides the client's timeout for this call. */
+  timeoutMs?: number;
+  /** Aborting cancels the call: the server is told, and the call rejects with `McpCancelledError`. */
+  signal?: AbortSignal;
+}
+
+export interface McpClientOptions {
+  /** Per-request timeout; the default is 30 s. */
+  timeoutMs?: number;
+  /** Hears server notifications other than the ones the client handles itself. */
+  onNotification?: (notification: JsonRpcNotification) => void;
+}
+
+/**
+ * One MCP server: the handshake, tools/list (paged, cached for the connection) and tools/call,
+ * each with a timeout. Speaks through a `Transport` and knows nothing of how bytes move.
+ */
+export class McpClient {
+  private _state: ClientState = { status: "idle" };
+  private toolsCache: Promise<ToolDefinition[]> | undefined;
+  private readonly timeoutMs: number;
+  serverInfo: Implementation | undefined;
+  protocolVersion: string | undefined;
+  instructions: string | undefined;
+
+  constructor(
+    readonly transport: Transport,
+    private readonly options: McpClientOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    transport.onServerRequest = (request) => this.answerServerRequest(request);
+    transport.onNotification = (notification) => this.handleNotification(notification);
+    transport.onClose = (error) => {
+      if (this._state.status === "connected" || this._state.status === "connecting") {
+        this._state = { status: "failed", reason: error.message };
+      }
+    };
+  }
+
+  get state(): ClientState {
+    return this._state;
+  }
+
+  /** Starts the transport and runs the handshake. On failure the state is FAILED with the reason. */
+  async connect(options: { signal?: AbortSignal } = {}): Promise<void> {
+    this._state = { status: "connecting" };
+    try {
+      await this.transport.start();
+      const raw = await this.request(
+        "initialize",
+        {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: "cat-code", version: VERSION },
+        },
+        options,
+      );
+      const result = parseResult(InitializeResult, raw, "initialize");
+      if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
+        throw new McpError(
+          undefined,
+          `unsupported protocol version ${result.protocolVersion} (cat-code speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+        );
+      }
+      this.protocolVersion = result.protocolVersion;
+      this.serverInfo = result.serverInfo;
+      this.instructions = result.instructions;
+      this.transport.setProtocolVersion?.(result.protocolVersion);
+      await this.transport.notify("notifications/initialized");
+      this._state = { status: "connected" };
+    } catch (error) {
+      this._state =
+        error instanceof McpCancelledError ? { status: "closed" } : { status: "failed", reason: (error as Error).message };
+      await this.transport.close();
+      throw error;
+    }
+  }
+
+  /** Every tool of the server, all pages, asked once per connection. */
+  listTools(options: CallOptions = {}): Promise<ToolDefinition[]> {
+    if (!this.toolsCache) {
+      this.toolsCache = this.fetchAllTools(options);
+      this.toolsCache.catch(() => (this.toolsCache = undefined));
+    }
+    return this.toolsCache;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const raw = await this.request("tools/call", { name, arguments: args }, options);
+    return parseResult(CallToolResult, raw, "tools/call");
+  }
+
+  async close(): Promise<void> {
+    if (this._state.status !== "failed") this._state = { status: "closed" };
+    await this.transport.close();
+  }
+
+  private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
+    const tools: ToolDefinition[] = [];
+    const seenCursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const raw = await this.request("tools/list", cursor === undefined ? {} : { cursor }, options);
+      const result = parseResult(ListToolsResult, raw, "tools/list");
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined || cursor === "") return tools;
+      if (seenCursors.has(cursor)) throw new McpError(undefined, `tools/list repeated the cursor ${JSON.stringify(cursor)}`);
+      seenCursors.add(cursor);
+    }
+    throw new McpError(undefined, `tools/list gave more than ${MAX_TOOL_PAGES} pages`);
+  }
+
+  /**
+   * A request with this client's timeout. A timeout and a caller's abort both make the transport
+   * forget the id and send `notifications/cancelled`; only the timeout is an error of the server.
+   */
+  private async request(method: string, params: unknown, options: CallOptions): Promise<unknown> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(McpError.timeout(method, timeoutMs)), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    try {
+      return await this.transport.request(method, params, { signal });
+    } catch (error) {
+      if (timeout.signal.aborted) throw timeout.signal.reason;
+      if (options.signal?.aborted) throw new McpCancelledError(method);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private answerServerRequest(request: JsonRpcRequest): unknown {
+    if (request.method === "ping") return {};
+    // We declare no client capabilities (sampling, roots, elicitation): refuse, never stay silent.
+    throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+  }
+
+  private handleNotification(notification: JsonRpcNotification): void {
+    if (notification.method === "notifications/tools/list_changed") this.toolsCache = undefined;
+    log.debug(`notification from ${this.transport.description}: ${notification.method}`);
+    this.options.onNotification?.(notification);
+  }
+}

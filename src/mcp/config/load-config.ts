@@ -1,0 +1,179 @@
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import * as v from "valibot";
+import { expandVariables, UnsetVariableError } from "./env-expansion.ts";
+import { ServerConfig, type ConfigScope, type ServerEntry } from "./server-config.ts";
+import { sanitizeNamePart } from "../tools/tool-names.ts";
+
+/** `~/.cat-code`, or wherever `CAT_CODE_HOME` points. */
+export function catCodeHome(env: Record<string, string | undefined> = process.env): string {
+  return env.CAT_CODE_HOME || join(homedir(), ".cat-code");
+}
+
+export function userConfigPath(env: Record<string, string | undefined> = process.env): string {
+  return join(catCodeHome(env), "mcp.json");
+}
+
+export interface LoadedConfig {
+  servers: ServerEntry[];
+  /** One line per problem with the file itself; each names the file. The program still starts. */
+  warnings: string[];
+}
+
+export class ConfigFileMissingError extends Error {
+  constructor(readonly path: string) {
+    super(`config file not found: ${path}`);
+  }
+}
+
+/**
+ * Reads one mcp.json. Fail-open: no file means no servers; a corrupt file gives one warning and no
+ * servers; an invalid entry fails only that server, with a reason that names the field.
+ * With `required`, a missing file is an error (a path the user named on the command line).
+ */
+export function readConfigFile(
+  path: string,
+  scope: ConfigScope,
+  options: { required?: boolean; env?: Record<string, string | undefined> } = {},
+): LoadedConfig {
+  if (!existsSync(path)) {
+    if (options.required) throw new ConfigFileMissingError(path);
+    return { servers: [], warnings: [] };
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    return { servers: [], warnings: [`cannot read ${path}: ${(error as Error).message}; no MCP servers loaded from it`] };
+  }
+  return parseConfigText(text, path, scope, options.env ?? process.env);
+}
+
+export function parseConfigText(
+  text: string,
+  path: string,
+  scope: ConfigScope,
+  env: Record<string, string | undefined>,
+): LoadedConfig {
+  const errors: ParseError[] = [];
+  const document: unknown = parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const firstError = errors[0];
+  if (firstError) {
+    const { line, column } = lineAndColumn(text, firstError.offset);
+    const what = describeParseError(printParseErrorCode(firstError.error));
+    return { servers: [], warnings: [`${path} is not valid JSON: ${what} at line ${line}, column ${column}; no MCP servers loaded from it`] };
+  }
+  if (text.trim() === "") return { servers: [], warnings: [`${path} is empty; no MCP servers loaded from it`] };
+  if (!isPlainObject(document)) {
+    return { servers: [], warnings: [`${path}: the top level must be an object like {"mcpServers": {...}}; no MCP servers loaded from it`] };
+  }
+  const servers = document.mcpServers;
+  if (servers === undefined) return { servers: [], warnings: [] };
+  if (!isPlainObject(servers)) {
+    return { servers: [], warnings: [`${path}: "mcpServers" must be an object of named entries; no MCP servers loaded from it`] };
+  }
+  return {
+    servers: Object.entries(servers).map(([name, raw]) => parseServerEntry(name, raw, scope, path, env)),
+    warnings: [],
+  };
+}
+
+/** Validates one entry and expands its `${VAR}`s. Never throws: a bad entry becomes `ok: false`. */
+export function parseServerEntry(
+  name: string,
+  raw: unknown,
+  scope: ConfigScope,
+  source: string,
+  env: Record<string, string | undefined>,
+): ServerEntry {
+  const fail = (error: string): ServerEntry => ({ name, scope, source, ok: false, error });
+  if (sanitizeNamePart(name) === "") {
+    return fail(`the name ${JSON.stringify(name)} has no letters or digits; use [A-Za-z0-9_-]`);
+  }
+  if (!isPlainObject(raw)) return fail("the entry must be an object");
+  if (raw.command !== undefined && raw.url !== undefined) {
+    return fail('the entry has both "command" and "url"; keep "command" for stdio or "url" for http');
+  }
+  const type = raw.type ?? (raw.url !== undefined ? "http" : "stdio");
+  if (type === "sse") return fail('"type": "sse" is the deprecated HTTP+SSE transport, which cat-code does not speak; use "http"');
+  if (type === "stdio" && raw.command === undefined) return fail('a stdio entry needs "command"');
+  if (type === "http" && raw.url === undefined) return fail('an http entry needs "url"');
+  let expanded: Record<string, unknown>;
+  try {
+    expanded = expandEntry({ ...raw, type }, env);
+  } catch (error) {
+    if (error instanceof FieldExpansionError) return fail(error.message);
+    throw error;
+  }
+  const parsed = v.safeParse(ServerConfig, expanded);
+  if (!parsed.success) return fail(parsed.issues.map((issue) => issue.message).join("; "));
+  return { name, scope, source, ok: true, config: parsed.output };
+}
+
+class FieldExpansionError extends Error {}
+
+/** Expands `${VAR}` in the fields that may carry it; values of the wrong type are left for validation. */
+function expandEntry(entry: Record<string, unknown>, env: Record<string, string | undefined>): Record<string, unknown> {
+  const expand = (value: unknown, field: string): unknown => {
+    if (typeof value !== "string") return value;
+    try {
+      return expandVariables(value, env);
+    } catch (error) {
+      if (error instanceof UnsetVariableError) throw new FieldExpansionError(`"${field}": ${error.message}`);
+      throw error;
+    }
+  };
+  const expandMap = (value: unknown, field: string): unknown =>
+    isPlainObject(value)
+      ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expand(item, `${field}.${key}`)]))
+      : value;
+  return {
+    ...entry,
+    command: expand(entry.command, "command"),
+    args: Array.isArray(entry.args) ? entry.args.map((arg, i) => expand(arg, `args[${i}]`)) : entry.args,
+    env: expandMap(entry.env, "env"),
+    cwd: expand(entry.cwd, "cwd"),
+    url: expand(entry.url, "url"),
+    headers: expandMap(entry.headers, "headers"),
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+function describeParseError(code: string): string {
+  const words: Record<string, string> = {
+    InvalidSymbol: "unexpected character",
+    InvalidNumberFormat: "invalid number",
+    PropertyNameExpected: "a property name in double quotes was expected",
+    ValueExpected: "a value was expected",
+    ColonExpected: "':' was expected",
+    CommaExpected: "',' was expected",
+    CloseBraceExpected: "'}' was expected",
+    CloseBracketExpected: "']' was expected",
+    EndOfFileExpected: "the file should end here",
+    InvalidCommentToken: "comments are not allowed",
+    UnexpectedEndOfComment: "unexpected end of comment",
+    UnexpectedEndOfString: "unterminated string",
+    UnexpectedEndOfNumber: "unexpected end of number",
+    InvalidUnicode: "invalid unicode escape",
+    InvalidEscapeCharacter: "invalid escape character",
+    InvalidCharacter: "invalid character in a string",
+  };
+  return words[code] ?? code;
+}

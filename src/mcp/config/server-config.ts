@@ -1,0 +1,50 @@
+import * as v from "valibot";
+
+const NonEmpty = (field: string) => v.pipe(v.string(`"${field}" must be a string`), v.nonEmpty(`"${field}" is empty`));
+const Timeout = v.pipe(
+  v.number('"timeout" must be a number of milliseconds'),
+  v.integer('"timeout" must be a whole number of milliseconds'),
+  v.minValue(1, '"timeout" must be at least 1 ms'),
+);
+const StringMap = (field: string) =>
+  v.record(v.string(), v.string(`every value of "${field}" must be a string`), `"${field}" must be an object of strings`);
+
+/** Fields every entry may carry, whatever its transport. */
+const Common = {
+  timeout: v.optional(Timeout),
+  disabled: v.optional(v.boolean('"disabled" must be true or false')),
+  includeTools: v.optional(v.array(v.string(), '"includeTools" must be a list of tool names')),
+  excludeTools: v.optional(v.array(v.string(), '"excludeTools" must be a list of tool names')),
+};
+
+export const StdioServerConfig = v.looseObject({
+  type: v.literal("stdio"),
+  command: NonEmpty("command"),
+  args: v.optional(v.array(v.string('every item of "args" must be a string'), '"args" must be a list of strings'), []),
+  env: v.optional(StringMap("env"), {}),
+  cwd: v.optional(NonEmpty("cwd")),
+  ...Common,
+});
+export type StdioServerConfig = v.InferOutput<typeof StdioServerConfig>;
+
+export const HttpServerConfig = v.looseObject({
+  type: v.literal("http"),
+  url: v.pipe(NonEmpty("url"), v.url('"url" is not a valid URL')),
+  headers: v.optional(StringMap("headers"), {}),
+  ...Common,
+});
+export type HttpServerConfig = v.InferOutput<typeof HttpServerConfig>;
+
+/** One server entry after validation and `${VAR}` expansion. */
+export const ServerConfig = v.variant("type", [StdioServerConfig, HttpServerConfig], (issue) =>
+  `unknown "type" ${JSON.stringify(issue.input)}: use "stdio" or "http"`,
+);
+export type ServerConfig = v.InferOutput<typeof ServerConfig>;
+
+/** Where an entry came from: `mcp list` and `mcp get` show it. */
+export type ConfigScope = "user" | "project" | "flag" | "ad-hoc";
+
+/** A configured server: its entry, or the reason its entry is unusable. */
+export type ServerEntry =
+  | { name: string; scope: ConfigScope; source: string; ok: true; config: ServerConfig }
+  | { name: string; scope: ConfigScope; source: string; ok: false; error: string };

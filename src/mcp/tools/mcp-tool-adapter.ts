@@ -1,0 +1,37 @@
+import type { JsonSchema, Tool, ToolContext, ToolResult } from "../../agent/tool.ts";
+import type { McpClient } from "../client/mcp-client.ts";
+import { McpCancelledError } from "../mcp-error.ts";
+import type { ToolDefinition } from "../protocol.ts";
+import { flattenContent } from "./flatten-content.ts";
+import { capForModel } from "./output-cap.ts";
+
+/**
+ * One remote tool as a local `Tool`. It holds its own client, so routing a call is a field access,
+ * not a lookup (seed §3.12): this is the only bridge between the agent and MCP.
+ */
+export class McpToolAdapter implements Tool {
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly isReadOnly: boolean;
+
+  constructor(
+    readonly name: string,
+    readonly serverName: string,
+    readonly definition: ToolDefinition,
+    private readonly client: McpClient,
+  ) {
+    this.description = definition.description ?? definition.title ?? definition.annotations?.title ?? "";
+    this.inputSchema = definition.inputSchema as JsonSchema;
+    this.isReadOnly = definition.annotations?.readOnlyHint === true;
+  }
+
+  async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    try {
+      const result = await this.client.callTool(this.definition.name, input, { signal: context.signal });
+      return { content: capForModel(flattenContent(result)), isError: result.isError };
+    } catch (error) {
+      const reason = error instanceof McpCancelledError ? "cancelled by the user" : (error as Error).message;
+      return { content: `Error: MCP tool '${this.name}' failed: ${reason}`, isError: true };
+    }
+  }
+}

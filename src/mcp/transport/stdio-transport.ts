@@ -1,0 +1,229 @@
+import type { Subprocess } from "bun";
+import { log } from "../../log.ts";
+import { McpError } from "../mcp-error.ts";
+import { ErrorCode, classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "../protocol.ts";
+import { LineSplitter, decodeLine } from "./line-splitter.ts";
+import { PendingRequests } from "./pending-requests.ts";
+import { signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "./process-group.ts";
+import { StderrRing } from "./stderr-ring.ts";
+import type { RequestOptions, ServerRequestHandler, Transport } from "./transport.ts";
+
+export interface StdioServerParams {
+  command: string;
+  args: string[];
+  /** The whole environment of the child: the caller decides what is passed through. */
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface StdioTransportOptions {
+  /** How long each stage of `close()` waits: stdin closed, then SIGTERM, then SIGKILL. */
+  closeGraceMs?: number;
+}
+
+/** How many stderr lines go into an error message. */
+const STDERR_LINES_IN_ERRORS = 10;
+
+type ServerProcess = Subprocess<"pipe", "pipe", "pipe">;
+
+/**
+ * A server as a child process speaking newline-delimited JSON-RPC on stdin/stdout. stderr is read
+ * all the time into a ring, so a chatty server never blocks on a full pipe, and its last lines
+ * explain a crash. The child leads its own process group, so closing ends the whole tree.
+ */
+export class StdioTransport implements Transport {
+  onServerRequest?: ServerRequestHandler;
+  onNotification?: (notification: JsonRpcNotification) => void;
+  onClose?: (error: Error) => void;
+
+  readonly description: string;
+  readonly stderr = new StderrRing();
+
+  private readonly pending = new PendingRequests((requestId, method, reason) => {
+    // The initialize request is never cancelled (the spec forbids it); the connection fails instead.
+    if (method !== "initialize") this.notify("notifications/cancelled", { requestId, reason }).catch(() => {});
+  });
+  private process: ServerProcess | undefined;
+  private closed: Promise<void> | undefined;
+  private exitError: McpError | undefined;
+  private stdoutDone: Promise<void> = Promise.resolve();
+  private stderrDone: Promise<void> = Promise.resolve();
+  private readonly graceMs: number;
+
+  constructor(
+    private readonly params: StdioServerParams,
+    options: StdioTransportOptions = {},
+  ) {
+    this.description = `stdio: ${[params.command, ...params.args].join(" ")}`;
+    this.graceMs = options.closeGraceMs ?? 2000;
+  }
+
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  async start(): Promise<void> {
+    if (this.process) throw new Error("StdioTransport.start() called twice");
+    const { command, args, env, cwd } = this.params;
+    let child: ServerProcess;
+    try {
+      child = Bun.spawn([command, ...args], {
+        env,
+        cwd,
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+        detached: true,
+      });
+    } catch (error) {
+      throw new McpError(undefined, describeSpawnError(command, cwd, error), { cause: error });
+    }
+    this.process = child;
+    trackGroup(child.pid);
+    this.stdoutDone = this.readStdout(child.stdout);
+    this.stderrDone = this.readStderr(child.stderr);
+    void child.exited.then((code) => this.handleExit(code, child.signalCode));
+  }
+
+  request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
+    if (this.exitError) return Promise.reject(this.exitError);
+    const { id, answer } = this.pending.register(method, options.signal);
+    // Registered before the write: the answer cannot overtake its waiter.
+    this.write({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }).catch((error: Error) =>
+      this.pending.fail(id, error),
+    );
+    return answer;
+  }
+
+  async notify(method: string, params?: unknown): Promise<void> {
+    await this.write({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+  }
+
+  close(): Promise<void> {
+    this.closed ??= this.shutdown();
+    return this.closed;
+  }
+
+  private async shutdown(): Promise<void> {
+    const child = this.process;
+    this.pending.failAll(McpError.closed("the connection was closed"));
+    if (!child) return;
+    this.exitError ??= McpError.closed("the connection was closed");
+    // Stage 1: close stdin, which is how MCP asks a stdio server to stop. Most exit at once.
+    try {
+      child.stdin.end();
+    } catch {
+      // Already closed: the process is gone or going.
+    }
+    const exitedAlone = await Promise.race([child.exited.then(() => true), Bun.sleep(this.graceMs).then(() => false)]);
+    // Stage 2 and 3: the leader may be gone while its children (an `sh -c` background job) live on.
+    if (exitedAlone && !(await waitForGroupExit(child.pid, 50))) signalGroup(child.pid, "SIGTERM");
+    if (!exitedAlone) signalGroup(child.pid, "SIGTERM");
+    if (!(await waitForGroupExit(child.pid, this.graceMs))) signalGroup(child.pid, "SIGKILL");
+    untrackGroup(child.pid);
+    await child.exited;
+  }
+
+  private async write(message: object): Promise<void> {
+    const child = this.process;
+    if (!child) throw new McpError(undefined, "the server was not started");
+    if (this.exitError) throw this.exitError;
+    try {
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+      await child.stdin.flush();
+    } catch (error) {
+      throw this.exitError ?? McpError.closed(`cannot write to the server: ${(error as Error).message}`);
+    }
+  }
+
+  private async readStdout(stdout: ReadableStream<Uint8Array>): Promise<void> {
+    const splitter = new LineSplitter();
+    const onLine = (line: Uint8Array) => this.handleLine(line);
+    try {
+      for await (const chunk of stdout) splitter.push(chunk, onLine);
+      splitter.finish(onLine);
+    } catch (error) {
+      log.debug(`stdout of ${this.description} failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async readStderr(stderr: ReadableStream<Uint8Array>): Promise<void> {
+    try {
+      for await (const chunk of stderr) this.stderr.push(chunk);
+      this.stderr.end();
+    } catch {
+      // A broken stderr pipe loses diagnostics only.
+    }
+  }
+
+  private handleLine(bytes: Uint8Array): void {
+    const text = decodeLine(bytes);
+    if (text.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      log.debug(`${this.description}: skipped a line that is not JSON: ${text.slice(0, 200)}`);
+      return;
+    }
+    const classified = classifyMessage(value);
+    switch (classified.kind) {
+      case "response":
+        if (!this.pending.settle(classified.message)) {
+          log.debug(`${this.description}: dropped an answer to unknown id ${JSON.stringify(classified.message.id)}`);
+        }
+        return;
+      case "request":
+        void this.answerServerRequest(classified.message);
+        return;
+      case "notification":
+        try {
+          this.onNotification?.(classified.message);
+        } catch (error) {
+          log.debug(`notification handler failed: ${(error as Error).message}`);
+        }
+        return;
+      case "invalid":
+        log.debug(`${this.description}: skipped a line that is not JSON-RPC (${classified.reason}): ${text.slice(0, 200)}`);
+    }
+  }
+
+  private async answerServerRequest(request: JsonRpcRequest): Promise<void> {
+    let reply: object;
+    try {
+      if (!this.onServerRequest) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      reply = { jsonrpc: "2.0", id: request.id, result: (await this.onServerRequest(request)) ?? {} };
+    } catch (error) {
+      const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
+      reply = { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message } };
+    }
+    await this.write(reply).catch(() => {});
+  }
+
+  private async handleExit(code: number | null, signal: NodeJS.Signals | number | null): Promise<void> {
+    // Answers already written before the exit are still in the pipe: read them first, briefly
+    // (a grandchild holding stdout open must not keep the callers waiting).
+    await Promise.race([Promise.all([this.stdoutDone, this.stderrDone]), Bun.sleep(100)]);
+    if (this.closed) return;
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const tail = this.stderr.tail(STDERR_LINES_IN_ERRORS);
+    const message = `the server ${how}${tail.length ? `; its last stderr lines:\n${tail.join("\n")}` : ""}`;
+    this.exitError = McpError.closed(message);
+    this.pending.failAll(this.exitError);
+    this.onClose?.(this.exitError);
+    // Its children may live on in the group; they belong to no one now.
+    if (this.process) {
+      signalGroup(this.process.pid, "SIGTERM");
+      untrackGroup(this.process.pid);
+    }
+  }
+}
+
+function describeSpawnError(command: string, cwd: string | undefined, error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === "ENOENT") {
+    return `command not found: '${command}'${cwd ? ` (cwd: ${cwd})` : ""}; check "command" and PATH`;
+  }
+  if (code === "EACCES") return `cannot execute '${command}': permission denied (is it executable?)`;
+  return `cannot start '${command}': ${(error as Error).message}`;
+}
