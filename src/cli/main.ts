@@ -1,0 +1,75 @@
+#!/usr/bin/env bun
+import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
+import { enableDebugLogging } from "../log.ts";
+import { COMMIT, VERSION } from "../version.ts";
+import { CliError, ExitCode } from "./cli-error.ts";
+import { runCleanups } from "./shutdown.ts";
+
+const root = defineCommand({
+  meta: { name: "cat-code", version: VERSION, description: "A coding agent whose tools plug in through MCP" },
+  args: {
+    version: { type: "boolean", alias: "v", description: "Print the version" },
+  },
+  subCommands: {
+    mcp: () => import("./mcp/mcp-command.ts").then((m) => m.default),
+  },
+});
+
+/** Runs the command line; every error becomes one line of text and an exit code, never a stack. */
+export async function main(rawArgs: string[]): Promise<number> {
+  if (rawArgs.includes("--verbose")) enableDebugLogging();
+  try {
+    if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) {
+      console.log(`cat-code ${VERSION}${COMMIT ? ` (${COMMIT})` : ""}`);
+      return ExitCode.Ok;
+    }
+    const helpAt = rawArgs.findIndex((arg) => arg === "--help" || arg === "-h");
+    const separator = rawArgs.indexOf("--");
+    if (helpAt !== -1 && (separator === -1 || helpAt < separator)) {
+      console.log(forStream(await renderUsage(...(await resolveCommand(root, rawArgs))), process.stdout));
+      return ExitCode.Ok;
+    }
+    await runCommand(root, { rawArgs });
+    return typeof process.exitCode === "number" ? process.exitCode : ExitCode.Ok;
+  } catch (error) {
+    return reportError(error, rawArgs);
+  } finally {
+    await runCleanups();
+  }
+}
+
+async function reportError(error: unknown, rawArgs: string[]): Promise<number> {
+  if (error instanceof CliError) {
+    console.error(`error: ${error.message}`);
+    return error.exitCode;
+  }
+  // citty's own errors: an unknown command, a missing argument.
+  if (error instanceof Error && error.name === "CLIError") {
+    console.error(forStream(await renderUsage(...(await resolveCommand(root, rawArgs))), process.stderr));
+    console.error(`error: ${error.message.replace(/\u001b\[[0-9;]*m/g, "")}`);
+    return ExitCode.Usage;
+  }
+  console.error(`internal error: ${(error as Error)?.message ?? String(error)} (a bug in cat-code; CAT_CODE_DEBUG=1 shows the stack)`);
+  if (process.env.CAT_CODE_DEBUG) console.error((error as Error)?.stack);
+  return 4;
+}
+
+/** citty colours its usage text; a pipe or a file gets it plain. */
+function forStream(text: string, stream: { isTTY?: boolean }): string {
+  return stream.isTTY ? text : text.replace(/\u001b\[[0-9;]*m/g, "");
+}
+
+/** The subcommand the arguments lead to, and its parent, for usage text. */
+async function resolveCommand(command: CommandDef<any>, rawArgs: string[], parent?: CommandDef<any>): Promise<[CommandDef<any>, CommandDef<any>?]> {
+  const subCommands = typeof command.subCommands === "function" ? await command.subCommands() : await command.subCommands;
+  const next = rawArgs.find((arg) => !arg.startsWith("-"));
+  const loader = next && subCommands ? subCommands[next] : undefined;
+  if (!loader) return [command, parent];
+  const sub = typeof loader === "function" ? await loader() : await loader;
+  return resolveCommand(sub as CommandDef<any>, rawArgs.slice(rawArgs.indexOf(next as string) + 1), command);
+}
+
+if (import.meta.main) {
+  const code = await main(process.argv.slice(2));
+  process.exit(code);
+}

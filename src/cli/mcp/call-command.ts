@@ -1,0 +1,72 @@
+import { defineCommand, type ArgsDef } from "citty";
+import { rejectUnknownFlags } from "../known-flags.ts";
+import { McpError } from "../../mcp/mcp-error.ts";
+import { flattenContent } from "../../mcp/tools/flatten-content.ts";
+import { CliError, ExitCode } from "../cli-error.ts";
+import { printResult } from "../output.ts";
+import { unknownNameMessage } from "../suggest.ts";
+import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
+import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
+
+const callArgs = {
+  server: { type: "positional", required: false, description: "The server's name in the config (absent with --stdio or --url)" },
+  tool: { type: "positional", required: false, description: "The tool's name as the server gives it" },
+  json: { type: "string", description: "The arguments as one JSON object", valueHint: "object" },
+  raw: { type: "boolean", description: "Print the whole JSON result" },
+  timeout: { type: "string", description: "Give up after this many milliseconds (default: the server's, or 30000)", valueHint: "ms" },
+  ...serverSourceArgs,
+} as const satisfies ArgsDef;
+
+export default defineCommand({
+  meta: {
+    name: "call",
+    description: "Call one tool of one MCP server: cat-code mcp call <server> <tool> [--json '<object>' | key=value ...]",
+  },
+  args: callArgs,
+  async run({ args, rawArgs }) {
+    rejectUnknownFlags(rawArgs, callArgs);
+    // With --stdio or --url the server is implied, so every positional shifts left by one.
+    const positionals = [args.server, args.tool, ...args._.slice(2)].filter((p): p is string => p !== undefined);
+    const [serverName, toolName, ...pairs] = isAdHoc(args) ? [AD_HOC_NAME, ...positionals] : positionals;
+    if (!serverName || !toolName) throw CliError.usage("usage: cat-code mcp call <server> <tool> [--json '<object>' | key=value ...]");
+    if (args.json !== undefined && pairs.length > 0) throw CliError.usage("give the arguments either as --json or as key=value, not both");
+    const jsonArguments = args.json === undefined ? undefined : parseJsonArguments(args.json);
+    const timeoutMs = parseTimeout(args.timeout);
+
+    const entry = selectEntry(loadServerEntries(args), serverName);
+    const pool = openPool([entry]);
+    try {
+      await pool.connectAll();
+      const status = pool.status()[0];
+      const client = pool.client(serverName);
+      if (status?.state !== "connected" || !client) {
+        const reason = status?.state === "failed" ? status.reason : "not connected";
+        const stderr = status?.state === "failed" && status.stderr.length ? `\n${status.stderr.join("\n")}` : "";
+        throw CliError.unavailable(`cannot connect to MCP server '${serverName}': ${reason}${stderr}`);
+      }
+      const tool = status.tools.find((t) => t.name === toolName);
+      if (!tool) throw CliError.usage(`server '${serverName}': ${unknownNameMessage("tool", toolName, status.tools.map((t) => t.name))}`);
+      const toolArguments = jsonArguments ?? parseKeyValueArguments(pairs, tool.inputSchema as Record<string, unknown>);
+
+      let result;
+      try {
+        result = await client.callTool(toolName, toolArguments, { timeoutMs });
+      } catch (error) {
+        if (error instanceof McpError) throw CliError.unavailable(`calling '${toolName}' on '${serverName}' failed: ${error.message}`);
+        throw error;
+      }
+      // The whole result, uncut: the model's output cap is for the model, not for a script.
+      await printResult(args.raw ? JSON.stringify(result, null, 2) : flattenContent(result));
+      if (result.isError) process.exitCode = ExitCode.ToolError;
+    } finally {
+      await pool.closeAll();
+    }
+  },
+});
+
+function parseTimeout(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms <= 0) throw CliError.usage(`--timeout must be a whole number of milliseconds, got '${text}'`);
+  return ms;
+}

@@ -1,0 +1,33 @@
+import { defineCommand, type ArgsDef } from "citty";
+import { rejectUnknownFlags } from "../known-flags.ts";
+import { userConfigPath } from "../../mcp/config/load-config.ts";
+import { renderStatusLines, statusToJson } from "../render-status.ts";
+import { loadServerEntries, openPool, serverSourceArgs } from "./server-selection.ts";
+
+const listArgs = {
+  json: { type: "boolean", description: "Print one JSON document" },
+  ...serverSourceArgs,
+} as const satisfies ArgsDef;
+
+export default defineCommand({
+  meta: { name: "list", description: "Connect to every configured MCP server and show its state" },
+  args: listArgs,
+  async run({ args, rawArgs }) {
+    rejectUnknownFlags(rawArgs, listArgs);
+    const pool = openPool(loadServerEntries(args));
+    try {
+      await pool.connectAll();
+      const statuses = pool.status();
+      if (args.json) {
+        console.log(JSON.stringify({ servers: statuses.map(statusToJson) }, null, 2));
+      } else if (statuses.length === 0) {
+        const file = args["mcp-config"] ?? userConfigPath();
+        console.error(`No MCP servers configured in ${file}. Add one, e.g.:\n  {"mcpServers": {"echo": {"command": "./echo-server.sh"}}}`);
+      } else {
+        console.log(renderStatusLines(statuses).join("\n"));
+      }
+    } finally {
+      await pool.closeAll();
+    }
+  },
+});

@@ -1,0 +1,84 @@
+import { resolve } from "node:path";
+import type { ArgsDef } from "citty";
+import { log } from "../../log.ts";
+import { ConfigFileMissingError, readConfigFile, userConfigPath, type LoadedConfig } from "../../mcp/config/load-config.ts";
+import { parseServerEntry } from "../../mcp/config/load-config.ts";
+import type { ServerEntry } from "../../mcp/config/server-config.ts";
+import { McpToolPool } from "../../mcp/pool/tool-pool.ts";
+import { CliError } from "../cli-error.ts";
+import { onShutdown } from "../shutdown.ts";
+import { splitShellWords } from "../shell-words.ts";
+import { unknownNameMessage } from "../suggest.ts";
+
+/** The name an ad-hoc server (`--stdio`, `--url`) gets in tool names: `mcp__adhoc__echo`. */
+export const AD_HOC_NAME = "adhoc";
+
+/** Options every `mcp` command shares: where the servers come from. */
+export const serverSourceArgs = {
+  "mcp-config": { type: "string", description: "Read servers from this file instead of ~/.cat-code/mcp.json", valueHint: "file" },
+  stdio: { type: "string", description: "Use one ad-hoc stdio server instead of the config", valueHint: "command line" },
+  url: { type: "string", description: "Use one ad-hoc Streamable HTTP server instead of the config", valueHint: "url" },
+  verbose: { type: "boolean", description: "Log debug lines to stderr" },
+} as const satisfies ArgsDef;
+
+export interface ServerSourceOptions {
+  "mcp-config"?: string;
+  stdio?: string;
+  url?: string;
+}
+
+/** True when the servers come from a flag, so the server-name positional is absent. */
+export function isAdHoc(options: ServerSourceOptions): boolean {
+  return options.stdio !== undefined || options.url !== undefined;
+}
+
+/** The configured servers (or the one ad-hoc server). Config warnings go to stderr here. */
+export function loadServerEntries(options: ServerSourceOptions): ServerEntry[] {
+  if (options.stdio !== undefined && options.url !== undefined) throw CliError.usage("give either --stdio or --url, not both");
+  if (options.stdio !== undefined) return [adHocStdioEntry(options.stdio)];
+  if (options.url !== undefined) return [checked(parseServerEntry(AD_HOC_NAME, { type: "http", url: options.url }, "ad-hoc", "--url", process.env))];
+  let loaded: LoadedConfig;
+  try {
+    loaded = options["mcp-config"]
+      ? readConfigFile(resolve(options["mcp-config"]), "flag", { required: true })
+      : readConfigFile(userConfigPath(), "user");
+  } catch (error) {
+    if (error instanceof ConfigFileMissingError) throw CliError.usage(`${error.message} (given with --mcp-config)`);
+    throw error;
+  }
+  for (const warning of loaded.warnings) log.warn(warning);
+  return loaded.servers;
+}
+
+function adHocStdioEntry(commandLine: string): ServerEntry {
+  let words: string[];
+  try {
+    words = splitShellWords(commandLine);
+  } catch (error) {
+    throw CliError.usage(`--stdio: ${(error as Error).message}`);
+  }
+  const [command, ...args] = words;
+  if (!command) throw CliError.usage("--stdio needs a command line, e.g. --stdio 'npx -y @modelcontextprotocol/server-everything'");
+  return checked(parseServerEntry(AD_HOC_NAME, { type: "stdio", command, args }, "ad-hoc", "--stdio", {}));
+}
+
+function checked(entry: ServerEntry): ServerEntry {
+  if (!entry.ok) throw CliError.usage(`${entry.source}: ${entry.error}`);
+  return entry;
+}
+
+/** The one entry a command names; a usage error (listing the names that exist) when it is unusable. */
+export function selectEntry(entries: ServerEntry[], name: string): ServerEntry {
+  const entry = entries.find((e) => e.name === name);
+  if (!entry) throw CliError.usage(unknownNameMessage("server", name, entries.map((e) => e.name)));
+  if (!entry.ok) throw CliError.usage(`server '${name}' has an invalid entry in ${entry.source}: ${entry.error}`);
+  if (entry.config.disabled) throw CliError.usage(`server '${name}' is disabled in ${entry.source}`);
+  return entry;
+}
+
+/** A pool whose servers are closed on every way out of the command, signals included. */
+export function openPool(entries: ServerEntry[]): McpToolPool {
+  const pool = new McpToolPool(entries);
+  onShutdown(() => pool.closeAll());
+  return pool;
+}

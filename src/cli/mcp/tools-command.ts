@@ -1,0 +1,62 @@
+import { defineCommand, type ArgsDef } from "citty";
+import { rejectUnknownFlags } from "../known-flags.ts";
+import { ToolRegistry } from "../../agent/tool-registry.ts";
+import { log } from "../../log.ts";
+import type { McpToolAdapter } from "../../mcp/tools/mcp-tool-adapter.ts";
+import { CliError } from "../cli-error.ts";
+import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal-text.ts";
+import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
+
+const toolsArgs = {
+  server: { type: "positional", required: false, description: "Only this server's tools" },
+  json: { type: "boolean", description: "Print one JSON document" },
+  schema: { type: "boolean", description: "Show each tool's input schema" },
+  ...serverSourceArgs,
+} as const satisfies ArgsDef;
+
+export default defineCommand({
+  meta: { name: "tools", description: "List the tools of every connected MCP server, or of one" },
+  args: toolsArgs,
+  async run({ args, rawArgs }) {
+    rejectUnknownFlags(rawArgs, toolsArgs);
+    const entries = loadServerEntries(args);
+    const only = isAdHoc(args) ? AD_HOC_NAME : args.server;
+    const pool = openPool(only === undefined ? entries : [selectEntry(entries, only)]);
+    try {
+      await pool.connectAll();
+      for (const status of pool.status()) {
+        if (status.state !== "failed") continue;
+        if (only !== undefined) throw CliError.unavailable(`cannot connect to MCP server '${status.name}': ${status.reason}`);
+        log.warn(`MCP server '${status.name}' failed: ${firstLine(status.reason)} (see cat-code mcp list)`);
+      }
+      const registry = new ToolRegistry();
+      pool.registerInto(registry);
+      const tools = registry.list() as McpToolAdapter[];
+      if (args.json) {
+        const json = tools.map((tool) => ({
+          name: tool.name,
+          server: tool.serverName,
+          tool: tool.definition.name,
+          description: tool.description,
+          readOnly: tool.isReadOnly,
+          inputSchema: tool.inputSchema,
+        }));
+        console.log(JSON.stringify({ tools: json }, null, 2));
+        return;
+      }
+      if (tools.length === 0) {
+        console.error("No MCP tools.");
+        return;
+      }
+      const lines = alignColumns(tools.map((tool) => [sanitizeForTerminal(tool.name), sanitizeForTerminal(firstLine(tool.description))]));
+      const out = lines.flatMap((line, i) => {
+        if (!args.schema) return [line];
+        const schema = JSON.stringify(tools[i]?.inputSchema, null, 2).split("\n").map((l) => `    ${sanitizeForTerminal(l)}`);
+        return [line, ...schema];
+      });
+      console.log(out.join("\n"));
+    } finally {
+      await pool.closeAll();
+    }
+  },
+});

@@ -1,0 +1,58 @@
+import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
+import { alignColumns, sanitizeForTerminal } from "./terminal-text.ts";
+
+/**
+ * The seed's status table, one server a line: `echo  CONNECTED  1 tool(s)  (stdio: ./echo-server.sh)`.
+ * A failure's stderr lines follow it, indented. Used by `mcp list` and the REPL's `/mcp`.
+ */
+export function renderStatusLines(statuses: ServerStatus[]): string[] {
+  const rows: string[][] = [];
+  const details = new Map<number, string[]>();
+  for (const status of statuses) {
+    const where = status.description ? `(${status.description})` : `(${status.source})`;
+    const cells = [status.name, status.state.toUpperCase()];
+    switch (status.state) {
+      case "connected":
+        rows.push([...cells, `${status.tools.length} tool(s)  ${where}`]);
+        break;
+      case "failed": {
+        const [first = "", ...rest] = status.reason.split("\n");
+        rows.push([...cells, first]);
+        details.set(rows.length - 1, [...rest, ...status.stderr.map((line) => `stderr: ${line}`)]);
+        break;
+      }
+      case "invalid":
+        rows.push([...cells, `${status.reason}  (${status.source})`]);
+        break;
+      case "pending":
+      case "disabled":
+        rows.push([...cells, where]);
+        break;
+    }
+  }
+  return alignColumns(rows.map((row) => row.map((cell) => sanitizeForTerminal(cell)))).flatMap((line, i) => [
+    line,
+    ...(details.get(i) ?? []).map((detail) => `    ${sanitizeForTerminal(detail)}`),
+  ]);
+}
+
+/** `--json`: the same facts as data. Never carries env or header values. */
+export function statusToJson(status: ServerStatus): Record<string, unknown> {
+  const base = { name: status.name, scope: status.scope, source: status.source, transport: status.description, state: status.state };
+  switch (status.state) {
+    case "connected":
+      return {
+        ...base,
+        toolCount: status.tools.length,
+        tools: status.tools.map((tool) => tool.name),
+        serverInfo: status.serverInfo ?? null,
+        protocolVersion: status.protocolVersion,
+      };
+    case "failed":
+      return { ...base, reason: status.reason, stderr: status.stderr };
+    case "invalid":
+      return { ...base, reason: status.reason };
+    default:
+      return base;
+  }
+}
