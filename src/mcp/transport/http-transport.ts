@@ -1,5 +1,10 @@
-import { McpError } from "../mcp-error.ts";
-import type { JsonRpcNotification } from "../protocol.ts";
+import { log } from "../../log.ts";
+import { McpCancelledError, McpError } from "../mcp-error.ts";
+import { ErrorCode, classifyMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../protocol.ts";
+import { readUntilAnswered } from "./event-stream-reader.ts";
+import { httpStatusError } from "./http-errors.ts";
+import { HttpSession, isEventStream, mediaType, type OutgoingMessage } from "./http-session.ts";
+import { PendingRequests } from "./pending-requests.ts";
 import type { RequestOptions, ServerRequestHandler, Transport } from "./transport.ts";
 
 export interface HttpServerParams {
@@ -7,25 +12,248 @@ export interface HttpServerParams {
   headers: Record<string, string>;
 }
 
-/** Placeholder until the Streamable HTTP transport lands (issue 3): fails the server plainly. */
+export interface HttpTransportOptions {
+  /** How long `close()` waits for the session's `DELETE`. */
+  closeTimeoutMs?: number;
+  /** The wait before resuming a dropped stream when the server gave no `retry`. */
+  defaultRetryMs?: number;
+  /** Resumptions in a row that may bring nothing before a request fails. */
+  maxResumeAttempts?: number;
+  /** A notification has no answer for the client to time out on; this bounds its POST. */
+  notifyTimeoutMs?: number;
+}
+
+/**
+ * An MCP server behind one Streamable HTTP endpoint (spec 2025-11-25). Each message is a POST; a
+ * request is answered with JSON or with an SSE stream that may carry the server's own requests and
+ * notifications before the response. The session, resumption and errors live in helpers; this
+ * class correlates answers and keeps the session alive across an expiry.
+ *
+ * The optional standalone GET stream is never opened: it would only bring unsolicited server
+ * messages, and nothing acts on those yet (tools are registered once; a `list_changed` changes
+ * nothing the user sees). Messages that belong to a request come on that request's own stream.
+ */
 export class HttpTransport implements Transport {
   onServerRequest?: ServerRequestHandler;
   onNotification?: (notification: JsonRpcNotification) => void;
+  /** HTTP has no connection that ends by itself, so this is never called; each request fails on its own. */
   onClose?: (error: Error) => void;
   readonly description: string;
 
-  constructor(private readonly params: HttpServerParams) {
+  private readonly session: HttpSession;
+  private readonly pending = new PendingRequests((id, method, reason) => this.abandon(id, method, reason));
+  /** Per in-flight request: aborting stops its fetch, its stream and its waits. */
+  private readonly inFlight = new Map<number, AbortController>();
+  /** What the client sent in `initialize`, to start a new session the same way when one expires. */
+  private initializeParams: unknown;
+  private renewal: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  private readonly options: Required<HttpTransportOptions>;
+
+  constructor(
+    private readonly params: HttpServerParams,
+    options: HttpTransportOptions = {},
+  ) {
     this.description = `http: ${params.url}`;
+    this.session = new HttpSession(params.url, params.headers);
+    this.options = {
+      closeTimeoutMs: options.closeTimeoutMs ?? 1000,
+      defaultRetryMs: options.defaultRetryMs ?? 1000,
+      maxResumeAttempts: options.maxResumeAttempts ?? 3,
+      notifyTimeoutMs: options.notifyTimeoutMs ?? 30_000,
+    };
   }
 
+  /** Nothing to open: HTTP connects per message. Only checks what would make every message fail. */
   async start(): Promise<void> {
-    throw new McpError(undefined, `the Streamable HTTP transport is not available yet (${this.params.url})`);
+    if (!URL.canParse(this.params.url)) throw new McpError(undefined, `invalid url: ${this.params.url}`);
+    for (const name of Object.keys(this.params.headers)) {
+      try {
+        new Headers({ [name]: this.params.headers[name]! });
+      } catch {
+        // The value may be a secret: name the header only.
+        throw new McpError(undefined, `invalid header '${name}' in the entry for ${this.params.url}: bad name or value`);
+      }
+    }
   }
-  request(_method: string, _params?: unknown, _options?: RequestOptions): Promise<unknown> {
-    return this.start();
+
+  request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
+    if (this.closing) return Promise.reject(McpError.closed("the connection was closed"));
+    if (method === "initialize") this.initializeParams = params;
+    const { id, answer } = this.pending.register(method, options.signal);
+    if (options.signal?.aborted) return answer;
+    const controller = new AbortController();
+    this.inFlight.set(id, controller);
+    const signal = AbortSignal.any([controller.signal, this.session.closeSignal]);
+    this.exchange(id, { jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }, signal)
+      .catch((error: Error) => this.pending.fail(id, error))
+      .finally(() => this.inFlight.delete(id));
+    return answer;
   }
-  notify(): Promise<void> {
-    return this.start();
+
+  async notify(method: string, params?: unknown): Promise<void> {
+    if (this.closing) throw McpError.closed("the connection was closed");
+    await this.sendOneWay({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
   }
-  async close(): Promise<void> {}
+
+  setProtocolVersion(version: string): void {
+    this.session.protocolVersion = version;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.pending.failAll(McpError.closed("the connection was closed"));
+    await this.session.terminate(this.options.closeTimeoutMs);
+  }
+
+  /** POSTs a request and reads its answer: one JSON message, or a stream that ends with it. */
+  private async exchange(id: number, message: OutgoingMessage & { method: string }, signal: AbortSignal): Promise<void> {
+    const response = await this.post(message, signal);
+    if (!response.ok) throw await httpStatusError(this.session.url, response);
+    if (isEventStream(response)) {
+      return readUntilAnswered(response, {
+        url: this.session.url,
+        method: message.method,
+        signal,
+        onMessage: (value) => this.receive(value, id),
+        resume: (lastEventId) => this.session.resume(lastEventId, signal),
+        defaultRetryMs: this.options.defaultRetryMs,
+        maxResumeAttempts: this.options.maxResumeAttempts,
+      });
+    }
+    const type = mediaType(response);
+    if (type !== "application/json") {
+      await response.body?.cancel();
+      throw new McpError(
+        undefined,
+        `the server at ${this.session.url} answered ${message.method} with ${response.status} and ${type ? `content type ${type}` : "no content type"}; expected application/json or text/event-stream`,
+      );
+    }
+    // One decode of the whole body, however it was chunked.
+    const text = await response.text();
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new McpError(ErrorCode.ParseError, `the server at ${this.session.url} answered ${message.method} with invalid JSON: ${text.slice(0, 200)}`);
+    }
+    const answered = (Array.isArray(value) ? value : [value]).map((item) => this.receive(item, id)).includes(true);
+    if (!answered) throw new McpError(undefined, `the server at ${this.session.url} answered ${message.method} without a response to it`);
+  }
+
+  /**
+   * POSTs a message; when the session it carried has expired (404), starts a new one without
+   * telling the caller and sends the message once more. A second 404 is an error.
+   */
+  private async post(message: OutgoingMessage, signal: AbortSignal): Promise<Response> {
+    const carried = message.method === "initialize" ? undefined : this.session.sessionId;
+    const response = await this.session.post(message, signal);
+    if (response.status !== 404 || carried === undefined) return response;
+    await response.body?.cancel();
+    await this.renewSession(carried, signal);
+    const retried = await this.session.post(message, signal);
+    if (retried.status !== 404) return retried;
+    await retried.body?.cancel();
+    throw McpError.closed(`the server at ${this.session.url} expired the session, then refused the new one too (404 twice)`);
+  }
+
+  /** One renewal at a time: requests that hit the same expiry all wait for it, then retry. */
+  private renewSession(expired: string, signal: AbortSignal): Promise<void> {
+    if (this.renewal) return this.renewal;
+    if (this.session.sessionId !== expired) return Promise.resolve();
+    this.renewal = this.startNewSession(signal).finally(() => (this.renewal = undefined));
+    return this.renewal;
+  }
+
+  private async startNewSession(signal: AbortSignal): Promise<void> {
+    log.debug(`${this.description}: the session expired; starting a new one`);
+    this.session.forget();
+    if (this.initializeParams === undefined) throw McpError.closed(`the server at ${this.session.url} expired a session that was never initialized`);
+    const result = await this.request("initialize", this.initializeParams, { signal });
+    const version = (result as { protocolVersion?: unknown } | null)?.protocolVersion;
+    if (typeof version === "string" && this.session.protocolVersion !== undefined) this.session.protocolVersion = version;
+    // Straight to the session: a 404 here must not start yet another renewal.
+    const response = await this.session.post({ jsonrpc: "2.0", method: "notifications/initialized" }, signal);
+    await this.expectAccepted(response);
+  }
+
+  /** A notification or a response of ours: 202, or 200 with a body that is ignored. */
+  private async sendOneWay(message: OutgoingMessage): Promise<void> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(McpError.timeout(message.method ?? "a response", this.options.notifyTimeoutMs)), this.options.notifyTimeoutMs);
+    try {
+      await this.expectAccepted(await this.post(message, deadline.signal));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async expectAccepted(response: Response): Promise<void> {
+    if (!response.ok) throw await httpStatusError(this.session.url, response);
+    await response.body?.cancel();
+  }
+
+  /**
+   * Handles one message that arrived on an answer. Returns true when it settled request `awaited`;
+   * an error with a null id (the server could not tell which request failed) settles it too.
+   */
+  private receive(value: unknown, awaited: RequestId): boolean {
+    const classified = classifyMessage(value);
+    switch (classified.kind) {
+      case "response": {
+        const { id } = classified.message;
+        if (id === null && "error" in classified.message) {
+          const { code, message, data } = classified.message.error;
+          this.pending.fail(awaited, new McpError(code, message, { data }));
+          return true;
+        }
+        const settled = this.pending.settle(classified.message);
+        if (!settled) log.debug(`${this.description}: dropped an answer to unknown id ${JSON.stringify(id)}`);
+        return String(id) === String(awaited);
+      }
+      case "request":
+        void this.answerServerRequest(classified.message);
+        return false;
+      case "notification":
+        try {
+          this.onNotification?.(classified.message);
+        } catch (error) {
+          log.debug(`notification handler failed: ${(error as Error).message}`);
+        }
+        return false;
+      case "invalid":
+        log.debug(`${this.description}: skipped a message that is not JSON-RPC (${classified.reason})`);
+        return false;
+    }
+  }
+
+  /** The server asked us something (a ping, say): the answer is POSTed like any message of ours. */
+  private async answerServerRequest(request: JsonRpcRequest): Promise<void> {
+    let reply: OutgoingMessage;
+    try {
+      if (!this.onServerRequest) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      reply = { jsonrpc: "2.0", id: request.id, result: (await this.onServerRequest(request)) ?? {} };
+    } catch (error) {
+      const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
+      reply = { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message } };
+    }
+    if (this.closing) return;
+    await this.sendOneWay(reply).catch((error: Error) =>
+      log.debug(`${this.description}: could not answer ${request.method}: ${error.message}`),
+    );
+  }
+
+  /** A request given up by its caller (timeout, Ctrl-C): stop its fetch and tell the server. */
+  private abandon(id: number, method: string, reason: string): void {
+    this.inFlight.get(id)?.abort(new McpCancelledError(method));
+    // The initialize request is never cancelled (the spec forbids it); the connection fails instead.
+    if (method === "initialize" || this.closing) return;
+    this.notify("notifications/cancelled", { requestId: id, reason }).catch((error: Error) =>
+      log.debug(`${this.description}: could not cancel ${method}: ${error.message}`),
+    );
+  }
 }

@@ -1,0 +1,128 @@
+import { log } from "../../log.ts";
+import { unreachable } from "./http-errors.ts";
+
+const JSON_TYPE = "application/json";
+const SSE_TYPE = "text/event-stream";
+
+/** A JSON-RPC message of ours on its way out; `method` tells an `initialize` apart. */
+export interface OutgoingMessage {
+  jsonrpc: "2.0";
+  method?: string;
+  [field: string]: unknown;
+}
+
+/** The media type of a response, lower case and without parameters (`charset=…`). */
+export function mediaType(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+export function isEventStream(response: Response): boolean {
+  return mediaType(response) === SSE_TYPE;
+}
+
+/**
+ * The HTTP side of one MCP endpoint: every fetch goes through here, so the configured headers, the
+ * `Mcp-Session-Id` and the `MCP-Protocol-Version` are added in one place, a failed connection becomes
+ * one error, and `terminate()` aborts everything still in flight. It never logs header values.
+ */
+export class HttpSession {
+  /** Set from the answer to `initialize`; sent on every later request. */
+  sessionId: string | undefined;
+  /** The version agreed in the handshake; sent on every request after it. */
+  protocolVersion: string | undefined;
+
+  private readonly closer = new AbortController();
+
+  constructor(
+    readonly url: string,
+    private readonly headers: Record<string, string>,
+  ) {}
+
+  /** Aborted by `terminate()`: every fetch and every wait of the transport listens to it. */
+  get closeSignal(): AbortSignal {
+    return this.closer.signal;
+  }
+
+  /** POSTs one JSON-RPC message. An `initialize` carries no session and sets the new one from its answer. */
+  async post(message: OutgoingMessage, signal?: AbortSignal): Promise<Response> {
+    const initialize = message.method === "initialize";
+    const response = await this.fetch(
+      "POST",
+      { "Content-Type": JSON_TYPE, Accept: `${JSON_TYPE}, ${SSE_TYPE}` },
+      JSON.stringify(message),
+      signal,
+      !initialize,
+    );
+    if (initialize && response.ok) this.sessionId = response.headers.get("mcp-session-id") ?? undefined;
+    return response;
+  }
+
+  /** Re-opens a dropped SSE stream where it stopped (`GET` + `Last-Event-ID`). */
+  resume(lastEventId: string, signal?: AbortSignal): Promise<Response> {
+    return this.fetch("GET", { Accept: SSE_TYPE, "Last-Event-ID": lastEventId }, undefined, signal, true);
+  }
+
+  /** Forgets an expired session, so the next `initialize` starts a fresh one. */
+  forget(): void {
+    this.sessionId = undefined;
+  }
+
+  /**
+   * Aborts everything in flight, then ends the session on the server with `DELETE`, waiting at most
+   * `timeoutMs`: a server that is gone must not hold up the exit. 405 means it keeps sessions itself.
+   */
+  async terminate(timeoutMs: number): Promise<void> {
+    this.closer.abort(new Error("the connection was closed"));
+    const sessionId = this.sessionId;
+    this.sessionId = undefined;
+    if (sessionId === undefined) return;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error(`DELETE timed out after ${timeoutMs} ms`)), timeoutMs);
+    try {
+      const response = await fetch(this.url, {
+        method: "DELETE",
+        headers: this.headersFor({}, sessionId),
+        signal: deadline.signal,
+      });
+      await response.body?.cancel();
+      if (!response.ok && response.status !== 405 && response.status !== 404) {
+        log.debug(`http: ${this.url}: DELETE of the session answered ${response.status}`);
+      }
+    } catch (error) {
+      log.debug(`http: ${this.url}: DELETE of the session failed: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async fetch(
+    method: string,
+    ownHeaders: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+    inSession: boolean,
+  ): Promise<Response> {
+    const combined = signal ? AbortSignal.any([signal, this.closer.signal]) : this.closer.signal;
+    combined.throwIfAborted();
+    try {
+      return await fetch(this.url, {
+        method,
+        headers: this.headersFor(ownHeaders, inSession ? this.sessionId : undefined, inSession),
+        body,
+        signal: combined,
+      });
+    } catch (error) {
+      if (combined.aborted) throw combined.reason;
+      throw unreachable(this.url, error);
+    }
+  }
+
+  /** The configured headers first, so they cannot break the protocol headers set on top of them. */
+  private headersFor(ownHeaders: Record<string, string>, sessionId: string | undefined, withVersion = true): Headers {
+    const headers = new Headers(this.headers);
+    for (const [name, value] of Object.entries(ownHeaders)) headers.set(name, value);
+    if (sessionId !== undefined) headers.set("Mcp-Session-Id", sessionId);
+    if (withVersion && this.protocolVersion !== undefined) headers.set("MCP-Protocol-Version", this.protocolVersion);
+    return headers;
+  }
+}

@@ -1,0 +1,146 @@
+const LF = 0x0a;
+const CR = 0x0d;
+const COLON = 0x3a;
+
+/** One dispatched Server-Sent Event. */
+export interface SseEvent {
+  /** The `event` field; `message` when the server gave none. */
+  type: string;
+  /** The `data` lines joined with `\n`; `""` for a priming event (an id and an empty `data`). */
+  data: string;
+  /** The last event id seen so far on this stream (the SSE "last event ID buffer"), if any. */
+  id: string | undefined;
+}
+
+// `ignoreBOM: true` keeps a BOM inside a line: the spec strips one only at the very start of the stream.
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/**
+ * Parses `text/event-stream` bytes as they arrive, per the WHATWG event-stream rules: lines end with
+ * LF, CRLF or CR (a CRLF may be split across chunks); `:` starts a comment; `field: value` loses one
+ * space after the colon; a blank line dispatches. Bytes are scanned once and a line is decoded once,
+ * when it is complete, so a chunk that ends mid-character or mid-line costs nothing, and a 32 MB
+ * `data` line is one copy and one decode rather than a re-scan per chunk.
+ */
+export class SseParser {
+  /** The last `id` the stream gave; sent back as `Last-Event-ID` to resume. */
+  lastEventId: string | undefined;
+  /** The last valid `retry` field, in ms: how long the server asks us to wait before reconnecting. */
+  retryMs: number | undefined;
+
+  private partial: Uint8Array[] = [];
+  private partialBytes = 0;
+  private atStreamStart = true;
+  private skipLeadingLf = false;
+  private data: string[] = [];
+  private hasData = false;
+  private eventType = "";
+
+  constructor(private readonly onEvent: (event: SseEvent) => void) {}
+
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    if (this.skipLeadingLf && chunk.length > 0) {
+      // The previous chunk ended with CR; an LF here is the second half of that CRLF.
+      if (chunk[0] === LF) start = 1;
+      this.skipLeadingLf = false;
+    }
+    // Both positions are cached and searched again only once passed: one scan of the chunk in all.
+    let nextLf = chunk.indexOf(LF, start);
+    let nextCr = chunk.indexOf(CR, start);
+    while (start < chunk.length) {
+      if (nextLf !== -1 && nextLf < start) nextLf = chunk.indexOf(LF, start);
+      if (nextCr !== -1 && nextCr < start) nextCr = chunk.indexOf(CR, start);
+      const end = nextCr === -1 ? nextLf : nextLf === -1 ? nextCr : Math.min(nextLf, nextCr);
+      if (end === -1) break;
+      this.completeLine(chunk.subarray(start, end));
+      start = end + 1;
+      if (end === nextCr) {
+        if (end + 1 < chunk.length) {
+          if (chunk[end + 1] === LF) start = end + 2;
+        } else {
+          this.skipLeadingLf = true;
+        }
+      }
+    }
+    if (start < chunk.length) {
+      this.partial.push(chunk.subarray(start));
+      this.partialBytes += chunk.length - start;
+    }
+  }
+
+  /** The stream ended. An event without its closing blank line is dropped, as the spec says. */
+  finish(): void {
+    this.partial = [];
+    this.partialBytes = 0;
+    this.resetEvent();
+  }
+
+  private completeLine(tail: Uint8Array): void {
+    let bytes = tail;
+    if (this.partialBytes > 0) {
+      bytes = new Uint8Array(this.partialBytes + tail.length);
+      let offset = 0;
+      for (const piece of this.partial) {
+        bytes.set(piece, offset);
+        offset += piece.length;
+      }
+      bytes.set(tail, offset);
+      this.partial = [];
+      this.partialBytes = 0;
+    }
+    if (this.atStreamStart) {
+      this.atStreamStart = false;
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+    }
+    this.processLine(bytes);
+  }
+
+  private processLine(bytes: Uint8Array): void {
+    if (bytes.length === 0) return this.dispatch();
+    if (bytes[0] === COLON) return; // a comment, often a keep-alive
+    const colon = bytes.indexOf(COLON);
+    const field = decoder.decode(colon === -1 ? bytes : bytes.subarray(0, colon));
+    let valueStart = colon === -1 ? bytes.length : colon + 1;
+    if (bytes[valueStart] === 0x20) valueStart++;
+    const value = () => decoder.decode(bytes.subarray(valueStart));
+    switch (field) {
+      case "data":
+        this.data.push(value());
+        this.hasData = true;
+        return;
+      case "event":
+        this.eventType = value();
+        return;
+      case "id": {
+        const id = value();
+        if (!id.includes("\0")) this.lastEventId = id;
+        return;
+      }
+      case "retry": {
+        const retry = value();
+        if (/^\d+$/.test(retry)) this.retryMs = Number(retry);
+        return;
+      }
+      default:
+      // Unknown fields are ignored.
+    }
+  }
+
+  private dispatch(): void {
+    if (!this.hasData) {
+      // No data: nothing to deliver, though an `id` or `retry` on it still counted.
+      this.resetEvent();
+      return;
+    }
+    const event: SseEvent = { type: this.eventType || "message", data: this.data.join("\n"), id: this.lastEventId };
+    this.resetEvent();
+    this.onEvent(event);
+  }
+
+  private resetEvent(): void {
+    this.data = [];
+    this.hasData = false;
+    this.eventType = "";
+  }
+}
