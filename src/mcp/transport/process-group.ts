@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+
 /**
  * Ends whole process trees. Every stdio server is started as the leader of its own process group,
  * so a server reached through `npx` or `sh -c` (and anything it starts) can be signalled at once.
@@ -23,8 +25,27 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/**
+ * True while the group has a member that is not a zombie. Signal 0 alone says yes for zombies too,
+ * and where nothing reaps orphans (some containers' init), a killed grandchild stays a zombie: on
+ * Linux, /proc tells the living from the dead.
+ */
 export function groupAlive(pid: number): boolean {
-  return signalGroup(pid, 0);
+  if (!signalGroup(pid, 0)) return false;
+  if (!existsSync("/proc/self/stat")) return true;
+  for (const entry of readdirSync("/proc")) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // Gone since the listing.
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
 }
 
 /** Polls until the group is gone or `ms` have passed; true when it is gone. */
@@ -32,7 +53,7 @@ export async function waitForGroupExit(pid: number, ms: number): Promise<boolean
   const deadline = Date.now() + ms;
   while (groupAlive(pid)) {
     if (Date.now() >= deadline) return false;
-    await Bun.sleep(10);
+    await Bun.sleep(20);
   }
   return true;
 }
