@@ -34,6 +34,8 @@ export async function buildBinary(options: BuildOptions = {}): Promise<string> {
     },
     minify: options.minify ?? false,
     bytecode: options.bytecode ?? false,
+    // Bytecode needs an explicit module format, and main.ts uses top-level await, so ESM.
+    ...(options.bytecode ? { format: "esm" as const } : {}),
     define: { CAT_CODE_COMMIT: JSON.stringify(await gitCommit()) },
   });
   if (!result.success) {
