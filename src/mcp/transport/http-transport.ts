@@ -96,6 +96,11 @@ export class HttpTransport implements Transport {
     await this.sendOneWay({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
   }
 
+  /** The session the server gave in its answer to `initialize`, if it keeps sessions. */
+  get sessionId(): string | undefined {
+    return this.session.sessionId;
+  }
+
   setProtocolVersion(version: string): void {
     this.session.protocolVersion = version;
   }
