@@ -1,0 +1,96 @@
+import { describe, expect, test } from "bun:test";
+import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
+import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
+import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
+import { initializeHandler, MemoryTransport } from "../../helpers/memory-transport.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER } from "../../helpers/paths.ts";
+
+const stdio = (name: string, command: string, args: string[] = [], extra: object = {}): ServerEntry => ({
+  name,
+  scope: "user",
+  source: "test",
+  ok: true,
+  config: { type: "stdio", command, args, env: {}, ...extra },
+});
+
+describe("McpToolPool", () => {
+  test("one server's failure never touches another; status lists every configured server", async () => {
+    const pool = new McpToolPool([
+      stdio("echo", ECHO_SERVER),
+      stdio("missing", "/no/such/command"),
+      stdio("crashy", BUN, [CHAOS_SERVER, "--crash=before-handshake"]),
+      { name: "broken", scope: "user", source: "/cfg/mcp.json", ok: false, error: '"command" is empty' },
+      stdio("off", ECHO_SERVER, [], { disabled: true }),
+    ]);
+    try {
+      await pool.connectAll();
+      const byName = Object.fromEntries(pool.status().map((s) => [s.name, s]));
+      expect(byName.echo).toMatchObject({ state: "connected", description: `stdio: ${ECHO_SERVER}` });
+      const reason = (name: string) => (byName[name] as { reason?: string }).reason ?? "";
+      expect(byName.missing?.state).toBe("failed");
+      expect(reason("missing")).toContain("command not found: '/no/such/command'");
+      expect(byName.crashy?.state).toBe("failed");
+      expect(reason("crashy")).toContain("exited with code 3");
+      expect(reason("crashy")).toContain("chaos: crashing before the handshake");
+      expect(byName.broken).toMatchObject({ state: "invalid", reason: '"command" is empty' });
+      expect(byName.off).toMatchObject({ state: "disabled" });
+      const registry = new ToolRegistry();
+      expect(pool.registerInto(registry)).toBe(1);
+      expect((await registry.get("mcp__echo__echo")?.execute({ text: "still works" }))?.content).toBe("still works");
+    } finally {
+      await pool.closeAll();
+    }
+  });
+
+  test("servers connect in parallel: the wall time is about the slowest, not the sum", async () => {
+    const entries = Array.from({ length: 6 }, (_, i) => stdio(`slow${i}`, BUN, [CHAOS_SERVER, "--slow-ms=400"]));
+    const pool = new McpToolPool(entries);
+    const started = performance.now();
+    await pool.connectAll();
+    const elapsed = performance.now() - started;
+    await pool.closeAll();
+    expect(pool.status().every((s) => s.state === "connected")).toBe(true);
+    // Sequentially this is 6 × (2 × 400 ms) = 4.8 s at least.
+    expect(elapsed).toBeLessThan(4000);
+  });
+
+  test("two tools that map to the same name are both kept, told apart, with a warning", async () => {
+    const tools = [{ name: "read.file" }, { name: "read_file" }];
+    const pool = new McpToolPool([stdio("fs", "unused")], {
+      createTransport: () => new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools }) }),
+    });
+    await pool.connectAll();
+    const registry = new ToolRegistry();
+    expect(pool.registerInto(registry)).toBe(2);
+    const names = registry.list().map((t) => t.name);
+    expect(names[0]).toBe("mcp__fs__read_file");
+    expect(names[1]).toMatch(/^mcp__fs__read_file_[0-9a-f]{8}$/);
+    await pool.closeAll();
+  });
+
+  test("includeTools and excludeTools filter what is registered", async () => {
+    const tools = [{ name: "a" }, { name: "b" }, { name: "c" }];
+    const make = () => new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools }) });
+    const pool = new McpToolPool([stdio("inc", "x", [], { includeTools: ["a", "c"] }), stdio("exc", "x", [], { excludeTools: ["a"] })], {
+      createTransport: make,
+    });
+    await pool.connectAll();
+    const registry = new ToolRegistry();
+    pool.registerInto(registry);
+    expect(registry.list().map((t) => t.name)).toEqual(["mcp__inc__a", "mcp__inc__c", "mcp__exc__b", "mcp__exc__c"]);
+  });
+
+  test("closeAll closes every client and is safe to call twice", async () => {
+    const transports: MemoryTransport[] = [];
+    const pool = new McpToolPool([stdio("a", "x"), stdio("b", "x")], {
+      createTransport: () => {
+        const t = new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [] }) });
+        transports.push(t);
+        return t;
+      },
+    });
+    await pool.connectAll();
+    await Promise.all([pool.closeAll(), pool.closeAll()]);
+    expect(transports.map((t) => t.closed)).toEqual([1, 1]);
+  });
+});

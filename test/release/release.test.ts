@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { gitCommit } from "../../scripts/build.ts";
+import { archiveName, writeZip, type Release } from "../../scripts/release.ts";
+import { VERSION } from "../../src/version.ts";
+import { linuxRelease, pathWith, REPO, runBare, tempDir } from "./release-fixture.ts";
+
+let built: Release;
+/** The linux-x64 archive unpacked into a folder of its own. */
+let unpacked: string;
+
+beforeAll(async () => {
+  built = await linuxRelease();
+  unpacked = join(tempDir(), "cat-code");
+  mkdirSync(unpacked);
+  const tar = Bun.spawnSync(["tar", "-xzf", join(built.outDir, archiveName("linux-x64")), "-C", unpacked]);
+  if (tar.exitCode !== 0) throw new Error(`tar failed: ${tar.stderr}`);
+}, 120_000);
+
+describe("the release folder", () => {
+  test("holds one archive per target, SHA256SUMS and install.sh", () => {
+    expect(readdirSync(built.outDir).sort()).toEqual([`cat-code-${VERSION}-linux-x64.tar.gz`, "SHA256SUMS", "install.sh"]);
+  });
+
+  test("the archive holds the binary, README.md and LICENSE, the binary executable", () => {
+    expect(readdirSync(unpacked).sort()).toEqual(["LICENSE", "README.md", "cat-code"]);
+    expect(statSync(join(unpacked, "cat-code")).mode & 0o111).toBe(0o111);
+    expect(readFileSync(join(unpacked, "LICENSE"), "utf8")).toContain("MIT License");
+    expect(readFileSync(join(unpacked, "README.md"), "utf8")).toBe(readFileSync(join(REPO, "README.md"), "utf8"));
+  });
+
+  test("sha256sum -c SHA256SUMS passes, and the sums cover every archive", () => {
+    const check = Bun.spawnSync(["sha256sum", "-c", "SHA256SUMS"], { cwd: built.outDir });
+    expect(check.stdout.toString()).toContain(`cat-code-${VERSION}-linux-x64.tar.gz: OK`);
+    expect(check.exitCode).toBe(0);
+    const listed = readFileSync(join(built.outDir, "SHA256SUMS"), "utf8").trim().split("\n").map((line) => line.split("  ")[1]);
+    const archives = readdirSync(built.outDir).filter((name) => /\.(tar\.gz|zip)$/.test(name));
+    expect(archives.length).toBeGreaterThan(0);
+    for (const archive of archives) expect(listed).toContain(archive);
+  });
+
+  test("--targets refuses a name it does not know, before building anything", () => {
+    const out = join(tempDir(), "release");
+    const result = Bun.spawnSync([process.execPath, join(REPO, "scripts", "release.ts"), "--targets", "linux-x64,linux-x65", "--out", out]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.toString()).toContain("unknown target linux-x65");
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe("the Linux x64 binary, unpacked, runs with nothing but itself", () => {
+  let work: string;
+  let home: string;
+  let echoServer: string;
+  const bare = () => ({ HOME: home, PATH: "/usr/bin:/bin" });
+
+  beforeAll(() => {
+    const root = tempDir();
+    work = join(root, "empty");
+    home = join(root, "home");
+    mkdirSync(work);
+    mkdirSync(home);
+    echoServer = join(root, "servers", "echo-server.sh");
+    mkdirSync(dirname(echoServer));
+    copyFileSync(join(REPO, "fixtures", "echo-server.sh"), echoServer);
+    chmodSync(echoServer, 0o755);
+    // Nothing it could borrow modules from: no node_modules in the folders it runs in or above.
+    for (let dir = work; dir !== dirname(dir); dir = dirname(dir)) expect(existsSync(join(dir, "node_modules"))).toBe(false);
+  });
+
+  test("--version names the version and the commit it was built from", async () => {
+    const commit = await gitCommit();
+    expect(commit).toMatch(/^[0-9a-f]{12}$/);
+    const result = await runBare([join(unpacked, "cat-code"), "--version"], bare(), work);
+    expect(result).toEqual({ exitCode: 0, stdout: `cat-code ${VERSION} (${commit})\n`, stderr: "" });
+    expect(built.commit).toBe(commit);
+  });
+
+  test("mcp list connects to a server named in CAT_CODE_HOME/mcp.json", async () => {
+    const catHome = join(home, "config");
+    mkdirSync(catHome);
+    writeFileSync(join(catHome, "mcp.json"), JSON.stringify({ mcpServers: { echo: { command: echoServer } } }));
+    const result = await runBare([join(unpacked, "cat-code"), "mcp", "list"], { ...bare(), CAT_CODE_HOME: catHome }, work);
+    expect(result.stdout).toMatch(/^echo\s+CONNECTED\s+1 tool\(s\)/m);
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("mcp call --stdio echoes through the fixture server", async () => {
+    const result = await runBare([join(unpacked, "cat-code"), "mcp", "call", "--stdio", echoServer, "echo", "--json", '{"text":"hi"}'], bare(), work);
+    expect(result).toEqual({ exitCode: 0, stdout: "hi\n", stderr: "" });
+  });
+
+  test("mcp call works on a PATH that has no node and no bun at all", async () => {
+    // The fixture server needs bash and sed; the binary needs nothing.
+    const path = pathWith(["bash", "sed"]);
+    const env = { HOME: home, PATH: path };
+    const lookup = await runBare(["/bin/sh", "-c", "command -v node || command -v bun || echo none"], env, work);
+    expect(lookup.stdout).toBe("none\n");
+    const result = await runBare([join(unpacked, "cat-code"), "mcp", "call", "--stdio", echoServer, "echo", "--json", '{"text":"hi"}'], env, work);
+    expect(result).toEqual({ exitCode: 0, stdout: "hi\n", stderr: "" });
+  });
+});
+
+describe("writeZip, for the Windows archive", () => {
+  test.skipIf(!Bun.which("unzip"))("writes a zip that unzip checks and unpacks to the same bytes and modes", async () => {
+    const source = tempDir();
+    const program = new Uint8Array(200_000).map((_, i) => (i * 7919) % 251);
+    writeFileSync(join(source, "cat-code.exe"), program);
+    chmodSync(join(source, "cat-code.exe"), 0o755);
+    writeFileSync(join(source, "LICENSE"), "MIT License\n".repeat(50));
+    writeFileSync(join(source, "empty"), "");
+    const zip = join(tempDir(), "test.zip");
+    await writeZip(zip, source, ["cat-code.exe", "LICENSE", "empty"]);
+    expect(Bun.spawnSync(["unzip", "-t", zip]).exitCode).toBe(0);
+    const out = tempDir();
+    expect(Bun.spawnSync(["unzip", "-q", zip, "-d", out]).exitCode).toBe(0);
+    expect(new Uint8Array(readFileSync(join(out, "cat-code.exe")))).toEqual(program);
+    expect(readFileSync(join(out, "LICENSE"), "utf8")).toBe("MIT License\n".repeat(50));
+    expect(readFileSync(join(out, "empty"), "utf8")).toBe("");
+    expect(statSync(join(out, "cat-code.exe")).mode & 0o777).toBe(0o755);
+  });
+});
