@@ -20,7 +20,7 @@ beforeAll(async () => {
 
 describe("the release folder", () => {
   test("holds one archive per target, SHA256SUMS and install.sh", () => {
-    expect(readdirSync(built.outDir).sort()).toEqual([`cat-code-${VERSION}-linux-x64.tar.gz`, "SHA256SUMS", "install.sh"]);
+    expect(readdirSync(built.outDir).sort()).toEqual(["SHA256SUMS", `cat-code-${VERSION}-linux-x64.tar.gz`, "install.sh"]);
   });
 
   test("the archive holds the binary, README.md and LICENSE, the binary executable", () => {
