@@ -48,6 +48,7 @@ export class StdioTransport implements Transport {
   private exitError: McpError | undefined;
   private stdoutDone: Promise<void> = Promise.resolve();
   private stderrDone: Promise<void> = Promise.resolve();
+  private exitHandled: Promise<void> = Promise.resolve();
   private readonly graceMs: number;
 
   constructor(
@@ -82,7 +83,7 @@ export class StdioTransport implements Transport {
     trackGroup(child.pid);
     this.stdoutDone = this.readStdout(child.stdout);
     this.stderrDone = this.readStderr(child.stderr);
-    void child.exited.then((code) => this.handleExit(code, child.signalCode));
+    this.exitHandled = child.exited.then((code) => this.handleExit(code, child.signalCode));
   }
 
   request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
@@ -132,6 +133,8 @@ export class StdioTransport implements Transport {
       child.stdin.write(`${JSON.stringify(message)}\n`);
       await child.stdin.flush();
     } catch (error) {
+      // A broken pipe means the server is exiting: its exit code and stderr say more than EPIPE.
+      await Promise.race([this.exitHandled, Bun.sleep(1000)]);
       throw this.exitError ?? McpError.closed(`cannot write to the server: ${(error as Error).message}`);
     }
   }
