@@ -1,0 +1,30 @@
+import type { AgentError } from "./agent-error.ts";
+import type { ToolResult } from "./tool.ts";
+
+/** One tool_use block the model sent. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface RetryNotice {
+  error: AgentError;
+  /** 1-based number of the retry about to happen. */
+  retry: number;
+  maxRetries: number;
+  delayMs: number;
+}
+
+/**
+ * What a run shows as it goes. The loop calls these; the REPL renders them to the terminal and
+ * print mode to stderr. Every method is optional.
+ */
+export interface AgentObserver {
+  /** A piece of the model's text, as it streams in. */
+  onText?(delta: string): void;
+  /** A model request is about to start (1-based within the run). */
+  onModelRequest?(request: number): void;
+  onToolResult?(call: ToolCall, result: ToolResult): void;
+  onRetry?(notice: RetryNotice): void;
+}

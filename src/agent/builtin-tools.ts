@@ -1,0 +1,25 @@
+import type { Tool } from "./tool.ts";
+import { BashTool } from "./tools/bash-tool.ts";
+import { EditFileTool } from "./tools/edit-file-tool.ts";
+import { GlobTool } from "./tools/glob-tool.ts";
+import { GrepTool } from "./tools/grep-tool.ts";
+import { ReadFileTool } from "./tools/read-file-tool.ts";
+import { WriteFileTool } from "./tools/write-file-tool.ts";
+
+export interface BuiltinToolOptions {
+  /** The directory relative paths and commands start from. */
+  cwd: string;
+}
+
+/** The tools cat-code brings itself; MCP tools join them in the same registry. */
+export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
+  const { cwd } = options;
+  return [
+    new BashTool({ cwd }),
+    new ReadFileTool(cwd),
+    new WriteFileTool(cwd),
+    new EditFileTool(cwd),
+    new GlobTool(cwd),
+    new GrepTool(cwd),
+  ];
+}

@@ -1,0 +1,132 @@
+import * as v from "valibot";
+import type { Tool, ToolContext, ToolResult } from "../tool.ts";
+import { OutputCollector } from "./output-collector.ts";
+import { TOOL_OUTPUT_LIMIT } from "./output-limit.ts";
+import { errorResult, parseToolInput } from "./tool-input.ts";
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const MAX_TIMEOUT_MS = 600_000;
+/** Between SIGTERM and SIGKILL: long enough to flush, short enough that Ctrl-C feels immediate. */
+const KILL_GRACE_MS = 1_000;
+/** How long to keep reading after the shell exits, for output still in the pipe. */
+const DRAIN_MS = 250;
+
+const DESCRIPTION = `Runs a command with bash and returns its output and exit code.
+- Each call starts a fresh shell in the session's working directory; cd and variables do not carry over.
+- Default timeout ${DEFAULT_TIMEOUT_MS / 1000} s (timeout_ms, at most ${MAX_TIMEOUT_MS / 1000} s). On a timeout the whole process tree is killed.
+- stdin is closed: interactive commands fail instead of waiting. Output over ${TOOL_OUTPUT_LIMIT.toLocaleString("en-US")} characters per stream is cut.
+- Prefer read_file, glob and grep over cat, find and grep in the shell.`;
+
+const BashInput = v.object({
+  command: v.pipe(v.string(), v.minLength(1, "give a command")),
+  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_TIMEOUT_MS))),
+  description: v.optional(v.string()),
+});
+
+/** cat-code's own credentials are not handed to commands the model writes (as with MCP servers). */
+const WITHHELD_ENV = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
+
+export interface BashToolOptions {
+  cwd: string;
+  defaultTimeoutMs?: number;
+  outputLimit?: number;
+}
+
+export class BashTool implements Tool {
+  readonly name = "bash";
+  readonly description = DESCRIPTION;
+  readonly isReadOnly = false;
+  readonly inputSchema = {
+    type: "object",
+    properties: {
+      command: { type: "string", description: "The command line, run with bash -c" },
+      timeout_ms: { type: "integer", minimum: 1, maximum: MAX_TIMEOUT_MS, description: "Kill the command after this many milliseconds" },
+      description: { type: "string", description: "What the command does, in a few words" },
+    },
+    required: ["command"],
+  };
+
+  constructor(private readonly options: BashToolOptions) {}
+
+  async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    const parsed = parseToolInput(this.name, BashInput, input);
+    if (!parsed.ok) return parsed.result;
+    const { command, timeout_ms: timeoutMs = this.options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS } = parsed.value;
+    if (context.signal?.aborted) return errorResult("cancelled by the user before it started");
+
+    const env: Record<string, string | undefined> = { ...process.env };
+    for (const name of WITHHELD_ENV) delete env[name];
+    let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
+    try {
+      // Its own process group, so a timeout or Ctrl-C ends everything the command started.
+      child = Bun.spawn(["bash", "-c", command], {
+        cwd: this.options.cwd,
+        env,
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+        detached: true,
+      });
+    } catch (error) {
+      return errorResult(`could not start bash: ${(error as Error).message}`);
+    }
+
+    const limit = this.options.outputLimit ?? TOOL_OUTPUT_LIMIT;
+    const stdout = new OutputCollector(child.stdout, limit);
+    const stderr = new OutputCollector(child.stderr, limit);
+    let stopped: "timeout" | "cancelled" | undefined;
+    let killTimer: ReturnType<typeof setTimeout> | undefined;
+    const stop = (why: "timeout" | "cancelled") => {
+      if (stopped) return;
+      stopped = why;
+      signalGroup(child.pid, "SIGTERM");
+      killTimer = setTimeout(() => signalGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
+    };
+    const timer = setTimeout(() => stop("timeout"), timeoutMs);
+    const onAbort = () => stop("cancelled");
+    context.signal?.addEventListener("abort", onAbort, { once: true });
+
+    try {
+      const exitCode = await child.exited;
+      // The shell may be gone while what it started lives on; a stopped command leaves nothing.
+      if (stopped) signalGroup(child.pid, "SIGKILL");
+      const drained = (await Promise.all([stdout.settle(DRAIN_MS), stderr.settle(DRAIN_MS)])).every(Boolean);
+      return formatResult({ exitCode, stopped, timeoutMs, stdout, stderr, drained });
+    } finally {
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      context.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function formatResult(run: {
+  exitCode: number;
+  stopped: "timeout" | "cancelled" | undefined;
+  timeoutMs: number;
+  stdout: OutputCollector;
+  stderr: OutputCollector;
+  drained: boolean;
+}): ToolResult {
+  const parts: string[] = [];
+  const section = (collector: OutputCollector, label?: string) => {
+    if (!collector.text && !collector.dropped) return;
+    const cut = collector.dropped ? `\n[output cut: ${collector.dropped.toLocaleString("en-US")} more characters not shown]` : "";
+    parts.push(`${label ? `${label}\n` : ""}${collector.text.replace(/\n$/, "")}${cut}`);
+  };
+  section(run.stdout);
+  section(run.stderr, run.stdout.text ? "[stderr]" : undefined);
+  if (!run.drained) parts.push("[a background process still holds the output open; later output is not shown]");
+  if (run.stopped === "timeout") parts.push(`[timed out after ${run.timeoutMs} ms; the process tree was killed]`);
+  else if (run.stopped === "cancelled") parts.push("[cancelled by the user; the process tree was killed]");
+  else parts.push(`[exit code: ${run.exitCode}]`);
+  return { content: parts.join("\n"), isError: run.stopped !== undefined || run.exitCode !== 0 };
+}

@@ -1,0 +1,82 @@
+import { stat } from "node:fs/promises";
+import * as v from "valibot";
+import type { Tool, ToolResult } from "../tool.ts";
+import { limitOutput } from "./output-limit.ts";
+import { errorResult, okResult, parseToolInput } from "./tool-input.ts";
+import { displayPath, resolveInWorkspace } from "./workspace-path.ts";
+
+const DEFAULT_LIMIT = 2_000;
+const MAX_LINE_LENGTH = 2_000;
+/** Larger files must be read in parts with offset and limit; reading them whole wastes the context. */
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+const DESCRIPTION = `Reads a text file and returns its lines numbered like cat -n ("     1\\tfirst line").
+- path: absolute, or relative to the working directory.
+- offset: the first line to return (1-based); limit: how many lines (default ${DEFAULT_LIMIT}).
+- Lines longer than ${MAX_LINE_LENGTH} characters are cut. Use offset and limit to page through long files.`;
+
+const ReadFileInput = v.object({
+  path: v.pipe(v.string(), v.minLength(1, "give a path")),
+  offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+
+export class ReadFileTool implements Tool {
+  readonly name = "read_file";
+  readonly description = DESCRIPTION;
+  readonly isReadOnly = true;
+  readonly inputSchema = {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "The file to read" },
+      offset: { type: "integer", minimum: 1, description: "First line to return, 1-based" },
+      limit: { type: "integer", minimum: 1, description: `Number of lines to return (default ${DEFAULT_LIMIT})` },
+    },
+    required: ["path"],
+  };
+
+  constructor(private readonly cwd: string) {}
+
+  async execute(input: Record<string, unknown>): Promise<ToolResult> {
+    const parsed = parseToolInput(this.name, ReadFileInput, input);
+    if (!parsed.ok) return parsed.result;
+    const { path, offset = 1, limit = DEFAULT_LIMIT } = parsed.value;
+    const file = resolveInWorkspace(this.cwd, path);
+    const shown = displayPath(this.cwd, file);
+
+    let size: number;
+    try {
+      const info = await stat(file);
+      if (info.isDirectory()) return errorResult(`${shown} is a directory; use glob to list its files`);
+      size = info.size;
+    } catch (error) {
+      return errorResult(describeFsError(shown, error));
+    }
+    if (size > MAX_FILE_BYTES) return errorResult(`${shown} is ${size} bytes, too large to read; use grep, or bash with head or sed`);
+
+    const bytes = new Uint8Array(await Bun.file(file).arrayBuffer());
+    if (bytes.subarray(0, 8192).includes(0)) return errorResult(`${shown} looks binary (it contains NUL bytes)`);
+    const text = new TextDecoder().decode(bytes);
+    if (text === "") return okResult(`(${shown} is empty)`);
+
+    const lines = text.replace(/\n$/, "").split("\n");
+    if (offset > lines.length) return errorResult(`${shown} has ${lines.length} line(s); offset ${offset} is past the end`);
+    const selected = lines.slice(offset - 1, offset - 1 + limit);
+    const numbered = selected.map((line, i) => {
+      const cut = line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}… [line cut]` : line;
+      return `${String(offset + i).padStart(6)}\t${cut.replace(/\r$/, "")}`;
+    });
+    const last = offset - 1 + selected.length;
+    const more = last < lines.length ? `\n[lines ${offset}-${last} of ${lines.length}; use offset ${last + 1} to read on]` : "";
+    return okResult(limitOutput(numbered.join("\n") + more));
+  }
+}
+
+export function describeFsError(shown: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === "ENOENT") return `${shown} does not exist`;
+  if (code === "EACCES" || code === "EPERM") return `${shown}: permission denied`;
+  if (code === "ENOTDIR") return `${shown}: a part of the path is not a directory`;
+  if (code === "EISDIR") return `${shown} is a directory`;
+  return `${shown}: ${(error as Error)?.message ?? String(error)}`;
+}
