@@ -48,7 +48,7 @@ describe("StdioTransport", () => {
     const transport = chaos("--crash=on-call");
     await handshake(transport);
     const started = Date.now();
-    const error = await transport.request("tools/call", { name: "echo", arguments: { text: "x" } }).catch((e) => e);
+    const error = (await transport.request("tools/call", { name: "echo", arguments: { text: "x" } }).catch((e: unknown) => e)) as McpError;
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(ErrorCode.ConnectionClosed);
     expect(error.message).toContain("exited with code 3");
@@ -173,13 +173,14 @@ describe("StdioTransport", () => {
   });
 
   test("a server that ignores stdin closing is terminated after the grace period", async () => {
+    const marker = uniqueSeconds();
     const transport = new StdioTransport(
-      { command: "sh", args: ["-c", "trap '' HUP; exec sleep 300.3141"], env: process.env as Record<string, string> },
+      { command: "sh", args: ["-c", `trap '' HUP; exec sleep ${marker}`], env: process.env as Record<string, string> },
       { closeGraceMs: 200 },
     );
     await transport.start();
     await transport.close();
-    expect(await findProcesses("sleep 300.3141")).toEqual([]);
+    expect(await findProcesses(`sleep ${marker}`)).toEqual([]);
   });
 
   test("close is safe to call twice and fails pending requests", async () => {
