@@ -1,0 +1,205 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBuiltinTools } from "../../src/agent/builtin-tools.ts";
+import { BashTool } from "../../src/agent/tools/bash-tool.ts";
+import { EditFileTool } from "../../src/agent/tools/edit-file-tool.ts";
+import { GlobTool } from "../../src/agent/tools/glob-tool.ts";
+import { GrepTool } from "../../src/agent/tools/grep-tool.ts";
+import { ReadFileTool } from "../../src/agent/tools/read-file-tool.ts";
+import { WriteFileTool } from "../../src/agent/tools/write-file-tool.ts";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "cat-code-tools-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A zombie counts as dead: where PID 1 does not reap (some containers), killed orphans linger as zombies. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+}
+
+describe("built-in tools", () => {
+  test("the set: names, read-only marks, object schemas", () => {
+    const tools = createBuiltinTools({ cwd: dir });
+    expect(tools.map((t) => [t.name, t.isReadOnly])).toEqual([
+      ["bash", false],
+      ["read_file", true],
+      ["write_file", false],
+      ["edit_file", false],
+      ["glob", true],
+      ["grep", true],
+    ]);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.description.length).toBeGreaterThan(40);
+    }
+  });
+
+  test("invalid input is an error result naming the field", async () => {
+    const result = await new ReadFileTool(dir).execute({ path: 42 });
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain("invalid input for read_file: path");
+  });
+});
+
+describe("bash", () => {
+  test("runs in the working directory and reports output and exit code", async () => {
+    const result = await new BashTool({ cwd: dir }).execute({ command: "pwd; echo oops >&2; exit 3" });
+    expect(result.isError).toBe(true);
+    expect(result.content).toBe(`${dir}\n[stderr]\noops\n[exit code: 3]`);
+  });
+
+  test("a zero exit is not an error", async () => {
+    expect(await new BashTool({ cwd: dir }).execute({ command: "echo hi" })).toEqual({ content: "hi\n[exit code: 0]", isError: false });
+  });
+
+  test("a timeout kills the whole process tree", async () => {
+    const pidFile = join(dir, "pid");
+    const started = performance.now();
+    const result = await new BashTool({ cwd: dir }).execute({ command: `sleep 30 & echo $! > ${pidFile}; wait`, timeout_ms: 300 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain("[timed out after 300 ms; the process tree was killed]");
+    const grandchild = Number((await readFile(pidFile, "utf8")).trim());
+    await Bun.sleep(100);
+    expect(processAlive(grandchild)).toBe(false);
+  });
+
+  test("an abort kills the process tree and says it was cancelled", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const result = await new BashTool({ cwd: dir }).execute({ command: "echo started; sleep 30" }, { signal: controller.signal });
+    expect(result.isError).toBe(true);
+    expect(result.content).toBe("started\n[cancelled by the user; the process tree was killed]");
+  });
+
+  test("output over the cap is cut with a note", async () => {
+    const result = await new BashTool({ cwd: dir, outputLimit: 1000 }).execute({ command: "head -c 5000 /dev/zero | tr '\\0' x" });
+    expect(result.content.startsWith("x".repeat(1000))).toBe(true);
+    expect(result.content).toContain("[output cut: 4,000 more characters not shown]");
+  });
+
+  test("a background process holding the pipe does not hang the call", async () => {
+    const started = performance.now();
+    const result = await new BashTool({ cwd: dir }).execute({ command: "(sleep 3; echo late) & echo now" });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(result.content).toContain("now");
+    expect(result.content).toContain("[exit code: 0]");
+  });
+
+  test("cat-code's API key is not passed to commands", async () => {
+    process.env.ANTHROPIC_API_KEY_TEST_MARKER = "1";
+    const saved = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = "sk-secret";
+    try {
+      const result = await new BashTool({ cwd: dir }).execute({ command: 'echo "key=[${ANTHROPIC_API_KEY:-}]"' });
+      expect(result.content).toContain("key=[]");
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved;
+      delete process.env.ANTHROPIC_API_KEY_TEST_MARKER;
+    }
+  });
+});
+
+describe("read_file", () => {
+  test("numbers lines and honours offset and limit", async () => {
+    await writeFile(join(dir, "a.txt"), "one\ntwo\nthree\nfour\n");
+    const tool = new ReadFileTool(dir);
+    expect((await tool.execute({ path: "a.txt" })).content).toBe("     1\tone\n     2\ttwo\n     3\tthree\n     4\tfour");
+    const part = await tool.execute({ path: join(dir, "a.txt"), offset: 2, limit: 2 });
+    expect(part.content).toBe("     2\ttwo\n     3\tthree\n[lines 2-3 of 4; use offset 4 to read on]");
+  });
+
+  test("a missing file, a directory and an offset past the end are errors", async () => {
+    const tool = new ReadFileTool(dir);
+    expect(await tool.execute({ path: "nope.txt" })).toEqual({ content: "Error: nope.txt does not exist", isError: true });
+    expect((await tool.execute({ path: "." })).content).toContain("is a directory");
+    await writeFile(join(dir, "short.txt"), "x\n");
+    expect((await tool.execute({ path: "short.txt", offset: 5 })).content).toContain("offset 5 is past the end");
+  });
+
+  test("refuses binary files", async () => {
+    await writeFile(join(dir, "bin"), new Uint8Array([1, 0, 2]));
+    expect((await new ReadFileTool(dir).execute({ path: "bin" })).content).toContain("looks binary");
+  });
+});
+
+describe("write_file", () => {
+  test("creates parent directories, then replaces", async () => {
+    const tool = new WriteFileTool(dir);
+    expect((await tool.execute({ path: "deep/new.txt", content: "a\nb\n" })).content).toBe("Created deep/new.txt (2 line(s), 4 bytes)");
+    expect(await readFile(join(dir, "deep/new.txt"), "utf8")).toBe("a\nb\n");
+    expect((await tool.execute({ path: "deep/new.txt", content: "c" })).content).toBe("Replaced deep/new.txt (1 line(s), 1 bytes)");
+    expect(await readFile(join(dir, "deep/new.txt"), "utf8")).toBe("c");
+  });
+});
+
+describe("edit_file", () => {
+  test("replaces exactly one occurrence, literally", async () => {
+    await writeFile(join(dir, "f.ts"), "const a = 1;\nconst b = 2;\n");
+    const result = await new EditFileTool(dir).execute({ path: "f.ts", old_string: "b = 2", new_string: "b = $&3" });
+    expect(result).toEqual({ content: "Edited f.ts: 1 replacement(s) at line 2", isError: false });
+    expect(await readFile(join(dir, "f.ts"), "utf8")).toBe("const a = 1;\nconst b = $&3;\n");
+  });
+
+  test("fails on zero matches and on several, leaving the file alone", async () => {
+    const original = "x = 1\nx = 1\n";
+    await writeFile(join(dir, "g.txt"), original);
+    const tool = new EditFileTool(dir);
+    const none = await tool.execute({ path: "g.txt", old_string: "y", new_string: "z" });
+    expect(none.isError).toBe(true);
+    expect(none.content).toContain("not found");
+    const several = await tool.execute({ path: "g.txt", old_string: "x = 1", new_string: "x = 2" });
+    expect(several.isError).toBe(true);
+    expect(several.content).toContain("occurs 2 times");
+    expect(await readFile(join(dir, "g.txt"), "utf8")).toBe(original);
+    expect((await tool.execute({ path: "g.txt", old_string: "x = 1", new_string: "x = 2", replace_all: true })).isError).toBe(false);
+    expect(await readFile(join(dir, "g.txt"), "utf8")).toBe("x = 2\nx = 2\n");
+  });
+});
+
+describe("glob and grep", () => {
+  beforeEach(async () => {
+    await mkdir(join(dir, "src/sub"), { recursive: true });
+    await mkdir(join(dir, "node_modules/pkg"), { recursive: true });
+    await writeFile(join(dir, "src/a.ts"), "export const answer = 42;\n");
+    await writeFile(join(dir, "src/sub/b.ts"), "// TODO: fix\nconst Answer = 'x';\n");
+    await writeFile(join(dir, "src/c.md"), "answer in prose\n");
+    await writeFile(join(dir, "node_modules/pkg/index.ts"), "answer\n");
+    await writeFile(join(dir, "src/blob.bin"), new Uint8Array([97, 110, 115, 0, 119]));
+  });
+
+  test("glob lists matching files sorted, skipping node_modules", async () => {
+    const result = await new GlobTool(dir).execute({ pattern: "**/*.ts" });
+    expect(result).toEqual({ content: "src/a.ts\nsrc/sub/b.ts", isError: false });
+    expect((await new GlobTool(dir).execute({ pattern: "*.ts", path: "src" })).content).toBe("src/a.ts");
+    expect((await new GlobTool(dir).execute({ pattern: "**/*.py" })).content).toContain("No files match");
+  });
+
+  test("grep finds lines by regex with path:line:text", async () => {
+    const tool = new GrepTool(dir);
+    expect((await tool.execute({ pattern: "answer" })).content).toBe("src/a.ts:1:export const answer = 42;\nsrc/c.md:1:answer in prose");
+    expect((await tool.execute({ pattern: "^const \\w+ =", glob: "*.ts" })).content).toBe("src/sub/b.ts:2:const Answer = 'x';");
+    expect((await tool.execute({ pattern: "answer", ignore_case: true, path: "src/sub" })).content).toBe("src/sub/b.ts:2:const Answer = 'x';");
+    expect((await tool.execute({ pattern: "answer", max_results: 1 })).content).toContain("[stopped at 1 matching lines");
+  });
+
+  test("grep reports a bad regex as an error", async () => {
+    const result = await new GrepTool(dir).execute({ pattern: "(" });
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain("invalid regular expression");
+  });
+});
