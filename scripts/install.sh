@@ -42,12 +42,20 @@ detect_target() {
   say "$os-$arch"
 }
 
-# Alpine and other musl systems cannot run the glibc build.
+# Alpine and other musl systems cannot run the glibc build. A glibc system may have a musl loader
+# installed beside its own, so the loader's presence alone decides only when there is no ldd to ask.
 is_musl() {
-  for loader in /lib/ld-musl-*; do
-    [ -e "$loader" ] && return 0
+  if command -v ldd >/dev/null 2>&1; then
+    ldd --version 2>&1 | grep -qi musl
+    return
+  fi
+  for glibc_loader in /lib64/ld-linux-* /lib/ld-linux-*; do
+    [ -e "$glibc_loader" ] && return 1
   done
-  ldd --version 2>&1 | grep -qi musl
+  for musl_loader in /lib/ld-musl-*; do
+    [ -e "$musl_loader" ] && return 0
+  done
+  return 1
 }
 
 download() { # url file
@@ -101,7 +109,14 @@ cp "$tmp/unpacked/cat-code" "$install_dir/.cat-code.new"
 chmod 755 "$install_dir/.cat-code.new"
 mv -f "$install_dir/.cat-code.new" "$install_dir/cat-code"
 
-say "Installed $("$install_dir/cat-code" --version 2>/dev/null || say cat-code) to $install_dir/cat-code"
+if version=$("$install_dir/cat-code" --version 2>/dev/null); then
+  say "Installed $version to $install_dir/cat-code"
+else
+  say "Installed $install_dir/cat-code, but it does not start here."
+  case "$target" in
+    *-musl) say "The musl build needs the C++ runtime: on Alpine, apk add libstdc++ libgcc" ;;
+  esac
+fi
 case ":${PATH:-}:" in
   *":$install_dir:"*) say "Run: cat-code" ;;
   *)
