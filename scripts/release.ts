@@ -183,7 +183,7 @@ export async function writeZip(archive: string, dir: string, files: string[], da
   end.setUint16(10, files.length, true);
   end.setUint32(12, centralSize, true);
   end.setUint32(16, offset, true);
-  await Bun.write(archive, new Blob([...parts, ...central, new Uint8Array(end.buffer)] as BlobPart[]));
+  await Bun.write(archive, new Blob([...parts, ...central, new Uint8Array(end.buffer)]));
 }
 
 async function sha256(path: string): Promise<string> {
