@@ -11,7 +11,7 @@
 import { $ } from "bun";
 import { copyFile, mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { VERSION } from "../src/version.ts";
 import { buildBinary, gitCommit } from "./build.ts";
@@ -58,7 +58,7 @@ export function archiveName(target: TargetName, version = VERSION): string {
 
 export async function release(options: ReleaseOptions = {}): Promise<Release> {
   const targets = options.targets ?? (Object.keys(TARGETS) as TargetName[]);
-  const outDir = options.outDir ?? join(root, "dist", "release");
+  const outDir = options.outDir ? resolve(options.outDir) : join(root, "dist", "release");
   const log = options.log ?? ((line: string) => console.error(line));
   const docs = ["README.md", "LICENSE"];
   for (const doc of docs) {
