@@ -2,17 +2,23 @@
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { enableDebugLogging } from "../log.ts";
 import { COMMIT, VERSION } from "../version.ts";
+import { agentArgs, runAgentCommand } from "./agent-command.ts";
 import { CliError, ExitCode } from "./cli-error.ts";
 import { runCleanups } from "./shutdown.ts";
 
+const rootArgs = {
+  version: { type: "boolean", alias: "v", description: "Print the version" },
+  ...agentArgs,
+} as const;
+
+/** `cat-code` alone starts the agent REPL; `-p` runs one prompt; `mcp …` inspects servers. */
 const root = defineCommand({
   meta: { name: "cat-code", version: VERSION, description: "A coding agent whose tools plug in through MCP" },
-  args: {
-    version: { type: "boolean", alias: "v", description: "Print the version" },
-  },
+  args: rootArgs,
   subCommands: {
     mcp: () => import("./mcp/mcp-command.ts").then((m) => m.default),
   },
+  run: ({ args, rawArgs }) => runAgentCommand(args, rawArgs, rootArgs),
 });
 
 /** Runs the command line; every error becomes one line of text and an exit code, never a stack. */

@@ -1,0 +1,57 @@
+import type { ArgsDef } from "citty";
+import { CliError } from "./cli-error.ts";
+import { rejectUnknownFlags } from "./known-flags.ts";
+
+/** The root command's own flags: `cat-code` starts the REPL, `cat-code -p "<prompt>"` print mode. */
+export const agentArgs = {
+  print: { type: "string", alias: "p", description: "Run one prompt to its end, print the answer and exit", valueHint: "prompt" },
+  model: { type: "string", description: "The model (default: $CAT_CODE_MODEL, else a current Sonnet)", valueHint: "name" },
+  "allow-all": { type: "boolean", description: "Run every tool without asking for permission" },
+  "mcp-config": { type: "string", description: "Read MCP servers from this file instead of ~/.cat-code/mcp.json", valueHint: "file" },
+  "max-turns": { type: "string", description: "Model requests allowed per prompt (default 50)", valueHint: "n" },
+  verbose: { type: "boolean", description: "Log debug lines to stderr" },
+} as const satisfies ArgsDef;
+
+export interface AgentCommandArgs {
+  _: string[];
+  print?: string;
+  model?: string;
+  "allow-all"?: boolean;
+  "mcp-config"?: string;
+  "max-turns"?: string;
+}
+
+/**
+ * The root command's run. citty also runs it after a subcommand (`cat-code mcp list`), so it does
+ * nothing when one was given: a positional at the root is always a subcommand's name.
+ */
+export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[], rootArgs: ArgsDef): Promise<void> {
+  if (args._.length > 0) return;
+  rejectUnknownFlags(rawArgs, rootArgs);
+  const maxTurns = parseMaxTurns(args["max-turns"]);
+  // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
+  const [{ resolveModel }, { loadServerEntries, openPool }] = await Promise.all([
+    import("../agent/model-client.ts"),
+    import("./mcp/server-selection.ts"),
+  ]);
+  const model = resolveModel(args.model);
+  const pool = openPool(loadServerEntries({ "mcp-config": args["mcp-config"] }));
+  const common = { model, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns };
+
+  if (args.print !== undefined) {
+    const prompt = args.print.trim() || (process.stdin.isTTY ? "" : (await Bun.stdin.text()).trim());
+    if (!prompt) throw CliError.usage('-p needs a prompt: cat-code -p "<prompt>" (or pipe it on stdin)');
+    const { runPrint } = await import("../repl/print-mode.ts");
+    process.exitCode = await runPrint({ ...common, prompt });
+    return;
+  }
+  const { runRepl } = await import("../repl/repl.ts");
+  process.exitCode = await runRepl(common);
+}
+
+function parseMaxTurns(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw CliError.usage(`--max-turns must be a whole number of at least 1, got '${text}'`);
+  return n;
+}

@@ -1,0 +1,141 @@
+import { createInterface, type Interface } from "node:readline";
+
+type Input = NodeJS.ReadableStream & { isTTY?: boolean };
+type Output = NodeJS.WritableStream & { isTTY?: boolean };
+
+export interface LineReaderOptions {
+  /** Earlier lines, oldest first, for up/down. */
+  history?: string[];
+  /** Called for every line read at a terminal, for the history file. */
+  onHistoryLine?: (line: string) => void;
+}
+
+/**
+ * Lines from the user, one per prompt. At a terminal, node:readline gives line editing and up/down
+ * history; with piped stdin it reads one line per prompt the same way. Lines typed (or piped) while
+ * nobody is asking wait in a queue. Ctrl-C arrives as an interrupt, not as a signal, since the
+ * terminal is in raw mode; the REPL decides what it means.
+ */
+export class LineReader {
+  readonly isTerminal: boolean;
+  private readonly rl: Interface;
+  private readonly queue: string[] = [];
+  private waiter: ((line: string | null) => void) | undefined;
+  private ended = false;
+  private interruptHandler: (() => void) | undefined;
+
+  constructor(
+    input: Input,
+    private readonly output: Output,
+    private readonly options: LineReaderOptions = {},
+  ) {
+    this.isTerminal = Boolean(input.isTTY && output.isTTY);
+    this.rl = createInterface({
+      input,
+      output,
+      terminal: this.isTerminal,
+      // readline wants the newest first.
+      history: [...(options.history ?? [])].reverse(),
+      historySize: 1000,
+      removeHistoryDuplicates: true,
+    });
+    this.rl.on("line", (line) => this.deliver(line));
+    this.rl.on("close", () => {
+      this.ended = true;
+      this.deliver(null);
+    });
+    this.rl.on("SIGINT", () => this.interruptHandler?.());
+  }
+
+  /** Ctrl-C at the terminal; the REPL also routes SIGINT here. */
+  onInterrupt(handler: () => void): void {
+    this.interruptHandler = handler;
+  }
+
+  interrupt(): void {
+    this.interruptHandler?.();
+  }
+
+  /** True while a prompt is shown and nothing has been entered. */
+  get waiting(): boolean {
+    return this.waiter !== undefined;
+  }
+
+  /** The text typed so far at the prompt. */
+  get currentLine(): string {
+    return this.rl.line;
+  }
+
+  /**
+   * Shows `prompt` and resolves the next line: null when input has ended (Ctrl-D, end of a pipe)
+   * or when `signal` aborts first.
+   */
+  read(prompt: string, signal?: AbortSignal): Promise<string | null> {
+    if (signal?.aborted) return Promise.resolve(null);
+    const queued = this.queue.shift();
+    if (queued !== undefined) {
+      // Without a terminal nothing echoes input; showing it makes the output read as a transcript.
+      if (!this.isTerminal) this.output.write(`${prompt}${queued}\n`);
+      return Promise.resolve(queued);
+    }
+    if (this.ended) return Promise.resolve(null);
+    this.rl.setPrompt(prompt);
+    this.rl.prompt();
+    return new Promise((resolve) => {
+      const settle = (line: string | null) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(line);
+      };
+      const onAbort = () => {
+        if (this.waiter !== settle) return;
+        this.waiter = undefined;
+        if (this.isTerminal) this.output.write("\n");
+        resolve(null);
+      };
+      this.waiter = settle;
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** Clears what was typed at the prompt and shows the prompt again (Ctrl-C on a non-empty line). */
+  discardLine(): void {
+    this.rl.write(null, { ctrl: true, name: "e" });
+    this.rl.write(null, { ctrl: true, name: "u" });
+  }
+
+  /**
+   * Prints a line above the prompt the user is looking at, keeping what they typed: for news that
+   * arrives while waiting (the MCP servers are ready).
+   */
+  printAbove(text: string): void {
+    if (!this.isTerminal || !this.waiting) {
+      this.output.write(`${text}\n`);
+      return;
+    }
+    this.output.write(`\r\u001b[2K${text}\n`);
+    this.rl.prompt(true);
+  }
+
+  /** Ends input as Ctrl-D would: a pending read resolves null. */
+  end(): void {
+    this.ended = true;
+    this.deliver(null);
+  }
+
+  close(): void {
+    this.ended = true;
+    this.rl.close();
+  }
+
+  private deliver(line: string | null): void {
+    if (line !== null && this.isTerminal && line.trim() !== "") this.options.onHistoryLine?.(line);
+    const waiter = this.waiter;
+    if (waiter) {
+      this.waiter = undefined;
+      if (!this.isTerminal && line !== null) this.output.write(`${line}\n`);
+      waiter(line);
+    } else if (line !== null) {
+      this.queue.push(line);
+    }
+  }
+}

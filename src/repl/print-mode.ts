@@ -1,0 +1,69 @@
+import { AgentError } from "../agent/agent-error.ts";
+import { allowAll, declineAll } from "../agent/permission.ts";
+import { CliError, ExitCode } from "../cli/cli-error.ts";
+import { printResult } from "../cli/output.ts";
+import { firstLine } from "../cli/terminal-text.ts";
+import { log } from "../log.ts";
+import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import { AgentSession } from "./agent-session.ts";
+import { TurnRenderer } from "./turn-renderer.ts";
+
+/** How long print mode waits for the MCP servers before it starts without the slow ones. */
+export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
+
+export interface PrintOptions {
+  prompt: string;
+  model: string;
+  cwd: string;
+  pool: McpToolPool;
+  allowAll: boolean;
+  maxTurns?: number;
+  startupTimeoutMs?: number;
+}
+
+/**
+ * `cat-code -p "<prompt>"`: one conversation to its end, the final text on stdout, tool calls on
+ * stderr. There is no second turn, so it waits for the servers first; with nobody to ask, tools
+ * that need permission are declined unless --allow-all is given.
+ */
+export async function runPrint(options: PrintOptions): Promise<number> {
+  const session = new AgentSession({
+    model: options.model,
+    cwd: options.cwd,
+    pool: options.pool,
+    maxTurns: options.maxTurns,
+    permissions: options.allowAll ? allowAll : declineAll,
+  });
+  try {
+    const agent = session.agentOrMissingKey();
+    if ("missing" in agent) throw CliError.usage(agent.missing);
+
+    await session.connectMcp(AbortSignal.timeout(options.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS));
+    for (const status of session.pool.status()) {
+      if (status.state === "failed" || status.state === "invalid") {
+        log.warn(`MCP server '${status.name}' is not available: ${firstLine(status.reason)} (see cat-code mcp list)`);
+      }
+    }
+
+    let outcome;
+    try {
+      outcome = await agent.run(options.prompt, { observer: new TurnRenderer(undefined, process.stderr) });
+    } catch (error) {
+      if (error instanceof AgentError) throw CliError.unavailable(error.message);
+      throw error;
+    }
+    if (outcome.status === "done") {
+      await printResult(outcome.text);
+      return ExitCode.Ok;
+    }
+    if (outcome.status === "max_turns") {
+      if (outcome.text) await printResult(outcome.text);
+      // Not a tool error as such, but the run did not finish: a script must not take it for an answer.
+      console.error(`error: stopped after ${outcome.requests} model requests without a final answer (raise --max-turns)`);
+      return ExitCode.ToolError;
+    }
+    return ExitCode.Unavailable;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,128 @@
+import { AgentError } from "../agent/agent-error.ts";
+import type { RunOutcome } from "../agent/agent-loop.ts";
+import { claimSignal } from "../cli/shutdown.ts";
+import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import { VERSION } from "../version.ts";
+import { AgentSession } from "./agent-session.ts";
+import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
+import { LineReader } from "./line-reader.ts";
+import { interactivePermissions } from "./permission-prompt.ts";
+import { runSlashCommand } from "./slash-commands.ts";
+import { ansiStyle, plainStyle } from "./tool-call-line.ts";
+import { TurnRenderer } from "./turn-renderer.ts";
+
+export interface ReplOptions {
+  model: string;
+  cwd: string;
+  pool: McpToolPool;
+  allowAll: boolean;
+  maxTurns?: number;
+  input?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: unknown };
+  output?: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+const PROMPT = "> ";
+
+/**
+ * The interactive agent. The prompt appears at once; the MCP servers connect in the background and
+ * a line says when they are done. A turn can be cancelled with Ctrl-C; Ctrl-C twice at an empty
+ * prompt, Ctrl-D or /exit leaves, and every server is closed on the way out.
+ */
+export async function runRepl(options: ReplOptions): Promise<number> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const print = (text: string) => output.write(`${text}\n`);
+  const history = historyPath();
+  const reader = new LineReader(input, output, { history: loadHistory(history), onHistoryLine: (line) => appendHistory(history, line) });
+  const style = reader.isTerminal ? ansiStyle : plainStyle;
+
+  let turn: AbortController | undefined;
+  let renderer: TurnRenderer | undefined;
+  const ask = (question: string, signal?: AbortSignal) => reader.read(question, signal);
+  const session = new AgentSession({
+    model: options.model,
+    cwd: options.cwd,
+    pool: options.pool,
+    maxTurns: options.maxTurns,
+    permissions: options.allowAll ? async () => "allow" : interactivePermissions(ask, () => renderer?.endLine()),
+  });
+
+  // Ctrl-C: cancels the turn if one runs; else clears the line; twice on an empty line, exits.
+  let interruptsAtEmptyPrompt = 0;
+  reader.onInterrupt(() => {
+    if (turn) {
+      turn.abort();
+      return;
+    }
+    if (reader.currentLine) {
+      interruptsAtEmptyPrompt = 0;
+      reader.discardLine();
+      return;
+    }
+    if (++interruptsAtEmptyPrompt >= 2) {
+      reader.end();
+      return;
+    }
+    reader.printAbove(style.dim("(Ctrl-C again to exit)"));
+  });
+  // Piped stdin has no raw mode, so Ctrl-C (or kill -INT) arrives as a signal.
+  const releaseSignal = claimSignal("SIGINT");
+  const onSigint = () => reader.interrupt();
+  process.on("SIGINT", onSigint);
+
+  print(`cat-code ${VERSION} · ${options.model} · /help for commands, Ctrl-D to exit`);
+  if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
+
+  const notices: string[] = [];
+  void session.connectMcp().then((summary) => {
+    if (!summary.line) return;
+    // At a terminal, news goes above the prompt at once; otherwise it waits for the next prompt.
+    if (reader.isTerminal && reader.waiting && !turn) reader.printAbove(summary.line);
+    else notices.push(summary.line);
+  });
+
+  try {
+    for (;;) {
+      for (const notice of notices.splice(0)) print(notice);
+      const line = await reader.read(PROMPT);
+      if (line === null) break;
+      const text = line.trim();
+      if (text === "") continue;
+      interruptsAtEmptyPrompt = 0;
+      if (text.startsWith("/")) {
+        if (runSlashCommand(text, { session, print }) === "exit") break;
+        continue;
+      }
+      const agent = session.agentOrMissingKey();
+      if ("missing" in agent) {
+        print(`error: ${agent.missing}`);
+        continue;
+      }
+      turn = new AbortController();
+      renderer = new TurnRenderer(output, output, style);
+      try {
+        const outcome = await agent.run(text, { signal: turn.signal, observer: renderer });
+        renderer.endLine();
+        reportOutcome(outcome, print, style.dim);
+      } catch (error) {
+        renderer.endLine();
+        if (!(error instanceof AgentError)) throw error;
+        print(style.red(`error: ${error.message}`));
+      } finally {
+        turn = undefined;
+        renderer = undefined;
+      }
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+    releaseSignal();
+    reader.close();
+    await session.close();
+  }
+  return 0;
+}
+
+function reportOutcome(outcome: RunOutcome, print: (text: string) => void, dim: (text: string) => string): void {
+  if (outcome.status === "cancelled") print(dim("⎿ Cancelled."));
+  else if (outcome.status === "max_turns") print(dim(`⎿ Stopped after ${outcome.requests} model requests (--max-turns). Say "go on" to continue.`));
+}

@@ -1,0 +1,96 @@
+import type { Tool } from "../agent/tool.ts";
+import { renderStatusLines } from "../cli/render-status.ts";
+import { nearestNames } from "../cli/suggest.ts";
+import { alignColumns, firstLine, sanitizeForTerminal } from "../cli/terminal-text.ts";
+import { McpToolAdapter } from "../mcp/tools/mcp-tool-adapter.ts";
+import type { AgentSession } from "./agent-session.ts";
+
+export type SlashOutcome = "continue" | "exit";
+
+export interface SlashContext {
+  session: AgentSession;
+  print(text: string): void;
+}
+
+interface SlashCommand {
+  usage: string;
+  help: string;
+  run(args: string, context: SlashContext): SlashOutcome;
+}
+
+const COMMANDS: Record<string, SlashCommand> = {
+  help: { usage: "/help", help: "Show this list", run: (_args, context) => (context.print(helpText()), "continue") },
+  mcp: {
+    usage: "/mcp [tools]",
+    help: "Show the MCP servers and their state; /mcp tools lists their tools",
+    run: (args, context) => {
+      if (args === "tools") context.print(mcpToolsText(context.session));
+      else if (args === "") context.print(mcpStatusText(context.session));
+      else context.print(`Unknown: /mcp ${args}. Use /mcp or /mcp tools.`);
+      return "continue";
+    },
+  },
+  tools: { usage: "/tools", help: "List every tool the model can use, built-in and MCP", run: (_args, context) => (context.print(toolsText(context.session)), "continue") },
+  clear: {
+    usage: "/clear",
+    help: "Start a new conversation (tools and servers stay)",
+    run: (_args, context) => {
+      context.session.clearConversation();
+      context.print("Started a new conversation.");
+      return "continue";
+    },
+  },
+  exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
+};
+const ALIASES: Record<string, string> = { quit: "exit", "?": "help" };
+
+/** Runs a line that starts with "/". */
+export function runSlashCommand(line: string, context: SlashContext): SlashOutcome {
+  const [, name = "", args = ""] = /^\/(\S*)\s*(.*)$/.exec(line.trim()) ?? [];
+  const command = COMMANDS[ALIASES[name] ?? name];
+  if (!command) {
+    const near = nearestNames(name, Object.keys(COMMANDS));
+    context.print(`Unknown command /${sanitizeForTerminal(name)}.${near.length ? ` Did you mean /${near[0]}?` : ""} /help lists the commands.`);
+    return "continue";
+  }
+  return command.run(args.trim(), context);
+}
+
+function helpText(): string {
+  const rows = Object.values(COMMANDS).map((c) => [c.usage, c.help]);
+  return [...alignColumns(rows).map((line) => `  ${line}`), "  Ctrl-C cancels a running turn; twice at an empty prompt exits."].join("\n");
+}
+
+/** The `/mcp` table: `mcp list`'s lines under `MCP servers:`. */
+export function mcpStatusText(session: AgentSession): string {
+  const statuses = session.pool.status();
+  if (statuses.length === 0) return "MCP servers: none configured (add them to ~/.cat-code/mcp.json, or pass --mcp-config <file>)";
+  return ["MCP servers:", ...renderStatusLines(statuses).map((line) => `  ${line}`)].join("\n");
+}
+
+function mcpToolsText(session: AgentSession): string {
+  const tools = session.registry.list().filter((tool): tool is McpToolAdapter => tool instanceof McpToolAdapter);
+  const pending = session.pool.status().filter((s) => s.state === "pending").map((s) => s.name);
+  const still = pending.length ? `(still connecting: ${pending.map((n) => sanitizeForTerminal(n)).join(", ")})` : "";
+  if (tools.length === 0) return still || "No MCP tools. /mcp shows the servers.";
+  return [...toolRows(tools), ...(still ? [still] : [])].join("\n");
+}
+
+function toolsText(session: AgentSession): string {
+  const tools = session.registry.list();
+  const builtin = tools.filter((tool) => !(tool instanceof McpToolAdapter));
+  const mcp = tools.filter((tool) => tool instanceof McpToolAdapter);
+  const pending = session.pool.status().some((s) => s.state === "pending");
+  return [
+    "Built-in:",
+    ...toolRows(builtin).map((line) => `  ${line}`),
+    "MCP:",
+    ...(mcp.length ? toolRows(mcp).map((line) => `  ${line}`) : [`  ${pending ? "(servers still connecting)" : "none"}`]),
+  ].join("\n");
+}
+
+function toolRows(tools: Tool[]): string[] {
+  return alignColumns(
+    tools.map((tool) => [sanitizeForTerminal(tool.name), tool.isReadOnly ? "read-only" : "", sanitizeForTerminal(firstLine(tool.description))]),
+  );
+}

@@ -1,0 +1,47 @@
+import type { ToolCall } from "../agent/agent-observer.ts";
+import type { ToolResult } from "../agent/tool.ts";
+import { sanitizeForTerminal } from "../cli/terminal-text.ts";
+
+const MAX_ARGS_CHARS = 160;
+const MAX_INLINE_RESULT_CHARS = 100;
+const MAX_RESULT_LINES = 4;
+const MAX_RESULT_LINE_CHARS = 160;
+
+export interface Style {
+  dim(text: string): string;
+  red(text: string): string;
+  bold(text: string): string;
+}
+
+export const plainStyle: Style = { dim: (t) => t, red: (t) => t, bold: (t) => t };
+export const ansiStyle: Style = {
+  dim: (t) => `\u001b[2m${t}\u001b[22m`,
+  red: (t) => `\u001b[31m${t}\u001b[39m`,
+  bold: (t) => `\u001b[1m${t}\u001b[22m`,
+};
+
+/**
+ * One tool call as the seed shows it: `⏺ mcp__echo__echo {"text":"你好"} → "你好"`. A short
+ * one-line result stays on the line, quoted; a longer one follows, cut to a few lines, since the
+ * model got the whole of it and the screen does not need to.
+ */
+export function formatToolCall(call: ToolCall, result: ToolResult, style: Style = plainStyle): string {
+  const head = `⏺ ${style.bold(clean(call.name))} ${cut(clean(JSON.stringify(call.input)), MAX_ARGS_CHARS)} →`;
+  const content = result.content.replace(/\n+$/, "");
+  const lines = content.split("\n");
+  const paint = result.isError ? style.red : (text: string) => text;
+  if (lines.length === 1 && content.length <= MAX_INLINE_RESULT_CHARS) {
+    return `${head} ${paint(clean(result.isError ? content : JSON.stringify(content)))}`;
+  }
+  const shown = lines.slice(0, MAX_RESULT_LINES).map((line) => `    ${paint(cut(clean(line), MAX_RESULT_LINE_CHARS))}`);
+  const more = lines.length > MAX_RESULT_LINES ? [`    ${style.dim(`… +${lines.length - MAX_RESULT_LINES} lines`)}`] : [];
+  return [head, ...shown, ...more].join("\n");
+}
+
+function clean(text: string): string {
+  return sanitizeForTerminal(text);
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
