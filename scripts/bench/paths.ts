@@ -1,0 +1,7 @@
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dir, "..", "..");
+export const BUN = process.execPath;
+export const BENCH_FIXTURES = join(ROOT, "fixtures", "bench");
+/** The minimal Bun echo server every stdio benchmark talks to. */
+export const ECHO_SERVER = join(BENCH_FIXTURES, "echo-server.ts");
