@@ -6,8 +6,15 @@ type Output = NodeJS.WritableStream & { isTTY?: boolean };
 export interface LineReaderOptions {
   /** Earlier lines, oldest first, for up/down. */
   history?: string[];
-  /** Called for every line read at a terminal, for the history file. */
+  /** Called for every line entered at a prompt that is remembered, for the history file. */
   onHistoryLine?: (line: string) => void;
+}
+
+export interface ReadOptions {
+  /** Resolves null at once when aborted. */
+  signal?: AbortSignal;
+  /** False for answers to questions (y/n), which should not come back with the up key. */
+  remember?: boolean;
 }
 
 /**
@@ -70,7 +77,8 @@ export class LineReader {
    * Shows `prompt` and resolves the next line: null when input has ended (Ctrl-D, end of a pipe)
    * or when `signal` aborts first.
    */
-  read(prompt: string, signal?: AbortSignal): Promise<string | null> {
+  read(prompt: string, options: ReadOptions = {}): Promise<string | null> {
+    const { signal, remember = true } = options;
     if (signal?.aborted) return Promise.resolve(null);
     const queued = this.queue.shift();
     if (queued !== undefined) {
@@ -84,6 +92,10 @@ export class LineReader {
     return new Promise((resolve) => {
       const settle = (line: string | null) => {
         signal?.removeEventListener("abort", onAbort);
+        if (line !== null && line.trim() !== "") {
+          if (remember) this.options.onHistoryLine?.(line);
+          else this.forget(line);
+        }
         resolve(line);
       };
       const onAbort = () => {
@@ -127,8 +139,13 @@ export class LineReader {
     this.rl.close();
   }
 
+  /** readline keeps every line for up/down; an answer to a question is not worth recalling. */
+  private forget(line: string): void {
+    const history = (this.rl as unknown as { history?: string[] }).history;
+    if (history?.[0] === line) history.shift();
+  }
+
   private deliver(line: string | null): void {
-    if (line !== null && this.isTerminal && line.trim() !== "") this.options.onHistoryLine?.(line);
     const waiter = this.waiter;
     if (waiter) {
       this.waiter = undefined;

@@ -33,12 +33,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const output = options.output ?? process.stdout;
   const print = (text: string) => output.write(`${text}\n`);
   const history = historyPath();
-  const reader = new LineReader(input, output, { history: loadHistory(history), onHistoryLine: (line) => appendHistory(history, line) });
+  const reader = new LineReader(input, output, {
+    history: loadHistory(history),
+    onHistoryLine: (line) => (input.isTTY ? appendHistory(history, line) : undefined),
+  });
   const style = reader.isTerminal ? ansiStyle : plainStyle;
 
   let turn: AbortController | undefined;
   let renderer: TurnRenderer | undefined;
-  const ask = (question: string, signal?: AbortSignal) => reader.read(question, signal);
+  const ask = (question: string, signal?: AbortSignal) => reader.read(question, { signal, remember: false });
   const session = new AgentSession({
     model: options.model,
     cwd: options.cwd,
