@@ -32,8 +32,8 @@ export interface RunResult {
 }
 
 /** Runs a command with exactly the environment given (nothing inherited), bounded against hangs. */
-export async function runBare(argv: string[], env: Record<string, string>, cwd: string, stdin?: string): Promise<RunResult> {
-  const child = Bun.spawn(argv, { env, cwd, stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
+export async function runBare(argv: string[], env: Record<string, string>, cwd: string): Promise<RunResult> {
+  const child = Bun.spawn(argv, { env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
   const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   clearTimeout(timer);
