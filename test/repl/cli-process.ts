@@ -1,0 +1,60 @@
+import { join } from "node:path";
+
+export const REPO = join(import.meta.dir, "../..");
+export const BUN = process.execPath;
+export const MAIN = join(REPO, "src/cli/main.ts");
+
+/** The environment for a child cat-code: no credentials of the machine's own, a temp home. */
+export function childEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith("ANTHROPIC_") && !name.startsWith("CAT_CODE_")) env[name] = value;
+  }
+  return { ...env, CAT_CODE_HOME: home, NO_COLOR: "1", ...extra };
+}
+
+/**
+ * cat-code with piped stdin, as a script would drive it: lines go in one at a time, and the test
+ * waits for what comes out (stdout and stderr together, in arrival order).
+ */
+export class PipedCli {
+  output = "";
+  readonly exited: Promise<number>;
+  private readonly child: Bun.Subprocess<"pipe", "pipe", "pipe">;
+
+  constructor(args: string[], options: { cwd: string; env: Record<string, string> }) {
+    this.child = Bun.spawn([BUN, MAIN, ...args], { cwd: options.cwd, env: options.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    void this.pump(this.child.stdout);
+    void this.pump(this.child.stderr);
+    this.exited = this.child.exited;
+  }
+
+  send(line: string): void {
+    this.child.stdin.write(`${line}\n`);
+    void this.child.stdin.flush();
+  }
+
+  end(): void {
+    void this.child.stdin.end();
+  }
+
+  /** Waits until the output after `from` contains `text`; returns the index just past it. */
+  async waitFor(text: string, from = 0, timeoutMs = 10_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const at = this.output.indexOf(text, from);
+      if (at !== -1) return at + text.length;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${JSON.stringify(text)}; output so far:\n${this.output}`);
+      await Bun.sleep(20);
+    }
+  }
+
+  kill(): void {
+    this.child.kill("SIGKILL");
+  }
+
+  private async pump(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) this.output += decoder.decode(chunk, { stream: true });
+  }
+}

@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  apiError,
+  reply,
+  resultText,
+  startMessagesStandIn,
+  text,
+  toolResultsOf,
+  toolUse,
+  type MessagesStandIn,
+} from "../../fixtures/anthropic/messages-stand-in.ts";
+import { childEnv, PipedCli, REPO } from "./cli-process.ts";
+
+let dir: string;
+let standIn: MessagesStandIn | undefined;
+let cli: PipedCli | undefined;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "cat-code-piped-"));
+  await writeFile(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { echo: { command: join(REPO, "fixtures/echo-server.sh") } } }));
+});
+afterEach(async () => {
+  cli?.kill();
+  cli = undefined;
+  await standIn?.stop();
+  standIn = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Sends /mcp until the server shows CONNECTED: piped output only prints the startup line at a prompt. */
+async function waitForServers(cli: PipedCli): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const from = cli.output.length;
+    cli.send("/mcp");
+    const end = await cli.waitFor("MCP servers:", from);
+    await Bun.sleep(10);
+    if (cli.output.slice(end).includes("CONNECTED")) return cli.output.length;
+    await Bun.sleep(40);
+  }
+  throw new Error(`the echo server never connected:\n${cli.output}`);
+}
+
+test("piped stdin, one line per prompt: MCP tool turn, a declined permission, /clear, then end of input", async () => {
+  standIn = startMessagesStandIn([
+    reply(toolUse("mcp__echo__echo", { text: "piped" })),
+    (request) => reply(text(`echo said ${resultText(toolResultsOf(request)[0])}`)),
+    reply(text("Writing the file."), toolUse("write_file", { path: "secret.txt", content: "x" })),
+    (request) => reply(text(`Result: ${resultText(toolResultsOf(request)[0]).slice(0, 30)}`)),
+    reply(text("fresh start")),
+  ]);
+  cli = new PipedCli(["--mcp-config", join(dir, "mcp.json")], {
+    cwd: dir,
+    env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }),
+  });
+  await cli.waitFor("> ");
+  let at = await waitForServers(cli);
+  expect(cli.output).toContain("MCP: 1 server(s), 1 tool(s) registered");
+
+  cli.send("say piped");
+  at = await cli.waitFor("echo said piped", at);
+  expect(cli.output).toContain('⏺ mcp__echo__echo {"text":"piped"} → "piped"');
+
+  cli.send("write the secret");
+  at = await cli.waitFor('Allow write_file {"path":"secret.txt","content":"x"}? [y]es / [n]o / [a]lways for this tool', at);
+  cli.send("n");
+  at = await cli.waitFor("Result: The user declined to run write", at);
+  expect(existsSync(join(dir, "secret.txt"))).toBe(false);
+  expect(toolResultsOf(standIn.requests[3]!)[0]).toMatchObject({ is_error: true });
+
+  cli.send("/clear");
+  at = await cli.waitFor("Started a new conversation.", at);
+  cli.send("hello again");
+  at = await cli.waitFor("fresh start", at);
+  expect(standIn.requests[4]!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "hello again" }] }]);
+
+  cli.end();
+  expect(await cli.exited).toBe(0);
+}, 20_000);
+
+test("without ANTHROPIC_API_KEY the REPL starts, /tools works, a prompt gets a line naming the key", async () => {
+  cli = new PipedCli(["--mcp-config", join(dir, "mcp.json")], { cwd: dir, env: childEnv(join(dir, "home")) });
+  await cli.waitFor("> ");
+  expect(cli.output).toContain("ANTHROPIC_API_KEY is not set");
+  cli.send("hello");
+  let at = await cli.waitFor("error: ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=");
+  cli.send("/tools");
+  at = await cli.waitFor("Built-in:", at);
+  await cli.waitFor("grep", at);
+  cli.send("/exit");
+  expect(await cli.exited).toBe(0);
+});
+
+test("an API error is one line and the REPL stays usable", async () => {
+  standIn = startMessagesStandIn([apiError(400, "invalid_request_error", "model: unknown model 'nope'"), reply(text("recovered"))]);
+  cli = new PipedCli([], { cwd: dir, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: standIn.url }) });
+  await cli.waitFor("> ");
+  cli.send("first");
+  const at = await cli.waitFor("error: the Anthropic API refused the request (400 invalid_request_error): model: unknown model 'nope'\n");
+  cli.send("second");
+  await cli.waitFor("recovered", at);
+  cli.end();
+  expect(await cli.exited).toBe(0);
+});
+
+test("SIGINT during a piped turn cancels the turn, not the REPL", async () => {
+  standIn = startMessagesStandIn([{ kind: "hang", text: "slow" }, reply(text("after"))]);
+  cli = new PipedCli([], { cwd: dir, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: standIn.url }) });
+  await cli.waitFor("> ");
+  cli.send("take your time");
+  await standIn.hanging;
+  (cli as unknown as { child: Bun.Subprocess }).child.kill("SIGINT");
+  const at = await cli.waitFor("⎿ Cancelled.");
+  await standIn.hangAbandoned;
+  cli.send("next");
+  await cli.waitFor("after", at);
+  cli.end();
+  expect(await cli.exited).toBe(0);
+});
