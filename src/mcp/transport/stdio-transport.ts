@@ -2,6 +2,7 @@ import type { Subprocess } from "bun";
 import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
 import { ErrorCode, classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "../protocol.ts";
+import { BatchedWriter } from "./batched-writer.ts";
 import { LineSplitter, decodeLine } from "./line-splitter.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "./process-group.ts";
@@ -44,6 +45,7 @@ export class StdioTransport implements Transport {
     if (method !== "initialize") this.notify("notifications/cancelled", { requestId, reason }).catch(() => {});
   });
   private process: ServerProcess | undefined;
+  private writer: BatchedWriter | undefined;
   private closed: Promise<void> | undefined;
   private exitError: McpError | undefined;
   private stdoutDone: Promise<void> = Promise.resolve();
@@ -80,6 +82,7 @@ export class StdioTransport implements Transport {
       throw new McpError(undefined, describeSpawnError(command, cwd, error), { cause: error });
     }
     this.process = child;
+    this.writer = new BatchedWriter(child.stdin);
     trackGroup(child.pid);
     this.stdoutDone = this.readStdout(child.stdout);
     this.stderrDone = this.readStderr(child.stderr);
@@ -126,12 +129,11 @@ export class StdioTransport implements Transport {
   }
 
   private async write(message: object): Promise<void> {
-    const child = this.process;
-    if (!child) throw new McpError(undefined, "the server was not started");
+    const writer = this.writer;
+    if (!writer) throw new McpError(undefined, "the server was not started");
     if (this.exitError) throw this.exitError;
     try {
-      child.stdin.write(`${JSON.stringify(message)}\n`);
-      await child.stdin.flush();
+      await writer.write(`${JSON.stringify(message)}\n`);
     } catch (error) {
       // A broken pipe means the server is exiting: its exit code and stderr say more than EPIPE.
       await Promise.race([this.exitHandled, Bun.sleep(1000)]);
