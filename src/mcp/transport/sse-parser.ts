@@ -8,7 +8,7 @@ export interface SseEvent {
   type: string;
   /** The `data` lines joined with `\n`; `""` for a priming event (an id and an empty `data`). */
   data: string;
-  /** The last event id seen so far on this stream (the SSE "last event ID buffer"), if any. */
+  /** The id of this event, or of the last one before it that had an id (the SSE "last event ID"), if any. */
   id: string | undefined;
 }
 
@@ -23,11 +23,26 @@ const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
  * `data` line is one copy and one decode rather than a re-scan per chunk.
  */
 export class SseParser {
-  /** The last `id` the stream gave; sent back as `Last-Event-ID` to resume. */
-  lastEventId: string | undefined;
+  /**
+   * The id of the last event the stream completed (the spec's "last event ID string"); sent back as
+   * `Last-Event-ID` to resume. An `id` in an event cut off by the end of the stream does not count:
+   * resuming from it would skip that event, the very response the client is waiting for.
+   */
+  get lastEventId(): string | undefined {
+    return this.dispatchedId;
+  }
+
+  /** Where a new connection of the stream starts from. */
+  set lastEventId(id: string | undefined) {
+    this.dispatchedId = id;
+    this.idBuffer = id;
+  }
   /** The last valid `retry` field, in ms: how long the server asks us to wait before reconnecting. */
   retryMs: number | undefined;
 
+  private dispatchedId: string | undefined;
+  /** The spec's "last event ID buffer": set by an `id` field, made the last event id at the blank line. */
+  private idBuffer: string | undefined;
   private partial: Uint8Array[] = [];
   private partialBytes = 0;
   private atStreamStart = true;
@@ -114,7 +129,7 @@ export class SseParser {
         return;
       case "id": {
         const id = value();
-        if (!id.includes("\0")) this.lastEventId = id;
+        if (!id.includes("\0")) this.idBuffer = id;
         return;
       }
       case "retry": {
@@ -128,12 +143,13 @@ export class SseParser {
   }
 
   private dispatch(): void {
+    this.dispatchedId = this.idBuffer;
     if (!this.hasData) {
       // No data: nothing to deliver, though an `id` or `retry` on it still counted.
       this.resetEvent();
       return;
     }
-    const event: SseEvent = { type: this.eventType || "message", data: this.data.join("\n"), id: this.lastEventId };
+    const event: SseEvent = { type: this.eventType || "message", data: this.data.join("\n"), id: this.dispatchedId };
     this.resetEvent();
     this.onEvent(event);
   }
