@@ -1,9 +1,11 @@
+import { isAbsolute, relative } from "node:path";
 import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import { alignColumns, sanitizeForTerminal } from "./terminal-text.ts";
 
 /**
  * The seed's status table, one server a line: `echo  CONNECTED  1 tool(s)  (stdio: ./echo-server.sh)`.
- * A failure's stderr lines follow it, indented. Used by `mcp list` and the REPL's `/mcp`.
+ * A failure's stderr lines follow it, indented. A project server ends with `[project]`; one that waits
+ * for approval reads `echo  NEEDS-APPROVAL  (project: .mcp.json)`. Used by `mcp list` and the REPL's `/mcp`.
  */
 export function renderStatusLines(statuses: ServerStatus[]): string[] {
   const rows: string[][] = [];
@@ -11,22 +13,27 @@ export function renderStatusLines(statuses: ServerStatus[]): string[] {
   for (const status of statuses) {
     const where = status.description ? `(${status.description})` : `(${status.source})`;
     const cells = [status.name, status.state.toUpperCase()];
+    const tag = status.scope === "project" ? "  [project]" : "";
     switch (status.state) {
       case "connected":
-        rows.push([...cells, `${status.tools.length} tool(s)  ${where}`]);
+        rows.push([...cells, `${status.tools.length} tool(s)  ${where}${tag}`]);
         break;
       case "failed": {
         const [first = "", ...rest] = status.reason.split("\n");
-        rows.push([...cells, first]);
+        rows.push([...cells, `${first}${tag}`]);
         details.set(rows.length - 1, [...rest, ...status.stderr.map((line) => `stderr: ${line}`)]);
         break;
       }
       case "invalid":
-        rows.push([...cells, `${status.reason}  (${status.source})`]);
+        rows.push([...cells, `${status.reason}  (${status.source})${tag}`]);
         break;
       case "pending":
       case "disabled":
-        rows.push([...cells, where]);
+        rows.push([...cells, `${where}${tag}`]);
+        break;
+      case "needs-approval":
+      case "denied":
+        rows.push([...cells, `(project: ${shortPath(status.source)})`]);
         break;
     }
   }
@@ -34,6 +41,12 @@ export function renderStatusLines(statuses: ServerStatus[]): string[] {
     line,
     ...(details.get(i) ?? []).map((detail) => `    ${sanitizeForTerminal(detail)}`),
   ]);
+}
+
+/** A path under the current folder, relative to it (`.mcp.json`); any other path as it is. */
+function shortPath(path: string): string {
+  const inside = relative(process.cwd(), path);
+  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
 }
 
 /** `--json`: the same facts as data. Never carries env or header values. */

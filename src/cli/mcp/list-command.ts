@@ -1,5 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
+import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
 import { renderStatusLines, statusToJson } from "../render-status.ts";
 import { loadServerEntries, openPool, serverSourceArgs } from "./server-selection.ts";
@@ -21,10 +22,14 @@ export default defineCommand({
       if (args.json) {
         console.log(JSON.stringify({ servers: statuses.map(statusToJson) }, null, 2));
       } else if (statuses.length === 0) {
-        const file = args["mcp-config"] ?? userConfigPath();
-        console.error(`No MCP servers configured in ${file}. Add one, e.g.:\n  {"mcpServers": {"echo": {"command": "./echo-server.sh"}}}`);
+        const files = args["mcp-config"] ?? `${userConfigPath()} or ${projectConfigPath()}`;
+        console.error(`No MCP servers configured in ${files}. Add one, e.g.:\n  cat-code mcp add echo -- ./echo-server.sh`);
       } else {
         console.log(renderStatusLines(statuses).join("\n"));
+        const waiting = statuses.filter((status) => status.state === "needs-approval").map((status) => status.name);
+        if (waiting.length > 0) {
+          console.error(`Project servers start only once approved; check each (cat-code mcp get <name>), then: cat-code mcp approve ${waiting.join(" ")}`);
+        }
       }
     } finally {
       await pool.closeAll();

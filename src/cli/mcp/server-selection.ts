@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import type { ArgsDef } from "citty";
 import { log } from "../../log.ts";
-import { ConfigFileMissingError, readConfigFile, userConfigPath, type LoadedConfig } from "../../mcp/config/load-config.ts";
+import { loadConfiguredServers } from "../../mcp/config/configured-servers.ts";
+import { ConfigFileMissingError, readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.ts";
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import { McpToolPool } from "../../mcp/pool/tool-pool.ts";
@@ -15,7 +16,7 @@ export const AD_HOC_NAME = "adhoc";
 
 /** Options every `mcp` command shares: where the servers come from. */
 export const serverSourceArgs = {
-  "mcp-config": { type: "string", description: "Read servers from this file instead of ~/.cat-code/mcp.json", valueHint: "file" },
+  "mcp-config": { type: "string", description: "Read servers from this file instead of ~/.cat-code/mcp.json and ./.mcp.json", valueHint: "file" },
   stdio: { type: "string", description: "Use one ad-hoc stdio server instead of the config", valueHint: "command line" },
   url: { type: "string", description: "Use one ad-hoc Streamable HTTP server instead of the config", valueHint: "url" },
   verbose: { type: "boolean", description: "Log debug lines to stderr" },
@@ -32,7 +33,11 @@ export function isAdHoc(options: ServerSourceOptions): boolean {
   return options.stdio !== undefined || options.url !== undefined;
 }
 
-/** The configured servers (or the one ad-hoc server). Config warnings go to stderr here. */
+/**
+ * The configured servers: the user's and the project's (`.mcp.json` here, overriding the user's of the
+ * same name, waiting for approval), or only those of `--mcp-config`, trusted as given; or the one
+ * ad-hoc server. Config warnings go to stderr here.
+ */
 export function loadServerEntries(options: ServerSourceOptions): ServerEntry[] {
   if (options.stdio !== undefined && options.url !== undefined) throw CliError.usage("give either --stdio or --url, not both");
   if (options.stdio !== undefined) return [adHocStdioEntry(options.stdio)];
@@ -41,7 +46,7 @@ export function loadServerEntries(options: ServerSourceOptions): ServerEntry[] {
   try {
     loaded = options["mcp-config"]
       ? readConfigFile(resolve(options["mcp-config"]), "flag", { required: true })
-      : readConfigFile(userConfigPath(), "user");
+      : loadConfiguredServers();
   } catch (error) {
     if (error instanceof ConfigFileMissingError) throw CliError.usage(`${error.message} (given with --mcp-config)`);
     throw error;
@@ -73,6 +78,10 @@ export function selectEntry(entries: ServerEntry[], name: string): ServerEntry {
   if (!entry) throw CliError.usage(unknownNameMessage("server", name, entries.map((e) => e.name)));
   if (!entry.ok) throw CliError.usage(`server '${name}' has an invalid entry in ${entry.source}: ${entry.error}`);
   if (entry.config.disabled) throw CliError.usage(`server '${name}' is disabled in ${entry.source}`);
+  if (entry.trust === "needs-approval") {
+    throw CliError.usage(`server '${name}' comes from ${entry.source} and is not approved yet; check it (cat-code mcp get ${name}), then run: cat-code mcp approve ${name}`);
+  }
+  if (entry.trust === "denied") throw CliError.usage(`server '${name}' from ${entry.source} was denied; to use it, run: cat-code mcp approve ${name}`);
   return entry;
 }
 

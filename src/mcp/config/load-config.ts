@@ -88,7 +88,7 @@ export function parseServerEntry(
   source: string,
   env: Record<string, string | undefined>,
 ): ServerEntry {
-  const fail = (error: string): ServerEntry => ({ name, scope, source, ok: false, error });
+  const fail = (error: string): ServerEntry => ({ name, scope, source, raw, ok: false, error });
   if (sanitizeNamePart(name) === "") {
     return fail(`the name ${JSON.stringify(name)} has no letters or digits; use [A-Za-z0-9_-]`);
   }
@@ -109,7 +109,7 @@ export function parseServerEntry(
   }
   const parsed = v.safeParse(ServerConfig, expanded);
   if (!parsed.success) return fail(parsed.issues.map((issue) => issue.message).join("; "));
-  return { name, scope, source, ok: true, config: parsed.output };
+  return { name, scope, source, raw, ok: true, config: parsed.output };
 }
 
 class FieldExpansionError extends Error {}
@@ -156,7 +156,8 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: offset - lineStart + 1 };
 }
 
-function describeParseError(code: string): string {
+/** jsonc-parser's error code in words. */
+export function describeParseError(code: string): string {
   const words: Record<string, string> = {
     InvalidSymbol: "unexpected character",
     InvalidNumberFormat: "invalid number",

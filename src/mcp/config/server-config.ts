@@ -44,7 +44,21 @@ export type ServerConfig = v.InferOutput<typeof ServerConfig>;
 /** Where an entry came from: `mcp list` and `mcp get` show it. */
 export type ConfigScope = "user" | "project" | "flag" | "ad-hoc";
 
+/**
+ * Why a configured entry may not start although it is valid: a project entry (`.mcp.json`, which can
+ * arrive with a cloned repository) that the user has not approved in this form, or has refused.
+ */
+export type EntryTrust = "needs-approval" | "denied";
+
+interface EntryBase {
+  name: string;
+  scope: ConfigScope;
+  source: string;
+  /** The entry as written in its file, before `${VAR}` expansion: approvals hash it, `mcp get` shows it. */
+  raw?: unknown;
+  /** Absent: the entry may start (user and flag entries, approved project entries). */
+  trust?: EntryTrust;
+}
+
 /** A configured server: its entry, or the reason its entry is unusable. */
-export type ServerEntry =
-  | { name: string; scope: ConfigScope; source: string; ok: true; config: ServerConfig }
-  | { name: string; scope: ConfigScope; source: string; ok: false; error: string };
+export type ServerEntry = (EntryBase & { ok: true; config: ServerConfig }) | (EntryBase & { ok: false; error: string });

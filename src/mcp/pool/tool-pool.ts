@@ -23,6 +23,10 @@ export type ServerStatus = {
   | { state: "failed"; reason: string; stderr: string[] }
   | { state: "invalid"; reason: string }
   | { state: "disabled" }
+  /** A project entry the user has not approved in this form: nothing is spawned or contacted. */
+  | { state: "needs-approval" }
+  /** A project entry the user refused: never started. */
+  | { state: "denied" }
 );
 
 export type ServerState = ServerStatus["state"];
@@ -111,7 +115,7 @@ export class McpToolPool {
 
   private async connect(connection: Connection, signal: AbortSignal | undefined): Promise<void> {
     const { entry } = connection;
-    if (!entry.ok || entry.config.disabled || this.closing) return;
+    if (!entry.ok || entry.config.disabled || entry.trust || this.closing) return;
     const transport = this.makeTransport(entry.config);
     const client = new McpClient(transport, { timeoutMs: entry.config.timeout });
     connection.client = client;
@@ -144,7 +148,8 @@ function initialStatus(entry: ServerEntry): ServerStatus {
     entry.config.type === "stdio"
       ? `stdio: ${[entry.config.command, ...entry.config.args].join(" ")}`
       : `http: ${entry.config.url}`;
-  return { ...base, description, state: entry.config.disabled ? "disabled" : "pending" };
+  if (entry.config.disabled) return { ...base, description, state: "disabled" };
+  return { ...base, description, state: entry.trust ?? "pending" };
 }
 
 function filterTools(tools: ToolDefinition[], config: ServerConfig): ToolDefinition[] {
