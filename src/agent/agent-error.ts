@@ -16,13 +16,17 @@ export type AgentErrorCode =
  */
 export class AgentError extends Error {
   override readonly name = "AgentError";
+  /** What happened, without the advice: for the short line shown before a retry. */
+  readonly reason: string;
+
   constructor(
     readonly code: AgentErrorCode,
     message: string,
     readonly status?: number,
-    options?: { cause?: unknown },
+    options: { cause?: unknown; reason?: string } = {},
   ) {
-    super(message, options);
+    super(message, { cause: options.cause });
+    this.reason = options.reason ?? message;
   }
 }
 
@@ -33,37 +37,31 @@ export const MISSING_CREDENTIALS_MESSAGE =
 /** Maps whatever the SDK threw to an AgentError; `attempts` says how often it was tried. */
 export function toAgentError(error: unknown, attempts: number): AgentError {
   if (error instanceof AgentError) return error;
-  const tried = attempts > 1 ? ` (tried ${attempts} times)` : "";
-  if (error instanceof APIConnectionTimeoutError) {
-    return new AgentError("timeout", `the Anthropic API did not answer in time${tried}; try again`, undefined, { cause: error });
-  }
+  const make = (code: AgentErrorCode, reason: string, advice: string, status?: number) =>
+    new AgentError(code, `${reason}${attempts > 1 ? ` (tried ${attempts} times)` : ""}${advice ? `; ${advice}` : ""}`, status, {
+      cause: error,
+      reason,
+    });
+  if (error instanceof APIConnectionTimeoutError) return make("timeout", "the Anthropic API did not answer in time", "try again");
   if (error instanceof APIConnectionError) {
     const cause = (error.cause as Error | undefined)?.message;
-    return new AgentError(
-      "network",
-      `cannot reach the Anthropic API${cause ? ` (${cause})` : ""}${tried}; check the network, or ANTHROPIC_BASE_URL if it is set`,
-      undefined,
-      { cause: error },
-    );
+    return make("network", `cannot reach the Anthropic API${cause ? ` (${cause})` : ""}`, "check the network, or ANTHROPIC_BASE_URL if it is set");
   }
   if (error instanceof APIError) {
     const status = error.status;
     const detail = [status, error.type].filter((part) => part !== undefined && part !== null).join(" ");
-    const said = error.apiMessage ? `: ${error.apiMessage}` : "";
-    const what = `${detail ? ` (${detail})` : ""}${said}`;
+    const what = `${detail ? ` (${detail})` : ""}${error.apiMessage ? `: ${error.apiMessage}` : ""}`;
     if (status === 401 || error.type === "authentication_error") {
-      return new AgentError("authentication", `the Anthropic API rejected the credentials${what}; check ANTHROPIC_API_KEY`, status, { cause: error });
+      return make("authentication", `the Anthropic API rejected the credentials${what}`, "check ANTHROPIC_API_KEY", status);
     }
     if (status === 429 || error.type === "rate_limit_error") {
-      return new AgentError("rate_limited", `rate limited by the Anthropic API${what}${tried}; wait a moment and try again`, status, { cause: error });
+      return make("rate_limited", `rate limited by the Anthropic API${what}`, "wait a moment and try again", status);
     }
     if (status === 529 || error.type === "overloaded_error") {
-      return new AgentError("overloaded", `the Anthropic API is overloaded${what}${tried}; try again in a moment`, status, { cause: error });
+      return make("overloaded", `the Anthropic API is overloaded${what}`, "try again in a moment", status);
     }
-    if (status !== undefined && status >= 500) {
-      return new AgentError("server", `the Anthropic API failed${what}${tried}; try again`, status, { cause: error });
-    }
-    return new AgentError("request", `the Anthropic API refused the request${what}`, status, { cause: error });
+    if (status !== undefined && status >= 500) return make("server", `the Anthropic API failed${what}`, "try again", status);
+    return make("request", `the Anthropic API refused the request${what}`, "", status);
   }
-  return new AgentError("request", `the model request failed: ${(error as Error)?.message ?? String(error)}`, undefined, { cause: error });
+  return make("request", `the model request failed: ${(error as Error)?.message ?? String(error)}`, "");
 }

@@ -5,7 +5,7 @@ import { toAgentError } from "./agent-error.ts";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
 import { Conversation } from "./conversation.ts";
 import type { PermissionGate } from "./permission.ts";
-import { DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, sleepUnlessAborted, type RetryPolicy } from "./retry-policy.ts";
+import { DEFAULT_RETRY_POLICY, retriesFor, retryDelayMs, sleepUnlessAborted, type RetryPolicy } from "./retry-policy.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import { runToolCalls } from "./tool-runner.ts";
 
@@ -94,9 +94,10 @@ export class AgentLoop {
         return await stream.finalMessage();
       } catch (error) {
         if (signal?.aborted || error instanceof APIUserAbortError) return undefined;
-        if (attempt > this.retry.maxRetries || !isRetryable(error)) throw toAgentError(error, attempt);
+        const maxRetries = retriesFor(error, this.retry);
+        if (attempt > maxRetries) throw toAgentError(error, attempt);
         const delayMs = retryDelayMs(error, attempt, this.retry);
-        observer?.onRetry?.({ error: toAgentError(error, attempt), retry: attempt, maxRetries: this.retry.maxRetries, delayMs });
+        observer?.onRetry?.({ error: toAgentError(error, attempt), retry: attempt, maxRetries, delayMs });
         if (!(await sleepUnlessAborted(delayMs, signal))) return undefined;
       }
     }

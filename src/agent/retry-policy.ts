@@ -15,10 +15,22 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1_000, maxDelayMs: 16_000 };
 
+/**
+ * A refused or dropped connection is rarely fixed by waiting long (a wrong ANTHROPIC_BASE_URL, no
+ * network): a couple of quick retries, then the user hears about it.
+ */
+export const MAX_CONNECTION_RETRIES = 2;
+
 /** A server asking for a longer wait than this is treated as "not now": the user can try later. */
 const MAX_RETRY_AFTER_MS = 60_000;
 
 const RETRYABLE_STREAM_ERRORS = new Set(["overloaded_error", "rate_limit_error", "api_error", "timeout_error"]);
+
+/** How many retries an error of this kind gets under the policy. */
+export function retriesFor(error: unknown, policy: RetryPolicy): number {
+  if (!isRetryable(error)) return 0;
+  return error instanceof APIConnectionError ? Math.min(policy.maxRetries, MAX_CONNECTION_RETRIES) : policy.maxRetries;
+}
 
 /** Worth another try: rate limits, overload, server errors, a dropped connection. Never a user abort. */
 export function isRetryable(error: unknown): boolean {

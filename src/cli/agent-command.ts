@@ -42,11 +42,19 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
     const prompt = args.print.trim() || (process.stdin.isTTY ? "" : (await Bun.stdin.text()).trim());
     if (!prompt) throw CliError.usage('-p needs a prompt: cat-code -p "<prompt>" (or pipe it on stdin)');
     const { runPrint } = await import("../repl/print-mode.ts");
-    process.exitCode = await runPrint({ ...common, prompt });
+    process.exitCode = await runPrint({ ...common, prompt, startupTimeoutMs: startupTimeout(process.env.CAT_CODE_MCP_STARTUP_TIMEOUT) });
     return;
   }
   const { runRepl } = await import("../repl/repl.ts");
   process.exitCode = await runRepl(common);
+}
+
+/** CAT_CODE_MCP_STARTUP_TIMEOUT: milliseconds print mode waits for the servers (default 30 s). */
+function startupTimeout(text: string | undefined): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 1) throw CliError.usage(`CAT_CODE_MCP_STARTUP_TIMEOUT must be a whole number of milliseconds, got '${text}'`);
+  return ms;
 }
 
 function parseMaxTurns(text: string | undefined): number | undefined {

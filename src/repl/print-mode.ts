@@ -38,11 +38,14 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     const agent = session.agentOrMissingKey();
     if ("missing" in agent) throw CliError.usage(agent.missing);
 
-    await session.connectMcp(AbortSignal.timeout(options.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS));
+    const timeoutMs = options.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS;
+    const startup = AbortSignal.timeout(timeoutMs);
+    await session.connectMcp(startup);
     for (const status of session.pool.status()) {
-      if (status.state === "failed" || status.state === "invalid") {
-        log.warn(`MCP server '${status.name}' is not available: ${firstLine(status.reason)} (see cat-code mcp list)`);
-      }
+      if (status.state !== "failed" && status.state !== "invalid") continue;
+      // Our own deadline shows up as a cancelled handshake; say what really happened.
+      const reason = startup.aborted && /cancel/i.test(status.reason) ? `not ready within ${timeoutMs} ms` : firstLine(status.reason);
+      log.warn(`MCP server '${status.name}' is not available: ${reason} (see cat-code mcp list)`);
     }
 
     let outcome;

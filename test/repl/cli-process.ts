@@ -24,9 +24,9 @@ export class PipedCli {
 
   constructor(args: string[], options: { cwd: string; env: Record<string, string> }) {
     this.child = Bun.spawn([BUN, MAIN, ...args], { cwd: options.cwd, env: options.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-    void this.pump(this.child.stdout);
-    void this.pump(this.child.stderr);
-    this.exited = this.child.exited;
+    const pumped = Promise.all([this.pump(this.child.stdout), this.pump(this.child.stderr)]);
+    // The exit code once all output is in, so a test can check the output right after.
+    this.exited = Promise.all([this.child.exited, pumped]).then(([code]) => code);
   }
 
   send(line: string): void {

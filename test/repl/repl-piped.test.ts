@@ -119,3 +119,40 @@ test("SIGINT during a piped turn cancels the turn, not the REPL", async () => {
   cli.end();
   expect(await cli.exited).toBe(0);
 });
+
+/** A server that reads requests and never answers: connecting to it only ends by a timeout or close. */
+async function writeSilentServer(): Promise<string> {
+  const path = join(dir, "silent-server.sh");
+  await writeFile(path, "#!/usr/bin/env bash\nwhile IFS= read -r line; do :; done\n", { mode: 0o755 });
+  await writeFile(join(dir, "silent.json"), JSON.stringify({ mcpServers: { silent: { command: path } } }));
+  return path;
+}
+
+test("a server that never answers does not hold up the prompt, and /exit still ends everything", async () => {
+  const server = await writeSilentServer();
+  cli = new PipedCli(["--mcp-config", join(dir, "silent.json")], { cwd: dir, env: childEnv(join(dir, "home")) });
+  await cli.waitFor("> ", 0, 3_000);
+  cli.send("/mcp");
+  await cli.waitFor(`silent  PENDING  (stdio: ${server})`);
+  const started = performance.now();
+  cli.send("/exit");
+  expect(await cli.exited).toBe(0);
+  expect(performance.now() - started).toBeLessThan(5_000);
+  const leftover = await Bun.$`pgrep -f ${server}`.nothrow().quiet();
+  expect(leftover.stdout.toString().trim()).toBe("");
+}, 15_000);
+
+test("print mode waits for the servers only up to CAT_CODE_MCP_STARTUP_TIMEOUT, then answers without them", async () => {
+  await writeSilentServer();
+  standIn = startMessagesStandIn([reply(text("answered anyway"))]);
+  cli = new PipedCli(["-p", "hi", "--mcp-config", join(dir, "silent.json")], {
+    cwd: dir,
+    env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: standIn.url, CAT_CODE_MCP_STARTUP_TIMEOUT: "300" }),
+  });
+  const started = performance.now();
+  expect(await cli.exited).toBe(0);
+  expect(performance.now() - started).toBeLessThan(5_000);
+  expect(cli.output).toContain("answered anyway");
+  expect(cli.output).toContain("MCP server 'silent' is not available: not ready within 300 ms");
+  expect(standIn.requests[0]!.body.tools!.some((tool) => tool.name.startsWith("mcp__"))).toBe(false);
+}, 15_000);
