@@ -79,7 +79,7 @@ describe("the turn renderer", () => {
     const sink = { write: (text: string) => (out += text) };
     const renderer = new TurnRenderer(sink, sink);
     renderer.onText("Let me look");
-    renderer.onRetry({ error: new AgentError("overloaded", "the Anthropic API is overloaded (529 overloaded_error): Overloaded; try again in a moment", 529), retry: 1, maxRetries: 4, delayMs: 1500 });
+    renderer.onRetry({ error: new AgentError("overloaded", "the Anthropic API is overloaded (529 overloaded_error): Overloaded; try again in a moment", 529, { reason: "the Anthropic API is overloaded (529 overloaded_error): Overloaded" }), retry: 1, maxRetries: 4, delayMs: 1500 });
     renderer.onToolResult(call({ text: "x" }), { content: "x", isError: false });
     expect(out).toBe(
       'Let me look\n⎿ the Anthropic API is overloaded (529 overloaded_error): Overloaded; retrying in 1.5s (1/4)\n⏺ mcp__echo__echo {"text":"x"} → "x"\n',
