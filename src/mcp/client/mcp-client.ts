@@ -15,6 +15,7 @@ import {
 } from "../protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
+import { TimeoutGroups } from "./timeout-groups.ts";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -50,6 +51,7 @@ export class McpClient {
   private _state: ClientState = { status: "idle" };
   private toolsCache: Promise<ToolDefinition[]> | undefined;
   private readonly timeoutMs: number;
+  private readonly timeouts = new TimeoutGroups();
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
   instructions: string | undefined;
@@ -148,17 +150,16 @@ export class McpClient {
    */
   private async request(method: string, params: unknown, options: CallOptions): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(McpError.timeout(method, timeoutMs)), timeoutMs);
+    const timeout = this.timeouts.acquire(method, timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
     try {
       return await this.transport.request(method, params, { signal });
     } catch (error) {
-      if (timeout.signal.aborted) throw timeout.signal.reason;
+      if (timeout.signal.aborted) throw McpError.timeout(method, timeoutMs);
       if (options.signal?.aborted) throw new McpCancelledError(method);
       throw error;
     } finally {
-      clearTimeout(timer);
+      this.timeouts.release(timeout);
     }
   }
 

@@ -5,7 +5,7 @@ interface Pending {
   method: string;
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
-  cleanup: () => void;
+  signal: AbortSignal | undefined;
 }
 
 /**
@@ -21,6 +21,13 @@ export class PendingRequests {
 
   private nextId = 0;
   private readonly pending = new Map<RequestId, Pending>();
+  /**
+   * The requests pending under each signal. Many requests share one signal (the client's timeout
+   * groups do that on purpose), so a signal gets one abort listener, added the first time it is
+   * seen and left in place: adding and removing a listener per request cost more than the rest of
+   * a call. A signal that is dropped takes its entry with it.
+   */
+  private readonly watched = new WeakMap<AbortSignal, Set<number>>();
 
   get size(): number {
     return this.pending.size;
@@ -29,18 +36,13 @@ export class PendingRequests {
   /** Allocates an id and a promise for its answer. An abort rejects at once with the signal's reason. */
   register(method: string, signal?: AbortSignal): { id: number; answer: Promise<unknown> } {
     const id = this.nextId++;
+    if (signal?.aborted) return { id, answer: Promise.reject(abortReason(signal, method)) };
+    let entry!: Pending;
     const answer = new Promise<unknown>((resolve, reject) => {
-      const onAbort = () => {
-        const wasPending = this.pending.delete(id);
-        const reason = signal?.reason instanceof Error ? signal.reason : new McpCancelledError(method);
-        if (wasPending) this.onAbandon?.(id, method, reason.message);
-        reject(reason);
-      };
-      if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new McpCancelledError(method));
-      signal?.addEventListener("abort", onAbort, { once: true });
-      const cleanup = () => signal?.removeEventListener("abort", onAbort);
-      this.pending.set(id, { method, resolve, reject, cleanup });
+      entry = { method, resolve, reject, signal };
     });
+    this.pending.set(id, entry);
+    if (signal) this.watch(signal, id);
     return { id, answer };
   }
 
@@ -49,8 +51,7 @@ export class PendingRequests {
     const id = this.lookupKey(response.id);
     const entry = id === undefined ? undefined : this.pending.get(id);
     if (entry === undefined || id === undefined) return false;
-    this.pending.delete(id);
-    entry.cleanup();
+    this.forget(id as number, entry);
     if ("error" in response) {
       const { code, message, data } = response.error;
       entry.reject(new McpError(code, message, { data }));
@@ -64,18 +65,44 @@ export class PendingRequests {
   fail(id: RequestId, error: Error): void {
     const entry = this.pending.get(id);
     if (!entry) return;
-    this.pending.delete(id);
-    entry.cleanup();
+    this.forget(id as number, entry);
     entry.reject(error);
   }
 
   /** Fails every pending request at once: the connection is gone. */
   failAll(error: Error): void {
-    const entries = [...this.pending.values()];
-    this.pending.clear();
-    for (const entry of entries) {
-      entry.cleanup();
-      entry.reject(error);
+    const entries = [...this.pending];
+    for (const [id, entry] of entries) this.forget(id as number, entry);
+    for (const [, entry] of entries) entry.reject(error);
+  }
+
+  private watch(signal: AbortSignal, id: number): void {
+    const ids = this.watched.get(signal);
+    if (ids) {
+      ids.add(id);
+      return;
+    }
+    this.watched.set(signal, new Set([id]));
+    signal.addEventListener("abort", () => this.abandonAll(signal), { once: true });
+  }
+
+  private forget(id: number, entry: Pending): void {
+    this.pending.delete(id);
+    if (entry.signal) this.watched.get(entry.signal)?.delete(id);
+  }
+
+  /** The signal aborted: every request still pending under it is given up, and the server told. */
+  private abandonAll(signal: AbortSignal): void {
+    const ids = this.watched.get(signal);
+    this.watched.delete(signal);
+    if (!ids) return;
+    for (const id of ids) {
+      const entry = this.pending.get(id);
+      if (!entry) continue;
+      this.pending.delete(id);
+      const reason = abortReason(signal, entry.method);
+      this.onAbandon?.(id, entry.method, reason.message);
+      entry.reject(reason);
     }
   }
 
@@ -86,4 +113,8 @@ export class PendingRequests {
     if (typeof id === "string" && /^\d+$/.test(id) && this.pending.has(Number(id))) return Number(id);
     return undefined;
   }
+}
+
+function abortReason(signal: AbortSignal, method: string): Error {
+  return signal.reason instanceof Error ? signal.reason : new McpCancelledError(method);
 }
