@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { archiveName } from "../../scripts/release.ts";
-import { gitCommit } from "../../scripts/build.ts";
 import { VERSION } from "../../src/version.ts";
 import { linuxRelease, pathWith, REPO, runBare, tempDir } from "./release-fixture.ts";
 
@@ -14,7 +13,7 @@ let expectedVersion: string;
 
 beforeAll(async () => {
   const built = await linuxRelease();
-  expectedVersion = `cat-code ${VERSION} (${await gitCommit()})`;
+  expectedVersion = `cat-code ${VERSION} (${built.commit})`;
 
   const tampered = join(tempDir(), "tampered");
   cpSync(built.outDir, tampered, { recursive: true });
