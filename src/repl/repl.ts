@@ -17,7 +17,7 @@ export interface ReplOptions {
   pool: McpToolPool;
   allowAll: boolean;
   maxTurns?: number;
-  input?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: unknown };
+  input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
 }
 

@@ -1,81 +1,20 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { AgentError } from "../../src/agent/agent-error.ts";
-import { AgentLoop, type AgentLoopOptions } from "../../src/agent/agent-loop.ts";
-import type { AgentObserver, RetryNotice, ToolCall } from "../../src/agent/agent-observer.ts";
-import { createModelClient } from "../../src/agent/model-client.ts";
-import { allowAll, declineAll, type PermissionRequest } from "../../src/agent/permission.ts";
-import type { Tool, ToolResult } from "../../src/agent/tool.ts";
+import { declineAll, type PermissionRequest } from "../../src/agent/permission.ts";
 import { ToolRegistry } from "../../src/agent/tool-registry.ts";
 import { parseServerEntry } from "../../src/mcp/config/load-config.ts";
 import { McpToolPool } from "../../src/mcp/pool/tool-pool.ts";
-import {
-  apiError,
-  hang,
-  overloaded,
-  reply,
-  resultText,
-  startMessagesStandIn,
-  text,
-  toolResultsOf,
-  toolUse,
-  type MessagesStandIn,
-  type Step,
-} from "../../fixtures/anthropic/messages-stand-in.ts";
+import { hang, reply, resultText, text, toolResultsOf, toolUse } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { agentWith, current, fakeTool, recordingObserver, standIn, stopAfterEach } from "./loop-harness.ts";
 
 const ECHO_SERVER = join(import.meta.dir, "../../fixtures/echo-server.sh");
 
-let standIn: MessagesStandIn | undefined;
-let pool: McpToolPool | undefined;
-afterEach(async () => {
-  await standIn?.stop();
-  await pool?.closeAll();
-  standIn = undefined;
-  pool = undefined;
-});
-
-/** A fake tool that records its calls; `result` decides what it answers. */
-function fakeTool(name: string, options: { readOnly?: boolean; result?: (input: Record<string, unknown>) => ToolResult | Promise<ToolResult> } = {}) {
-  const calls: Record<string, unknown>[] = [];
-  const tool: Tool = {
-    name,
-    description: `the ${name} tool`,
-    inputSchema: { type: "object", properties: { text: { type: "string" } } },
-    isReadOnly: options.readOnly ?? false,
-    async execute(input) {
-      calls.push(input);
-      return options.result ? options.result(input) : { content: `${name} ran`, isError: false };
-    },
-  };
-  return { tool, calls };
-}
-
-function agentWith(steps: Step[], registry: ToolRegistry, overrides: Partial<AgentLoopOptions> = {}) {
-  standIn = startMessagesStandIn(steps);
-  return new AgentLoop({
-    client: createModelClient({ apiKey: "test-key", baseURL: standIn.url }),
-    model: "claude-test",
-    registry,
-    permissions: allowAll,
-    retry: { baseDelayMs: 1, maxDelayMs: 5 },
-    ...overrides,
-  });
-}
-
-function recordingObserver() {
-  const seen = { text: "", tools: [] as { call: ToolCall; result: ToolResult }[], retries: [] as RetryNotice[] };
-  const observer: AgentObserver = {
-    onText: (delta) => (seen.text += delta),
-    onToolResult: (call, result) => seen.tools.push({ call, result }),
-    onRetry: (notice) => seen.retries.push(notice),
-  };
-  return { seen, observer };
-}
+stopAfterEach();
 
 describe("AgentLoop against the Messages API stand-in", () => {
   test("a turn calls mcp__echo__echo through a real MCP pool and answers with its result", async () => {
     const entry = parseServerEntry("echo", { command: ECHO_SERVER }, "flag", "test", {});
-    pool = new McpToolPool([entry]);
+    const pool = (current.pool = new McpToolPool([entry]));
     await pool.connectAll();
     const registry = new ToolRegistry();
     expect(pool.registerInto(registry)).toBe(1);
@@ -95,7 +34,7 @@ describe("AgentLoop against the Messages API stand-in", () => {
     expect(seen.tools.map((t) => [t.call.name, t.call.input, t.result])).toEqual([
       ["mcp__echo__echo", { text: "你好" }, { content: "你好", isError: false }],
     ]);
-    const [first, second] = standIn!.requests;
+    const [first, second] = standIn().requests;
     expect(first!.body.stream).toBe(true);
     expect(first!.body.model).toBe("claude-test");
     expect(first!.body.tools).toEqual([
@@ -122,7 +61,7 @@ describe("AgentLoop against the Messages API stand-in", () => {
     const agent = agentWith([reply(toolUse("explode", {})), reply(text("It failed, sorry."))], registry);
     const outcome = await agent.run("try it");
     expect(outcome).toMatchObject({ status: "done", text: "It failed, sorry." });
-    expect(toolResultsOf(standIn!.requests[1]!)).toEqual([
+    expect(toolResultsOf(standIn().requests[1]!)).toEqual([
       expect.objectContaining({ type: "tool_result", content: "Error: it blew up", is_error: true }),
     ]);
   });
@@ -132,7 +71,7 @@ describe("AgentLoop against the Messages API stand-in", () => {
     registry.register(fakeTool("broken", { result: () => { throw new Error("kaboom"); } }).tool);
     const agent = agentWith([reply(toolUse("broken", {})), reply(text("ok"))], registry);
     await agent.run("go");
-    const [result] = toolResultsOf(standIn!.requests[1]!);
+    const [result] = toolResultsOf(standIn().requests[1]!);
     expect(result).toMatchObject({ is_error: true });
     expect(resultText(result)).toContain("kaboom");
   });
@@ -143,7 +82,7 @@ describe("AgentLoop against the Messages API stand-in", () => {
     const agent = agentWith([reply(toolUse("no_such_tool", { x: 1 })), reply(text("I see."))], registry);
     const outcome = await agent.run("go");
     expect(outcome.status).toBe("done");
-    const [result] = toolResultsOf(standIn!.requests[1]!);
+    const [result] = toolResultsOf(standIn().requests[1]!);
     expect(result).toMatchObject({ is_error: true });
     expect(resultText(result)).toContain("no tool named 'no_such_tool'");
     expect(resultText(result)).toContain("real_tool");
@@ -163,7 +102,7 @@ describe("AgentLoop against the Messages API stand-in", () => {
     await agent.run("write it");
     expect(asked.map((a) => [a.tool.name, a.input])).toEqual([["mcp__fs__write", { text: "x" }]]);
     expect(writer.calls).toEqual([]);
-    const [result] = toolResultsOf(standIn!.requests[1]!);
+    const [result] = toolResultsOf(standIn().requests[1]!);
     expect(result).toMatchObject({ is_error: true });
     expect(resultText(result)).toContain("The user declined to run mcp__fs__write");
   });
@@ -193,82 +132,11 @@ describe("AgentLoop against the Messages API stand-in", () => {
     await agent.run("go");
     expect(asked).toEqual(["change"]);
     expect(maxRunning).toBe(2);
-    expect(toolResultsOf(standIn!.requests[1]!).map((r) => [r.tool_use_id, r.content])).toEqual([
+    expect(toolResultsOf(standIn().requests[1]!).map((r) => [r.tool_use_id, r.content])).toEqual([
       ["t1", "look_a done"],
       ["t2", "look_b done"],
       ["t3", "change done"],
     ]);
-  });
-
-  test("529 overloaded is retried with backoff, then the answer arrives", async () => {
-    const agent = agentWith([overloaded(), overloaded(), reply(text("finally"))], new ToolRegistry());
-    const { seen, observer } = recordingObserver();
-    const started = performance.now();
-    const outcome = await agent.run("hi", { observer });
-    expect(outcome).toMatchObject({ status: "done", text: "finally" });
-    expect(standIn!.requests).toHaveLength(3);
-    expect(seen.retries.map((r) => [r.retry, r.error.code, r.error.status])).toEqual([
-      [1, "overloaded", 529],
-      [2, "overloaded", 529],
-    ]);
-    expect(performance.now() - started).toBeLessThan(2_000);
-  });
-
-  test("an overload inside an open stream is retried too", async () => {
-    const agent = agentWith([{ kind: "stream-error", text: "Par", type: "overloaded_error", message: "Overloaded" }, reply(text("whole"))], new ToolRegistry());
-    const { seen, observer } = recordingObserver();
-    const outcome = await agent.run("hi", { observer });
-    expect(outcome).toMatchObject({ status: "done", text: "whole" });
-    expect(seen.retries).toHaveLength(1);
-    expect(seen.retries[0]!.error.code).toBe("overloaded");
-  });
-
-  test("429 past the retry budget fails with one clear AgentError", async () => {
-    const agent = agentWith(
-      [1, 2, 3].map(() => apiError(429, "rate_limit_error", "Number of requests has exceeded your rate limit")),
-      new ToolRegistry(),
-      { retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 } },
-    );
-    const error = await agent.run("hi").catch((e) => e);
-    expect(error).toBeInstanceOf(AgentError);
-    expect(error.code).toBe("rate_limited");
-    expect(error.message).toContain("429");
-    expect(error.message).toContain("tried 3 times");
-    expect(error.message).not.toContain("\n");
-    expect(standIn!.requests).toHaveLength(3);
-  });
-
-  test("401 is not retried and names ANTHROPIC_API_KEY", async () => {
-    const agent = agentWith([apiError(401, "authentication_error", "invalid x-api-key")], new ToolRegistry());
-    const error = await agent.run("hi").catch((e) => e);
-    expect(error).toMatchObject({ code: "authentication", status: 401 });
-    expect(error.message).toContain("ANTHROPIC_API_KEY");
-    expect(standIn!.requests).toHaveLength(1);
-  });
-
-  test("an unreachable API is a network error after the retries", async () => {
-    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-    const deadUrl = `http://127.0.0.1:${probe.port}`;
-    await probe.stop(true);
-    const agent = new AgentLoop({
-      client: createModelClient({ apiKey: "k", baseURL: deadUrl }),
-      model: "m",
-      registry: new ToolRegistry(),
-      permissions: allowAll,
-      retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 },
-    });
-    const error = await agent.run("hi").catch((e) => e);
-    expect(error).toMatchObject({ code: "network" });
-    expect(error.message).toContain("cannot reach the Anthropic API");
-  });
-
-  test("after a failed request the conversation still alternates, and the next prompt joins the open user turn", async () => {
-    const agent = agentWith([apiError(400, "invalid_request_error", "bad"), reply(text("ok"))], new ToolRegistry());
-    await agent.run("first").catch(() => {});
-    await agent.run("second");
-    const last = standIn!.requests[1]!.body.messages;
-    expect(last).toHaveLength(1);
-    expect(last[0]).toEqual({ role: "user", content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] });
   });
 
   test("cancelling mid-stream returns 'cancelled' at once and closes the stream", async () => {
@@ -276,12 +144,12 @@ describe("AgentLoop against the Messages API stand-in", () => {
     const controller = new AbortController();
     const { seen, observer } = recordingObserver();
     const run = agent.run("hi", { signal: controller.signal, observer });
-    await standIn!.hanging;
+    await standIn().hanging;
     await Bun.sleep(20);
     controller.abort();
     expect(await run).toMatchObject({ status: "cancelled" });
     expect(seen.text).toContain("Thinking");
-    await standIn!.hangAbandoned;
+    await standIn().hangAbandoned;
   });
 
   test("cancelling while a tool runs aborts the tool's signal and records a result for every call", async () => {
@@ -305,7 +173,7 @@ describe("AgentLoop against the Messages API stand-in", () => {
     expect(toolSignal?.aborted).toBe(true);
     // The next prompt sends the results of both calls before its own text.
     await agent.run("again");
-    const messages = standIn!.requests[1]!.body.messages;
+    const messages = standIn().requests[1]!.body.messages;
     const lastUser = messages.at(-1)!.content as { type: string; tool_use_id?: string }[];
     expect(lastUser.map((b) => b.tool_use_id ?? b.type)).toEqual(["w1", "w2", "text"]);
   });
@@ -315,7 +183,7 @@ describe("AgentLoop against the Messages API stand-in", () => {
     registry.register(fakeTool("again", { readOnly: true }).tool);
     const agent = agentWith([1, 2, 3].map(() => reply(text("more"), toolUse("again", {}))), registry, { maxTurns: 2 });
     expect(await agent.run("loop")).toMatchObject({ status: "max_turns", requests: 2 });
-    expect(standIn!.requests).toHaveLength(2);
+    expect(standIn().requests).toHaveLength(2);
   });
 
   test("print mode's declineAll declines with the same result the REPL gives", async () => {
@@ -325,6 +193,6 @@ describe("AgentLoop against the Messages API stand-in", () => {
     const agent = agentWith([reply(toolUse("write_file", {})), reply(text("ok"))], registry, { permissions: declineAll });
     await agent.run("write");
     expect(writer.calls).toEqual([]);
-    expect(resultText(toolResultsOf(standIn!.requests[1]!)[0])).toContain("The user declined to run write_file");
+    expect(resultText(toolResultsOf(standIn().requests[1]!)[0])).toContain("The user declined to run write_file");
   });
 });
