@@ -1,0 +1,40 @@
+#!/usr/bin/env bun
+/**
+ * `bun run bench`: measures cat-code against the official MCP SDK and against raw limits, side by
+ * side in one run, and writes docs/BENCHMARKS.md. `--quick` runs fewer rounds and smaller counts
+ * and writes dist/bench/BENCHMARKS.quick.md instead; `--only=1,2` runs some benchmarks only.
+ */
+import { join } from "node:path";
+import { describeMachine } from "./bench/machine.ts";
+import { ROOT } from "./bench/paths.ts";
+import { Report, type Section } from "./bench/report.ts";
+import { stdioThroughput } from "./bench/stdio-throughput.ts";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",").map(Number);
+const selected = (n: number) => !only || only.includes(n);
+const log = (line: string) => console.error(line);
+
+const settings = quick ? "quick mode (`--quick`): fewer rounds and smaller counts" : "full mode";
+const path = quick ? join(ROOT, "dist", "bench", "BENCHMARKS.quick.md") : join(ROOT, "docs", "BENCHMARKS.md");
+const report = new Report(path, await describeMachine(), settings);
+
+async function bench(n: number, name: string, run: () => Promise<{ section: Section; headline?: string }>): Promise<void> {
+  if (!selected(n)) return;
+  log(`${n}. ${name}`);
+  const started = performance.now();
+  try {
+    const { section, headline } = await run();
+    report.add(section, headline);
+  } catch (error) {
+    // A benchmark that breaks is a result too: say so in the document and go on.
+    report.add({ title: `${n}. ${name}`, method: "The benchmark failed.", table: [], verdicts: [`❌ failed: ${(error as Error).stack ?? error}`] });
+  }
+  log(`   done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+await bench(1, "stdio, sequential", () => stdioThroughput({ calls: quick ? 1000 : 5000, inFlight: 1, rounds: quick ? 3 : 7, log }));
+await bench(2, "stdio, concurrent", () => stdioThroughput({ calls: quick ? 2000 : 10_000, inFlight: 256, rounds: quick ? 3 : 7, log }));
+
+log(`wrote ${path}`);
