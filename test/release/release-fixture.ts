@@ -1,28 +1,21 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { release, type Release } from "../../scripts/release.ts";
 
 export const REPO = join(import.meta.dir, "..", "..");
 
 const made: string[] = [];
-process.on("exit", () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
 
-/** A temp dir removed when the test run ends. */
+/** A temp dir that {@link removeTempDirs} removes. */
 export function tempDir(prefix = "cat-code-release-test-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
 }
 
-let built: Promise<Release> | undefined;
-
-/** The linux-x64 release, built once per test run into a temp dir: the slow part, shared by the files here. */
-export function linuxRelease(): Promise<Release> {
-  built ??= release({ targets: ["linux-x64"], outDir: join(tempDir(), "release"), log: () => {} });
-  return built;
+/** For afterAll: `bun test` fires no process exit event, and each release is about 100 MB. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export interface RunResult {
