@@ -19,7 +19,7 @@ const addArgs = {
 export default defineCommand({
   meta: {
     name: "add",
-    description: "Add a server: cat-code mcp add <name> [-e KEY=VALUE]… -- <command> [args…] | cat-code mcp add --transport http <name> <url> [-H 'Key: Value']…",
+    description: "Add a server: cat-code mcp add <name> [-e KEY=VALUE]… -- <command> [args…], or --transport http <name> <url> [-H 'Key: Value']…",
   },
   args: addArgs,
   async run({ rawArgs }) {
