@@ -26,7 +26,7 @@ describe("the compiled binary manages config", () => {
     expect((await cli("list")).stdout).toBe(`echo  CONNECTED       1 tool(s)  (stdio: ${ECHO_SERVER})\nproj  NEEDS-APPROVAL  (project: .mcp.json)\n`);
     expect(existsSync(marker)).toBe(false);
     expect((await cli("approve", "proj")).exitCode).toBe(0);
-    expect((await cli("list")).stdout).toContain("proj  CONNECTED       1 tool(s)");
+    expect((await cli("list")).stdout).toContain("proj  CONNECTED  1 tool(s)  (stdio: bash -c touch");
     expect(existsSync(marker)).toBe(true);
 
     expect((await cli("remove", "echo")).exitCode).toBe(0);
