@@ -241,6 +241,7 @@ describe("project scope (.mcp.json)", () => {
     expect(list.stderr).toContain("cat-code mcp approve trap");
     const tools = await w.cli("tools");
     expect(tools.stdout).toBe("");
+    expect(tools.stderr).toContain(`MCP server 'trap' of ${w.projectFile} is not approved yet (cat-code mcp approve trap)`);
     const call = await w.cli("call", "trap", "echo", "text=hi");
     expect(call.exitCode).toBe(2);
     expect(call.stderr).toContain(`server 'trap' comes from ${w.projectFile} and is not approved yet`);

@@ -25,6 +25,7 @@ export default defineCommand({
     try {
       await pool.connectAll();
       for (const status of pool.status()) {
+        if (status.state === "needs-approval") log.warn(`MCP server '${status.name}' of ${status.source} is not approved yet (cat-code mcp approve ${status.name})`);
         if (status.state !== "failed") continue;
         if (only !== undefined) throw CliError.unavailable(`cannot connect to MCP server '${status.name}': ${status.reason}`);
         log.warn(`MCP server '${status.name}' failed: ${firstLine(status.reason)} (see cat-code mcp list)`);
