@@ -35,7 +35,13 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
     import("./mcp/server-selection.ts"),
   ]);
   const model = resolveModel(args.model);
-  const pool = openPool(loadServerEntries({ "mcp-config": args["mcp-config"] }));
+  let entries = loadServerEntries({ "mcp-config": args["mcp-config"] });
+  // A project's own servers wait for the user's word; only a person at a terminal can give it.
+  if (args.print === undefined && process.stdin.isTTY) {
+    const { askProjectApprovals } = await import("../repl/project-approval-question.ts");
+    entries = await askProjectApprovals(entries);
+  }
+  const pool = openPool(entries);
   const common = { model, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns };
 
   if (args.print !== undefined) {

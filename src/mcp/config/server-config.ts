@@ -41,6 +41,11 @@ export const ServerConfig = v.variant("type", [StdioServerConfig, HttpServerConf
 );
 export type ServerConfig = v.InferOutput<typeof ServerConfig>;
 
+/** What `mcp list` shows of a server's transport: `stdio: <command line>` or `http: <url>`. */
+export function describeServer(config: ServerConfig): string {
+  return config.type === "stdio" ? `stdio: ${[config.command, ...config.args].join(" ")}` : `http: ${config.url}`;
+}
+
 /** Where an entry came from: `mcp list` and `mcp get` show it. */
 export type ConfigScope = "user" | "project" | "flag" | "ad-hoc";
 

@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
 import { McpClient } from "../client/mcp-client.ts";
-import type { ConfigScope, ServerConfig, ServerEntry } from "../config/server-config.ts";
+import { describeServer, type ConfigScope, type ServerConfig, type ServerEntry } from "../config/server-config.ts";
 import type { Implementation, ToolDefinition } from "../protocol.ts";
 import { McpToolAdapter } from "../tools/mcp-tool-adapter.ts";
 import { namespacedToolName, stableHash, withSuffix } from "../tools/tool-names.ts";
@@ -144,10 +144,7 @@ export class McpToolPool {
 function initialStatus(entry: ServerEntry): ServerStatus {
   const base = { name: entry.name, scope: entry.scope, source: entry.source };
   if (!entry.ok) return { ...base, description: "", state: "invalid", reason: entry.error };
-  const description =
-    entry.config.type === "stdio"
-      ? `stdio: ${[entry.config.command, ...entry.config.args].join(" ")}`
-      : `http: ${entry.config.url}`;
+  const description = describeServer(entry.config);
   if (entry.config.disabled) return { ...base, description, state: "disabled" };
   return { ...base, description, state: entry.trust ?? "pending" };
 }

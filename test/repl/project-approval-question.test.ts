@@ -1,0 +1,64 @@
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BUN, ECHO_SERVER, REPO, tempDir } from "../helpers/paths.ts";
+import { TmuxTerminal } from "./tmux-terminal.ts";
+
+/**
+ * A project's `.mcp.json` at REPL start: the REPL asks before it starts anything, and the answer is
+ * recorded as `cat-code mcp approve` / `deny` would record it.
+ */
+let terminal: TmuxTerminal | undefined;
+afterEach(() => terminal?.kill());
+
+function startReplIn(project: string, home: string): TmuxTerminal {
+  if (!TmuxTerminal.available()) throw new Error("this test needs tmux (apt-get install -y tmux)");
+  const started = new TmuxTerminal();
+  started.start([BUN, join(REPO, "src/cli/main.ts")], {
+    cwd: project,
+    env: { CAT_CODE_HOME: home, ANTHROPIC_API_KEY: "", PATH: process.env.PATH ?? "/usr/bin:/bin" },
+  });
+  return started;
+}
+
+function projectWith(marker: string): string {
+  const project = tempDir();
+  // The server leaves a marker when it starts: proof of whether it was spawned.
+  writeFileSync(
+    join(project, ".mcp.json"),
+    JSON.stringify({ mcpServers: { echo: { command: "sh", args: ["-c", `touch ${marker}; exec ${ECHO_SERVER}`] } } }),
+  );
+  return project;
+}
+
+test("a yes starts the project server and is remembered for the next start", async () => {
+  const marker = join(tempDir(), "started");
+  const project = projectWith(marker);
+  const home = tempDir();
+  terminal = startReplIn(project, home);
+  await terminal.waitForText("Allow it? [y]es / [n]o, never / [l]ater");
+  expect(terminal.screen()).toContain("wants to start the MCP server 'echo'");
+  expect(existsSync(marker)).toBe(false);
+  terminal.type("y");
+  await terminal.waitForText("MCP: 1 server(s), 1 tool(s) registered");
+  terminal.type("/mcp");
+  await terminal.waitForText("echo  CONNECTED  1 tool(s)");
+  expect(existsSync(marker)).toBe(true);
+  terminal.type("/exit");
+  await terminal.waitForText("[exit 0]");
+  terminal.kill();
+
+  terminal = startReplIn(project, home);
+  await terminal.waitForText("MCP: 1 server(s), 1 tool(s) registered");
+  expect(terminal.screen()).not.toContain("Allow it?");
+});
+
+test("later leaves it waiting, spawns nothing, and /mcp says so", async () => {
+  const marker = join(tempDir(), "started");
+  terminal = startReplIn(projectWith(marker), tempDir());
+  await terminal.waitForText("Allow it?");
+  terminal.type("l");
+  terminal.type("/mcp");
+  await terminal.waitForText("NEEDS-APPROVAL");
+  expect(existsSync(marker)).toBe(false);
+});
