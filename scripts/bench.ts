@@ -9,6 +9,7 @@ import { describeMachine } from "./bench/machine.ts";
 import { ROOT } from "./bench/paths.ts";
 import { Report, type Section } from "./bench/report.ts";
 import { httpThroughput } from "./bench/http-throughput.ts";
+import { largeResults } from "./bench/large-results.ts";
 import { stdioThroughput } from "./bench/stdio-throughput.ts";
 
 const args = process.argv.slice(2);
@@ -38,5 +39,6 @@ async function bench(n: number, name: string, run: () => Promise<{ section: Sect
 await bench(1, "stdio, sequential", () => stdioThroughput({ calls: quick ? 1000 : 5000, inFlight: 1, rounds: quick ? 3 : 7, log }));
 await bench(2, "stdio, concurrent", () => stdioThroughput({ calls: quick ? 2000 : 10_000, inFlight: 256, rounds: quick ? 3 : 7, log }));
 await bench(3, "HTTP, sequential", () => httpThroughput({ calls: quick ? 500 : 2000, rounds: quick ? 3 : 5, log }));
+await bench(4, "large results", () => largeResults({ rounds: quick ? 1 : 3, log }));
 
 log(`wrote ${path}`);

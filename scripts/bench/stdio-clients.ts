@@ -37,7 +37,7 @@ export async function connectCatCode(extra: string[] = []): Promise<EchoConnecti
 
 export async function connectSdk(extra: string[] = []): Promise<EchoConnection & { client: Client }> {
   const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: BUN, args: serverArgs(extra), env: env(), stderr: "pipe" }));
+  await client.connect(new StdioClientTransport({ command: BUN, args: serverArgs(extra), env: env(), stderr: "inherit", maxBufferSize: 2 ** 30 }));
   return {
     client,
     call: (text) => client.callTool({ name: "echo", arguments: { text } }, undefined, { timeout: 120_000 }),
