@@ -3,7 +3,7 @@
  * of its own; see measure-memory.ts): its peak resident size at exit, minus the peak of the same
  * command with a tiny answer, so the runtime, the modules and the connection cancel out.
  */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { BUN, CHAOS_SERVER } from "../helpers/paths.ts";
 
@@ -26,13 +26,24 @@ async function peakOfCall(serverFlags: string[], tool: string[]): Promise<{ peak
 }
 
 describe("bounded memory", () => {
-  test("a 30 MB answer: printed whole, at a peak of at most 7x the message over a tiny call (3x is the goal; today ~6x)", async () => {
-    const tiny = await peakOfCall([], ["big", "bytes=10"]);
-    const big = await peakOfCall([], ["big", "bytes=30000000"]);
-    expect([big.code, big.stdoutBytes]).toEqual([0, 30_000_001]);
+  let tiny: Awaited<ReturnType<typeof peakOfCall>>;
+  let big: Awaited<ReturnType<typeof peakOfCall>>;
+  beforeAll(async () => {
+    tiny = await peakOfCall([], ["big", "bytes=10"]);
+    big = await peakOfCall([], ["big", "bytes=30000000"]);
     const extra = big.peak - tiny.peak;
     console.log(`30 MB answer: peak ${(big.peak / MB).toFixed(0)} MB, tiny call ${(tiny.peak / MB).toFixed(0)} MB, extra ${(extra / MB).toFixed(0)} MB = ${(extra / 30e6).toFixed(1)}x`);
-    expect(extra).toBeLessThan(7 * 30e6);
+  });
+
+  test("a 30 MB answer is printed whole at a peak under 7x the message over a tiny call (today ~6x)", () => {
+    expect([big.code, big.stdoutBytes]).toEqual([0, 30_000_001]);
+    expect(big.peak - tiny.peak).toBeLessThan(7 * 30e6);
+  });
+
+  // KNOWN GAP, reported: the promise is 3x; the copies are listed in docs/RELIABILITY.md. Flips to a
+  // failure once it holds: then fold it into the test above.
+  test.failing("KNOWN GAP: a 30 MB answer at a peak under 3x the message", () => {
+    expect(big.peak - tiny.peak).toBeLessThan(3 * 30e6);
   });
 
   test("a flood of garbage lines: 200 MB cost about what 20 MB cost (memory does not grow with the flood)", async () => {
