@@ -10,6 +10,7 @@ import { ROOT } from "./bench/paths.ts";
 import { Report, type Section } from "./bench/report.ts";
 import { httpThroughput } from "./bench/http-throughput.ts";
 import { largeResults } from "./bench/large-results.ts";
+import { parallelConnect } from "./bench/parallel-connect.ts";
 import { stdioThroughput } from "./bench/stdio-throughput.ts";
 
 const args = process.argv.slice(2);
@@ -40,5 +41,6 @@ await bench(1, "stdio, sequential", () => stdioThroughput({ calls: quick ? 1000 
 await bench(2, "stdio, concurrent", () => stdioThroughput({ calls: quick ? 2000 : 10_000, inFlight: 256, rounds: quick ? 3 : 7, log }));
 await bench(3, "HTTP, sequential", () => httpThroughput({ calls: quick ? 500 : 2000, rounds: quick ? 3 : 5, log }));
 await bench(4, "large results", () => largeResults({ rounds: quick ? 1 : 3, log }));
+await bench(5, "parallel connect", () => parallelConnect({ rounds: quick ? 2 : 5, log }));
 
 log(`wrote ${path}`);
