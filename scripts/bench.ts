@@ -5,6 +5,7 @@
  * and writes dist/bench/BENCHMARKS.quick.md instead; `--only=1,2` runs some benchmarks only.
  */
 import { join } from "node:path";
+import { coldStart } from "./bench/cold-start.ts";
 import { describeMachine } from "./bench/machine.ts";
 import { ROOT } from "./bench/paths.ts";
 import { Report, type Section } from "./bench/report.ts";
@@ -42,5 +43,6 @@ await bench(2, "stdio, concurrent", () => stdioThroughput({ calls: quick ? 2000 
 await bench(3, "HTTP, sequential", () => httpThroughput({ calls: quick ? 500 : 2000, rounds: quick ? 3 : 5, log }));
 await bench(4, "large results", () => largeResults({ rounds: quick ? 1 : 3, log }));
 await bench(5, "parallel connect", () => parallelConnect({ rounds: quick ? 2 : 5, log }));
+await bench(6, "cold start", () => coldStart({ rounds: quick ? 3 : 10, log }));
 
 log(`wrote ${path}`);
