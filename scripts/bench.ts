@@ -12,6 +12,7 @@ import { Report, type Section } from "./bench/report.ts";
 import { httpThroughput } from "./bench/http-throughput.ts";
 import { largeResults } from "./bench/large-results.ts";
 import { parallelConnect } from "./bench/parallel-connect.ts";
+import { replStart } from "./bench/repl-start.ts";
 import { stdioThroughput } from "./bench/stdio-throughput.ts";
 
 const args = process.argv.slice(2);
@@ -44,5 +45,6 @@ await bench(3, "HTTP, sequential", () => httpThroughput({ calls: quick ? 500 : 2
 await bench(4, "large results", () => largeResults({ rounds: quick ? 1 : 3, log }));
 await bench(5, "parallel connect", () => parallelConnect({ rounds: quick ? 2 : 5, log }));
 await bench(6, "cold start", () => coldStart({ rounds: quick ? 3 : 10, log }));
+await bench(7, "REPL start", () => replStart({ rounds: quick ? 2 : 5, log }));
 
 log(`wrote ${path}`);
