@@ -3,10 +3,10 @@ import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
 import { ErrorCode, classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "../protocol.ts";
 import { BatchedWriter } from "./batched-writer.ts";
-import { LineSplitter, decodeLine } from "./line-splitter.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "./process-group.ts";
 import { StderrRing } from "./stderr-ring.ts";
+import { TextLineSplitter } from "./text-line-splitter.ts";
 import type { RequestOptions, ServerRequestHandler, Transport } from "./transport.ts";
 
 export interface StdioServerParams {
@@ -119,7 +119,7 @@ export class StdioTransport implements Transport {
     } catch {
       // Already closed: the process is gone or going.
     }
-    const exitedAlone = await Promise.race([child.exited.then(() => true), Bun.sleep(this.graceMs).then(() => false)]);
+    const exitedAlone = await settlesWithin(child.exited, this.graceMs);
     // Stage 2 and 3: the leader may be gone while its children (an `sh -c` background job) live on.
     if (exitedAlone && !(await waitForGroupExit(child.pid, 50))) signalGroup(child.pid, "SIGTERM");
     if (!exitedAlone) signalGroup(child.pid, "SIGTERM");
@@ -136,14 +136,14 @@ export class StdioTransport implements Transport {
       await writer.write(`${JSON.stringify(message)}\n`);
     } catch (error) {
       // A broken pipe means the server is exiting: its exit code and stderr say more than EPIPE.
-      await Promise.race([this.exitHandled, Bun.sleep(1000)]);
+      await settlesWithin(this.exitHandled, 1000);
       throw this.exitError ?? McpError.closed(`cannot write to the server: ${(error as Error).message}`);
     }
   }
 
   private async readStdout(stdout: ReadableStream<Uint8Array>): Promise<void> {
-    const splitter = new LineSplitter();
-    const onLine = (line: Uint8Array) => this.handleLine(line);
+    const splitter = new TextLineSplitter();
+    const onLine = (line: string) => this.handleLine(line);
     try {
       for await (const chunk of stdout) splitter.push(chunk, onLine);
       splitter.finish(onLine);
@@ -161,8 +161,7 @@ export class StdioTransport implements Transport {
     }
   }
 
-  private handleLine(bytes: Uint8Array): void {
-    const text = decodeLine(bytes);
+  private handleLine(text: string): void {
     if (text.trim() === "") return;
     let value: unknown;
     try {
@@ -208,7 +207,7 @@ export class StdioTransport implements Transport {
   private async handleExit(code: number | null, signal: NodeJS.Signals | number | null): Promise<void> {
     // Answers already written before the exit are still in the pipe: read them first, briefly
     // (a grandchild holding stdout open must not keep the callers waiting).
-    await Promise.race([Promise.all([this.stdoutDone, this.stderrDone]), Bun.sleep(100)]);
+    await settlesWithin(Promise.all([this.stdoutDone, this.stderrDone]), 100);
     if (this.closed) return;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const tail = this.stderr.tail(STDERR_LINES_IN_ERRORS);
@@ -222,6 +221,20 @@ export class StdioTransport implements Transport {
       untrackGroup(this.process.pid);
     }
   }
+}
+
+/**
+ * True when `promise` settles within `ms`, false otherwise. The timer is cleared either way: a
+ * pending `Bun.sleep` in a race would keep the process alive for the whole grace period after close.
+ */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: Timer | undefined;
+  const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, expired]).finally(() => clearTimeout(timer));
 }
 
 function describeSpawnError(command: string, cwd: string | undefined, error: unknown): string {
