@@ -25,6 +25,7 @@ describe("no leaks", () => {
     expect(report.fdsAfter).toBeLessThanOrEqual(report.fdsBefore);
     expect(code).toBe(0);
     // Nothing left to do once it reported: a leftover timer or socket would keep it alive.
-    expect(exitedAfterMs).toBeLessThan(2000);
+    // (A Bun.sleep racing the close grace period once kept it alive 2 s after the last close.)
+    expect(exitedAfterMs).toBeLessThan(1000);
   });
 });

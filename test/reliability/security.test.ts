@@ -53,7 +53,7 @@ describe("cat-code's own secrets are not passed to stdio servers", () => {
       env: { ANTHROPIC_API_KEY: "sk-ant-test-999", ANTHROPIC_AUTH_TOKEN: "auth-token-999", CAT_CODE_VISIBLE: "yes" },
     });
     const [plain, named] = JSON.parse(stdout).servers as { name: string; reason: string; stderr: string[] }[];
-    const seen = (server: typeof plain) => [server.reason, ...server.stderr].join("\n");
+    const seen = (server: { reason: string; stderr: string[] }) => [server.reason, ...server.stderr].join("\n");
     // The dump reached us (an ordinary variable is there), and the secrets were not in it.
     expect(seen(plain!)).toContain("env CAT_CODE_VISIBLE=yes");
     expect(seen(plain!)).toContain("env ANTHROPIC_API_KEY unset");
