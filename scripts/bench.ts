@@ -23,7 +23,8 @@ const log = (line: string) => console.error(line);
 
 const settings = quick ? "quick mode (`--quick`): fewer rounds and smaller counts" : "full mode";
 const path = quick ? join(ROOT, "dist", "bench", "BENCHMARKS.quick.md") : join(ROOT, "docs", "BENCHMARKS.md");
-const report = new Report(path, await describeMachine(), settings);
+const trailer = await Bun.file(join(import.meta.dir, "bench", "speed-changes.md")).text();
+const report = new Report(path, await describeMachine(), settings, trailer);
 
 async function bench(n: number, name: string, run: () => Promise<{ section: Section; headline?: string }>): Promise<void> {
   if (!selected(n)) return;

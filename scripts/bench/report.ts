@@ -26,6 +26,8 @@ export class Report {
     private readonly path: string,
     private readonly machine: Machine,
     private readonly settings: string,
+    /** Markdown put after the sections: what was changed for speed, and what each change gained. */
+    private readonly trailer = "",
   ) {}
 
   add(section: Section, headline?: string): void {
@@ -60,6 +62,7 @@ export class Report {
       lines.push(...section.verdicts.map((v) => `- ${v}`), "");
       if (section.notes?.length) lines.push(...section.notes.map((n) => `${n}`), "");
     }
+    if (this.trailer) lines.push(this.trailer);
     return `${lines.join("\n").trimEnd()}\n`;
   }
 }
