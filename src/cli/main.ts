@@ -5,6 +5,7 @@ import { COMMIT, VERSION } from "../version.ts";
 import { agentArgs, runAgentCommand } from "./agent-command.ts";
 import { CliError, ExitCode } from "./cli-error.ts";
 import { runCleanups } from "./shutdown.ts";
+import { sanitizeForTerminal } from "./terminal-text.ts";
 
 const rootArgs = {
   version: { type: "boolean", alias: "v", description: "Print the version" },
@@ -46,7 +47,8 @@ export async function main(rawArgs: string[]): Promise<number> {
 
 async function reportError(error: unknown, rawArgs: string[]): Promise<number> {
   if (error instanceof CliError) {
-    console.error(`error: ${error.message}`);
+    // Messages quote what servers said (their stderr, their errors): nothing in them may drive the terminal.
+    console.error(`error: ${sanitizeForTerminal(error.message, { keepNewlines: true })}`);
     return error.exitCode;
   }
   // citty's own errors: an unknown command, a missing argument.

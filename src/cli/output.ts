@@ -1,7 +1,23 @@
+/** Above this, a result is written a slice at a time. */
+const SLICE_CHARS = 1 << 20;
+
 /**
- * Results go to stdout, and only results. Written with `Bun.write` and awaited, so a large result
- * is whole in the pipe before the process exits.
+ * Results go to stdout, and only results, ending with a newline. Each write is awaited, so a large
+ * result is whole in the pipe before the process exits. A large text is encoded and written a
+ * megabyte at a time: encoding it at once (or appending the newline to it) would hold one more
+ * copy of the whole result in memory.
  */
 export async function printResult(text: string): Promise<void> {
-  await Bun.write(Bun.stdout, text.endsWith("\n") ? text : `${text}\n`);
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + SLICE_CHARS, text.length);
+    // Never split a surrogate pair: each half alone would be written as U+FFFD.
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    await Bun.write(Bun.stdout, text.slice(start, end));
+    start = end;
+  }
+  if (!text.endsWith("\n")) await Bun.write(Bun.stdout, "\n");
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -21,7 +21,7 @@ export async function askProjectApprovals(
     for (const entry of pending) {
       if (!entry.ok) continue;
       output.write(`${sanitizeForTerminal(entry.source)} wants to start the MCP server '${sanitizeForTerminal(entry.name)}':\n`);
-      output.write(`  ${sanitizeForTerminal(describeServer(entry.config))}\n`);
+      output.write(`  ${sanitizeForTerminal(describeServer(entry.config, entry.raw))}\n`);
       const answer = (await reader.question("Allow it? [y]es / [n]o, never / [l]ater ")).trim().toLowerCase();
       if (answer === "y" || answer === "yes") decided.set(entry, await recordApproval(entry, "approved"));
       else if (answer === "n" || answer === "no") decided.set(entry, await recordApproval(entry, "denied"));

@@ -324,7 +324,8 @@ describe("project scope (.mcp.json)", () => {
     const w = workspace();
     writeFileSync(w.projectFile, JSON.stringify({ mcpServers: { echo: { type: "stdio", command: "${ECHO_BIN:-" + ECHO_SERVER + "}", args: [], env: {} } } }));
     await w.cli("approve", "echo");
-    expect((await w.cli("list")).stdout).toBe(`echo  CONNECTED  1 tool(s)  (stdio: ${ECHO_SERVER})  [project]\n`);
+    // Shown as written: an expanded variable could hold a secret.
+    expect((await w.cli("list")).stdout).toBe(`echo  CONNECTED  1 tool(s)  (stdio: ${"${ECHO_BIN:-"}${ECHO_SERVER}})  [project]\n`);
   });
 
   test("--mcp-config replaces both scopes and is trusted as given", async () => {

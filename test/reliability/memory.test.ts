@@ -35,14 +35,8 @@ describe("bounded memory", () => {
     console.log(`30 MB answer: peak ${(big.peak / MB).toFixed(0)} MB, tiny call ${(tiny.peak / MB).toFixed(0)} MB, extra ${(extra / MB).toFixed(0)} MB = ${(extra / 30e6).toFixed(1)}x`);
   });
 
-  test("a 30 MB answer is printed whole at a peak under 7x the message over a tiny call (today ~6x)", () => {
+  test("a 30 MB answer is printed whole at a peak under 3x the message over a tiny call", () => {
     expect([big.code, big.stdoutBytes]).toEqual([0, 30_000_001]);
-    expect(big.peak - tiny.peak).toBeLessThan(7 * 30e6);
-  });
-
-  // KNOWN GAP, reported: the promise is 3x; the copies are listed in docs/RELIABILITY.md. Flips to a
-  // failure once it holds: then fold it into the test above.
-  test.failing("KNOWN GAP: a 30 MB answer at a peak under 3x the message", () => {
     expect(big.peak - tiny.peak).toBeLessThan(3 * 30e6);
   });
 

@@ -71,10 +71,7 @@ describe("text from a server cannot drive the terminal", () => {
     expect(stdout).toMatch(/^mcp__adhoc__evil\S*\s+Looks innocent/m);
   });
 
-  // KNOWN GAP, reported: the error text of `mcp call` quotes the server's stderr as it is, so a
-  // crashing server can clear the screen or retitle the window. Flips to a failure once fixed:
-  // then make it a plain test.
-  test.failing("KNOWN GAP: stderr quoted in an mcp call error is not sanitized", async () => {
+  test("stderr quoted in an mcp call error is shown sanitized", async () => {
     const server = `sh -c 'printf "\\033[2Jevil\\033]0;title\\007\\n" >&2; exit 1'`;
     const { exitCode, stderr } = await runSource(["mcp", "call", "--stdio", server, "echo", "text=x"]);
     expect(exitCode).toBe(3);

@@ -4,6 +4,7 @@ import { McpError } from "../../mcp/mcp-error.ts";
 import { flattenContent } from "../../mcp/tools/flatten-content.ts";
 import { CliError, ExitCode } from "../cli-error.ts";
 import { printResult } from "../output.ts";
+import { sanitizeForTerminal } from "../terminal-text.ts";
 import { unknownNameMessage } from "../suggest.ts";
 import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
@@ -56,7 +57,9 @@ export default defineCommand({
         throw error;
       }
       // The whole result, uncut: the model's output cap is for the model, not for a script.
-      await printResult(args.raw ? JSON.stringify(result, null, 2) : flattenContent(result));
+      const text = args.raw ? JSON.stringify(result, null, 2) : flattenContent(result);
+      // A script gets the bytes the server sent; a terminal must not be driven by them.
+      await printResult(process.stdout.isTTY ? sanitizeForTerminal(text, { keepNewlines: true }) : text);
       if (result.isError) process.exitCode = ExitCode.ToolError;
     } finally {
       await pool.closeAll();

@@ -41,9 +41,16 @@ export const ServerConfig = v.variant("type", [StdioServerConfig, HttpServerConf
 );
 export type ServerConfig = v.InferOutput<typeof ServerConfig>;
 
-/** What `mcp list` shows of a server's transport: `stdio: <command line>` or `http: <url>`. */
-export function describeServer(config: ServerConfig): string {
-  return config.type === "stdio" ? `stdio: ${[config.command, ...config.args].join(" ")}` : `http: ${config.url}`;
+/**
+ * What `mcp list` shows of a server's transport: `stdio: <command line>` or `http: <url>`, as the
+ * entry was written (`raw`), before `${VAR}` expansion: an expanded variable may hold a secret.
+ */
+export function describeServer(config: ServerConfig, raw?: unknown): string {
+  const written = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
+  if (config.type === "http") return `http: ${typeof written.url === "string" ? written.url : config.url}`;
+  const command = typeof written.command === "string" ? written.command : config.command;
+  const args = Array.isArray(written.args) ? written.args.map(String) : config.args;
+  return `stdio: ${[command, ...args].join(" ")}`;
 }
 
 /** Where an entry came from: `mcp list` and `mcp get` show it. */

@@ -144,7 +144,7 @@ export class McpToolPool {
 function initialStatus(entry: ServerEntry): ServerStatus {
   const base = { name: entry.name, scope: entry.scope, source: entry.source };
   if (!entry.ok) return { ...base, description: "", state: "invalid", reason: entry.error };
-  const description = describeServer(entry.config);
+  const description = describeServer(entry.config, entry.raw);
   if (entry.config.disabled) return { ...base, description, state: "disabled" };
   return { ...base, description, state: entry.trust ?? "pending" };
 }

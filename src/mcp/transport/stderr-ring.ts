@@ -1,4 +1,4 @@
-import { LineSplitter, decodeLine } from "./line-splitter.ts";
+import { TextLineSplitter } from "./text-line-splitter.ts";
 
 const MAX_LINE_CHARS = 500;
 
@@ -8,14 +8,14 @@ const MAX_LINE_CHARS = 500;
  */
 export class StderrRing {
   private readonly lines: string[] = [];
-  private readonly splitter = new LineSplitter();
+  private readonly splitter = new TextLineSplitter();
 
   constructor(private readonly capacity = 50) {}
 
   push(chunk: Uint8Array): void {
     this.splitter.push(chunk, (line) => this.add(line));
     // A line with no newline must not grow without bound either.
-    if (this.splitter.pendingBytes > MAX_LINE_CHARS * 4) this.splitter.finish((line) => this.add(line));
+    if (this.splitter.pendingLength > MAX_LINE_CHARS * 4) this.splitter.finish((line) => this.add(line));
   }
 
   /** Takes in an unterminated last line once the stream has ended. */
@@ -28,8 +28,8 @@ export class StderrRing {
     return this.lines.slice(-count);
   }
 
-  private add(bytes: Uint8Array): void {
-    const text = decodeLine(bytes.subarray(0, MAX_LINE_CHARS * 4)).trimEnd();
+  private add(line: string): void {
+    const text = line.trimEnd();
     if (text === "") return;
     this.lines.push(text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text);
     if (this.lines.length > this.capacity) this.lines.shift();

@@ -22,6 +22,12 @@ export interface StdioTransportOptions {
   closeGraceMs?: number;
 }
 
+/** The longest line (one JSON-RPC message) we hold before giving up on the server. */
+const MAX_MESSAGE_CHARS = 256 * 2 ** 20;
+
+/** Lines longer than this get a garbage collection before parsing (see handleLine). */
+const HUGE_MESSAGE_CHARS = 8 * 2 ** 20;
+
 /** How many stderr lines go into an error message. */
 const STDERR_LINES_IN_ERRORS = 10;
 
@@ -145,7 +151,17 @@ export class StdioTransport implements Transport {
     const splitter = new TextLineSplitter();
     const onLine = (line: string) => this.handleLine(line);
     try {
-      for await (const chunk of stdout) splitter.push(chunk, onLine);
+      for await (const chunk of stdout) {
+        splitter.push(chunk, onLine);
+        if (splitter.pendingLength > MAX_MESSAGE_CHARS) {
+          // Memory must stay bounded whatever the server writes: a line this long is no message.
+          this.failConnection(
+            McpError.closed(`the server wrote more than ${MAX_MESSAGE_CHARS / 2 ** 20} MB without a newline; the connection was closed`),
+          );
+          void this.close();
+          return;
+        }
+      }
       splitter.finish(onLine);
     } catch (error) {
       log.debug(`stdout of ${this.description} failed: ${(error as Error).message}`);
@@ -163,6 +179,10 @@ export class StdioTransport implements Transport {
 
   private handleLine(text: string): void {
     if (text.trim() === "") return;
+    // The decoded pieces of a huge line are garbage now, but the collector would keep them until
+    // after JSON.parse has made a third copy. One collection here keeps the peak near twice the
+    // message; it costs milliseconds, against the hundred a message this size takes to parse.
+    if (text.length > HUGE_MESSAGE_CHARS) Bun.gc(true);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -212,14 +232,19 @@ export class StdioTransport implements Transport {
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const tail = this.stderr.tail(STDERR_LINES_IN_ERRORS);
     const message = `the server ${how}${tail.length ? `; its last stderr lines:\n${tail.join("\n")}` : ""}`;
-    this.exitError = McpError.closed(message);
-    this.pending.failAll(this.exitError);
-    this.onClose?.(this.exitError);
+    this.failConnection(McpError.closed(message));
     // Its children may live on in the group; they belong to no one now.
     if (this.process) {
       signalGroup(this.process.pid, "SIGTERM");
       untrackGroup(this.process.pid);
     }
+  }
+
+  /** The connection is unusable: every pending and later request fails with `error`. */
+  private failConnection(error: McpError): void {
+    this.exitError = error;
+    this.pending.failAll(error);
+    this.onClose?.(error);
   }
 }
 

@@ -10,6 +10,12 @@ const NEWLINE = 0x0a;
 export class TextLineSplitter {
   private readonly decoder = new TextDecoder("utf-8", { fatal: false });
   private pieces: string[] = [];
+  private piecesLength = 0;
+
+  /** Characters held for a line whose newline has not come yet. */
+  get pendingLength(): number {
+    return this.piecesLength;
+  }
 
   /** Calls `onLine` with each complete line (without the newline). */
   push(chunk: Uint8Array, onLine: (line: string) => void): void {
@@ -23,7 +29,11 @@ export class TextLineSplitter {
       newline = chunk.indexOf(NEWLINE, start);
     }
     // Streamed: a character split between this chunk and the next is decoded whole.
-    if (start < chunk.length) this.pieces.push(this.decoder.decode(chunk.subarray(start), { stream: true }));
+    if (start < chunk.length) {
+      const piece = this.decoder.decode(chunk.subarray(start), { stream: true });
+      this.pieces.push(piece);
+      this.piecesLength += piece.length;
+    }
   }
 
   /** The unterminated last line, if the stream ended without a newline. */
@@ -36,6 +46,7 @@ export class TextLineSplitter {
     this.pieces.push(last);
     const line = this.pieces.join("");
     this.pieces = [];
+    this.piecesLength = 0;
     return line;
   }
 }

@@ -94,3 +94,15 @@ describe("McpToolPool", () => {
     expect(transports.map((t) => t.closed)).toEqual([1, 1]);
   });
 });
+
+describe("server descriptions", () => {
+  test("show the entry as written, so a ${VAR} that holds a secret is not expanded on screen", async () => {
+    const { parseServerEntry } = await import("../../../src/mcp/config/load-config.ts");
+    const entry = parseServerEntry("s", { command: ECHO_SERVER, args: ["--token", "${TOKEN}"] }, "user", "test", { TOKEN: "s3cret" });
+    expect(entry.ok && entry.config.args).toEqual(["--token", "s3cret"]);
+    const pool = new McpToolPool([entry]);
+    expect(pool.status()[0]?.description).toBe(`stdio: ${ECHO_SERVER} --token \${TOKEN}`);
+    const http = parseServerEntry("h", { url: "https://${HOST}/mcp?key=${KEY}" }, "user", "test", { HOST: "example.com", KEY: "k3y" });
+    expect(new McpToolPool([http]).status()[0]?.description).toBe("http: https://${HOST}/mcp?key=${KEY}");
+  });
+});

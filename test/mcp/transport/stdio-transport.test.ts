@@ -128,6 +128,14 @@ describe("StdioTransport", () => {
     expect(cancelled?.params).toEqual({ requestId: call.id, reason: "gave up" });
   });
 
+  test("a server that writes without end and no newline is cut off, not held in memory forever", async () => {
+    const transport = new StdioTransport({ command: "sh", args: ["-c", "exec cat /dev/zero"], env: process.env as Record<string, string> });
+    open.push(transport);
+    await transport.start();
+    const error = (await transport.request("ping").catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe("the server wrote more than 256 MB without a newline; the connection was closed");
+  });
+
   test("a 20 MB result arrives whole", async () => {
     const transport = chaos();
     await handshake(transport);

@@ -1,18 +1,18 @@
 import { describe, expect, test } from "bun:test";
-import { decodeLine, LineSplitter } from "../../../src/mcp/transport/line-splitter.ts";
+import { TextLineSplitter } from "../../../src/mcp/transport/text-line-splitter.ts";
 import { StderrRing } from "../../../src/mcp/transport/stderr-ring.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
 function splitAll(chunks: Uint8Array[]): string[] {
-  const splitter = new LineSplitter();
+  const splitter = new TextLineSplitter();
   const lines: string[] = [];
-  for (const chunk of chunks) splitter.push(chunk, (line) => lines.push(decodeLine(line)));
-  splitter.finish((line) => lines.push(decodeLine(line)));
+  for (const chunk of chunks) splitter.push(chunk, (line) => lines.push(line));
+  splitter.finish((line) => lines.push(line));
   return lines;
 }
 
-describe("LineSplitter", () => {
+describe("TextLineSplitter", () => {
   test("splits several lines in one chunk and one line across many chunks", () => {
     expect(splitAll([encode("a\nb\nc")])).toEqual(["a", "b", "c"]);
     expect(splitAll([encode("he"), encode("ll"), encode("o\nwor"), encode("ld\n")])).toEqual(["hello", "world"]);
