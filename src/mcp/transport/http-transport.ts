@@ -5,7 +5,7 @@ import { readUntilAnswered } from "./event-stream-reader.ts";
 import { httpStatusError } from "./http-errors.ts";
 import { HttpSession, isEventStream, mediaType, type OutgoingMessage } from "./http-session.ts";
 import { PendingRequests } from "./pending-requests.ts";
-import type { RequestOptions, ServerRequestHandler, Transport } from "./transport.ts";
+import { replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
 
 export interface HttpServerParams {
   url: string;
@@ -238,14 +238,7 @@ export class HttpTransport implements Transport {
 
   /** The server asked us something (a ping, say): the answer is POSTed like any message of ours. */
   private async answerServerRequest(request: JsonRpcRequest): Promise<void> {
-    let reply: OutgoingMessage;
-    try {
-      if (!this.onServerRequest) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-      reply = { jsonrpc: "2.0", id: request.id, result: (await this.onServerRequest(request)) ?? {} };
-    } catch (error) {
-      const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
-      reply = { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message } };
-    }
+    const reply = await replyToServerRequest(this.onServerRequest, request);
     if (this.closing) return;
     await this.sendOneWay(reply).catch((error: Error) =>
       log.debug(`${this.description}: could not answer ${request.method}: ${error.message}`),

@@ -1,13 +1,13 @@
 import type { Subprocess } from "bun";
 import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
-import { ErrorCode, classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "../protocol.ts";
+import { classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "../protocol.ts";
 import { BatchedWriter } from "./batched-writer.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "./process-group.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import { TextLineSplitter } from "./text-line-splitter.ts";
-import type { RequestOptions, ServerRequestHandler, Transport } from "./transport.ts";
+import { replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
 
 export interface StdioServerParams {
   command: string;
@@ -213,16 +213,9 @@ export class StdioTransport implements Transport {
   }
 
   private async answerServerRequest(request: JsonRpcRequest): Promise<void> {
-    let reply: object;
-    try {
-      if (!this.onServerRequest) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-      reply = { jsonrpc: "2.0", id: request.id, result: (await this.onServerRequest(request)) ?? {} };
-    } catch (error) {
-      const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
-      reply = { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message } };
-    }
-    await this.write(reply).catch(() => {});
+    await this.write(await replyToServerRequest(this.onServerRequest, request)).catch(() => {});
   }
+
 
   private async handleExit(code: number | null, signal: NodeJS.Signals | number | null): Promise<void> {
     // Answers already written before the exit are still in the pipe: read them first, briefly

@@ -1,4 +1,5 @@
-import type { JsonRpcNotification, JsonRpcRequest } from "../protocol.ts";
+import { McpError } from "../mcp-error.ts";
+import { ErrorCode, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol.ts";
 
 export interface RequestOptions {
   /** Aborting rejects the request at once and forgets its id; a late answer is dropped. */
@@ -29,4 +30,21 @@ export interface Transport {
   setProtocolVersion?(version: string): void;
   /** What the user sees in `mcp list`: `stdio: ./echo-server.sh`, `http: https://…`. */
   readonly description: string;
+}
+
+/**
+ * The response to a request the server sent us: the handler's result, or the error it threw as a
+ * JSON-RPC error (-32601 when there is no handler). A server's request is never left unanswered.
+ */
+export async function replyToServerRequest(
+  handler: ServerRequestHandler | undefined,
+  request: JsonRpcRequest,
+): Promise<JsonRpcResponse> {
+  try {
+    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    return { jsonrpc: "2.0", id: request.id, result: (await handler(request)) ?? {} };
+  } catch (error) {
+    const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
+    return { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message } };
+  }
 }
