@@ -126,6 +126,8 @@ describe("cat-code mcp call", () => {
     ["a key the schema lacks", ["echo", "echo", "txt=1"], "unknown argument 'txt'. Did you mean: text?"],
     ["a number that is not a number", ["sdk", "add", "a=x", "b=1"], "a=x: expected a number"],
     ["a mistyped option", ["echo", "echo", "--jsn", "{}"], "unknown option '--jsn'"],
+    ["a required argument left out", ["echo", "echo"], "missing required argument 'text': add text=..."],
+    ["required arguments left out of --json", ["sdk", "add", "--json", '{"a":1}'], "missing required argument 'b'"],
   ];
   for (const [what, args, message] of usageErrors) {
     test(`${what}: exit 2, a message, and no tools/call sent`, async () => {

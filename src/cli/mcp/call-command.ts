@@ -6,7 +6,7 @@ import { CliError, ExitCode } from "../cli-error.ts";
 import { printResult } from "../output.ts";
 import { sanitizeForTerminal } from "../terminal-text.ts";
 import { unknownNameMessage } from "../suggest.ts";
-import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
+import { checkRequiredArguments, parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
 
 const callArgs = {
@@ -48,6 +48,7 @@ export default defineCommand({
       const tool = status.tools.find((t) => t.name === toolName);
       if (!tool) throw CliError.usage(`server '${serverName}': ${unknownNameMessage("tool", toolName, status.tools.map((t) => t.name))}`);
       const toolArguments = jsonArguments ?? parseKeyValueArguments(pairs, tool.inputSchema as Record<string, unknown>);
+      checkRequiredArguments(toolArguments, tool.inputSchema as Record<string, unknown>);
 
       let result;
       try {
