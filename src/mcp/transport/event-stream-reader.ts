@@ -2,6 +2,7 @@ import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
 import { httpStatusError } from "./http-errors.ts";
 import { isEventStream, mediaType } from "./http-session.ts";
+import { parseMessage } from "./parse-message.ts";
 import { SseParser } from "./sse-parser.ts";
 
 export interface ReadUntilAnsweredOptions {
@@ -95,7 +96,7 @@ async function readStream(
     outcome.progressed = true;
     let value: unknown;
     try {
-      value = JSON.parse(data);
+      value = parseMessage(data);
     } catch {
       return log.debug(`http: ${options.url}: skipped an SSE event that is not JSON: ${data.slice(0, 200)}`);
     }

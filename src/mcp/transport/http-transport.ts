@@ -4,6 +4,7 @@ import { ErrorCode, classifyMessage, type JsonRpcNotification, type JsonRpcReque
 import { readUntilAnswered } from "./event-stream-reader.ts";
 import { httpStatusError } from "./http-errors.ts";
 import { HttpSession, isEventStream, mediaType, type OutgoingMessage } from "./http-session.ts";
+import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
 
@@ -142,7 +143,7 @@ export class HttpTransport implements Transport {
     const text = await response.text();
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseMessage(text);
     } catch {
       throw new McpError(ErrorCode.ParseError, `the server at ${this.session.url} answered ${message.method} with invalid JSON: ${text.slice(0, 200)}`);
     }

@@ -12,15 +12,13 @@ export interface SseEvent {
   id: string | undefined;
 }
 
-// `ignoreBOM: true` keeps a BOM inside a line: the spec strips one only at the very start of the stream.
-const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
-
 /**
  * Parses `text/event-stream` bytes as they arrive, per the WHATWG event-stream rules: lines end with
  * LF, CRLF or CR (a CRLF may be split across chunks); `:` starts a comment; `field: value` loses one
- * space after the colon; a blank line dispatches. Bytes are scanned once and a line is decoded once,
- * when it is complete, so a chunk that ends mid-character or mid-line costs nothing, and a 32 MB
- * `data` line is one copy and one decode rather than a re-scan per chunk.
+ * space after the colon; a blank line dispatches. Bytes are scanned once; the unfinished part of a
+ * line is decoded as it arrives (a character split between chunks decodes whole), so a 32 MB
+ * `data` line is held once as text pieces, joined when it ends, not as bytes, then a joined copy,
+ * then text.
  */
 export class SseParser {
   /**
@@ -43,8 +41,10 @@ export class SseParser {
   private dispatchedId: string | undefined;
   /** The spec's "last event ID buffer": set by an `id` field, made the last event id at the blank line. */
   private idBuffer: string | undefined;
-  private partial: Uint8Array[] = [];
-  private partialBytes = 0;
+  // `ignoreBOM: true` keeps a BOM inside a line: the spec strips one only at the very start of the stream.
+  private readonly decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  /** The decoded start of a line whose end has not arrived. */
+  private partial: string[] = [];
   private atStreamStart = true;
   private skipLeadingLf = false;
   private data: string[] = [];
@@ -78,47 +78,39 @@ export class SseParser {
         }
       }
     }
-    if (start < chunk.length) {
-      this.partial.push(chunk.subarray(start));
-      this.partialBytes += chunk.length - start;
-    }
+    if (start < chunk.length) this.partial.push(this.decoder.decode(chunk.subarray(start), { stream: true }));
   }
 
   /** The stream ended. An event without its closing blank line is dropped, as the spec says. */
   finish(): void {
     this.partial = [];
-    this.partialBytes = 0;
+    this.decoder.decode();
     this.resetEvent();
   }
 
   private completeLine(tail: Uint8Array): void {
-    let bytes = tail;
-    if (this.partialBytes > 0) {
-      bytes = new Uint8Array(this.partialBytes + tail.length);
-      let offset = 0;
-      for (const piece of this.partial) {
-        bytes.set(piece, offset);
-        offset += piece.length;
-      }
-      bytes.set(tail, offset);
+    // Not streamed: the line ends here, so a broken sequence before its end stays in this line.
+    let line = this.decoder.decode(tail);
+    if (this.partial.length > 0) {
+      this.partial.push(line);
+      line = this.partial.join("");
       this.partial = [];
-      this.partialBytes = 0;
     }
     if (this.atStreamStart) {
       this.atStreamStart = false;
-      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     }
-    this.processLine(bytes);
+    this.processLine(line);
   }
 
-  private processLine(bytes: Uint8Array): void {
-    if (bytes.length === 0) return this.dispatch();
-    if (bytes[0] === COLON) return; // a comment, often a keep-alive
-    const colon = bytes.indexOf(COLON);
-    const field = decoder.decode(colon === -1 ? bytes : bytes.subarray(0, colon));
-    let valueStart = colon === -1 ? bytes.length : colon + 1;
-    if (bytes[valueStart] === 0x20) valueStart++;
-    const value = () => decoder.decode(bytes.subarray(valueStart));
+  private processLine(line: string): void {
+    if (line === "") return this.dispatch();
+    if (line.charCodeAt(0) === COLON) return; // a comment, often a keep-alive
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let valueStart = colon === -1 ? line.length : colon + 1;
+    if (line.charCodeAt(valueStart) === 0x20) valueStart++;
+    const value = () => line.slice(valueStart);
     switch (field) {
       case "data":
         this.data.push(value());

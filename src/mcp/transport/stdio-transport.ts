@@ -3,6 +3,7 @@ import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
 import { classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "../protocol.ts";
 import { BatchedWriter } from "./batched-writer.ts";
+import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "./process-group.ts";
 import { StderrRing } from "./stderr-ring.ts";
@@ -24,9 +25,6 @@ export interface StdioTransportOptions {
 
 /** The longest line (one JSON-RPC message) we hold before giving up on the server. */
 const MAX_MESSAGE_CHARS = 256 * 2 ** 20;
-
-/** Lines longer than this get a garbage collection before parsing (see handleLine). */
-const HUGE_MESSAGE_CHARS = 8 * 2 ** 20;
 
 /** How many stderr lines go into an error message. */
 const STDERR_LINES_IN_ERRORS = 10;
@@ -179,13 +177,9 @@ export class StdioTransport implements Transport {
 
   private handleLine(text: string): void {
     if (text.trim() === "") return;
-    // The decoded pieces of a huge line are garbage now, but the collector would keep them until
-    // after JSON.parse has made a third copy. One collection here keeps the peak near twice the
-    // message; it costs milliseconds, against the hundred a message this size takes to parse.
-    if (text.length > HUGE_MESSAGE_CHARS) Bun.gc(true);
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseMessage(text);
     } catch {
       log.debug(`${this.description}: skipped a line that is not JSON: ${text.slice(0, 200)}`);
       return;
