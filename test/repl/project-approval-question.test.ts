@@ -2,18 +2,17 @@ import { afterEach, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, ECHO_SERVER, REPO, tempDir } from "../helpers/paths.ts";
-import { TmuxTerminal } from "./tmux-terminal.ts";
+import { PtyTerminal } from "./pty-terminal.ts";
 
 /**
  * A project's `.mcp.json` at REPL start: the REPL asks before it starts anything, and the answer is
  * recorded as `cat-code mcp approve` / `deny` would record it.
  */
-let terminal: TmuxTerminal | undefined;
+let terminal: PtyTerminal | undefined;
 afterEach(() => terminal?.kill());
 
-function startReplIn(project: string, home: string): TmuxTerminal {
-  if (!TmuxTerminal.available()) throw new Error("this test needs tmux (apt-get install -y tmux)");
-  const started = new TmuxTerminal();
+function startReplIn(project: string, home: string): PtyTerminal {
+  const started = new PtyTerminal();
   started.start([BUN, join(REPO, "src/cli/main.ts")], {
     cwd: project,
     env: { CAT_CODE_HOME: home, ANTHROPIC_API_KEY: "", PATH: process.env.PATH ?? "/usr/bin:/bin" },
@@ -58,6 +57,7 @@ test("later leaves it waiting, spawns nothing, and /mcp says so", async () => {
   terminal = startReplIn(projectWith(marker), tempDir());
   await terminal.waitForText("Allow it?");
   terminal.type("l");
+  await terminal.waitForText("/help for commands");
   terminal.type("/mcp");
   await terminal.waitForText("NEEDS-APPROVAL");
   expect(existsSync(marker)).toBe(false);

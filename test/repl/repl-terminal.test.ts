@@ -13,20 +13,19 @@ import {
   toolUse,
   type MessagesStandIn,
 } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { TmuxTerminal } from "./tmux-terminal.ts";
+import { PtyTerminal } from "./pty-terminal.ts";
 
 /**
- * The REPL in a real terminal (tmux), driving the compiled binary: /mcp, a prompt that calls the
+ * The REPL in a real terminal (a pseudo-terminal read through a terminal emulator), driving the compiled binary: /mcp, a prompt that calls the
  * MCP echo tool, Ctrl-C during a turn, /exit; and what the screen shows at each step.
  */
 let dir: string;
 let binary: string;
 let standIn: MessagesStandIn;
-let terminal: TmuxTerminal;
+let terminal: PtyTerminal;
 let echoServer: string;
 
 beforeAll(async () => {
-  if (!TmuxTerminal.available()) throw new Error("this test needs tmux (apt-get install -y tmux)");
   dir = await mkdtemp(join(tmpdir(), "cat-code-repl-"));
   binary = await buildBinary({ outfile: join(dir, "cat-code") });
   // A copy with a path of its own, so the leftover-process check cannot see other tests' servers.
@@ -42,7 +41,7 @@ beforeAll(async () => {
     ],
     { eventDelayMs: 5, apiKey: "sk-test" },
   );
-  terminal = new TmuxTerminal();
+  terminal = new PtyTerminal();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,0 +1,86 @@
+import { Terminal as HeadlessTerminal } from "@xterm/headless";
+import type { Subprocess } from "bun";
+
+const COLS = 120;
+const ROWS = 40;
+
+/** Key names as tmux spells them, for tests that read like keystrokes. */
+const KEYS: Record<string, string> = {
+  Enter: "\r",
+  "C-c": "\u0003",
+  "C-d": "\u0004",
+  Up: "\u001b[A",
+  Down: "\u001b[B",
+  Escape: "\u001b",
+};
+
+/**
+ * A real terminal for REPL tests with nothing installed: the program runs on a pseudo-terminal from
+ * Bun (`Bun.spawn({ terminal })`), and what it writes goes through a headless xterm.js emulator, so
+ * `screen()` is what a person would see (cursor moves and line redraws applied), not the raw bytes.
+ * When the program ends, `[exit N]` is written on the screen, as a shell prompt would show it.
+ */
+export class PtyTerminal {
+  private readonly emulator = new HeadlessTerminal({ cols: COLS, rows: ROWS, allowProposedApi: true, scrollback: 1000 });
+  private process: Subprocess | undefined;
+  private pending = Promise.resolve();
+
+  /** Starts `command` (argv) in a 120x40 terminal. */
+  start(command: string[], options: { cwd: string; env: Record<string, string> }): void {
+    const child = Bun.spawn(command, {
+      cwd: options.cwd,
+      env: { TERM: "xterm-256color", ...options.env },
+      terminal: { cols: COLS, rows: ROWS, data: (_terminal, data) => this.show(data) },
+    });
+    this.process = child;
+    void child.exited.then((code) => this.show(`\r\n[exit ${code}]\r\n`));
+  }
+
+  send(...keys: string[]): void {
+    for (const key of keys) this.process?.terminal?.write(KEYS[key] ?? key);
+  }
+
+  /** Types text literally, then presses Enter. */
+  type(text: string): void {
+    this.process?.terminal?.write(text);
+    this.send("Enter");
+  }
+
+  /** The visible lines (scrolled-off ones included), each without trailing blanks. */
+  screen(): string {
+    const buffer = this.emulator.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < buffer.length; y++) lines.push(buffer.getLine(y)?.translateToString(true) ?? "");
+    return lines
+      .map((line) => line.trimEnd())
+      .join("\n")
+      .trimEnd();
+  }
+
+  /** Polls the screen until `predicate` holds; fails with the screen in the message. */
+  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.pending;
+      const screen = this.screen();
+      if (predicate(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen shows:\n${screen}`);
+      await Bun.sleep(50);
+    }
+  }
+
+  waitForText(text: string, timeoutMs?: number): Promise<string> {
+    return this.waitFor((screen) => screen.includes(text), JSON.stringify(text), timeoutMs);
+  }
+
+  kill(): void {
+    this.process?.kill("SIGKILL");
+    this.process?.terminal?.close();
+    this.emulator.dispose();
+  }
+
+  /** The emulator parses asynchronously; `pending` lets a reader wait until it has caught up. */
+  private show(data: Uint8Array | string): void {
+    this.pending = new Promise((resolve) => this.emulator.write(data, resolve));
+  }
+}
