@@ -103,3 +103,26 @@ test("the REPL in a terminal: /mcp, a tool-calling prompt, Ctrl-C during a turn,
   expect(await processesRunning(echoServer)).toEqual([]);
   expect(await processesRunning(binary)).toEqual([]);
 }, 60_000);
+
+test("in a terminal: up-arrow recalls the last line, and Ctrl-C twice at an empty prompt exits", async () => {
+  const second = new PtyTerminal();
+  try {
+    second.start([binary, "--mcp-config", join(dir, "mcp.json")], {
+      cwd: dir,
+      env: { ANTHROPIC_API_KEY: "", CAT_CODE_HOME: join(dir, "home-2") },
+    });
+    await second.waitForText("MCP: 1 server(s), 1 tool(s) registered");
+    second.type("/mcp tools");
+    await second.waitForText("mcp__echo__echo");
+    second.send("Up");
+    await second.waitFor((s) => s.split("\n").at(-1) === "> /mcp tools", "the recalled line at the prompt");
+    second.send("C-c");
+    await second.waitFor((s) => s.split("\n").at(-1)?.trim() === ">", "the line cleared by Ctrl-C");
+    second.send("C-c");
+    await second.waitForText("(Ctrl-C again to exit)");
+    second.send("C-c");
+    await second.waitForText("[exit 0]");
+  } finally {
+    second.kill();
+  }
+}, 30_000);
