@@ -1,6 +1,7 @@
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import { claimSignal } from "../cli/shutdown.ts";
+import { sanitizeForTerminal } from "../cli/terminal-text.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { VERSION } from "../version.ts";
 import { AgentSession } from "./agent-session.ts";
@@ -77,12 +78,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
 
   const notices: string[] = [];
-  void session.connectMcp().then((summary) => {
-    if (!summary.line) return;
-    // At a terminal, news goes above the prompt at once; otherwise it waits for the next prompt.
-    if (reader.isTerminal && reader.waiting && !turn) reader.printAbove(summary.line);
-    else notices.push(summary.line);
-  });
+  // At a terminal, news goes above the prompt at once; otherwise it waits for the next prompt.
+  const news = (line: string) => {
+    if (reader.isTerminal && reader.waiting && !turn) reader.printAbove(line);
+    else notices.push(line);
+  };
+  void session.connectMcp().then((summary) => summary.line && news(summary.line));
+  options.pool.onToolsChanged = (server, tools) => news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);
 
   try {
     for (;;) {

@@ -156,3 +156,28 @@ test("print mode waits for the servers only up to CAT_CODE_MCP_STARTUP_TIMEOUT, 
   expect(cli.output).toContain("MCP server 'silent' is not available: not ready within 300 ms");
   expect(standIn.requests[0]!.body.tools!.some((tool) => tool.name.startsWith("mcp__"))).toBe(false);
 }, 15_000);
+
+test("a server that announces new tools mid-session: the REPL says so and the next model request carries them", async () => {
+  standIn = startMessagesStandIn([
+    reply(toolUse("mcp__grower__grow", {})),
+    (request) => reply(text(`grow said ${resultText(toolResultsOf(request)[0])}`)),
+    reply(text("noted")),
+  ]);
+  const config = join(dir, "grower.json");
+  await writeFile(config, JSON.stringify({ mcpServers: { grower: { command: process.execPath, args: [join(REPO, "fixtures/chaos-server.ts"), "--growing"] } } }));
+  cli = new PipedCli(["--mcp-config", config, "--allow-all"], {
+    cwd: dir,
+    env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }),
+  });
+  await cli.waitFor("> ");
+  let at = await waitForServers(cli);
+  cli.send("grow a tool");
+  at = await cli.waitFor("grow said added extra_1", at);
+  cli.send("what now?");
+  at = await cli.waitFor("noted", at);
+  expect(cli.output).toContain("MCP: grower now has 5 tool(s)");
+  expect(standIn.requests[0]!.body.tools!.map((tool) => tool.name)).not.toContain("mcp__grower__extra_1");
+  expect(standIn.requests[2]!.body.tools!.map((tool) => tool.name)).toContain("mcp__grower__extra_1");
+  cli.end();
+  expect(await cli.exited).toBe(0);
+}, 30_000);

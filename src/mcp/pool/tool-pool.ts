@@ -35,6 +35,11 @@ interface Connection {
   entry: ServerEntry;
   client?: McpClient;
   status: ServerStatus;
+  /** The names this server's tools got in each registry, to replace them when its tools change. */
+  registered: Map<ToolRegistry, string[]>;
+  /** A re-listing under way, and whether another change was announced while it ran. */
+  refreshing?: Promise<void>;
+  refreshAgain?: boolean;
 }
 
 export interface ToolPoolOptions {
@@ -52,11 +57,14 @@ const STDERR_LINES_IN_STATUS = 10;
 export class McpToolPool {
   private readonly connections: Connection[];
   private readonly makeTransport: (config: ServerConfig) => Transport;
+  private readonly registries = new Set<ToolRegistry>();
   private closing: Promise<void> | undefined;
+  /** Hears that a server's tools changed and were registered anew (the REPL says so). */
+  onToolsChanged?: (server: string, tools: ToolDefinition[]) => void;
 
   constructor(entries: ServerEntry[], options: ToolPoolOptions = {}) {
     this.makeTransport = options.createTransport ?? createTransport;
-    this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry) }));
+    this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), registered: new Map() }));
   }
 
   get size(): number {
@@ -81,30 +89,67 @@ export class McpToolPool {
   /**
    * Registers every tool of every connected server as `mcp__<server>__<tool>`. A name that is taken
    * (two tools that sanitize alike, or a cut name) gets a stable hash suffix and a warning, so both
-   * tools stay callable. Returns the number of tools registered.
+   * tools stay callable. When a server later announces `tools/list_changed`, its tools are listed
+   * again and replaced in this registry. Returns the number of tools registered.
    */
   registerInto(registry: ToolRegistry): number {
+    this.registries.add(registry);
     let count = 0;
-    for (const { entry, client, status } of this.connections) {
-      if (status.state !== "connected" || !client) continue;
-      for (const definition of status.tools) {
-        let name = namespacedToolName(entry.name, definition.name);
-        if (registry.has(name)) {
-          const distinct = withSuffix(name, stableHash(`${entry.name}\u0000${definition.name}`));
-          log.warn(
-            `MCP tool '${definition.name}' of server '${entry.name}' maps to ${name}, which is taken; registered as ${distinct}`,
-          );
-          name = distinct;
-        }
-        if (registry.has(name)) {
-          log.warn(`MCP tool '${definition.name}' of server '${entry.name}' is listed twice; the second is skipped`);
-          continue;
-        }
-        registry.register(new McpToolAdapter(name, entry.name, definition, client));
-        count++;
-      }
-    }
+    for (const connection of this.connections) count += this.registerTools(connection, registry);
     return count;
+  }
+
+  private registerTools(connection: Connection, registry: ToolRegistry): number {
+    const { entry, client, status } = connection;
+    if (status.state !== "connected" || !client) return 0;
+    const names: string[] = [];
+    for (const definition of status.tools) {
+      let name = namespacedToolName(entry.name, definition.name);
+      if (registry.has(name)) {
+        const distinct = withSuffix(name, stableHash(`${entry.name}\u0000${definition.name}`));
+        log.warn(`MCP tool '${definition.name}' of server '${entry.name}' maps to ${name}, which is taken; registered as ${distinct}`);
+        name = distinct;
+      }
+      if (registry.has(name)) {
+        log.warn(`MCP tool '${definition.name}' of server '${entry.name}' is listed twice; the second is skipped`);
+        continue;
+      }
+      registry.register(new McpToolAdapter(name, entry.name, definition, client));
+      names.push(name);
+    }
+    connection.registered.set(registry, names);
+    return names.length;
+  }
+
+  /** A server said its tools changed: list them again (once more if it says so meanwhile). */
+  private toolsChanged(connection: Connection): void {
+    connection.refreshAgain = true;
+    connection.refreshing ??= (async () => {
+      while (connection.refreshAgain && !this.closing) {
+        connection.refreshAgain = false;
+        await this.refreshTools(connection);
+      }
+      connection.refreshing = undefined;
+    })();
+  }
+
+  private async refreshTools(connection: Connection): Promise<void> {
+    const { entry, client } = connection;
+    if (!entry.ok || !client || connection.status.state !== "connected") return;
+    let tools: ToolDefinition[];
+    try {
+      tools = filterTools(await client.listTools(), entry.config);
+    } catch (error) {
+      log.warn(`MCP server '${entry.name}' said its tools changed, but listing them failed: ${(error as Error).message}`);
+      return;
+    }
+    if (connection.status.state !== "connected") return;
+    connection.status = { ...connection.status, tools };
+    for (const registry of this.registries) {
+      for (const name of connection.registered.get(registry) ?? []) registry.unregister(name);
+      this.registerTools(connection, registry);
+    }
+    this.onToolsChanged?.(entry.name, tools);
   }
 
   /** Closes every client, in parallel. Safe to call twice. */
@@ -117,7 +162,12 @@ export class McpToolPool {
     const { entry } = connection;
     if (!entry.ok || entry.config.disabled || entry.trust || this.closing) return;
     const transport = this.makeTransport(entry.config);
-    const client = new McpClient(transport, { timeoutMs: entry.config.timeout });
+    const client = new McpClient(transport, {
+      timeoutMs: entry.config.timeout,
+      onNotification: (notification) => {
+        if (notification.method === "notifications/tools/list_changed") this.toolsChanged(connection);
+      },
+    });
     connection.client = client;
     const { name, scope, source, description } = connection.status;
     const base = { name, scope, source, description };

@@ -106,3 +106,33 @@ describe("server descriptions", () => {
     expect(new McpToolPool([http]).status()[0]?.description).toBe("http: https://${HOST}/mcp?key=${KEY}");
   });
 });
+
+describe("tools that change while connected", () => {
+  test("tools/list_changed re-lists the server's tools and replaces them in the registry", async () => {
+    const changes: string[][] = [];
+    const pool = new McpToolPool([stdio("grower", BUN, [CHAOS_SERVER, "--growing"])]);
+    pool.onToolsChanged = (server, tools) => changes.push([server, ...tools.map((t) => t.name)]);
+    try {
+      await pool.connectAll();
+      const registry = new ToolRegistry();
+      pool.registerInto(registry);
+      expect(registry.has("mcp__grower__extra_1")).toBe(false);
+      const grown = await registry.get("mcp__grower__grow")?.execute({});
+      expect(grown).toEqual({ content: "added extra_1", isError: false });
+      const deadline = Date.now() + 5000;
+      while (!registry.has("mcp__grower__extra_1") && Date.now() < deadline) await Bun.sleep(10);
+      expect(registry.list().map((t) => t.name)).toEqual([
+        "mcp__grower__echo",
+        "mcp__grower__sleep",
+        "mcp__grower__big",
+        "mcp__grower__grow",
+        "mcp__grower__extra_1",
+      ]);
+      expect(changes).toEqual([["grower", "echo", "sleep", "big", "grow", "extra_1"]]);
+      expect((pool.status()[0] as { tools: unknown[] }).tools.length).toBe(5);
+      expect((await registry.get("mcp__grower__extra_1")?.execute({}))?.content).toBe("unknown tool extra_1");
+    } finally {
+      await pool.closeAll();
+    }
+  });
+});
