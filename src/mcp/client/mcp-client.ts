@@ -100,6 +100,7 @@ export class McpClient {
       this.instructions = result.instructions;
       this.transport.setProtocolVersion?.(result.protocolVersion);
       await this.transport.notify("notifications/initialized");
+      if ((result.capabilities.tools as { listChanged?: unknown } | undefined)?.listChanged === true) this.transport.openNotificationStream?.();
       this._state = { status: "connected" };
     } catch (error) {
       this._state =

@@ -22,12 +22,12 @@ export interface ReadUntilAnsweredOptions {
 }
 
 /** Where a stream stands: carried over from one connection of it to the next. */
-interface StreamPosition {
+export interface StreamPosition {
   lastEventId: string | undefined;
   retryMs: number | undefined;
 }
 
-interface StreamOutcome extends StreamPosition {
+export interface StreamOutcome extends StreamPosition {
   answered: boolean;
   /** Whether any message arrived: a stream that moves is not failing, however often it drops. */
   progressed: boolean;
@@ -82,11 +82,14 @@ export async function readUntilAnswered(first: Response, options: ReadUntilAnswe
   }
 }
 
-/** Reads one connection of the stream until it ends or brings the awaited response. */
-async function readStream(
+/**
+ * Reads one connection of a stream until it ends or `onMessage` says the awaited response came
+ * (the standalone GET stream awaits none, so it reads to the end). Rejects only when `signal` aborts.
+ */
+export async function readStream(
   body: ReadableStream<Uint8Array>,
   from: StreamPosition,
-  options: ReadUntilAnsweredOptions,
+  options: Pick<ReadUntilAnsweredOptions, "url" | "method" | "signal" | "onMessage">,
 ): Promise<StreamOutcome> {
   const outcome: StreamOutcome = { answered: false, progressed: false, ...from };
   const parser = new SseParser(({ type, data }) => {
@@ -124,7 +127,7 @@ async function readStream(
 }
 
 /** Waits `ms`, or less if the signal aborts; leaves no timer behind either way. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const onAbort = () => {

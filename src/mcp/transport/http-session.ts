@@ -59,7 +59,14 @@ export class HttpSession {
 
   /** Re-opens a dropped SSE stream where it stopped (`GET` + `Last-Event-ID`). */
   resume(lastEventId: string, signal?: AbortSignal): Promise<Response> {
-    return this.fetch("GET", { Accept: SSE_TYPE, "Last-Event-ID": lastEventId }, undefined, signal, true);
+    return this.listen(lastEventId, signal);
+  }
+
+  /** Opens the standalone `GET` stream, or re-opens one after `lastEventId` if an id was seen. */
+  listen(lastEventId: string | undefined, signal?: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { Accept: SSE_TYPE };
+    if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
+    return this.fetch("GET", headers, undefined, signal, true);
   }
 
   /** Forgets an expired session, so the next `initialize` starts a fresh one. */

@@ -1,9 +1,10 @@
 import { log } from "../../log.ts";
 import { McpCancelledError, McpError } from "../mcp-error.ts";
-import { ErrorCode, classifyMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../protocol.ts";
+import { ErrorCode, classifyMessage, type ClassifiedMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../protocol.ts";
 import { readUntilAnswered } from "./event-stream-reader.ts";
 import { httpStatusError } from "./http-errors.ts";
 import { HttpSession, isEventStream, mediaType, type OutgoingMessage } from "./http-session.ts";
+import { NotificationStream, type NotificationStreamState } from "./notification-stream.ts";
 import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
@@ -22,6 +23,8 @@ export interface HttpTransportOptions {
   maxResumeAttempts?: number;
   /** A notification has no answer for the client to time out on; this bounds its POST. */
   notifyTimeoutMs?: number;
+  /** Failed connections in a row after which the standalone GET stream is given up. */
+  maxNotificationStreamFailures?: number;
 }
 
 /**
@@ -30,9 +33,13 @@ export interface HttpTransportOptions {
  * notifications before the response. The session, resumption and errors live in helpers; this
  * class correlates answers and keeps the session alive across an expiry.
  *
- * The optional standalone GET stream is never opened: it would only bring unsolicited server
- * messages, and nothing acts on those yet (tools are registered once; a `list_changed` changes
- * nothing the user sees). Messages that belong to a request come on that request's own stream.
+ * Messages that belong to a request come on that request's own stream. What belongs to none
+ * (`notifications/tools/list_changed`) comes on the optional standalone GET stream, which is opened
+ * only when the client asks for it with `openNotificationStream()`. The client asks because only it
+ * reads the server's capabilities: the transport relays the `initialize` result without looking
+ * into it, and a server that declares no `listChanged` would only hold a connection open for nothing.
+ * Once asked, the transport re-opens the stream by itself on a renewed session, which the client
+ * never sees.
  */
 export class HttpTransport implements Transport {
   onServerRequest?: ServerRequestHandler;
@@ -50,6 +57,7 @@ export class HttpTransport implements Transport {
   private renewal: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private readonly options: Required<HttpTransportOptions>;
+  private readonly notifications: NotificationStream;
 
   constructor(
     private readonly params: HttpServerParams,
@@ -62,7 +70,14 @@ export class HttpTransport implements Transport {
       defaultRetryMs: options.defaultRetryMs ?? 1000,
       maxResumeAttempts: options.maxResumeAttempts ?? 3,
       notifyTimeoutMs: options.notifyTimeoutMs ?? 30_000,
+      maxNotificationStreamFailures: options.maxNotificationStreamFailures ?? 3,
     };
+    this.notifications = new NotificationStream(
+      this.session,
+      (value) => this.receiveUnsolicited(value),
+      { defaultRetryMs: this.options.defaultRetryMs, maxFailures: this.options.maxNotificationStreamFailures },
+      this.description,
+    );
   }
 
   /** Nothing to open: HTTP connects per message. Only checks what would make every message fail. */
@@ -106,6 +121,19 @@ export class HttpTransport implements Transport {
     this.session.protocolVersion = version;
   }
 
+  /**
+   * Opens the standalone GET stream in the background, for server messages that belong to no
+   * request. Never fails and never blocks: a server that offers none (405) is simply not asked again.
+   */
+  openNotificationStream(): void {
+    if (!this.closing) this.notifications.open();
+  }
+
+  /** Where the standalone GET stream stands (for tests and debugging). */
+  get notificationStreamState(): NotificationStreamState {
+    return this.notifications.state;
+  }
+
   close(): Promise<void> {
     this.closing ??= this.shutdown();
     return this.closing;
@@ -113,6 +141,7 @@ export class HttpTransport implements Transport {
 
   private async shutdown(): Promise<void> {
     this.pending.failAll(McpError.closed("the connection was closed"));
+    this.notifications.close();
     await this.session.terminate(this.options.closeTimeoutMs);
   }
 
@@ -185,6 +214,7 @@ export class HttpTransport implements Transport {
     // Straight to the session: a 404 here must not start yet another renewal.
     const response = await this.session.post({ jsonrpc: "2.0", method: "notifications/initialized" }, signal);
     await this.expectAccepted(response);
+    this.notifications.renew();
   }
 
   /** A notification or a response of ours: 202, or 200 with a body that is ignored. */
@@ -221,19 +251,40 @@ export class HttpTransport implements Transport {
         if (!settled) log.debug(`${this.description}: dropped an answer to unknown id ${JSON.stringify(id)}`);
         return String(id) === String(awaited);
       }
+      default:
+        this.receiveFromServer(classified);
+        return false;
+    }
+  }
+
+  /** A message (or batch) on the standalone GET stream: no request of ours awaits it. */
+  private receiveUnsolicited(value: unknown): void {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const classified = classifyMessage(item);
+      if (classified.kind === "response") {
+        log.debug(`${this.description}: ignored a response on the notification stream (id ${JSON.stringify(classified.message.id)})`);
+      } else {
+        this.receiveFromServer(classified);
+      }
+    }
+  }
+
+  /** What the server says of its own accord, on any stream: its requests are answered, its notifications passed on. */
+  private receiveFromServer(classified: Exclude<ClassifiedMessage, { kind: "response" }>): void {
+    switch (classified.kind) {
       case "request":
         void this.answerServerRequest(classified.message);
-        return false;
+        return;
       case "notification":
         try {
           this.onNotification?.(classified.message);
         } catch (error) {
           log.debug(`notification handler failed: ${(error as Error).message}`);
         }
-        return false;
+        return;
       case "invalid":
         log.debug(`${this.description}: skipped a message that is not JSON-RPC (${classified.reason})`);
-        return false;
+        return;
     }
   }
 

@@ -28,6 +28,8 @@ export interface Transport {
   onClose?: (error: Error) => void;
   /** Tells the transport which protocol version was agreed (HTTP sends it as a header). */
   setProtocolVersion?(version: string): void;
+  /** Asks for server messages that belong to no request (HTTP: the standalone GET stream); called once the handshake is done. */
+  openNotificationStream?(): void;
   /** What the user sees in `mcp list`: `stdio: ./echo-server.sh`, `http: https://…`. */
   readonly description: string;
 }

@@ -5,6 +5,15 @@ import type { JsonRpcNotification } from "../../../src/mcp/protocol.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
 import { spawnServer, type ServerProcess } from "./http-server-process.ts";
 
+/** Polls until `check` holds; the bound is against hangs only. */
+async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(5);
+  }
+}
+
 const FIXTURE = join(import.meta.dir, "..", "..", "..", "fixtures", "http", "sdk-http-server.ts");
 
 // The official SDK's server transport, in each of the set-ups real servers use.
@@ -12,7 +21,7 @@ for (const mode of ["sse", "json", "stateless"] as const) {
   describe(`the SDK's Streamable HTTP server (${mode})`, () => {
     let server: ServerProcess;
     beforeAll(async () => {
-      server = await spawnServer([process.execPath, FIXTURE, "--mode", mode], { ready: /PORT (\d+)/, path: "/mcp" });
+      server = await spawnServer([process.execPath, FIXTURE, "--mode", mode, "--add-tool"], { ready: /PORT (\d+)/, path: "/mcp" });
     });
     afterAll(() => server?.stop());
 
@@ -40,7 +49,7 @@ for (const mode of ["sse", "json", "stateless"] as const) {
       const client = await connected();
       try {
         const tools = await client.listTools();
-        expect(tools.map((t) => t.name).sort()).toEqual(["add", "chatty", "echo"]);
+        expect(tools.map((t) => t.name).sort()).toEqual(["add", "add-tool", "chatty", "echo"]);
         expect(tools.find((t) => t.name === "echo")?.annotations?.readOnlyHint).toBe(true);
         const echoed = await client.callTool("echo", { message: "hi 你好" });
         expect(echoed.content).toEqual([{ type: "text", text: "hi 你好" }]);
@@ -88,6 +97,27 @@ for (const mode of ["sse", "json", "stateless"] as const) {
     }
 
     if (mode !== "stateless") {
+      test("a tool registered at run time is announced on the standalone GET stream and reaches onNotification", async () => {
+        const notifications: JsonRpcNotification[] = [];
+        const transport = new HttpTransport({ url: server.url, headers: {} });
+        const client = new McpClient(transport, { timeoutMs: 10_000, onNotification: (n) => notifications.push(n) });
+        await client.connect();
+        try {
+          // The SDK declares tools.listChanged; it drops list_changed when no GET stream is open, so wait for it.
+          await until(() => transport.notificationStreamState === "open", "the GET stream to open");
+          expect((await client.listTools()).map((t) => t.name)).not.toContain("late-tool");
+          const added = await client.callTool("add-tool", { name: "late-tool" });
+          expect(added.content[0]?.text).toBe("added late-tool");
+          await until(() => notifications.some((n) => n.method === "notifications/tools/list_changed"), "list_changed");
+          // The client dropped its cached list on hearing it.
+          expect((await client.listTools()).map((t) => t.name)).toContain("late-tool");
+          expect((await client.callTool("late-tool", {})).content[0]?.text).toBe("late-tool");
+          expect(transport.notificationStreamState).toBe("open");
+        } finally {
+          await client.close();
+        }
+      });
+
       test("close ends the session on the server: its id is refused afterwards", async () => {
         const transport = new HttpTransport({ url: server.url, headers: {} });
         const client = new McpClient(transport);
@@ -121,6 +151,8 @@ for (const mode of ["sse", "json", "stateless"] as const) {
           expect(echoed.content[0]?.text).toBe("still here");
           expect(transport.sessionId).toBeString();
           expect(transport.sessionId).not.toBe(first);
+          // The GET stream followed the session to the new one.
+          await until(() => transport.notificationStreamState === "open", "the GET stream to reopen");
         } finally {
           await client.close();
         }
