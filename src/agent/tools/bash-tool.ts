@@ -1,4 +1,6 @@
 import * as v from "valibot";
+import { environmentWithoutOwnSecrets } from "../../system/own-secrets.ts";
+import { signalGroup, trackGroup, untrackGroup } from "../../system/process-group.ts";
 import type { Tool, ToolContext, ToolResult } from "../tool.ts";
 import { OutputCollector } from "./output-collector.ts";
 import { TOOL_OUTPUT_LIMIT } from "./output-limit.ts";
@@ -22,9 +24,6 @@ const BashInput = v.object({
   timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_TIMEOUT_MS))),
   description: v.optional(v.string()),
 });
-
-/** cat-code's own credentials are not handed to commands the model writes (as with MCP servers). */
-const WITHHELD_ENV = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
 
 export interface BashToolOptions {
   cwd: string;
@@ -54,8 +53,8 @@ export class BashTool implements Tool {
     const { command, timeout_ms: timeoutMs = this.options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS } = parsed.value;
     if (context.signal?.aborted) return errorResult("cancelled by the user before it started");
 
-    const env: Record<string, string | undefined> = { ...process.env };
-    for (const name of WITHHELD_ENV) delete env[name];
+    // cat-code's own credentials are not handed to commands the model writes (as with MCP servers).
+    const env = environmentWithoutOwnSecrets();
     let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
     try {
       // Its own process group, so a timeout or Ctrl-C ends everything the command started.
@@ -71,6 +70,8 @@ export class BashTool implements Tool {
       return errorResult(`could not start bash: ${(error as Error).message}`);
     }
 
+    // Should cat-code exit while the command runs, its exit hook ends the command's tree too.
+    trackGroup(child.pid);
     const limit = this.options.outputLimit ?? TOOL_OUTPUT_LIMIT;
     const stdout = new OutputCollector(child.stdout, limit);
     const stderr = new OutputCollector(child.stderr, limit);
@@ -93,18 +94,11 @@ export class BashTool implements Tool {
       const drained = (await Promise.all([stdout.settle(DRAIN_MS), stderr.settle(DRAIN_MS)])).every(Boolean);
       return formatResult({ exitCode, stopped, timeoutMs, stdout, stderr, drained });
     } finally {
+      untrackGroup(child.pid);
       clearTimeout(timer);
       clearTimeout(killTimer);
       context.signal?.removeEventListener("abort", onAbort);
     }
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
   }
 }
 

@@ -5,7 +5,7 @@ import { classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "
 import { BatchedWriter } from "./batched-writer.ts";
 import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
-import { signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "./process-group.ts";
+import { signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "../../system/process-group.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import { TextLineSplitter } from "./text-line-splitter.ts";
 import { replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfigText, readConfigFile } from "../../../src/mcp/config/load-config.ts";
 import { expandVariables } from "../../../src/mcp/config/env-expansion.ts";
-import { serverEnvironment } from "../../../src/mcp/transport/create-transport.ts";
+import { environmentWithoutOwnSecrets } from "../../../src/system/own-secrets.ts";
 import { tempDir } from "../../helpers/paths.ts";
 
 const parse = (text: string, env: Record<string, string> = {}) => parseConfigText(text, "/cfg/mcp.json", "user", env);
@@ -104,7 +104,7 @@ describe("${VAR} expansion", () => {
 describe("server environment", () => {
   test("cat-code's own secrets are withheld unless the entry names them", () => {
     const parent = { PATH: "/bin", ANTHROPIC_API_KEY: "sk-secret", ANTHROPIC_AUTH_TOKEN: "tok" };
-    expect(serverEnvironment({}, parent)).toEqual({ PATH: "/bin" });
-    expect(serverEnvironment({ ANTHROPIC_API_KEY: "sk-secret" }, parent)).toEqual({ PATH: "/bin", ANTHROPIC_API_KEY: "sk-secret" });
+    expect(environmentWithoutOwnSecrets({}, parent)).toEqual({ PATH: "/bin" });
+    expect(environmentWithoutOwnSecrets({ ANTHROPIC_API_KEY: "sk-secret" }, parent)).toEqual({ PATH: "/bin", ANTHROPIC_API_KEY: "sk-secret" });
   });
 });
