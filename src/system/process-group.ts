@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /**
- * Ends whole process trees. Every stdio server is started as the leader of its own process group,
- * so a server reached through `npx` or `sh -c` (and anything it starts) can be signalled at once.
+ * Ends whole process trees. Every stdio server and every bash tool command is started as the leader
+ * of its own process group, so what it starts (through `npx`, `sh -c`, `&`) can be signalled at once.
  * Live groups are remembered so that they are killed even when cat-code exits abruptly.
  */
 const liveGroups = new Set<number>();
