@@ -7,7 +7,7 @@ import { HttpSession, isEventStream, mediaType, type OutgoingMessage } from "./h
 import { NotificationStream, type NotificationStreamState } from "./notification-stream.ts";
 import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
-import { replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
+import { deliverNotification, replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
 
 export interface HttpServerParams {
   url: string;
@@ -276,11 +276,7 @@ export class HttpTransport implements Transport {
         void this.answerServerRequest(classified.message);
         return;
       case "notification":
-        try {
-          this.onNotification?.(classified.message);
-        } catch (error) {
-          log.debug(`notification handler failed: ${(error as Error).message}`);
-        }
+        deliverNotification(this.onNotification, classified.message);
         return;
       case "invalid":
         log.debug(`${this.description}: skipped a message that is not JSON-RPC (${classified.reason})`);

@@ -8,7 +8,7 @@ import { PendingRequests } from "./pending-requests.ts";
 import { signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "../../system/process-group.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import { TextLineSplitter } from "./text-line-splitter.ts";
-import { replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
+import { deliverNotification, replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
 
 export interface StdioServerParams {
   command: string;
@@ -195,11 +195,7 @@ export class StdioTransport implements Transport {
         void this.answerServerRequest(classified.message);
         return;
       case "notification":
-        try {
-          this.onNotification?.(classified.message);
-        } catch (error) {
-          log.debug(`notification handler failed: ${(error as Error).message}`);
-        }
+        deliverNotification(this.onNotification, classified.message);
         return;
       case "invalid":
         log.debug(`${this.description}: skipped a line that is not JSON-RPC (${classified.reason}): ${text.slice(0, 200)}`);
@@ -209,7 +205,6 @@ export class StdioTransport implements Transport {
   private async answerServerRequest(request: JsonRpcRequest): Promise<void> {
     await this.write(await replyToServerRequest(this.onServerRequest, request)).catch(() => {});
   }
-
 
   private async handleExit(code: number | null, signal: NodeJS.Signals | number | null): Promise<void> {
     // Answers already written before the exit are still in the pipe: read them first, briefly

@@ -1,3 +1,4 @@
+import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
 import { ErrorCode, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol.ts";
 
@@ -48,5 +49,17 @@ export async function replyToServerRequest(
   } catch (error) {
     const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
     return { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message } };
+  }
+}
+
+/** Passes a server notification up; a failing handler is logged, never allowed to break the reader. */
+export function deliverNotification(
+  handler: ((notification: JsonRpcNotification) => void) | undefined,
+  notification: JsonRpcNotification,
+): void {
+  try {
+    handler?.(notification);
+  } catch (error) {
+    log.debug(`notification handler failed on ${notification.method}: ${(error as Error).message}`);
   }
 }
