@@ -7,8 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpClient } from "../../src/mcp/client/mcp-client.ts";
 import { HttpTransport } from "../../src/mcp/transport/http-transport.ts";
-import { BENCH_FIXTURES, BUN } from "./paths.ts";
-import { join } from "node:path";
+import { BUN, SDK_HTTP_SERVER } from "./paths.ts";
 
 export type HttpMode = "json" | "sse";
 export type HttpClientKind = "cat-code" | "sdk" | "raw";
@@ -25,7 +24,7 @@ export interface HttpServer {
 }
 
 export async function startHttpServer(mode: HttpMode): Promise<HttpServer> {
-  const child = Bun.spawn([BUN, join(BENCH_FIXTURES, "http-server.ts"), "--mode", mode], { stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn([BUN, SDK_HTTP_SERVER, "--mode", mode, "--big"], { stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
   let text = "";
   while (!/PORT (\d+)/.test(text)) {

@@ -26,9 +26,9 @@ function contender(kind: HttpClientKind, url: string, calls: number): Contender 
     async run() {
       const connection = await connectHttp(kind, url);
       try {
-        for (let i = 0; i < Math.min(200, calls); i++) await connection.call("echo", { text: "hello" });
+        for (let i = 0; i < Math.min(200, calls); i++) await connection.call("echo", { message: "hello" });
         const started = performance.now();
-        for (let i = 0; i < calls; i++) await connection.call("echo", { text: "hello" });
+        for (let i = 0; i < calls; i++) await connection.call("echo", { message: "hello" });
         return { ms: performance.now() - started };
       } finally {
         await connection.close();
@@ -72,7 +72,7 @@ export async function httpThroughput(options: HttpThroughputOptions): Promise<{ 
     section: {
       title: `3. Streamable HTTP, sequential: ${formatNumber(calls)} echo calls`,
       method:
-        `${formatNumber(calls)} sequential \`tools/call\` echo calls per run to \`fixtures/bench/http-server.ts\` (the SDK's ` +
+        `${formatNumber(calls)} sequential \`tools/call\` echo calls per run to \`fixtures/http/sdk-http-server.ts --big\` (the SDK's ` +
         "`McpServer` + `StreamableHTTPServerTransport` on `node:http`, run by Bun, stateful sessions), in JSON mode " +
         "(`enableJsonResponse`) and in SSE mode. Each run opens a new session, makes 200 untimed warm-up calls, then times the " +
         `calls; ${rounds} rounds after one warm-up round, one server per mode. The raw loop POSTs the same body with the ` +

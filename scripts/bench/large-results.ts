@@ -98,7 +98,7 @@ export async function largeResults(options: LargeResultOptions): Promise<{ secti
       title: "4. Large results: 1, 8 and 32 MB",
       method:
         "One `tools/call` of the `big` tool, whose answer is a single text block of 1, 8 or 32 MiB (ASCII `x`), over stdio " +
-        "(`fixtures/bench/echo-server.ts`) and over HTTP (`fixtures/bench/http-server.ts`, JSON and SSE). Every measurement " +
+        "(`fixtures/bench/echo-server.ts`) and over HTTP (`fixtures/http/sdk-http-server.ts --big`, JSON and SSE). Every measurement " +
         "runs in a fresh Bun child (`scripts/bench/large-result-child.ts`): it connects, makes a 1 KiB warm-up call, forces a " +
         "GC, reads `VmHWM` (peak resident set) from `/proc/self/status`, times the call until the parsed result is in hand, " +
         "and reads `VmHWM` again. **Peak** is the second `VmHWM` minus the first: the extra resident memory the call needed " +

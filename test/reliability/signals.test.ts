@@ -73,6 +73,16 @@ async function signalAndTime(child: Bun.Subprocess, signal: SignalName): Promise
   return { code, ms: performance.now() - started };
 }
 
+/** The promise of this file: the signal's exit code within 5 s, and no server process or grandchild left. */
+async function expectExitAndNothingLeft(child: Parameters<typeof signalAndTime>[0], signal: SignalName, marker: string): Promise<void> {
+  const { code, ms } = await signalAndTime(child, signal);
+  expect(code).toBe(128 + SIGNAL_NUMBERS[signal]);
+  expect(ms).toBeLessThan(5000);
+  const left = await waitForNoProcesses(marker, 3000);
+  killAll(left);
+  expect(left).toEqual([]);
+}
+
 describe("signals to cat-code mcp call (compiled) while its server is busy", () => {
   for (const signal of Object.keys(SIGNAL_NUMBERS) as SignalName[]) {
     test(`${signal}: exits ${128 + SIGNAL_NUMBERS[signal]} within 5 s and no server process or grandchild remains`, async () => {
@@ -80,12 +90,7 @@ describe("signals to cat-code mcp call (compiled) while its server is busy", () 
       const { config, marker, record } = busyServer();
       const { child } = spawnBinary(binary, ["mcp", "call", "busy", "sleep", "ms=60000", "--mcp-config", config]);
       await waitForFile(record, '"tools/call"');
-      const { code, ms } = await signalAndTime(child, signal);
-      expect(code).toBe(128 + SIGNAL_NUMBERS[signal]);
-      expect(ms).toBeLessThan(5000);
-      const left = await waitForNoProcesses(marker, 3000);
-      killAll(left);
-      expect(left).toEqual([]);
+      await expectExitAndNothingLeft(child, signal, marker);
     });
   }
 });
@@ -123,12 +128,7 @@ describe("signals to the REPL (compiled) while an MCP tool call is busy", () => 
   for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     test(`${signal}: exits within 5 s and no server process or grandchild remains`, async () => {
       const { child, marker } = await busyRepl();
-      const { code, ms } = await signalAndTime(child, signal);
-      expect(code).toBe(128 + SIGNAL_NUMBERS[signal]);
-      expect(ms).toBeLessThan(5000);
-      const left = await waitForNoProcesses(marker, 3000);
-      killAll(left);
-      expect(left).toEqual([]);
+      await expectExitAndNothingLeft(child, signal, marker);
     });
   }
 
