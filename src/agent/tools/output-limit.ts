@@ -1,4 +1,4 @@
-/** About 25,000 tokens: what one tool result may put before the model. */
+/** About 25,000 tokens: what one tool result, built-in or MCP, may put before the model. */
 export const TOOL_OUTPUT_LIMIT = 100_000;
 
 /** Cuts text meant for the model, saying what was cut so the model does not take it for the whole. */

@@ -1,9 +1,9 @@
 import type { JsonSchema, Tool, ToolContext, ToolResult } from "../../agent/tool.ts";
+import { limitOutput } from "../../agent/tools/output-limit.ts";
 import type { McpClient } from "../client/mcp-client.ts";
 import { McpCancelledError } from "../mcp-error.ts";
 import type { ToolDefinition } from "../protocol.ts";
 import { flattenContent } from "./flatten-content.ts";
-import { capForModel } from "./output-cap.ts";
 
 /**
  * One remote tool as a local `Tool`. It holds its own client, so routing a call is a field access,
@@ -28,7 +28,7 @@ export class McpToolAdapter implements Tool {
   async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     try {
       const result = await this.client.callTool(this.definition.name, input, { signal: context.signal });
-      return { content: capForModel(flattenContent(result)), isError: result.isError };
+      return { content: limitOutput(flattenContent(result)), isError: result.isError };
     } catch (error) {
       const reason = error instanceof McpCancelledError ? "cancelled by the user" : (error as Error).message;
       return { content: `Error: MCP tool '${this.name}' failed: ${reason}`, isError: true };

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import { flattenContent } from "../../../src/mcp/tools/flatten-content.ts";
 import { McpToolAdapter } from "../../../src/mcp/tools/mcp-tool-adapter.ts";
-import { capForModel, MODEL_OUTPUT_LIMIT } from "../../../src/mcp/tools/output-cap.ts";
+import { limitOutput, TOOL_OUTPUT_LIMIT } from "../../../src/agent/tools/output-limit.ts";
 import { initializeHandler, MemoryTransport, NEVER, type Handler } from "../../helpers/memory-transport.ts";
 
 async function adapterFor(call: Handler, definition: object = {}): Promise<McpToolAdapter> {
@@ -48,9 +48,9 @@ describe("McpToolAdapter", () => {
   });
 
   test("output over the model's limit is capped with a note of what was cut", async () => {
-    const tool = await adapterFor(() => ({ content: [{ type: "text", text: "y".repeat(MODEL_OUTPUT_LIMIT + 500) }] }));
+    const tool = await adapterFor(() => ({ content: [{ type: "text", text: "y".repeat(TOOL_OUTPUT_LIMIT + 500) }] }));
     const result = await tool.execute({});
-    expect(result.content.startsWith("y".repeat(MODEL_OUTPUT_LIMIT))).toBe(true);
+    expect(result.content.startsWith("y".repeat(TOOL_OUTPUT_LIMIT))).toBe(true);
     expect(result.content).toContain("[output cut: 500 of 100,500 characters not shown]");
   });
 });
@@ -82,7 +82,7 @@ describe("flattenContent", () => {
     expect(flattenContent({ isError: false, content: [], structuredContent: { sum: 3 } })).toBe('{"sum":3}');
   });
 
-  test("capForModel leaves short text alone", () => {
-    expect(capForModel("short")).toBe("short");
+  test("limitOutput leaves short text alone", () => {
+    expect(limitOutput("short")).toBe("short");
   });
 });
