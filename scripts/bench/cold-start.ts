@@ -131,7 +131,7 @@ export async function coldStart(options: { rounds: number; log: (line: string) =
       `${target.name}: overhead at most 50 ms: ${formatMs(overhead)} ${verdict(overhead <= 50)}; at most half the SDK script's time: ${share.toFixed(2)} of it ${verdict(share <= 0.5)}` +
         (median(row.bare) / median(row.sdk) > 0.5 ? ` (the bare server alone takes ${(median(row.bare) / median(row.sdk)).toFixed(2)} of the SDK script's time: no client can reach half)` : ""),
     );
-    headlines.push(`${target.name.split(" ")[0]} ${formatMs(median(row.catCode))} (+${formatMs(overhead)} over the bare server, ${share.toFixed(2)} of the SDK script)`);
+    headlines.push(`${target.name.split(" ")[0]} ${formatMs(median(row.catCode))} (${overhead < 0 ? "−" : "+"}${formatMs(Math.abs(overhead))} over the bare server, ${share.toFixed(2)} of the SDK script)`);
   }
   return {
     section: {
