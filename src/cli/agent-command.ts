@@ -1,5 +1,5 @@
 import type { ArgsDef } from "citty";
-import { CliError } from "./cli-error.ts";
+import { CliError } from "../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "./known-flags.ts";
 
 /** The root command's own flags: `cat-code` starts the REPL, `cat-code -p "<prompt>"` print mode. */

@@ -1,6 +1,6 @@
 import type { ArgsDef } from "citty";
-import { CliError } from "./cli-error.ts";
-import { unknownNameMessage } from "./suggest.ts";
+import { CliError } from "../terminal/cli-error.ts";
+import { unknownNameMessage } from "../terminal/suggest.ts";
 
 /**
  * citty ignores flags it does not know; a mistyped `--jsn` would then be silently dropped. Every

@@ -3,9 +3,9 @@ import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { enableDebugLogging } from "../log.ts";
 import { COMMIT, VERSION } from "../version.ts";
 import { agentArgs, runAgentCommand } from "./agent-command.ts";
-import { CliError, ExitCode } from "./cli-error.ts";
-import { runCleanups } from "./shutdown.ts";
-import { sanitizeForTerminal } from "./terminal-text.ts";
+import { CliError, ExitCode } from "../terminal/cli-error.ts";
+import { runCleanups } from "../terminal/shutdown.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
 const rootArgs = {
   version: { type: "boolean", alias: "v", description: "Print the version" },

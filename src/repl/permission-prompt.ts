@@ -1,5 +1,5 @@
 import type { PermissionGate } from "../agent/permission.ts";
-import { sanitizeForTerminal } from "../cli/terminal-text.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
 const MAX_ARGS_CHARS = 300;
 

@@ -1,8 +1,8 @@
 import { AgentError } from "../agent/agent-error.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
-import { CliError, ExitCode } from "../cli/cli-error.ts";
-import { printResult } from "../cli/output.ts";
-import { firstLine } from "../cli/terminal-text.ts";
+import { CliError, ExitCode } from "../terminal/cli-error.ts";
+import { printResult } from "../terminal/output.ts";
+import { firstLine } from "../terminal/terminal-text.ts";
 import { log } from "../log.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { AgentSession } from "./agent-session.ts";

@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import { sanitizeForTerminal } from "../cli/terminal-text.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { pendingApprovals, recordApproval } from "../mcp/config/project-approval.ts";
 import { describeServer, type ServerEntry } from "../mcp/config/server-config.ts";
 

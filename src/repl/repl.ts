@@ -1,7 +1,7 @@
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
-import { claimSignal } from "../cli/shutdown.ts";
-import { sanitizeForTerminal } from "../cli/terminal-text.ts";
+import { claimSignal } from "../terminal/shutdown.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { VERSION } from "../version.ts";
 import { AgentSession } from "./agent-session.ts";

@@ -1,7 +1,7 @@
 import type { Tool } from "../agent/tool.ts";
-import { renderStatusLines } from "../cli/render-status.ts";
-import { nearestNames } from "../cli/suggest.ts";
-import { alignColumns, firstLine, sanitizeForTerminal } from "../cli/terminal-text.ts";
+import { renderStatusLines } from "../terminal/render-status.ts";
+import { nearestNames } from "../terminal/suggest.ts";
+import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { McpToolAdapter } from "../mcp/tools/mcp-tool-adapter.ts";
 import type { AgentSession } from "./agent-session.ts";
 

@@ -1,6 +1,6 @@
 import type { ToolCall } from "../agent/agent-observer.ts";
 import type { ToolResult } from "../agent/tool.ts";
-import { sanitizeForTerminal } from "../cli/terminal-text.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
 const MAX_ARGS_CHARS = 160;
 const MAX_INLINE_RESULT_CHARS = 100;

@@ -1,6 +1,6 @@
 import type { AgentObserver, RetryNotice, ToolCall } from "../agent/agent-observer.ts";
 import type { ToolResult } from "../agent/tool.ts";
-import { sanitizeForTerminal } from "../cli/terminal-text.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { formatToolCall, plainStyle, type Style } from "./tool-call-line.ts";
 
 export interface TextSink {

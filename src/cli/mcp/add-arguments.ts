@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
-import { CliError } from "../cli-error.ts";
-import { unknownNameMessage } from "../suggest.ts";
+import { CliError } from "../../terminal/cli-error.ts";
+import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { parseScope, type WritableScope } from "./config-scope.ts";
 
 export interface AddRequest {

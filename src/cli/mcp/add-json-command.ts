@@ -1,5 +1,5 @@
 import { defineCommand, type ArgsDef } from "citty";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { parseScope, scopeArg } from "./config-scope.ts";
 import { saveEntry } from "./save-entry.ts";

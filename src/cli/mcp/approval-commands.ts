@@ -4,10 +4,10 @@ import { loadConfiguredServers } from "../../mcp/config/configured-servers.ts";
 import { readConfigFile } from "../../mcp/config/load-config.ts";
 import { projectFolder, recordApproval, type ApprovalDecision } from "../../mcp/config/project-approval.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import { printResult } from "../output.ts";
-import { unknownNameMessage } from "../suggest.ts";
+import { printResult } from "../../terminal/output.ts";
+import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { writingConfig } from "./config-scope.ts";
 
 const approvalArgs = {

@@ -1,6 +1,6 @@
 import type { JsonSchema } from "../../agent/tool.ts";
-import { CliError } from "../cli-error.ts";
-import { unknownNameMessage } from "../suggest.ts";
+import { CliError } from "../../terminal/cli-error.ts";
+import { unknownNameMessage } from "../../terminal/suggest.ts";
 
 /** `--json '<object>'`: parsed before anything is sent. */
 export function parseJsonArguments(text: string): Record<string, unknown> {

@@ -2,10 +2,10 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { McpError } from "../../mcp/mcp-error.ts";
 import { flattenContent } from "../../mcp/tools/flatten-content.ts";
-import { CliError, ExitCode } from "../cli-error.ts";
-import { printResult } from "../output.ts";
-import { sanitizeForTerminal } from "../terminal-text.ts";
-import { unknownNameMessage } from "../suggest.ts";
+import { CliError, ExitCode } from "../../terminal/cli-error.ts";
+import { printResult } from "../../terminal/output.ts";
+import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
+import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { checkRequiredArguments, parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
 

@@ -1,7 +1,7 @@
 import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { ConfigError } from "../../mcp/config/config-error.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../terminal/cli-error.ts";
 
 /** The scopes a command can write: the user's file, or the project's `.mcp.json` in this folder. */
 export type WritableScope = "user" | "project";

@@ -3,12 +3,12 @@ import { log } from "../../log.ts";
 import { loadConfiguredServers } from "../../mcp/config/configured-servers.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import { printResult } from "../output.ts";
-import { statusToJson } from "../render-status.ts";
-import { unknownNameMessage } from "../suggest.ts";
-import { alignColumns, sanitizeForTerminal } from "../terminal-text.ts";
+import { printResult } from "../../terminal/output.ts";
+import { statusToJson } from "../../terminal/render-status.ts";
+import { unknownNameMessage } from "../../terminal/suggest.ts";
+import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { maskedEntry } from "./masked-entry.ts";
 import { loadServerEntries, openPool } from "./server-selection.ts";
 

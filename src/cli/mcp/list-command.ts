@@ -2,7 +2,7 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
-import { renderStatusLines, statusToJson } from "../render-status.ts";
+import { renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
 import { loadServerEntries, openPool, serverSourceArgs } from "./server-selection.ts";
 
 const listArgs = {

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { defineCommand, type ArgsDef } from "citty";
 import { removeServer, serverNames } from "../../mcp/config/config-writer.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import { printResult } from "../output.ts";
-import { unknownNameMessage } from "../suggest.ts";
+import { printResult } from "../../terminal/output.ts";
+import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { configPathFor, parseScope, scopeArg, writingConfig, type WritableScope } from "./config-scope.ts";
 
 const removeArgs = {

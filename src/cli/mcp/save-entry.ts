@@ -1,7 +1,7 @@
 import { addServer } from "../../mcp/config/config-writer.ts";
 import { parseServerEntry, readConfigFile } from "../../mcp/config/load-config.ts";
 import { recordApproval } from "../../mcp/config/project-approval.ts";
-import { printResult } from "../output.ts";
+import { printResult } from "../../terminal/output.ts";
 import { configPathFor, fileModeFor, writingConfig, type WritableScope } from "./config-scope.ts";
 
 /**

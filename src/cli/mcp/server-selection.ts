@@ -6,10 +6,10 @@ import { ConfigFileMissingError, readConfigFile, type LoadedConfig } from "../..
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import { McpToolPool } from "../../mcp/pool/tool-pool.ts";
-import { CliError } from "../cli-error.ts";
-import { onShutdown } from "../shutdown.ts";
+import { CliError } from "../../terminal/cli-error.ts";
+import { onShutdown } from "../../terminal/shutdown.ts";
 import { splitShellWords } from "../shell-words.ts";
-import { unknownNameMessage } from "../suggest.ts";
+import { unknownNameMessage } from "../../terminal/suggest.ts";
 
 /** The name an ad-hoc server (`--stdio`, `--url`) gets in tool names: `mcp__adhoc__echo`. */
 export const AD_HOC_NAME = "adhoc";

@@ -3,8 +3,8 @@ import { rejectUnknownFlags } from "../known-flags.ts";
 import { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
 import type { McpToolAdapter } from "../../mcp/tools/mcp-tool-adapter.ts";
-import { CliError } from "../cli-error.ts";
-import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal-text.ts";
+import { CliError } from "../../terminal/cli-error.ts";
+import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
 
 const toolsArgs = {

@@ -8,7 +8,7 @@ test("printResult writes a large text whole, a newline after it, and never split
   // The emoji (two UTF-16 units) straddles the first 1 MB slice boundary.
   await Bun.write(
     script,
-    `import { printResult } from ${JSON.stringify(join(REPO, "src/cli/output.ts"))};
+    `import { printResult } from ${JSON.stringify(join(REPO, "src/terminal/output.ts"))};
      await printResult("x".repeat((1 << 20) - 1) + "😀" + "y".repeat(3_000_000));`,
   );
   const { exitCode, stdout } = await run([process.execPath, script]);
