@@ -1,0 +1,22 @@
+import { expect, test } from "bun:test";
+import { redactUrl } from "../../src/system/redact-url.ts";
+
+test("userinfo and query values are masked; host, path and query names stay", () => {
+  expect(redactUrl("https://alice:s3cret@example.com:8443/mcp?api_key=tok123&mode=x")).toBe(
+    "https://***:***@example.com:8443/mcp?api_key=***&mode=***",
+  );
+});
+
+test("a URL without secrets is shown as it is", () => {
+  expect(redactUrl("http://127.0.0.1:3000/mcp")).toBe("http://127.0.0.1:3000/mcp");
+});
+
+test("a fragment-only or repeated parameter never leaks its value", () => {
+  const shown = redactUrl("https://h.example/p?t=AAA&t=BBB");
+  expect(shown).not.toContain("AAA");
+  expect(shown).not.toContain("BBB");
+});
+
+test("text that is not a URL is masked whole", () => {
+  expect(redactUrl("not a url s3cret")).toBe("***");
+});
