@@ -1,22 +1,37 @@
-import type { Tool, ToolResult } from "./tool.ts";
+import type { Tool, ToolCallPreview, ToolResult } from "./tool.ts";
 
 export type PermissionDecision = "allow" | "deny";
 
 export interface PermissionRequest {
   tool: Tool;
   input: Record<string, unknown>;
+  /** What to show: the whole call, as the tool describes it (see Tool.preview); absent: the input. */
+  preview?: ToolCallPreview;
   /** Aborted when the turn is cancelled while the question is open. */
   signal?: AbortSignal;
 }
 
 /**
- * Asked before a tool that is not read-only runs. The REPL asks the user; `--allow-all` allows;
- * print mode without it declines, since nobody is there to answer.
+ * Asked before a call that needs permission runs (see Tool.needsPermission). The REPL asks the
+ * user; `--allow-all` allows; print mode without it declines, since nobody is there to answer.
  */
 export type PermissionGate = (request: PermissionRequest) => Promise<PermissionDecision>;
 
 export const allowAll: PermissionGate = async () => "allow";
 export const declineAll: PermissionGate = async () => "deny";
+
+/** Whether a call must be approved; a tool that cannot say (or fails to) is asked about. */
+export async function needsPermission(tool: Tool, input: Record<string, unknown>): Promise<boolean> {
+  if (!tool.needsPermission) return true;
+  return tool.needsPermission(input).catch(() => true);
+}
+
+/** The call as the user should see it; a preview that fails falls back to the raw arguments. */
+export async function previewOf(tool: Tool, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolCallPreview> {
+  const fallback: ToolCallPreview = { kind: "arguments", input };
+  if (!tool.preview) return fallback;
+  return tool.preview(input, { signal }).catch(() => fallback);
+}
 
 /** What the model gets when the user says no: an error it should not retry around. */
 export function declinedResult(toolName: string): ToolResult {

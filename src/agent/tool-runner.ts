@@ -1,6 +1,6 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
-import { declinedResult, type PermissionGate } from "./permission.ts";
+import { declinedResult, needsPermission, previewOf, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolResult } from "./tool.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 
@@ -15,41 +15,44 @@ const CANCELLED: ToolResult = { content: "Cancelled by the user before it ran.",
 
 /**
  * Runs the tool calls of one model answer and returns a tool_result for each, in the model's order.
- * Read-only tools next to each other run side by side; any other tool runs alone, after asking
- * permission, so two writes never race and the user is asked one question at a time.
+ * Read-only calls that need no permission run side by side; any other call runs alone, after
+ * asking, so two writes never race and the user is asked one question at a time.
  */
 export async function runToolCalls(calls: ToolCall[], options: ToolRunOptions): Promise<ToolResultBlockParam[]> {
   const results: ToolResult[] = new Array(calls.length);
   let batch: number[] = [];
   const flush = async () => {
-    await Promise.all(batch.map(async (i) => (results[i] = await runOne(calls[i] as ToolCall, options))));
+    await Promise.all(batch.map(async (i) => (results[i] = await runOne(calls[i] as ToolCall, false, options))));
     batch = [];
   };
   for (const [i, call] of calls.entries()) {
     const tool = options.registry.get(call.name);
-    if (tool?.isReadOnly) {
+    const ask = tool ? await needsPermission(tool, call.input) : false;
+    if (tool?.isReadOnly && !ask) {
       batch.push(i);
       continue;
     }
     await flush();
-    results[i] = await runOne(call, options);
+    results[i] = await runOne(call, ask, options);
   }
   await flush();
   return calls.map((call, i) => toBlock(call.id, results[i] as ToolResult));
 }
 
-async function runOne(call: ToolCall, options: ToolRunOptions): Promise<ToolResult> {
-  const result = await decideAndRun(call, options);
+async function runOne(call: ToolCall, ask: boolean, options: ToolRunOptions): Promise<ToolResult> {
+  const result = await decideAndRun(call, ask, options);
   options.observer?.onToolResult?.(call, result);
   return result;
 }
 
-async function decideAndRun(call: ToolCall, { registry, permissions, signal }: ToolRunOptions): Promise<ToolResult> {
+async function decideAndRun(call: ToolCall, ask: boolean, { registry, permissions, signal }: ToolRunOptions): Promise<ToolResult> {
   if (signal?.aborted) return CANCELLED;
   const tool = registry.get(call.name);
   if (!tool) return unknownTool(call.name, registry);
-  if (!tool.isReadOnly) {
-    const decision = await permissions({ tool, input: call.input, signal }).catch(() => "deny" as const);
+  if (ask) {
+    const preview = await previewOf(tool, call.input, signal);
+    if (signal?.aborted) return CANCELLED;
+    const decision = await permissions({ tool, input: call.input, preview, signal }).catch(() => "deny" as const);
     if (signal?.aborted) return CANCELLED;
     if (decision !== "allow") return declinedResult(tool.name);
   }

@@ -8,9 +8,18 @@ export interface ToolResult {
 }
 
 export interface ToolContext {
-  /** Aborted when the user cancels the turn. */
+  /** Aborted when the user cancels the turn; every tool stops promptly when it is. */
   signal?: AbortSignal;
 }
+
+/**
+ * What the user sees before approving a call, whole (the REPL pages it, never cuts it):
+ * a command line, a change to a file as a unified diff, or the arguments as they are.
+ */
+export type ToolCallPreview =
+  | { kind: "command"; command: string; rest: Record<string, unknown> }
+  | { kind: "file-change"; path: string; diff: string; note?: string }
+  | { kind: "arguments"; input: Record<string, unknown> };
 
 /**
  * Everything the agent can call. Built-in tools and MCP tools both implement it, and nothing
@@ -20,8 +29,18 @@ export interface Tool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
-  /** Read-only tools run without asking and side by side. */
+  /**
+   * Changes nothing, so read-only calls next to each other may run side by side. It is not by
+   * itself a reason to skip the permission question: an MCP server's readOnlyHint is only a hint.
+   */
   readonly isReadOnly: boolean;
+  /**
+   * Whether this call needs the user's approval first. Absent means it always does: only a tool
+   * that can vouch for the call itself (a built-in reading inside the project) runs unasked.
+   */
+  needsPermission?(input: Record<string, unknown>): Promise<boolean>;
+  /** How to show this call when asking; absent means the arguments as they are. Never throws. */
+  preview?(input: Record<string, unknown>, context?: ToolContext): Promise<ToolCallPreview>;
   /** Never throws: every failure is a result with `isError: true`. */
   execute(input: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>;
 }

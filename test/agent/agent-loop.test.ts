@@ -1,10 +1,16 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_MAX_TOKENS } from "../../src/agent/agent-loop.ts";
+import { createBuiltinTools } from "../../src/agent/builtin-tools.ts";
 import { declineAll, type PermissionRequest } from "../../src/agent/permission.ts";
+import type { Tool } from "../../src/agent/tool.ts";
 import { ToolRegistry } from "../../src/agent/tool-registry.ts";
 import { parseServerEntry } from "../../src/mcp/config/load-config.ts";
 import { McpToolPool } from "../../src/mcp/pool/tool-pool.ts";
 import { hang, reply, resultText, text, toolResultsOf, toolUse } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 import { agentWith, current, fakeTool, recordingObserver, standIn, stopAfterEach } from "./loop-harness.ts";
 
 const ECHO_SERVER = join(import.meta.dir, "../../fixtures/echo-server.sh");
@@ -37,6 +43,7 @@ describe("AgentLoop against the Messages API stand-in", () => {
     const [first, second] = standIn().requests;
     expect(first!.body.stream).toBe(true);
     expect(first!.body.model).toBe("claude-test");
+    expect(first!.body.max_tokens).toBe(DEFAULT_MAX_TOKENS);
     expect(first!.body.tools).toEqual([
       {
         name: "mcp__echo__echo",
@@ -107,22 +114,24 @@ describe("AgentLoop against the Messages API stand-in", () => {
     expect(resultText(result)).toContain("The user declined to run mcp__fs__write");
   });
 
-  test("read-only tools run without asking and side by side; others one at a time, in order", async () => {
+  test("read-only calls that need no permission run unasked and side by side; others alone, in order", async () => {
     const registry = new ToolRegistry();
     let running = 0;
-    let maxRunning = 0;
-    const slow = (name: string, readOnly: boolean) =>
-      fakeTool(name, {
-        readOnly,
-        result: async () => {
-          running++;
-          maxRunning = Math.max(maxRunning, running);
-          await Bun.sleep(30);
-          running--;
-          return { content: `${name} done`, isError: false };
-        },
-      });
-    for (const t of [slow("look_a", true), slow("look_b", true), slow("change", false)]) registry.register(t.tool);
+    let started = 0;
+    const tool = (name: string, readOnly: boolean): Tool => ({
+      ...fakeTool(name, { readOnly }).tool,
+      needsPermission: async () => !readOnly,
+      async execute() {
+        running++;
+        started++;
+        // Side by side means each read-only call sees the other start; one at a time would time out here.
+        if (readOnly) await waitFor(() => started === 2, "both read-only calls running at once", { timeoutMs: 5_000 });
+        else expect(running).toBe(1);
+        running--;
+        return { content: `${name} done`, isError: false };
+      },
+    });
+    for (const t of [tool("look_a", true), tool("look_b", true), tool("change", false)]) registry.register(t);
     const asked: string[] = [];
     const agent = agentWith(
       [reply(toolUse("look_a", {}, "t1"), toolUse("look_b", {}, "t2"), toolUse("change", {}, "t3")), reply(text("done"))],
@@ -131,12 +140,83 @@ describe("AgentLoop against the Messages API stand-in", () => {
     );
     await agent.run("go");
     expect(asked).toEqual(["change"]);
-    expect(maxRunning).toBe(2);
     expect(toolResultsOf(standIn().requests[1]!).map((r) => [r.tool_use_id, r.content])).toEqual([
       ["t1", "look_a done"],
       ["t2", "look_b done"],
       ["t3", "change done"],
     ]);
+  });
+
+  test("a tool that does not say whether it needs permission is asked about, read-only or not", async () => {
+    const registry = new ToolRegistry();
+    const looker = fakeTool("look", { readOnly: true });
+    registry.register(looker.tool);
+    const asked: PermissionRequest[] = [];
+    const agent = agentWith([reply(toolUse("look", { text: "x" })), reply(text("ok"))], registry, {
+      permissions: async (request) => (asked.push(request), "deny"),
+    });
+    await agent.run("look");
+    expect(asked.map((a) => [a.tool.name, a.preview])).toEqual([["look", { kind: "arguments", input: { text: "x" } }]]);
+    expect(looker.calls).toEqual([]);
+  });
+
+  test("an MCP server's readOnlyHint does not skip the question", async () => {
+    const entry = parseServerEntry("echo", { command: ECHO_SERVER }, "flag", "test", {});
+    const pool = (current.pool = new McpToolPool([entry]));
+    await pool.connectAll();
+    const registry = new ToolRegistry();
+    pool.registerInto(registry);
+    // The echo server marks its tool readOnlyHint: true.
+    expect(registry.get("mcp__echo__echo")?.isReadOnly).toBe(true);
+    const asked: string[] = [];
+    const agent = agentWith([reply(toolUse("mcp__echo__echo", { text: "hi" })), reply(text("ok"))], registry, {
+      permissions: async ({ tool }) => (asked.push(tool.name), "deny"),
+    });
+    await agent.run("echo");
+    expect(asked).toEqual(["mcp__echo__echo"]);
+    expect(resultText(toolResultsOf(standIn().requests[1]!)[0])).toContain("The user declined to run mcp__echo__echo");
+  });
+
+  test("read-only built-ins run unasked inside the project, and ask outside it (symlinks resolved)", async () => {
+    const project = await mkdtemp(join(tmpdir(), "cat-code-project-"));
+    const elsewhere = await mkdtemp(join(tmpdir(), "cat-code-elsewhere-"));
+    try {
+      await writeFile(join(project, "inside.txt"), "inside\n");
+      await writeFile(join(elsewhere, "secret.txt"), "secret\n");
+      await symlink(join(elsewhere, "secret.txt"), join(project, "link.txt"));
+      const registry = new ToolRegistry();
+      for (const tool of createBuiltinTools({ cwd: project })) registry.register(tool);
+      const asked: unknown[] = [];
+      const agent = agentWith(
+        [
+          reply(
+            toolUse("read_file", { path: "inside.txt" }, "r1"),
+            toolUse("read_file", { path: join(elsewhere, "secret.txt") }, "r2"),
+            toolUse("read_file", { path: "link.txt" }, "r3"),
+            toolUse("grep", { pattern: "secret", path: elsewhere }, "r4"),
+            toolUse("glob", { pattern: "*", path: ".." }, "r5"),
+            toolUse("glob", { pattern: "*.txt" }, "r6"),
+          ),
+          reply(text("ok")),
+        ],
+        registry,
+        { permissions: async ({ tool, input }) => (asked.push([tool.name, input]), "deny") },
+      );
+      await agent.run("look around");
+      expect(asked).toEqual([
+        ["read_file", { path: join(elsewhere, "secret.txt") }],
+        ["read_file", { path: "link.txt" }],
+        ["grep", { pattern: "secret", path: elsewhere }],
+        ["glob", { pattern: "*", path: ".." }],
+      ]);
+      const results = toolResultsOf(standIn().requests[1]!).map((r) => [r.tool_use_id, resultText(r)]);
+      expect(results[0]).toEqual(["r1", "     1\tinside"]);
+      expect(results.slice(1, 5).every(([, content]) => (content as string).includes("The user declined"))).toBe(true);
+      expect(results[5]).toEqual(["r6", "inside.txt"]);
+    } finally {
+      await rm(project, { recursive: true, force: true });
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   test("cancelling mid-stream returns 'cancelled' at once and closes the stream", async () => {
@@ -145,7 +225,7 @@ describe("AgentLoop against the Messages API stand-in", () => {
     const { seen, observer } = recordingObserver();
     const run = agent.run("hi", { signal: controller.signal, observer });
     await standIn().hanging;
-    await Bun.sleep(20);
+    await waitFor(() => seen.text.includes("Thinking"), "the streamed text to reach the observer");
     controller.abort();
     expect(await run).toMatchObject({ status: "cancelled" });
     expect(seen.text).toContain("Thinking");
@@ -155,17 +235,20 @@ describe("AgentLoop against the Messages API stand-in", () => {
   test("cancelling while a tool runs aborts the tool's signal and records a result for every call", async () => {
     const registry = new ToolRegistry();
     let toolSignal: AbortSignal | undefined;
+    let started = 0;
     const controller = new AbortController();
     registry.register({
       name: "wait",
       description: "waits",
       inputSchema: { type: "object" },
       isReadOnly: true,
+      needsPermission: async () => false,
       execute: (_input, context) =>
         new Promise((resolve) => {
           toolSignal = context?.signal;
           context?.signal?.addEventListener("abort", () => resolve({ content: "aborted", isError: true }));
-          setTimeout(() => controller.abort(), 5);
+          // Both calls run side by side; once both wait, the user cancels.
+          if (++started === 2) controller.abort();
         }),
     });
     const agent = agentWith([reply(toolUse("wait", {}, "w1"), toolUse("wait", {}, "w2")), reply(text("next"))], registry);

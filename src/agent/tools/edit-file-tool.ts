@@ -1,6 +1,8 @@
 import * as v from "valibot";
-import type { Tool, ToolResult } from "../tool.ts";
-import { describeFsError } from "./read-file-tool.ts";
+import type { Tool, ToolCallPreview, ToolContext, ToolResult } from "../tool.ts";
+import { fileChangePreview } from "./file-change-preview.ts";
+import { MAX_READ_BYTES } from "./read-file-tool.ts";
+import { describeFsError, readRegularFile } from "./regular-file.ts";
 import { errorResult, okResult, parseToolInput } from "./tool-input.ts";
 import { displayPath, resolveInWorkspace } from "./workspace-path.ts";
 
@@ -15,6 +17,7 @@ const EditFileInput = v.object({
   new_string: v.string(),
   replace_all: v.optional(v.boolean()),
 });
+type EditFileInput = v.InferOutput<typeof EditFileInput>;
 
 export class EditFileTool implements Tool {
   readonly name = "edit_file";
@@ -33,38 +36,60 @@ export class EditFileTool implements Tool {
 
   constructor(private readonly cwd: string) {}
 
-  async execute(input: Record<string, unknown>): Promise<ToolResult> {
+  async preview(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolCallPreview> {
+    const parsed = v.safeParse(EditFileInput, input);
+    if (!parsed.success) return { kind: "arguments", input };
+    const edit = parsed.output;
+    const file = resolveInWorkspace(this.cwd, edit.path);
+    const shown = displayPath(this.cwd, file);
+    return fileChangePreview(
+      file,
+      shown,
+      (current) => {
+        const applied = current === undefined ? undefined : applyEdit(current, edit, shown);
+        if (applied && "text" in applied) return { text: applied.text };
+        // The call will fail; the two strings still say what was asked.
+        const why = applied ? `${applied.error}; ` : "";
+        return { from: edit.old_string, text: edit.new_string, note: `${why}the edit will fail (old_string → new_string shown)` };
+      },
+      context.signal,
+    );
+  }
+
+  async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     const parsed = parseToolInput(this.name, EditFileInput, input);
     if (!parsed.ok) return parsed.result;
-    const { path, old_string: oldString, new_string: newString, replace_all: replaceAll = false } = parsed.value;
-    if (oldString === newString) return errorResult("old_string and new_string are the same; nothing to change");
-    const file = resolveInWorkspace(this.cwd, path);
+    const edit = parsed.value;
+    const file = resolveInWorkspace(this.cwd, edit.path);
     const shown = displayPath(this.cwd, file);
 
-    let text: string;
+    const read = await readRegularFile(file, shown, { maxBytes: MAX_READ_BYTES, signal: context.signal });
+    if (!read.ok) return errorResult(read.reason);
+    const text = new TextDecoder().decode(read.bytes);
+    const applied = applyEdit(text, edit, shown);
+    if ("error" in applied) return errorResult(applied.error);
+    if (context.signal?.aborted) return errorResult("cancelled by the user; the file was not changed");
     try {
-      text = await Bun.file(file).text();
+      await Bun.write(file, applied.text);
     } catch (error) {
       return errorResult(describeFsError(shown, error));
     }
-    const count = text.split(oldString).length - 1;
-    if (count === 0) return errorResult(`old_string was not found in ${shown}; read the file and copy the text exactly`);
-    if (count > 1 && !replaceAll) {
-      return errorResult(`old_string occurs ${count} times in ${shown}; add surrounding lines to make it unique, or set replace_all`);
-    }
-    // split/join rather than String.replace: a `$&` in new_string must stay literal.
-    const updated = replaceAll ? text.split(oldString).join(newString) : spliceOnce(text, oldString, newString);
-    try {
-      await Bun.write(file, updated);
-    } catch (error) {
-      return errorResult(describeFsError(shown, error));
-    }
-    const line = text.slice(0, text.indexOf(oldString)).split("\n").length;
-    return okResult(`Edited ${shown}: ${count} replacement(s)${count === 1 ? ` at line ${line}` : ""}`);
+    const count = applied.count;
+    return okResult(`Edited ${shown}: ${count} replacement(s)${count === 1 ? ` at line ${applied.line}` : ""}`);
   }
 }
 
-function spliceOnce(text: string, oldString: string, newString: string): string {
+/** The edit applied to `text`, or why it cannot be: shared by the question and the run. */
+function applyEdit(text: string, edit: EditFileInput, shown: string): { text: string; count: number; line: number } | { error: string } {
+  const { old_string: oldString, new_string: newString, replace_all: replaceAll = false } = edit;
+  if (oldString === newString) return { error: "old_string and new_string are the same; nothing to change" };
+  const count = text.split(oldString).length - 1;
+  if (count === 0) return { error: `old_string was not found in ${shown}; read the file and copy the text exactly` };
+  if (count > 1 && !replaceAll) {
+    return { error: `old_string occurs ${count} times in ${shown}; add surrounding lines to make it unique, or set replace_all` };
+  }
   const at = text.indexOf(oldString);
-  return text.slice(0, at) + newString + text.slice(at + oldString.length);
+  // split/join rather than String.replace: a `$&` in new_string must stay literal.
+  const updated = replaceAll ? text.split(oldString).join(newString) : text.slice(0, at) + newString + text.slice(at + oldString.length);
+  return { text: updated, count, line: text.slice(0, at).split("\n").length };
 }

@@ -1,16 +1,18 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
-import type { Tool, ToolResult } from "../tool.ts";
-import { describeFsError } from "./read-file-tool.ts";
+import type { Tool, ToolContext, ToolResult } from "../tool.ts";
+import { outsideProject } from "./project-scope.ts";
+import { SKIPPED_DIRECTORIES, walkFiles } from "./project-walk.ts";
+import { describeFsError } from "./regular-file.ts";
 import { errorResult, okResult, parseToolInput } from "./tool-input.ts";
-import { displayPath, inSkippedDirectory, resolveInWorkspace } from "./workspace-path.ts";
+import { displayPath, resolveInWorkspace } from "./workspace-path.ts";
 
 const MAX_RESULTS = 1_000;
 
 const DESCRIPTION = `Finds files by glob pattern, such as "**/*.ts" or "src/**/test-*.js".
-- path: the directory to search (default: the working directory); the pattern is relative to it.
-- Returns matching file paths, sorted, one a line. Hidden files, node_modules and .git are skipped unless the pattern names them.`;
+- path: the directory to search (default: the working directory); the pattern is relative to it. Directories outside the working directory need the user's permission.
+- Returns matching file paths, sorted, one a line. Files ignored by .gitignore are left out; hidden files, node_modules and .git too, unless the pattern names them. Symlinks are not followed.`;
 
 const GlobInput = v.object({
   pattern: v.pipe(v.string(), v.minLength(1, "give a pattern")),
@@ -32,7 +34,11 @@ export class GlobTool implements Tool {
 
   constructor(private readonly cwd: string) {}
 
-  async execute(input: Record<string, unknown>): Promise<ToolResult> {
+  needsPermission(input: Record<string, unknown>): Promise<boolean> {
+    return outsideProject(this.cwd, input.path ?? ".");
+  }
+
+  async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     const parsed = parseToolInput(this.name, GlobInput, input);
     if (!parsed.ok) return parsed.result;
     const { pattern, path = "." } = parsed.value;
@@ -43,14 +49,22 @@ export class GlobTool implements Tool {
       return errorResult(describeFsError(displayPath(this.cwd, base), error));
     }
 
+    const glob = new Bun.Glob(pattern);
     const matches: string[] = [];
     let more = 0;
-    const dot = /(^|\/)\./.test(pattern);
-    for await (const relative of new Bun.Glob(pattern).scan({ cwd: base, onlyFiles: true, dot })) {
-      if (inSkippedDirectory(relative, pattern)) continue;
+    const walk = walkFiles({
+      root: base,
+      projectRoot: this.cwd,
+      hidden: /(^|\/)\./.test(pattern),
+      unskipped: SKIPPED_DIRECTORIES.filter((name) => pattern.includes(name)),
+      signal: context.signal,
+    });
+    for await (const relative of walk) {
+      if (!glob.match(relative)) continue;
       if (matches.length < MAX_RESULTS) matches.push(displayPath(this.cwd, join(base, relative)));
       else more++;
     }
+    if (context.signal?.aborted) return errorResult("cancelled by the user");
     if (matches.length === 0) return okResult(`No files match ${pattern} in ${displayPath(this.cwd, base)}`);
     matches.sort();
     return okResult(matches.join("\n") + (more ? `\n[${more} more not shown; narrow the pattern]` : ""));

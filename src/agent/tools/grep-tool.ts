@@ -3,9 +3,11 @@ import { join } from "node:path";
 import * as v from "valibot";
 import type { Tool, ToolContext, ToolResult } from "../tool.ts";
 import { limitOutput } from "./output-limit.ts";
-import { describeFsError } from "./read-file-tool.ts";
+import { outsideProject } from "./project-scope.ts";
+import { SKIPPED_DIRECTORIES, walkFiles } from "./project-walk.ts";
+import { describeFsError, readRegularFile } from "./regular-file.ts";
 import { errorResult, okResult, parseToolInput } from "./tool-input.ts";
-import { displayPath, inSkippedDirectory, resolveInWorkspace } from "./workspace-path.ts";
+import { displayPath, resolveInWorkspace } from "./workspace-path.ts";
 
 const DEFAULT_MAX_RESULTS = 200;
 const MAX_LINE_LENGTH = 500;
@@ -13,9 +15,9 @@ const MAX_LINE_LENGTH = 500;
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 const DESCRIPTION = `Searches file contents with a regular expression (JavaScript syntax) and returns matching lines as path:line:text.
-- path: a file or a directory to search (default: the working directory).
+- path: a file or a directory to search (default: the working directory). Paths outside the working directory need the user's permission.
 - glob: only search files whose path matches, e.g. "*.ts" or "src/**/*.tsx".
-- Binary files, hidden files, node_modules and .git are skipped. At most max_results lines (default ${DEFAULT_MAX_RESULTS}).`;
+- Files ignored by .gitignore, binary files, hidden files, node_modules and .git are skipped; symlinks are not followed. At most max_results lines (default ${DEFAULT_MAX_RESULTS}).`;
 
 const GrepInput = v.object({
   pattern: v.pipe(v.string(), v.minLength(1, "give a pattern")),
@@ -43,6 +45,10 @@ export class GrepTool implements Tool {
 
   constructor(private readonly cwd: string) {}
 
+  needsPermission(input: Record<string, unknown>): Promise<boolean> {
+    return outsideProject(this.cwd, input.path ?? ".");
+  }
+
   async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     const parsed = parseToolInput(this.name, GrepInput, input);
     if (!parsed.ok) return parsed.result;
@@ -56,7 +62,9 @@ export class GrepTool implements Tool {
     const target = resolveInWorkspace(this.cwd, path);
     let files: string[];
     try {
-      files = (await stat(target)).isDirectory() ? await listFiles(target, glob) : [target];
+      const info = await stat(target);
+      if (!info.isDirectory() && !info.isFile()) return errorResult(`${displayPath(this.cwd, target)} is not a regular file or a directory`);
+      files = info.isDirectory() ? await listFiles(target, this.cwd, glob, context.signal) : [target];
     } catch (error) {
       return errorResult(describeFsError(displayPath(this.cwd, target), error));
     }
@@ -65,10 +73,12 @@ export class GrepTool implements Tool {
     let truncated = false;
     for (const file of files) {
       if (context.signal?.aborted) return errorResult("cancelled by the user");
-      const text = await readSearchable(file);
+      const text = await readSearchable(file, context.signal);
       if (text === undefined) continue;
       const fileLines = text.split("\n");
       for (let i = 0; i < fileLines.length; i++) {
+        // A big file is many lines: a cancelled turn should not wait for all of them.
+        if (i % 10_000 === 9_999 && context.signal?.aborted) return errorResult("cancelled by the user");
         const line = fileLines[i] as string;
         if (!regex.test(line)) continue;
         if (lines.length >= maxResults) {
@@ -80,32 +90,27 @@ export class GrepTool implements Tool {
       }
       if (truncated) break;
     }
+    if (context.signal?.aborted) return errorResult("cancelled by the user");
     if (lines.length === 0) return okResult(`No matches for /${pattern}/ in ${displayPath(this.cwd, target)}`);
     const note = truncated ? `\n[stopped at ${maxResults} matching lines; narrow the search or raise max_results]` : "";
     return okResult(limitOutput(lines.join("\n") + note));
   }
 }
 
-async function listFiles(directory: string, glob: string | undefined): Promise<string[]> {
+async function listFiles(directory: string, projectRoot: string, glob: string | undefined, signal: AbortSignal | undefined): Promise<string[]> {
   // A bare "*.ts" means any depth, as with rg --glob.
-  const pattern = glob === undefined ? "**/*" : glob.includes("/") ? glob : `**/${glob}`;
+  const matcher = glob === undefined ? undefined : new Bun.Glob(glob.includes("/") ? glob : `**/${glob}`);
+  const unskipped = SKIPPED_DIRECTORIES.filter((name) => glob?.includes(name));
   const files: string[] = [];
-  for await (const relative of new Bun.Glob(pattern).scan({ cwd: directory, onlyFiles: true })) {
-    if (!inSkippedDirectory(relative, pattern)) files.push(join(directory, relative));
+  for await (const relative of walkFiles({ root: directory, projectRoot, hidden: false, unskipped, signal })) {
+    if (!matcher || matcher.match(relative)) files.push(join(directory, relative));
   }
   return files.sort();
 }
 
-/** The file's text, or undefined when it is too big, binary or unreadable: grep skips those silently. */
-async function readSearchable(file: string): Promise<string | undefined> {
-  try {
-    const blob = Bun.file(file);
-    if (blob.size > MAX_FILE_BYTES) return undefined;
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    if (bytes.subarray(0, 8192).includes(0)) return undefined;
-    return new TextDecoder().decode(bytes);
-  } catch {
-    return undefined;
-  }
+/** The file's text, or undefined when it is too big, binary, not a regular file or unreadable: grep skips those silently. */
+async function readSearchable(file: string, signal: AbortSignal | undefined): Promise<string | undefined> {
+  const read = await readRegularFile(file, file, { maxBytes: MAX_FILE_BYTES, signal });
+  if (!read.ok || read.bytes.subarray(0, 8192).includes(0)) return undefined;
+  return new TextDecoder().decode(read.bytes);
 }
-

@@ -1,19 +1,21 @@
-import { stat } from "node:fs/promises";
 import * as v from "valibot";
-import type { Tool, ToolResult } from "../tool.ts";
+import type { Tool, ToolContext, ToolResult } from "../tool.ts";
 import { limitOutput } from "./output-limit.ts";
+import { outsideProject } from "./project-scope.ts";
+import { readRegularFile } from "./regular-file.ts";
 import { errorResult, okResult, parseToolInput } from "./tool-input.ts";
 import { displayPath, resolveInWorkspace } from "./workspace-path.ts";
 
 const DEFAULT_LIMIT = 2_000;
 const MAX_LINE_LENGTH = 2_000;
 /** Larger files must be read in parts with offset and limit; reading them whole wastes the context. */
-const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_READ_BYTES = 10 * 1024 * 1024;
 
 const DESCRIPTION = `Reads a text file and returns its lines numbered like cat -n ("     1\\tfirst line").
-- path: absolute, or relative to the working directory.
+- path: absolute, or relative to the working directory. Files outside the working directory need the user's permission.
 - offset: the first line to return (1-based); limit: how many lines (default ${DEFAULT_LIMIT}).
-- Lines longer than ${MAX_LINE_LENGTH} characters are cut. Use offset and limit to page through long files.`;
+- Lines longer than ${MAX_LINE_LENGTH} characters are cut. Use offset and limit to page through long files.
+- Only regular files: devices, FIFOs and sockets are refused.`;
 
 const ReadFileInput = v.object({
   path: v.pipe(v.string(), v.minLength(1, "give a path")),
@@ -37,26 +39,21 @@ export class ReadFileTool implements Tool {
 
   constructor(private readonly cwd: string) {}
 
-  async execute(input: Record<string, unknown>): Promise<ToolResult> {
+  needsPermission(input: Record<string, unknown>): Promise<boolean> {
+    return outsideProject(this.cwd, input.path);
+  }
+
+  async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     const parsed = parseToolInput(this.name, ReadFileInput, input);
     if (!parsed.ok) return parsed.result;
     const { path, offset = 1, limit = DEFAULT_LIMIT } = parsed.value;
     const file = resolveInWorkspace(this.cwd, path);
     const shown = displayPath(this.cwd, file);
 
-    let size: number;
-    try {
-      const info = await stat(file);
-      if (info.isDirectory()) return errorResult(`${shown} is a directory; use glob to list its files`);
-      size = info.size;
-    } catch (error) {
-      return errorResult(describeFsError(shown, error));
-    }
-    if (size > MAX_FILE_BYTES) return errorResult(`${shown} is ${size} bytes, too large to read; use grep, or bash with head or sed`);
-
-    const bytes = new Uint8Array(await Bun.file(file).arrayBuffer());
-    if (bytes.subarray(0, 8192).includes(0)) return errorResult(`${shown} looks binary (it contains NUL bytes)`);
-    const text = new TextDecoder().decode(bytes);
+    const read = await readRegularFile(file, shown, { maxBytes: MAX_READ_BYTES, signal: context.signal });
+    if (!read.ok) return errorResult(read.reason);
+    if (read.bytes.subarray(0, 8192).includes(0)) return errorResult(`${shown} looks binary (it contains NUL bytes)`);
+    const text = new TextDecoder().decode(read.bytes);
     if (text === "") return okResult(`(${shown} is empty)`);
 
     const lines = text.replace(/\n$/, "").split("\n");
@@ -70,13 +67,4 @@ export class ReadFileTool implements Tool {
     const more = last < lines.length ? `\n[lines ${offset}-${last} of ${lines.length}; use offset ${last + 1} to read on]` : "";
     return okResult(limitOutput(numbered.join("\n") + more));
   }
-}
-
-export function describeFsError(shown: string, error: unknown): string {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === "ENOENT") return `${shown} does not exist`;
-  if (code === "EACCES" || code === "EPERM") return `${shown}: permission denied`;
-  if (code === "ENOTDIR") return `${shown}: a part of the path is not a directory`;
-  if (code === "EISDIR") return `${shown} is a directory`;
-  return `${shown}: ${(error as Error)?.message ?? String(error)}`;
 }

@@ -13,12 +13,3 @@ export function displayPath(cwd: string, path: string): string {
   const rel = relative(cwd, path);
   return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? path : rel;
 }
-
-/** Directories nobody wants searched unless they ask for them by name. */
-export const SKIPPED_DIRECTORIES = ["node_modules", ".git"];
-
-/** True when a relative path passes through a skipped directory the pattern does not name. */
-export function inSkippedDirectory(relativePath: string, pattern: string): boolean {
-  const segments = relativePath.split(/[\\/]/);
-  return SKIPPED_DIRECTORIES.some((dir) => segments.slice(0, -1).includes(dir) && !pattern.includes(dir));
-}

@@ -1,8 +1,9 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as v from "valibot";
-import type { Tool, ToolResult } from "../tool.ts";
-import { describeFsError } from "./read-file-tool.ts";
+import type { Tool, ToolCallPreview, ToolContext, ToolResult } from "../tool.ts";
+import { fileChangePreview } from "./file-change-preview.ts";
+import { describeFsError } from "./regular-file.ts";
 import { errorResult, okResult, parseToolInput } from "./tool-input.ts";
 import { displayPath, resolveInWorkspace } from "./workspace-path.ts";
 
@@ -30,7 +31,14 @@ export class WriteFileTool implements Tool {
 
   constructor(private readonly cwd: string) {}
 
-  async execute(input: Record<string, unknown>): Promise<ToolResult> {
+  async preview(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolCallPreview> {
+    const parsed = v.safeParse(WriteFileInput, input);
+    if (!parsed.success) return { kind: "arguments", input };
+    const file = resolveInWorkspace(this.cwd, parsed.output.path);
+    return fileChangePreview(file, displayPath(this.cwd, file), () => ({ text: parsed.output.content }), context.signal);
+  }
+
+  async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     const parsed = parseToolInput(this.name, WriteFileInput, input);
     if (!parsed.ok) return parsed.result;
     const { path, content } = parsed.value;
@@ -40,6 +48,8 @@ export class WriteFileTool implements Tool {
       const existed = await stat(file).then(
         (info) => {
           if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+          // Writing into a FIFO blocks until someone reads it; into a device, it means nothing good.
+          if (!info.isFile()) throw new Error("not a regular file; only regular files can be written");
           return true;
         },
         (error: NodeJS.ErrnoException) => {
@@ -47,6 +57,7 @@ export class WriteFileTool implements Tool {
           throw error;
         },
       );
+      if (context.signal?.aborted) return errorResult("cancelled by the user; nothing was written");
       await mkdir(dirname(file), { recursive: true });
       await Bun.write(file, content);
       const lines = content === "" ? 0 : content.replace(/\n$/, "").split("\n").length;

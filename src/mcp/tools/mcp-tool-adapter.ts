@@ -22,7 +22,13 @@ export class McpToolAdapter implements Tool {
   ) {
     this.description = definition.description ?? definition.title ?? definition.annotations?.title ?? "";
     this.inputSchema = definition.inputSchema as JsonSchema;
+    // Annotations come from the server and are hints, not promises (the MCP spec says not to trust
+    // them): readOnlyHint may let calls run side by side, never skip the permission question.
     this.isReadOnly = definition.annotations?.readOnlyHint === true;
+  }
+
+  async needsPermission(): Promise<boolean> {
+    return true;
   }
 
   async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {

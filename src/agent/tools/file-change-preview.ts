@@ -1,0 +1,30 @@
+import type { ToolCallPreview } from "../tool.ts";
+import { readRegularFile } from "./regular-file.ts";
+import { unifiedDiff } from "./unified-diff.ts";
+
+/** A file bigger than this is not diffed when asking: the question shows the new content instead. */
+export const MAX_DIFF_BYTES = 1024 * 1024;
+
+/**
+ * What write_file and edit_file show before they run: the path and a unified diff from what the
+ * file holds now to what it would hold. `change` turns the current text into the new one; when it
+ * cannot (the call will fail), it names other texts to compare (`from`) and says why in `note`.
+ */
+export async function fileChangePreview(
+  file: string,
+  shown: string,
+  change: (current: string | undefined) => { text: string; from?: string; note?: string },
+  signal?: AbortSignal,
+): Promise<ToolCallPreview> {
+  const read = await readRegularFile(file, shown, { maxBytes: MAX_DIFF_BYTES, signal });
+  if (read.ok) {
+    const current = new TextDecoder().decode(read.bytes);
+    const { text, from, note } = change(current);
+    const diff = unifiedDiff(from ?? current, text, { oldName: shown, newName: shown });
+    return { kind: "file-change", path: shown, diff, note: note ?? (diff === "" ? "no change: the content is the same" : undefined) };
+  }
+  const { text, from, note } = change(undefined);
+  const diff = unifiedDiff(from ?? "", text, { oldName: read.failure === "missing" ? "/dev/null" : shown, newName: shown });
+  const why = read.failure === "missing" ? "a new file" : from === undefined ? `${read.reason}; shown as if it were empty` : read.reason;
+  return { kind: "file-change", path: shown, diff, note: note ? `${why}; ${note}` : why };
+}
