@@ -32,7 +32,7 @@ export class LineReader {
   private interruptHandler: (() => void) | undefined;
 
   constructor(
-    input: Input,
+    private readonly input: Input,
     private readonly output: Output,
     private readonly options: LineReaderOptions = {},
   ) {
@@ -126,6 +126,20 @@ export class LineReader {
     }
     this.output.write(`\r\u001b[2K${text}\n`);
     this.rl.prompt(true);
+  }
+
+  /**
+   * Hands the terminal to another program (the pager) until resume(): this process stops reading
+   * it and leaves raw mode, so the keys typed there go to that program only.
+   */
+  suspend(): void {
+    this.rl.pause();
+    if (this.isTerminal) (this.input as { setRawMode?: (raw: boolean) => void }).setRawMode?.(false);
+  }
+
+  resume(): void {
+    if (this.isTerminal) (this.input as { setRawMode?: (raw: boolean) => void }).setRawMode?.(true);
+    this.rl.resume();
   }
 
   /** Ends input as Ctrl-D would: a pending read resolves null. */

@@ -7,6 +7,7 @@ import { VERSION } from "../version.ts";
 import { AgentSession } from "./agent-session.ts";
 import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
 import { LineReader } from "./line-reader.ts";
+import { showInPager } from "./pager.ts";
 import { interactivePermissions } from "./permission-prompt.ts";
 import { runSlashCommand } from "./slash-commands.ts";
 import { ansiStyle, plainStyle } from "./tool-call-line.ts";
@@ -48,7 +49,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     cwd: options.cwd,
     pool: options.pool,
     maxTurns: options.maxTurns,
-    permissions: options.allowAll ? async () => "allow" : interactivePermissions(ask, () => renderer?.endLine()),
+    permissions: options.allowAll
+      ? async () => "allow"
+      : interactivePermissions(ask, {
+          before: () => renderer?.endLine(),
+          print,
+          page: reader.isTerminal ? (text) => showInPager(text, reader) : undefined,
+          columns: (output as { columns?: number }).columns,
+          rows: (output as { rows?: number }).rows,
+          style,
+        }),
   });
 
   // Ctrl-C: cancels the turn if one runs; else clears the line; twice on an empty line, exits.

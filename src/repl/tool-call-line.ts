@@ -10,13 +10,17 @@ const MAX_RESULT_LINE_CHARS = 160;
 export interface Style {
   dim(text: string): string;
   red(text: string): string;
+  green(text: string): string;
+  cyan(text: string): string;
   bold(text: string): string;
 }
 
-export const plainStyle: Style = { dim: (t) => t, red: (t) => t, bold: (t) => t };
+export const plainStyle: Style = { dim: (t) => t, red: (t) => t, green: (t) => t, cyan: (t) => t, bold: (t) => t };
 export const ansiStyle: Style = {
   dim: (t) => `\u001b[2m${t}\u001b[22m`,
   red: (t) => `\u001b[31m${t}\u001b[39m`,
+  green: (t) => `\u001b[32m${t}\u001b[39m`,
+  cyan: (t) => `\u001b[36m${t}\u001b[39m`,
   bold: (t) => `\u001b[1m${t}\u001b[22m`,
 };
 

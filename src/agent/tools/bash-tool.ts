@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { environmentWithoutOwnSecrets } from "../../system/own-secrets.ts";
 import { signalGroup, trackGroup, untrackGroup } from "../../system/process-group.ts";
-import type { Tool, ToolContext, ToolResult } from "../tool.ts";
+import type { Tool, ToolCallPreview, ToolContext, ToolResult } from "../tool.ts";
 import { OutputCollector } from "./output-collector.ts";
 import { TOOL_OUTPUT_LIMIT } from "./output-limit.ts";
 import { errorResult, parseToolInput } from "./tool-input.ts";
@@ -46,6 +46,12 @@ export class BashTool implements Tool {
   };
 
   constructor(private readonly options: BashToolOptions) {}
+
+  /** The command first and whole: a long description must not push it out of sight. */
+  async preview(input: Record<string, unknown>): Promise<ToolCallPreview> {
+    const { command, ...rest } = input;
+    return typeof command === "string" ? { kind: "command", command, rest } : { kind: "arguments", input };
+  }
 
   async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     const parsed = parseToolInput(this.name, BashInput, input);
