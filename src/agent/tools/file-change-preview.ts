@@ -25,6 +25,13 @@ export async function fileChangePreview(
   }
   const { text, from, note } = change(undefined);
   const diff = unifiedDiff(from ?? "", text, { oldName: read.failure === "missing" ? "/dev/null" : shown, newName: shown });
-  const why = read.failure === "missing" ? "a new file" : from === undefined ? `${read.reason}; shown as if it were empty` : read.reason;
+  const why =
+    read.failure === "missing"
+      ? "a new file"
+      : read.failure === "too-large"
+        ? `the file is over ${MAX_DIFF_BYTES} bytes, too large to compare; all of the new content is shown`
+        : from === undefined
+          ? `${read.reason}; shown as if it were empty`
+          : read.reason;
   return { kind: "file-change", path: shown, diff, note: note ? `${why}; ${note}` : why };
 }

@@ -5,7 +5,7 @@ import { open, stat } from "node:fs/promises";
 const CHUNK_BYTES = 256 * 1024;
 
 /** Why a read failed: `missing` lets a writer tell a new file from an unreadable one. */
-export type FileReadFailure = "cancelled" | "missing" | "refused" | "error";
+export type FileReadFailure = "cancelled" | "missing" | "too-large" | "refused" | "error";
 
 export type FileRead = { ok: true; bytes: Uint8Array } | { ok: false; failure: FileReadFailure; reason: string };
 
@@ -20,12 +20,12 @@ export async function readRegularFile(file: string, shown: string, options: { ma
   if (signal?.aborted) return cancelled();
   try {
     const refused = refusal(await stat(file), shown, maxBytes);
-    if (refused) return { ok: false, failure: "refused", reason: refused };
+    if (refused) return refused;
     const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const info = await handle.stat();
       const refusedNow = refusal(info, shown, maxBytes);
-      if (refusedNow) return { ok: false, failure: "refused", reason: refusedNow };
+      if (refusedNow) return refusedNow;
       // The size may grow while we read; the cap holds whatever the file does.
       const bytes = new Uint8Array(Math.min(info.size, maxBytes));
       let filled = 0;
@@ -46,10 +46,13 @@ export async function readRegularFile(file: string, shown: string, options: { ma
   }
 }
 
-function refusal(info: { isFile(): boolean; isDirectory(): boolean; size: number }, shown: string, maxBytes: number): string | undefined {
-  if (info.isDirectory()) return `${shown} is a directory; use glob to list its files`;
-  if (!info.isFile()) return `${shown} is not a regular file (${kindOf(info)}); only regular files can be read`;
-  if (info.size > maxBytes) return `${shown} is ${info.size} bytes, too large to read; use grep, or bash with head or sed`;
+function refusal(info: { isFile(): boolean; isDirectory(): boolean; size: number }, shown: string, maxBytes: number): FileRead | undefined {
+  const refused = (reason: string): FileRead => ({ ok: false, failure: "refused", reason });
+  if (info.isDirectory()) return refused(`${shown} is a directory; use glob to list its files`);
+  if (!info.isFile()) return refused(`${shown} is not a regular file (${kindOf(info)}); only regular files can be read`);
+  if (info.size > maxBytes) {
+    return { ok: false, failure: "too-large", reason: `${shown} is ${info.size} bytes, too large to read; use grep, or bash with head or sed` };
+  }
   return undefined;
 }
 
