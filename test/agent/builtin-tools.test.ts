@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBuiltinTools } from "../../src/agent/builtin-tools.ts";
@@ -222,6 +222,13 @@ describe("write_file", () => {
       path: "n.txt",
       diff: "--- n.txt\n+++ n.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c",
     });
+  });
+
+  test("the question says when the path is a symlink, and where it leads", async () => {
+    await writeFile(join(dir, "real.txt"), "a\n");
+    await symlink(join(dir, "real.txt"), join(dir, "notes.md"));
+    const preview = await new WriteFileTool(dir).preview({ path: "notes.md", content: "b\n" });
+    expect(preview).toMatchObject({ kind: "file-change", path: "notes.md", note: `a symlink to ${await realpath(join(dir, "real.txt"))}` });
   });
 
   test("creates parent directories, then replaces", async () => {

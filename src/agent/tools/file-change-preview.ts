@@ -1,3 +1,5 @@
+import { realpath } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import type { ToolCallPreview } from "../tool.ts";
 import { readRegularFile } from "./regular-file.ts";
 import { unifiedDiff } from "./unified-diff.ts";
@@ -11,6 +13,24 @@ export const MAX_DIFF_BYTES = 1024 * 1024;
  * cannot (the call will fail), it names other texts to compare (`from`) and says why in `note`.
  */
 export async function fileChangePreview(
+  file: string,
+  shown: string,
+  change: (current: string | undefined) => { text: string; from?: string; note?: string },
+  signal?: AbortSignal,
+): Promise<ToolCallPreview> {
+  const preview = await changePreview(file, shown, change, signal);
+  // A link named notes.md may point at ~/.bashrc: the question names what really changes.
+  // Compared with its folder resolved, so a symlinked /tmp (macOS) does not make every file a link.
+  const [target, unlinked] = await Promise.all([
+    realpath(file).catch(() => file),
+    realpath(dirname(file)).then((folder) => join(folder, basename(file)), () => file),
+  ]);
+  if (target === unlinked || preview.kind !== "file-change") return preview;
+  const link = `a symlink to ${target}`;
+  return { ...preview, note: preview.note ? `${link}; ${preview.note}` : link };
+}
+
+async function changePreview(
   file: string,
   shown: string,
   change: (current: string | undefined) => { text: string; from?: string; note?: string },
