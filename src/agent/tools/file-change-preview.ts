@@ -1,5 +1,4 @@
-import { realpath } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { lstat, readlink, realpath } from "node:fs/promises";
 import type { ToolCallPreview } from "../tool.ts";
 import { readRegularFile } from "./regular-file.ts";
 import { unifiedDiff } from "./unified-diff.ts";
@@ -20,12 +19,9 @@ export async function fileChangePreview(
 ): Promise<ToolCallPreview> {
   const preview = await changePreview(file, shown, change, signal);
   // A link named notes.md may point at ~/.bashrc: the question names what really changes.
-  // Compared with its folder resolved, so a symlinked /tmp (macOS) does not make every file a link.
-  const [target, unlinked] = await Promise.all([
-    realpath(file).catch(() => file),
-    realpath(dirname(file)).then((folder) => join(folder, basename(file)), () => file),
-  ]);
-  if (target === unlinked || preview.kind !== "file-change") return preview;
+  const isLink = await lstat(file).then((info) => info.isSymbolicLink(), () => false);
+  if (!isLink || preview.kind !== "file-change") return preview;
+  const target = await realpath(file).catch(async () => `${await readlink(file).catch(() => "?")} (which does not exist yet)`);
   const link = `a symlink to ${target}`;
   return { ...preview, note: preview.note ? `${link}; ${preview.note}` : link };
 }
