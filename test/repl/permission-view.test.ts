@@ -26,6 +26,15 @@ describe("permissionView", () => {
     expect(lines.every((line) => line.length <= 80)).toBe(true);
   });
 
+  test("arguments nested too deeply to print say so instead of crashing the REPL", () => {
+    let deep: unknown = "bottom";
+    for (let i = 0; i < 200_000; i++) deep = { d: deep };
+    expect(permissionView("mcp__x__y", { kind: "arguments", input: { deep } }, 80, plainStyle)).toEqual([
+      "mcp__x__y wants to run with these arguments:",
+      "  (the arguments are nested too deeply to show; answer no)",
+    ]);
+  });
+
   test("a bash command comes first, every line of it", () => {
     const lines = permissionView("bash", { kind: "command", command: "set -e\nmake\nmake install", rest: { description: "build" } }, 80, plainStyle);
     expect(lines).toEqual(["bash wants to run this command:", "  set -e", "  make", "  make install", "  with", "  {", '    "description": "build"', "  }"]);
