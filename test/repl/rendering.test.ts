@@ -55,18 +55,17 @@ describe("the permission prompt", () => {
 
   test("asks with the tool name and arguments; 'always' stops asking for that tool", async () => {
     const questions: string[] = [];
+    const printed: string[] = [];
     const answers = ["maybe", "a"];
-    const gate = interactivePermissions(async (question) => (questions.push(question), answers.shift() ?? null));
+    const gate = interactivePermissions(async (question) => (questions.push(question), answers.shift() ?? null), { print: (line) => printed.push(line) });
     expect(await gate({ tool, input: { path: "x" } })).toBe("allow");
     expect(await gate({ tool, input: { path: "y" } })).toBe("allow");
-    expect(questions).toEqual([
-      'Allow mcp__fs__write {"path":"x"}? [y]es / [n]o / [a]lways for this tool ',
-      'Allow mcp__fs__write {"path":"x"}? [y]es / [n]o / [a]lways for this tool ',
-    ]);
+    expect(printed).toEqual(["mcp__fs__write wants to run with these arguments:", "  {", '    "path": "x"', "  }"]);
+    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool ", "Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool "]);
   });
 
   test("no, end of input and yes", async () => {
-    const answer = (value: string | null) => interactivePermissions(async () => value);
+    const answer = (value: string | null) => interactivePermissions(async () => value, { print: () => {} });
     expect(await answer("n")({ tool, input: {} })).toBe("deny");
     expect(await answer(null)({ tool, input: {} })).toBe("deny");
     expect(await answer("Y")({ tool, input: {} })).toBe("allow");

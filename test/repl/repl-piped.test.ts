@@ -60,11 +60,15 @@ test("piped stdin, one line per prompt: MCP tool turn, a declined permission, /c
   expect(cli.output).toContain("MCP: 1 server(s), 1 tool(s) registered");
 
   cli.send("say piped");
+  // readOnlyHint is the server's word, not a promise: the MCP tool is asked about.
+  at = await cli.waitFor("Allow mcp__echo__echo? [y]es / [n]o / [a]lways for this tool", at);
+  cli.send("y");
   at = await cli.waitFor("echo said piped", at);
   expect(cli.output).toContain('⏺ mcp__echo__echo {"text":"piped"} → "piped"');
 
   cli.send("write the secret");
-  at = await cli.waitFor('Allow write_file {"path":"secret.txt","content":"x"}? [y]es / [n]o / [a]lways for this tool', at);
+  at = await cli.waitFor("write_file wants to change secret.txt (a new file):\n  --- /dev/null\n  +++ secret.txt\n  @@ -0,0 +1 @@\n  +x\n", at);
+  at = await cli.waitFor("Allow write_file? [y]es / [n]o / [a]lways for this tool", at);
   cli.send("n");
   at = await cli.waitFor("Result: The user declined to run write", at);
   expect(existsSync(join(dir, "secret.txt"))).toBe(false);

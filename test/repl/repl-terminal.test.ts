@@ -78,6 +78,9 @@ test("the REPL in a terminal: /mcp, a tool-calling prompt, Ctrl-C during a turn,
   expect(screen).toContain(`> /mcp\nMCP servers:\n  echo  CONNECTED  1 tool(s)  (stdio: ${echoServer})`);
 
   terminal.type("use the echo tool to say 你好");
+  screen = await terminal.waitForText("Allow mcp__echo__echo? [y]es / [n]o / [a]lways for this tool");
+  expect(screen).toContain('mcp__echo__echo wants to run with these arguments:\n  {\n    "text": "你好"\n  }');
+  terminal.type("y");
   screen = await terminal.waitForText("The echo tool said: 你好");
   expect(screen).toContain('⏺ mcp__echo__echo {"text":"你好"} → "你好"');
   expect(screen.indexOf("Calling the echo tool.")).toBeLessThan(screen.indexOf("⏺ mcp__echo__echo"));
