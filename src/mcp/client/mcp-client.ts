@@ -16,6 +16,7 @@ import {
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
+import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -41,6 +42,8 @@ export interface McpClientOptions {
   timeoutMs?: number;
   /** Hears server notifications other than the ones the client handles itself. */
   onNotification?: (notification: JsonRpcNotification) => void;
+  /** Hears of each listed tool that is left out (too deep, too large, malformed); the default logs a warning. */
+  onRejectedTool?: (tool: RejectedTool) => void;
 }
 
 /**
@@ -131,12 +134,17 @@ export class McpClient {
 
   private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
     const tools: ToolDefinition[] = [];
+    let listed = 0;
     const seenCursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
       const raw = await this.request("tools/list", cursor === undefined ? {} : { cursor }, options);
-      const result = parseResult(ListToolsResult, raw, "tools/list");
-      tools.push(...result.tools);
+      // The page's own depth is not bounded here: each tool is checked on its own, so one bad tool costs only itself.
+      const result = parseResult(ListToolsResult, raw, "tools/list", Infinity);
+      const page = checkToolDefinitions(result.tools, listed);
+      listed += result.tools.length;
+      for (const rejected of page.rejected) this.rejectTool(rejected);
+      tools.push(...page.tools);
       cursor = result.nextCursor;
       if (cursor === undefined || cursor === "") return tools;
       if (seenCursors.has(cursor)) throw new McpError(undefined, `tools/list repeated the cursor ${JSON.stringify(cursor)}`);
@@ -162,6 +170,11 @@ export class McpClient {
     } finally {
       this.timeouts.release(timeout);
     }
+  }
+
+  private rejectTool(rejected: RejectedTool): void {
+    if (this.options.onRejectedTool) this.options.onRejectedTool(rejected);
+    else log.warn(`MCP tool '${rejected.name}' of ${this.transport.description} is left out: ${rejected.reason}`);
   }
 
   private answerServerRequest(request: JsonRpcRequest): unknown {
