@@ -1,4 +1,5 @@
 import { log } from "../../log.ts";
+import type { Clock } from "../../system/clock.ts";
 import { VERSION } from "../../version.ts";
 import { McpCancelledError, McpError } from "../mcp-error.ts";
 import {
@@ -40,6 +41,8 @@ export interface CallOptions {
 export interface McpClientOptions {
   /** Per-request timeout; the default is 30 s. */
   timeoutMs?: number;
+  /** Where the timeouts get their time; the system clock unless a test hands in a fake. */
+  clock?: Clock;
   /** Hears server notifications other than the ones the client handles itself. */
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Hears of each listed tool that is left out (too deep, too large, malformed); the default logs a warning. */
@@ -54,7 +57,7 @@ export class McpClient {
   private _state: ClientState = { status: "idle" };
   private toolsCache: Promise<ToolDefinition[]> | undefined;
   private readonly timeoutMs: number;
-  private readonly timeouts = new TimeoutGroups();
+  private readonly timeouts: TimeoutGroups;
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
   instructions: string | undefined;
@@ -64,6 +67,7 @@ export class McpClient {
     private readonly options: McpClientOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timeouts = new TimeoutGroups(options.clock);
     transport.onServerRequest = (request) => this.answerServerRequest(request);
     transport.onNotification = (notification) => this.handleNotification(notification);
     transport.onClose = (error) => {
