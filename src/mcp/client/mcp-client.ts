@@ -178,7 +178,8 @@ export class McpClient {
 
   private rejectTool(rejected: RejectedTool): void {
     if (this.options.onRejectedTool) this.options.onRejectedTool(rejected);
-    else log.warn(`MCP tool '${rejected.name}' of ${this.transport.description} is left out: ${rejected.reason}`);
+    // Not the transport's description: an HTTP URL may carry a token in its query.
+    else log.warn(`MCP tool '${rejected.name}' is left out: ${rejected.reason}`);
   }
 
   private answerServerRequest(request: JsonRpcRequest): unknown {
