@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { MAX_RESULT_DEPTH } from "../../../src/mcp/client/json-depth.ts";
 import { reply, resultText, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { runSource } from "../../helpers/binary.ts";
-import { BUN, CHAOS_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 const HOSTILE_TOOLS = ["--deep-tool=60000", "--big-tool=2000000", "--untyped-tool"];
 const config = (...flags: string[]) => writeConfig({ chaos: { command: BUN, args: [CHAOS_SERVER, ...flags] } });
@@ -46,17 +46,16 @@ describe("hostile tool definitions", () => {
     expect([exitCode, stdout]).toEqual([0, "still here\n"]);
   });
 
-  test("the agent's request to the model succeeds and offers only the healthy tools", async () => {
+  test("the agent's request to the model succeeds, beside a second healthy server, offering only the healthy tools", async () => {
     standIn = startMessagesStandIn([
       reply(toolUse("mcp__chaos__echo", { text: "from the model" })),
       (request) => reply(text(`echo said: ${resultText(toolResultsOf(request)[0])}`)),
     ]);
-    const { exitCode, stdout, stderr } = await runSource(["-p", "use echo", "--allow-all", "--mcp-config", config(...HOSTILE_TOOLS)], {
-      env: modelEnv(standIn),
-    });
+    const servers = writeConfig({ chaos: { command: BUN, args: [CHAOS_SERVER, ...HOSTILE_TOOLS] }, echo: { command: ECHO_SERVER } });
+    const { exitCode, stdout, stderr } = await runSource(["-p", "use echo", "--allow-all", "--mcp-config", servers], { env: modelEnv(standIn) });
     expect([exitCode, stdout]).toEqual([0, "echo said: from the model\n"]);
     const offered = standIn.requests[0]?.body.tools?.map((tool) => tool.name).filter((name) => name.startsWith("mcp__"));
-    expect(offered).toEqual(["mcp__chaos__echo", "mcp__chaos__sleep", "mcp__chaos__big"]);
+    expect(offered?.sort()).toEqual(["mcp__chaos__big", "mcp__chaos__echo", "mcp__chaos__sleep", "mcp__echo__echo"]);
     expect(warnings(stderr).length).toBe(3);
   });
 });
