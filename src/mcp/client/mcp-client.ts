@@ -1,4 +1,5 @@
 import { log } from "../../log.ts";
+import type { Clock } from "../../system/clock.ts";
 import { VERSION } from "../../version.ts";
 import { McpCancelledError, McpError } from "../mcp-error.ts";
 import {
@@ -16,6 +17,7 @@ import {
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
+import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -39,8 +41,12 @@ export interface CallOptions {
 export interface McpClientOptions {
   /** Per-request timeout; the default is 30 s. */
   timeoutMs?: number;
+  /** Where the timeouts get their time; the system clock unless a test hands in a fake. */
+  clock?: Clock;
   /** Hears server notifications other than the ones the client handles itself. */
   onNotification?: (notification: JsonRpcNotification) => void;
+  /** Hears of each listed tool that is left out (too deep, too large, malformed); the default logs a warning. */
+  onRejectedTool?: (tool: RejectedTool) => void;
 }
 
 /**
@@ -51,7 +57,7 @@ export class McpClient {
   private _state: ClientState = { status: "idle" };
   private toolsCache: Promise<ToolDefinition[]> | undefined;
   private readonly timeoutMs: number;
-  private readonly timeouts = new TimeoutGroups();
+  private readonly timeouts: TimeoutGroups;
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
   instructions: string | undefined;
@@ -61,6 +67,7 @@ export class McpClient {
     private readonly options: McpClientOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timeouts = new TimeoutGroups(options.clock);
     transport.onServerRequest = (request) => this.answerServerRequest(request);
     transport.onNotification = (notification) => this.handleNotification(notification);
     transport.onClose = (error) => {
@@ -131,12 +138,17 @@ export class McpClient {
 
   private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
     const tools: ToolDefinition[] = [];
+    let listed = 0;
     const seenCursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
       const raw = await this.request("tools/list", cursor === undefined ? {} : { cursor }, options);
-      const result = parseResult(ListToolsResult, raw, "tools/list");
-      tools.push(...result.tools);
+      // The page's own depth is not bounded here: each tool is checked on its own, so one bad tool costs only itself.
+      const result = parseResult(ListToolsResult, raw, "tools/list", Infinity);
+      const page = checkToolDefinitions(result.tools, listed);
+      listed += result.tools.length;
+      for (const rejected of page.rejected) this.rejectTool(rejected);
+      tools.push(...page.tools);
       cursor = result.nextCursor;
       if (cursor === undefined || cursor === "") return tools;
       if (seenCursors.has(cursor)) throw new McpError(undefined, `tools/list repeated the cursor ${JSON.stringify(cursor)}`);
@@ -162,6 +174,12 @@ export class McpClient {
     } finally {
       this.timeouts.release(timeout);
     }
+  }
+
+  private rejectTool(rejected: RejectedTool): void {
+    if (this.options.onRejectedTool) this.options.onRejectedTool(rejected);
+    // Not the transport's description: an HTTP URL may carry a token in its query.
+    else log.warn(`MCP tool '${rejected.name}' is left out: ${rejected.reason}`);
   }
 
   private answerServerRequest(request: JsonRpcRequest): unknown {

@@ -1,13 +1,21 @@
 import * as v from "valibot";
 import { McpError } from "../mcp-error.ts";
 import { ErrorCode } from "../protocol.ts";
+import { exceedsDepth, MAX_RESULT_DEPTH } from "./json-depth.ts";
 
-/** Validates what a server answered; a malformed answer is the server's fault, named as such. */
+/**
+ * Validates what a server answered; a malformed answer is the server's fault, named as such. An
+ * answer nested deeper than `maxDepth` is refused before anything walks it recursively.
+ */
 export function parseResult<TSchema extends v.GenericSchema>(
   schema: TSchema,
   value: unknown,
   method: string,
+  maxDepth = MAX_RESULT_DEPTH,
 ): v.InferOutput<TSchema> {
+  if (exceedsDepth(value, maxDepth)) {
+    throw new McpError(ErrorCode.InvalidParams, `the server sent a ${method} result nested deeper than ${maxDepth} levels; it was refused`);
+  }
   const parsed = v.safeParse(schema, value);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];

@@ -1,7 +1,8 @@
+import { systemClock, type Clock, type ClockTimer } from "../../system/clock.ts";
 import { McpError } from "../mcp-error.ts";
 
 /** The longest a group stays open for new requests; a request may time out this much late, never early. */
-const MAX_WINDOW_MS = 10;
+export const MAX_WINDOW_MS = 10;
 
 /** Requests of one method and timeout that started close together, with one deadline and one signal. */
 export interface TimeoutGroup {
@@ -12,7 +13,7 @@ interface Group extends TimeoutGroup {
   readonly key: string;
   readonly controller: AbortController;
   readonly openUntil: number;
-  timer: ReturnType<typeof setTimeout>;
+  timer: ClockTimer;
   active: number;
 }
 
@@ -21,18 +22,20 @@ interface Group extends TimeoutGroup {
  * those cost more than the rest of a call. Requests of the same method and timeout that start within
  * a short window (a tenth of the timeout, at most 10 ms) join one group, whose deadline is the end of
  * the window plus the timeout: a request never times out early, and at most a window late. A group
- * with no request in it does not keep the process alive.
+ * with no request in it does not keep the process alive. Time comes from `clock`.
  */
 export class TimeoutGroups {
   private readonly open = new Map<string, Group>();
 
+  constructor(private readonly clock: Clock = systemClock) {}
+
   /** The group a request starting now joins; `release` it when the request settles. */
   acquire(method: string, timeoutMs: number): TimeoutGroup {
     const key = `${timeoutMs} ${method}`;
-    const now = performance.now();
+    const now = this.clock.now();
     let group = this.open.get(key);
     if (group === undefined || now >= group.openUntil || group.controller.signal.aborted) {
-      if (group && group.active === 0) clearTimeout(group.timer);
+      if (group && group.active === 0) this.clock.clearTimeout(group.timer);
       group = this.start(key, method, timeoutMs, now);
     }
     if (group.active++ === 0) group.timer.ref();
@@ -46,7 +49,7 @@ export class TimeoutGroups {
       // Still open for joiners: keep the timer, but do not let it hold the process.
       group.timer.unref();
     } else {
-      clearTimeout(group.timer);
+      this.clock.clearTimeout(group.timer);
     }
   }
 
@@ -59,7 +62,7 @@ export class TimeoutGroups {
       signal: controller.signal,
       openUntil: now + windowMs,
       active: 0,
-      timer: setTimeout(() => {
+      timer: this.clock.setTimeout(() => {
         if (this.open.get(key) === group) this.open.delete(key);
         controller.abort(McpError.timeout(method, timeoutMs));
       }, windowMs + timeoutMs),

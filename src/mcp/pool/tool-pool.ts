@@ -40,6 +40,8 @@ interface Connection {
   /** A re-listing under way, and whether another change was announced while it ran. */
   refreshing?: Promise<void>;
   refreshAgain?: boolean;
+  /** Tools already warned about as left out, so a server that re-lists often is not a stream of warnings. */
+  rejectedTools: Set<string>;
 }
 
 export interface ToolPoolOptions {
@@ -64,7 +66,7 @@ export class McpToolPool {
 
   constructor(entries: ServerEntry[], options: ToolPoolOptions = {}) {
     this.makeTransport = options.createTransport ?? createTransport;
-    this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), registered: new Map() }));
+    this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), registered: new Map(), rejectedTools: new Set() }));
   }
 
   get size(): number {
@@ -166,6 +168,12 @@ export class McpToolPool {
       timeoutMs: entry.config.timeout,
       onNotification: (notification) => {
         if (notification.method === "notifications/tools/list_changed") this.toolsChanged(connection);
+      },
+      onRejectedTool: (tool) => {
+        const key = `${tool.name}\u0000${tool.reason}`;
+        if (connection.rejectedTools.has(key)) return;
+        connection.rejectedTools.add(key);
+        log.warn(`MCP tool '${tool.name}' of server '${entry.name}' is left out: ${tool.reason}; the server's other tools work`);
       },
     });
     connection.client = client;

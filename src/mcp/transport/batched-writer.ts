@@ -26,7 +26,10 @@ export class BatchedWriter {
     const text = this.queued.length === 1 ? this.queued[0]! : this.queued.join("");
     this.queued = [];
     this.batch = undefined;
-    this.sink.write(text);
+    const written = this.sink.write(text);
+    // A write the pipe could not take at once settles later; its failure (EPIPE) is the flush's too,
+    // which the callers hear: this one must not surface as an unhandled rejection.
+    if (written instanceof Promise) written.catch(() => {});
     await this.sink.flush();
   }
 }

@@ -1,6 +1,12 @@
 import { McpCancelledError, McpError } from "../mcp-error.ts";
 import type { JsonRpcResponse, RequestId } from "../protocol.ts";
 
+/**
+ * The longest error message from a server we keep. It reaches a terminal and, as a tool's error
+ * result, the model; a real one is a sentence or a stack trace, never megabytes.
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 4000;
+
 interface Pending {
   method: string;
   resolve: (result: unknown) => void;
@@ -54,7 +60,7 @@ export class PendingRequests {
     this.forget(id as number, entry);
     if ("error" in response) {
       const { code, message, data } = response.error;
-      entry.reject(new McpError(code, message, { data }));
+      entry.reject(new McpError(code, boundedMessage(message), { data }));
     } else {
       entry.resolve(response.result);
     }
@@ -113,6 +119,11 @@ export class PendingRequests {
     if (typeof id === "string" && /^\d+$/.test(id) && this.pending.has(Number(id))) return Number(id);
     return undefined;
   }
+}
+
+function boundedMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE_CHARS) return message;
+  return `${message.slice(0, MAX_ERROR_MESSAGE_CHARS)}… (${(message.length - MAX_ERROR_MESSAGE_CHARS).toLocaleString("en-US")} more characters not shown)`;
 }
 
 function abortReason(signal: AbortSignal, method: string): Error {

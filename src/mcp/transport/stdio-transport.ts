@@ -26,6 +26,13 @@ export interface StdioTransportOptions {
 /** The longest line (one JSON-RPC message) we hold before giving up on the server. */
 const MAX_MESSAGE_CHARS = 256 * 2 ** 20;
 
+/**
+ * The most requests of the server's own (pings, say) we hold at once, from arrival until the server
+ * has taken our reply off the pipe. A server that sends requests and never reads the replies would
+ * otherwise have us keep every one of them (a ping flood grew cat-code to gigabytes).
+ */
+export const MAX_SERVER_REQUESTS_IN_FLIGHT = 10_000;
+
 /** How many stderr lines go into an error message. */
 const STDERR_LINES_IN_ERRORS = 10;
 
@@ -56,6 +63,7 @@ export class StdioTransport implements Transport {
   private stderrDone: Promise<void> = Promise.resolve();
   private exitHandled: Promise<void> = Promise.resolve();
   private readonly graceMs: number;
+  private serverRequestsInFlight = 0;
 
   constructor(
     private readonly params: StdioServerParams,
@@ -150,6 +158,8 @@ export class StdioTransport implements Transport {
     const onLine = (line: string) => this.handleLine(line);
     try {
       for await (const chunk of stdout) {
+        // A failed connection reads no more: what the server still writes would only cost memory.
+        if (this.exitError) break;
         splitter.push(chunk, onLine);
         if (splitter.pendingLength > MAX_MESSAGE_CHARS) {
           // Memory must stay bounded whatever the server writes: a line this long is no message.
@@ -203,7 +213,24 @@ export class StdioTransport implements Transport {
   }
 
   private async answerServerRequest(request: JsonRpcRequest): Promise<void> {
-    await this.write(await replyToServerRequest(this.onServerRequest, request)).catch(() => {});
+    if (this.exitError) return;
+    if (++this.serverRequestsInFlight > MAX_SERVER_REQUESTS_IN_FLIGHT) {
+      this.failConnection(
+        McpError.closed(
+          `the server sent more than ${MAX_SERVER_REQUESTS_IN_FLIGHT} requests without reading the replies; the connection was closed`,
+        ),
+      );
+      void this.close();
+      return;
+    }
+    try {
+      // Settles once the reply is in the pipe: until then, it counts against the server.
+      await this.write(await replyToServerRequest(this.onServerRequest, request));
+    } catch {
+      // The connection is gone; its end is reported elsewhere.
+    } finally {
+      this.serverRequestsInFlight--;
+    }
   }
 
   private async handleExit(code: number | null, signal: NodeJS.Signals | number | null): Promise<void> {

@@ -2,7 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import { McpCancelledError, McpError } from "../../../src/mcp/mcp-error.ts";
 import { ErrorCode } from "../../../src/mcp/protocol.ts";
+import { FakeClock } from "../../helpers/fake-clock.ts";
 import { initializeHandler, MemoryTransport, NEVER } from "../../helpers/memory-transport.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 
 const echoTool = { name: "echo", description: "Echo", inputSchema: { type: "object" } };
 
@@ -55,9 +57,15 @@ describe("McpClient handshake", () => {
   });
 
   test("a handshake that never answers times out and fails the server", async () => {
-    const client = new McpClient(new MemoryTransport({ initialize: () => NEVER }), { timeoutMs: 50 });
-    await expect(client.connect()).rejects.toThrow("initialize timed out after 50 ms");
-    expect(client.state.status).toBe("failed");
+    const clock = new FakeClock();
+    const transport = new MemoryTransport({ initialize: () => NEVER });
+    const client = new McpClient(transport, { timeoutMs: 50, clock });
+    const connecting = client.connect().catch((e: unknown) => e);
+    await waitFor(() => transport.sent.some((m) => m.method === "initialize"), "the initialize request");
+    // 50 ms plus its group's window (a tenth of the timeout): the latest it may end.
+    clock.advance(55);
+    expect(((await connecting) as Error).message).toBe("initialize timed out after 50 ms");
+    expect(client.state).toEqual({ status: "failed", reason: "initialize timed out after 50 ms" });
   });
 
   test("a cancelled connect is not a failure", async () => {
@@ -121,10 +129,18 @@ describe("McpClient tools", () => {
   });
 
   test("a call that times out rejects with a timeout and the server is told with notifications/cancelled", async () => {
+    const clock = new FakeClock();
     const transport = new MemoryTransport({ initialize: initializeHandler(), "tools/call": () => NEVER });
-    const client = new McpClient(transport, { timeoutMs: 5000 });
+    const client = new McpClient(transport, { timeoutMs: 5000, clock });
     await client.connect();
-    const error = await client.callTool("echo", {}, { timeoutMs: 30 }).catch((e) => e);
+    const calling = client.callTool("echo", {}, { timeoutMs: 30 }).catch((e) => e);
+    // Not before its 30 ms (the server is told at the very moment it is given up)...
+    clock.advance(30);
+    expect(transport.sent.some((m) => m.method === "notifications/cancelled")).toBe(false);
+    // ...and at most its group's window (3 ms) later.
+    clock.advance(3);
+    expect(transport.sent.some((m) => m.method === "notifications/cancelled")).toBe(true);
+    const error = await calling;
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(ErrorCode.RequestTimeout);
     expect(error.message).toBe("tools/call timed out after 30 ms");

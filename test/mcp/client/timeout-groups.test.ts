@@ -1,17 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { TimeoutGroups } from "../../../src/mcp/client/timeout-groups.ts";
+import { MAX_WINDOW_MS, TimeoutGroups } from "../../../src/mcp/client/timeout-groups.ts";
 import { McpError } from "../../../src/mcp/mcp-error.ts";
+import { FakeClock } from "../../helpers/fake-clock.ts";
 import { BUN, REPO, tempDir } from "../../helpers/paths.ts";
-
-function abortedAfter(signal: AbortSignal): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(performance.now() - started), { once: true }));
-}
 
 describe("TimeoutGroups", () => {
   test("requests of one method and timeout started together share one signal", () => {
-    const groups = new TimeoutGroups();
+    const groups = new TimeoutGroups(new FakeClock());
     const a = groups.acquire("tools/call", 1000);
     const b = groups.acquire("tools/call", 1000);
     const other = groups.acquire("tools/list", 1000);
@@ -20,29 +16,68 @@ describe("TimeoutGroups", () => {
     for (const group of [a, b, other]) groups.release(group);
   });
 
-  test("a request never times out early, and at most the window late", async () => {
-    const groups = new TimeoutGroups();
+  test("a request never times out early, and at most the window late", () => {
+    const clock = new FakeClock();
+    const groups = new TimeoutGroups(clock);
+    // Timeout 100 ms: the window is a tenth of it, 10 ms. The first request starts at 0 ms.
     const first = groups.acquire("tools/call", 100);
-    await Bun.sleep(8);
+    clock.advance(8);
     const late = groups.acquire("tools/call", 100);
-    const elapsed = await abortedAfter(late.signal);
     expect(late.signal).toBe(first.signal);
-    expect(elapsed).toBeGreaterThanOrEqual(99);
+    // The late request (started at 8 ms) is not given up before its full 100 ms...
+    clock.advance(99.999);
+    expect(late.signal.aborted).toBe(false);
+    // ...and the group ends at the end of its window plus the timeout: 110 ms, which is 102 ms
+    // after the late start and 110 ms after the first, both within timeout + window.
+    clock.advance(2.001);
+    expect(clock.now()).toBe(110);
+    expect(late.signal.aborted).toBe(true);
     expect((late.signal.reason as McpError).message).toBe("tools/call timed out after 100 ms");
     groups.release(first);
     groups.release(late);
   });
 
-  test("after the window a request starts a new group with its own full timeout", async () => {
-    const groups = new TimeoutGroups();
+  test(`the window is at most ${MAX_WINDOW_MS} ms, however long the timeout`, () => {
+    const clock = new FakeClock();
+    const groups = new TimeoutGroups(clock);
+    const first = groups.acquire("tools/call", 30_000);
+    clock.advance(MAX_WINDOW_MS - 0.001);
+    expect(groups.acquire("tools/call", 30_000).signal).toBe(first.signal);
+    clock.advance(30_000);
+    expect(first.signal.aborted).toBe(false);
+    clock.advance(0.001);
+    expect(first.signal.aborted).toBe(true);
+  });
+
+  test("after the window a request starts a new group with its own full timeout", () => {
+    const clock = new FakeClock();
+    const groups = new TimeoutGroups(clock);
+    // Timeout 50 ms: a 5 ms window. The second request starts at 20 ms, after it closed.
     const first = groups.acquire("ping", 50);
-    await Bun.sleep(20);
+    clock.advance(20);
     const second = groups.acquire("ping", 50);
     expect(second.signal).not.toBe(first.signal);
-    const elapsed = await abortedAfter(second.signal);
-    expect(elapsed).toBeGreaterThanOrEqual(49);
+    clock.advance(35);
+    expect([first.signal.aborted, second.signal.aborted]).toEqual([true, false]);
+    clock.advance(19.999);
+    expect(second.signal.aborted).toBe(false);
+    clock.advance(0.001);
+    expect(second.signal.aborted).toBe(true);
     groups.release(first);
     groups.release(second);
+  });
+
+  test("a settled request's group no longer holds the process, and a closed group's timer is cleared", () => {
+    const clock = new FakeClock();
+    const groups = new TimeoutGroups(clock);
+    const group = groups.acquire("tools/call", 1000);
+    expect(clock.pending({ referenced: true })).toBe(1);
+    groups.release(group);
+    // Still open for joiners, so still there, but unreferenced.
+    expect([clock.pending(), clock.pending({ referenced: true })]).toEqual([1, 0]);
+    clock.advance(MAX_WINDOW_MS);
+    groups.release(groups.acquire("tools/call", 1000));
+    expect(clock.pending()).toBe(1);
   });
 
   test("a released group's timer does not keep the process alive", async () => {

@@ -4,6 +4,7 @@ import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
 import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
 import { initializeHandler, MemoryTransport } from "../../helpers/memory-transport.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER } from "../../helpers/paths.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 
 const stdio = (name: string, command: string, args: string[] = [], extra: object = {}): ServerEntry => ({
   name,
@@ -119,8 +120,7 @@ describe("tools that change while connected", () => {
       expect(registry.has("mcp__grower__extra_1")).toBe(false);
       const grown = await registry.get("mcp__grower__grow")?.execute({});
       expect(grown).toEqual({ content: "added extra_1", isError: false });
-      const deadline = Date.now() + 5000;
-      while (!registry.has("mcp__grower__extra_1") && Date.now() < deadline) await Bun.sleep(10);
+      await waitFor(() => registry.has("mcp__grower__extra_1"), "the new tool to be registered");
       expect(registry.list().map((t) => t.name)).toEqual([
         "mcp__grower__echo",
         "mcp__grower__sleep",

@@ -3,10 +3,11 @@ import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import { flattenContent } from "../../../src/mcp/tools/flatten-content.ts";
 import { McpToolAdapter } from "../../../src/mcp/tools/mcp-tool-adapter.ts";
 import { limitOutput, TOOL_OUTPUT_LIMIT } from "../../../src/agent/tools/output-limit.ts";
+import { FakeClock } from "../../helpers/fake-clock.ts";
 import { initializeHandler, MemoryTransport, NEVER, type Handler } from "../../helpers/memory-transport.ts";
 
-async function adapterFor(call: Handler, definition: object = {}): Promise<McpToolAdapter> {
-  const client = new McpClient(new MemoryTransport({ initialize: initializeHandler(), "tools/call": call }), { timeoutMs: 100 });
+async function adapterFor(call: Handler, definition: object = {}, clock?: FakeClock): Promise<McpToolAdapter> {
+  const client = new McpClient(new MemoryTransport({ initialize: initializeHandler(), "tools/call": call }), { timeoutMs: 100, clock });
   await client.connect();
   return new McpToolAdapter("mcp__s__t", "s", { name: "t", inputSchema: { type: "object" }, ...definition }, client);
 }
@@ -35,8 +36,11 @@ describe("McpToolAdapter", () => {
   });
 
   test("a timeout becomes an error result naming the timeout", async () => {
-    const tool = await adapterFor(() => NEVER);
-    expect(await tool.execute({})).toEqual({ content: "Error: MCP tool 'mcp__s__t' failed: tools/call timed out after 100 ms", isError: true });
+    const clock = new FakeClock();
+    const tool = await adapterFor(() => NEVER, {}, clock);
+    const running = tool.execute({});
+    clock.advance(110);
+    expect(await running).toEqual({ content: "Error: MCP tool 'mcp__s__t' failed: tools/call timed out after 100 ms", isError: true });
   });
 
   test("a cancelled call says the user cancelled it", async () => {

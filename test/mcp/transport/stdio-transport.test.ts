@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { ErrorCode } from "../../../src/mcp/protocol.ts";
 import { StdioTransport } from "../../../src/mcp/transport/stdio-transport.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, uniqueSeconds } from "../../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../../helpers/processes.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 
 const INITIALIZE = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } };
 const open: StdioTransport[] = [];
@@ -76,8 +77,8 @@ describe("StdioTransport", () => {
     const transport = chaos("--stderr-flood=5000000");
     await handshake(transport);
     await transport.request("ping");
-    await Bun.sleep(50);
-    expect(transport.stderr.tail(1)).toEqual(["stderr flood done"]);
+    // The server wrote its last stderr line before its first answer; the reader takes it in on its own time.
+    await waitFor(() => transport.stderr.tail(1)[0] === "stderr flood done", "the last stderr line");
   });
 
   test("answers to ids never asked, without an id, or to a finished id are dropped", async () => {
@@ -119,13 +120,12 @@ describe("StdioTransport", () => {
     await handshake(transport);
     const controller = new AbortController();
     const pending = transport.request("tools/call", { name: "echo", arguments: { text: "x" } }, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("gave up")), 50);
+    const received = () => readFileSync(record, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const call = await waitFor(() => received().find((m) => m.method === "tools/call"), "the server to receive the call");
+    controller.abort(new Error("gave up"));
     await expect(pending).rejects.toThrow("gave up");
-    await Bun.sleep(200);
-    const received = readFileSync(record, "utf8").trim().split("\n").map((line) => JSON.parse(line));
-    const call = received.find((m) => m.method === "tools/call");
-    const cancelled = received.find((m) => m.method === "notifications/cancelled");
-    expect(cancelled?.params).toEqual({ requestId: call.id, reason: "gave up" });
+    const cancelled = await waitFor(() => received().find((m) => m.method === "notifications/cancelled"), "notifications/cancelled");
+    expect(cancelled.params).toEqual({ requestId: call.id, reason: "gave up" });
   });
 
   test("a server that writes without end and no newline is cut off, not held in memory forever", async () => {
@@ -172,23 +172,36 @@ describe("StdioTransport", () => {
   });
 
   test("a server that exits when stdin closes is not waited on for the grace period", async () => {
-    const transport = new StdioTransport({ command: ECHO_SERVER, args: [], env: process.env as Record<string, string> }, { closeGraceMs: 5000 });
-    await transport.start();
-    await transport.request("initialize", INITIALIZE);
+    const signals = join(tempDir(), "signals");
+    const transport = new StdioTransport(
+      { command: BUN, args: [CHAOS_SERVER, `--record-signal=${signals}`], env: process.env as Record<string, string> },
+      { closeGraceMs: 20_000 },
+    );
+    await handshake(transport);
     const started = performance.now();
     await transport.close();
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Far below the grace period, and no signal was needed.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(existsSync(signals)).toBe(false);
   });
 
-  test("a server that ignores stdin closing is terminated after the grace period", async () => {
-    const marker = uniqueSeconds();
+  test("a server that ignores stdin closing gets SIGTERM once the grace period is over, not before", async () => {
+    const signals = join(tempDir(), "signals");
+    const graceMs = 300;
     const transport = new StdioTransport(
-      { command: "sh", args: ["-c", `trap '' HUP; exec sleep ${marker}`], env: process.env as Record<string, string> },
-      { closeGraceMs: 200 },
+      { command: BUN, args: [CHAOS_SERVER, "--linger", `--record-signal=${signals}`], env: process.env as Record<string, string> },
+      { closeGraceMs: graceMs },
     );
-    await transport.start();
+    open.push(transport);
+    await handshake(transport);
+    const started = performance.now();
     await transport.close();
-    expect(await findProcesses(`sleep ${marker}`)).toEqual([]);
+    const elapsed = performance.now() - started;
+    // SIGTERM, which it handled by exiting: no SIGKILL was needed after the second grace period.
+    expect(readFileSync(signals, "utf8")).toBe("SIGTERM\n");
+    // Timers may fire a hair early by the clock's rounding; the upper bound only catches a hang.
+    expect(elapsed).toBeGreaterThanOrEqual(graceMs - 1);
+    expect(elapsed).toBeLessThan(graceMs + 10_000);
   });
 
   test("close is safe to call twice and fails pending requests", async () => {
