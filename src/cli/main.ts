@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
+// Only what `--version` and `--help` need is imported statically; the MCP and agent code (and the
+// SDKs under it) is imported by the command that runs, so the build splits it into chunks of its own.
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
-import { enableDebugLogging } from "../log.ts";
 import { COMMIT, VERSION } from "../version.ts";
 import { agentArgs, runAgentCommand } from "./agent-command.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
@@ -24,7 +25,8 @@ const root = defineCommand({
 
 /** Runs the command line; every error becomes one line of text and an exit code, never a stack. */
 export async function main(rawArgs: string[]): Promise<number> {
-  if (rawArgs.includes("--verbose")) enableDebugLogging();
+  // The logger (consola) is loaded only when needed: `--version` and `--help` stay light.
+  if (rawArgs.includes("--verbose")) (await import("../log.ts")).enableDebugLogging();
   try {
     if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) {
       console.log(`cat-code ${VERSION}${COMMIT ? ` (${COMMIT})` : ""}`);
