@@ -43,7 +43,8 @@ export async function buildBinary(options: BuildOptions = {}): Promise<string> {
     // Bytecode needs an explicit module format, and main.ts uses top-level await, so ESM.
     format: "esm",
     splitting: true,
-    define: { CAT_CODE_COMMIT: JSON.stringify(await gitCommit()) },
+    // CAT_CODE_COMPILED: main.ts runs as the entry point (see there why import.meta.main will not do).
+    define: { CAT_CODE_COMMIT: JSON.stringify(await gitCommit()), CAT_CODE_COMPILED: "true" },
   });
   if (!result.success) {
     for (const message of result.logs) console.error(message);

@@ -79,7 +79,10 @@ async function resolveCommand(command: CommandDef<any>, rawArgs: string[], paren
   return resolveCommand(sub as CommandDef<any>, rawArgs.slice(rawArgs.indexOf(next as string) + 1), command);
 }
 
-if (import.meta.main) {
+// `Bun.build({ compile })` leaves import.meta.main false in Windows executables (oven-sh/bun#30084):
+// the binary would exit 0 having done nothing. scripts/build.ts defines CAT_CODE_COMPILED instead.
+declare const CAT_CODE_COMPILED: boolean | undefined;
+if (import.meta.main || (typeof CAT_CODE_COMPILED === "boolean" && CAT_CODE_COMPILED)) {
   const code = await main(process.argv.slice(2));
   process.exit(code);
 }
