@@ -62,11 +62,7 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
     case "probe":
       return trySignal(plan.pid, 0);
     case "command":
-      try {
-        return Bun.spawnSync(plan.argv, { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).exitCode === 0;
-      } catch {
-        return false; // No taskkill: nothing else could end the tree either.
-      }
+      return runQuietly(plan.argv) || trySignal(plan.rootPid, signal);
   }
 }
 
@@ -105,6 +101,14 @@ function liveDetached(pid: number): number[] {
     else detached.delete(stray);
   }
   return live;
+}
+
+function runQuietly(argv: string[]): boolean {
+  try {
+    return Bun.spawnSync(argv, { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+  } catch {
+    return false; // Not installed.
+  }
 }
 
 function trySignal(pid: number, signal: NodeJS.Signals | 0): boolean {

@@ -9,14 +9,17 @@ export type TreeSignalPlan =
   | { kind: "group"; pid: number; signal: NodeJS.Signals | 0 }
   /** `process.kill(pid, 0)`: is the root still there (Windows, where there is no group to ask). */
   | { kind: "probe"; pid: number }
-  /** Run this command, synchronously (it must work in an exit hook). */
-  | { kind: "command"; argv: string[] };
+  /**
+   * Run this command, synchronously (it must work in an exit hook). Should it fail (no taskkill,
+   * or one without /T, as in Wine 8), `process.kill(rootPid)` ends the root at least.
+   */
+  | { kind: "command"; argv: string[]; rootPid: number };
 
 export function planTreeSignal(platform: NodeJS.Platform, pid: number, signal: NodeJS.Signals | 0): TreeSignalPlan {
   if (platform !== "win32") return { kind: "group", pid, signal };
   if (signal === 0) return { kind: "probe", pid };
   // There is no graceful stop for a console program from outside: SIGTERM and SIGKILL both end it.
-  return { kind: "command", argv: ["taskkill", "/PID", String(pid), "/T", "/F"] };
+  return { kind: "command", argv: ["taskkill", "/PID", String(pid), "/T", "/F"], rootPid: pid };
 }
 
 /**

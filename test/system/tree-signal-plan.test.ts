@@ -10,8 +10,8 @@ describe("how a process tree is signalled, per platform", () => {
     }
   });
 
-  test("Windows ends the whole tree with taskkill /T /F, for SIGTERM and SIGKILL alike", () => {
-    const taskkill: TreeSignalPlan = { kind: "command", argv: ["taskkill", "/PID", "4242", "/T", "/F"] };
+  test("Windows ends the whole tree with taskkill /T /F, for SIGTERM and SIGKILL alike, else the root alone", () => {
+    const taskkill: TreeSignalPlan = { kind: "command", argv: ["taskkill", "/PID", "4242", "/T", "/F"], rootPid: 4242 };
     expect(planTreeSignal("win32", 4242, "SIGTERM")).toEqual(taskkill);
     expect(planTreeSignal("win32", 4242, "SIGKILL")).toEqual(taskkill);
   });
