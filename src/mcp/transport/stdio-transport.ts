@@ -6,6 +6,7 @@ import { BatchedWriter } from "./batched-writer.ts";
 import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { rememberDetachedDescendants, signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "../../system/process-group.ts";
+import { startsOwnGroup } from "../../system/tree-signal-plan.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import { TextLineSplitter } from "./text-line-splitter.ts";
 import { deliverNotification, replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
@@ -80,7 +81,7 @@ export class StdioTransport implements Transport {
         stdin: "pipe",
         stdout: "pipe",
         stderr: "pipe",
-        detached: true,
+        detached: startsOwnGroup(process.platform),
       });
     } catch (error) {
       throw new McpError(undefined, describeSpawnError(command, cwd, error), { cause: error });
