@@ -1,5 +1,7 @@
 /**
- * Builds the single executable `dist/cat-code` with `bun build --compile`.
+ * Builds the single executable `dist/cat-code` with `bun build --compile`. `npm run build`, the
+ * release, the tests and the benchmarks all build through `buildBinary`, so a binary built from
+ * source is the binary users download: minified, with bytecode, split into chunks.
  * The binary does not read `.env` or `bunfig.toml` from the folder it is run in: a user's project
  * files must not change how cat-code behaves.
  */
@@ -12,8 +14,6 @@ export interface BuildOptions {
   /** A Bun target such as `bun-linux-x64`; the current machine when absent. */
   target?: string;
   outfile?: string;
-  minify?: boolean;
-  bytecode?: boolean;
 }
 
 /** The commit the tree is at, or "" outside a git checkout. */
@@ -22,6 +22,12 @@ export async function gitCommit(): Promise<string> {
   return result.exitCode === 0 ? result.stdout.toString().trim() : "";
 }
 
+/**
+ * The one set of build options. Measured on linux-x64 (2 cores, hyperfine): `--version` starts in
+ * about 20 ms against 77 ms for a plain build, because bytecode spares the parse. Splitting puts
+ * each lazily imported command in its own chunk inside the binary, so `--version` and `--help` do
+ * not even load the bytecode of the MCP and agent code.
+ */
 export async function buildBinary(options: BuildOptions = {}): Promise<string> {
   const outfile = options.outfile ?? join(root, "dist", "cat-code");
   const result = await Bun.build({
@@ -32,11 +38,13 @@ export async function buildBinary(options: BuildOptions = {}): Promise<string> {
       autoloadDotenv: false,
       autoloadBunfig: false,
     },
-    minify: options.minify ?? false,
-    bytecode: options.bytecode ?? false,
+    minify: true,
+    bytecode: true,
     // Bytecode needs an explicit module format, and main.ts uses top-level await, so ESM.
-    ...(options.bytecode ? { format: "esm" as const } : {}),
-    define: { CAT_CODE_COMMIT: JSON.stringify(await gitCommit()) },
+    format: "esm",
+    splitting: true,
+    // CAT_CODE_COMPILED: main.ts runs as the entry point (see there why import.meta.main will not do).
+    define: { CAT_CODE_COMMIT: JSON.stringify(await gitCommit()), CAT_CODE_COMPILED: "true" },
   });
   if (!result.success) {
     for (const message of result.logs) console.error(message);

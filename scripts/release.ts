@@ -5,8 +5,7 @@
  *   bun scripts/release.ts [--targets linux-x64,darwin-arm64] [--out <dir>]
  *
  * The other platforms' Bun runtimes come from the npm registry the first time (then Bun's cache).
- * Binaries are minified and carry bytecode: measured on linux-x64, `cat-code --version` starts in
- * about 13 ms with bytecode against 35 ms without, for 2 MB more.
+ * Each binary is built by `buildBinary` (scripts/build.ts), the same build as `npm run build`.
  */
 import { $ } from "bun";
 import { copyFile, mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
@@ -80,7 +79,7 @@ export async function release(options: ReleaseOptions = {}): Promise<Release> {
       const started = performance.now();
       const stage = join(staging, target);
       const binary = TARGETS[target].windows ? "cat-code.exe" : "cat-code";
-      await buildBinary({ target: TARGETS[target].bun, outfile: join(stage, binary), minify: true, bytecode: true });
+      await buildBinary({ target: TARGETS[target].bun, outfile: join(stage, binary) });
       for (const doc of docs) await copyFile(join(root, doc), join(stage, doc));
 
       const archive = archiveName(target);

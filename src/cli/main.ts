@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
+// Only what `--version` and `--help` need is imported statically; the MCP and agent code (and the
+// SDKs under it) is imported by the command that runs, so the build splits it into chunks of its own.
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
-import { enableDebugLogging } from "../log.ts";
 import { COMMIT, VERSION } from "../version.ts";
 import { agentArgs, runAgentCommand } from "./agent-command.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
@@ -24,7 +25,8 @@ const root = defineCommand({
 
 /** Runs the command line; every error becomes one line of text and an exit code, never a stack. */
 export async function main(rawArgs: string[]): Promise<number> {
-  if (rawArgs.includes("--verbose")) enableDebugLogging();
+  // The logger (consola) is loaded only when needed: `--version` and `--help` stay light.
+  if (rawArgs.includes("--verbose")) (await import("../log.ts")).enableDebugLogging();
   try {
     if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) {
       console.log(`cat-code ${VERSION}${COMMIT ? ` (${COMMIT})` : ""}`);
@@ -77,7 +79,10 @@ async function resolveCommand(command: CommandDef<any>, rawArgs: string[], paren
   return resolveCommand(sub as CommandDef<any>, rawArgs.slice(rawArgs.indexOf(next as string) + 1), command);
 }
 
-if (import.meta.main) {
+// `Bun.build({ compile })` leaves import.meta.main false in Windows executables (oven-sh/bun#30084):
+// the binary would exit 0 having done nothing. scripts/build.ts defines CAT_CODE_COMPILED instead.
+declare const CAT_CODE_COMPILED: boolean | undefined;
+if (import.meta.main || (typeof CAT_CODE_COMPILED === "boolean" && CAT_CODE_COMPILED)) {
   const code = await main(process.argv.slice(2));
   process.exit(code);
 }

@@ -1,6 +1,8 @@
 import * as v from "valibot";
 import { environmentWithoutOwnSecrets } from "../../system/own-secrets.ts";
 import { signalGroup, trackGroup, untrackGroup } from "../../system/process-group.ts";
+import { startsOwnGroup } from "../../system/tree-signal-plan.ts";
+import { findBash } from "./find-bash.ts";
 import type { Tool, ToolCallPreview, ToolContext, ToolResult } from "../tool.ts";
 import { OutputCollector } from "./output-collector.ts";
 import { TOOL_OUTPUT_LIMIT } from "./output-limit.ts";
@@ -59,18 +61,20 @@ export class BashTool implements Tool {
     const { command, timeout_ms: timeoutMs = this.options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS } = parsed.value;
     if (context.signal?.aborted) return errorResult("cancelled by the user before it started");
 
+    const bash = findBash();
+    if (!bash.ok) return errorResult(bash.reason);
     // cat-code's own credentials are not handed to commands the model writes (as with MCP servers).
     const env = environmentWithoutOwnSecrets();
     let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
     try {
-      // Its own process group, so a timeout or Ctrl-C ends everything the command started.
-      child = Bun.spawn(["bash", "-c", command], {
+      // Its own process group (POSIX), so a timeout or Ctrl-C ends everything the command started.
+      child = Bun.spawn([bash.path, "-c", command], {
         cwd: this.options.cwd,
         env,
         stdin: "ignore",
         stdout: "pipe",
         stderr: "pipe",
-        detached: true,
+        detached: startsOwnGroup(process.platform),
       });
     } catch (error) {
       return errorResult(`could not start bash: ${(error as Error).message}`);

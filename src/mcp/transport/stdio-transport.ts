@@ -5,7 +5,8 @@ import { classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "
 import { BatchedWriter } from "./batched-writer.ts";
 import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
-import { signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "../../system/process-group.ts";
+import { rememberDetachedDescendants, signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "../../system/process-group.ts";
+import { startsOwnGroup } from "../../system/tree-signal-plan.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import { TextLineSplitter } from "./text-line-splitter.ts";
 import { deliverNotification, replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
@@ -88,7 +89,7 @@ export class StdioTransport implements Transport {
         stdin: "pipe",
         stdout: "pipe",
         stderr: "pipe",
-        detached: true,
+        detached: startsOwnGroup(process.platform),
       });
     } catch (error) {
       throw new McpError(undefined, describeSpawnError(command, cwd, error), { cause: error });
@@ -125,6 +126,8 @@ export class StdioTransport implements Transport {
     this.pending.failAll(McpError.closed("the connection was closed"));
     if (!child) return;
     this.exitError ??= McpError.closed("the connection was closed");
+    // Before the server may exit: then what it detached (setsid) no longer traces back to it.
+    rememberDetachedDescendants(child.pid);
     // Stage 1: close stdin, which is how MCP asks a stdio server to stop. Most exit at once.
     try {
       child.stdin.end();
