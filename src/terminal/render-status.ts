@@ -1,13 +1,16 @@
 import { isAbsolute, relative } from "node:path";
+import type { ServerEntry } from "../mcp/config/server-config.ts";
 import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
+import { launchRows } from "./render-launch.ts";
 import { alignColumns, sanitizeForTerminal } from "./terminal-text.ts";
 
 /**
  * The seed's status table, one server a line: `echo  CONNECTED  1 tool(s)  (stdio: ./echo-server.sh)`.
  * A failure's stderr lines follow it, indented. A project server ends with `[project]`; one that waits
- * for approval reads `echo  NEEDS-APPROVAL  (project: .mcp.json)`. Used by `mcp list` and the REPL's `/mcp`.
+ * for approval reads `echo  NEEDS-APPROVAL  (project: .mcp.json)`; given the `entries`, what it would
+ * run follows, whole (see render-launch.ts). Used by `mcp list` and the REPL's `/mcp`.
  */
-export function renderStatusLines(statuses: ServerStatus[]): string[] {
+export function renderStatusLines(statuses: ServerStatus[], entries: ServerEntry[] = []): string[] {
   const rows: string[][] = [];
   const details = new Map<number, string[]>();
   for (const status of statuses) {
@@ -31,7 +34,12 @@ export function renderStatusLines(statuses: ServerStatus[]): string[] {
       case "disabled":
         rows.push([...cells, `${where}${tag}`]);
         break;
-      case "needs-approval":
+      case "needs-approval": {
+        rows.push([...cells, `(project: ${shortPath(status.source)})`]);
+        const entry = entries.find((e) => e.name === status.name && e.source === status.source);
+        if (entry) details.set(rows.length - 1, alignColumns(launchRows(entry)));
+        break;
+      }
       case "denied":
         rows.push([...cells, `(project: ${shortPath(status.source)})`]);
         break;
@@ -49,7 +57,10 @@ function shortPath(path: string): string {
   return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
 }
 
-/** `--json`: the same facts as data. Never carries env or header values. */
+/**
+ * `--json`: the same facts as data. Never carries env or header values; `transport` is the entry's
+ * description, from the entry as written (see describeServer).
+ */
 export function statusToJson(status: ServerStatus): Record<string, unknown> {
   const base = { name: status.name, scope: status.scope, source: status.source, transport: status.description, state: status.state };
   switch (status.state) {

@@ -15,7 +15,8 @@ export default defineCommand({
   args: listArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, listArgs);
-    const pool = openPool(loadServerEntries(args));
+    const entries = loadServerEntries(args);
+    const pool = openPool(entries);
     try {
       await pool.connectAll();
       const statuses = pool.status();
@@ -25,7 +26,7 @@ export default defineCommand({
         const files = args["mcp-config"] ?? `${userConfigPath()} or ${projectConfigPath()}`;
         console.error(`No MCP servers configured in ${files}. Add one, e.g.:\n  cat-code mcp add echo -- ./echo-server.sh`);
       } else {
-        console.log(renderStatusLines(statuses).join("\n"));
+        console.log(renderStatusLines(statuses, entries).join("\n"));
         const waiting = statuses.filter((status) => status.state === "needs-approval").map((status) => status.name);
         if (waiting.length > 0) {
           console.error(`Project servers start only once approved; check each (cat-code mcp get <name>), then: cat-code mcp approve ${waiting.join(" ")}`);
