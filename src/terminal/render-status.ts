@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from "node:path";
+import { entrySecretValues, redactSecrets } from "../mcp/config/entry-secrets.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
 import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import { launchRows } from "./render-launch.ts";
@@ -49,6 +50,18 @@ export function renderStatusLines(statuses: ServerStatus[], entries: ServerEntry
     line,
     ...(details.get(i) ?? []).map((detail) => `    ${sanitizeForTerminal(detail)}`),
   ]);
+}
+
+/**
+ * The status with the entry's `${VAR}` values masked in its failure reason and stderr lines: a
+ * lower layer's error may quote the expanded url. Every status a command shows passes here first.
+ */
+export function redactStatus(status: ServerStatus, entries: ServerEntry[]): ServerStatus {
+  if (status.state !== "failed") return status;
+  const entry = entries.find((e) => e.name === status.name && e.source === status.source);
+  const secrets = entry ? entrySecretValues(entry) : [];
+  if (secrets.length === 0) return status;
+  return { ...status, reason: redactSecrets(status.reason, secrets), stderr: status.stderr.map((line) => redactSecrets(line, secrets)) };
 }
 
 /** A path under the current folder, relative to it (`.mcp.json`); any other path as it is. */

@@ -6,7 +6,7 @@ import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { printResult } from "../../terminal/output.ts";
-import { statusToJson } from "../../terminal/render-status.ts";
+import { redactStatus, statusToJson } from "../../terminal/render-status.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { serverEnvironment } from "../../system/own-secrets.ts";
@@ -38,7 +38,7 @@ export default defineCommand({
     let status: ServerStatus;
     try {
       await pool.connectAll();
-      status = pool.status()[0] as ServerStatus;
+      status = redactStatus(pool.status()[0] as ServerStatus, [entry]);
     } finally {
       await pool.closeAll();
     }

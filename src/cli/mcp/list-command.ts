@@ -2,7 +2,7 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
-import { renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
+import { redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
 import { loadServerEntries, openPool, serverSourceArgs } from "./server-selection.ts";
 
 const listArgs = {
@@ -19,7 +19,7 @@ export default defineCommand({
     const pool = openPool(entries);
     try {
       await pool.connectAll();
-      const statuses = pool.status();
+      const statuses = pool.status().map((status) => redactStatus(status, entries));
       if (args.json) {
         console.log(JSON.stringify({ servers: statuses.map(statusToJson) }, null, 2));
       } else if (statuses.length === 0) {
