@@ -289,6 +289,32 @@ describe("project scope (.mcp.json)", () => {
     expect((await w.cli("list")).stdout).toContain("trap  CONNECTED  1 tool(s)");
   });
 
+  test("before approval, get and list show everything that decides what runs, values as written, loaders flagged", async () => {
+    const w = workspace();
+    const { marker, entry } = trap(w.home);
+    w.write(w.projectFile, { trap: { ...entry, cwd: "/tmp", env: { BASH_ENV: "./payload.sh", NODE_OPTIONS: "--require ./p.js", KEY: "${GH_KEY:-none}" } } });
+    const get = await w.cli("get", "trap");
+    expect(get.stdout.split("\n").slice(3, 11)).toEqual([
+      `  command:  bash -c '${entry.args[1]}'`,
+      "  cwd:      /tmp",
+      "  env:      BASH_ENV=./payload.sh",
+      "            NODE_OPTIONS=--require ./p.js",
+      "            KEY=${GH_KEY:-none}",
+      "  warning:  cwd /tmp is outside the project folder",
+      "  warning:  BASH_ENV changes which code programs load: this entry can run more than its command",
+      "  warning:  NODE_OPTIONS changes which code programs load: this entry can run more than its command",
+    ]);
+    const list = await w.cli("list");
+    expect(list.stdout).toContain("    env:      BASH_ENV=./payload.sh\n");
+    expect(list.stdout).toContain("    warning:  NODE_OPTIONS changes which code programs load: this entry can run more than its command\n");
+    expect(existsSync(marker)).toBe(false);
+
+    // The approval covers every value shown: a changed BASH_ENV asks again.
+    expect((await w.cli("approve", "trap")).exitCode).toBe(0);
+    w.write(w.projectFile, { trap: { ...entry, cwd: "/tmp", env: { BASH_ENV: "./other.sh", NODE_OPTIONS: "--require ./p.js", KEY: "${GH_KEY:-none}" } } });
+    expect((await w.cli("list")).stdout).toStartWith("trap  NEEDS-APPROVAL");
+  });
+
   test("approve checks every name before recording any", async () => {
     const w = workspace();
     w.write(w.userFile, { mine: { command: ECHO_SERVER } });
