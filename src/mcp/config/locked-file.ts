@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { ConfigError } from "./config-error.ts";
 import { readConfigText, withBom } from "./config-file-text.ts";
@@ -149,7 +149,7 @@ function staleLockToken(lockPath: string): string | undefined {
   let mtimeMs: number;
   try {
     mtimeMs = statSync(lockPath).mtimeMs;
-    token = readFileSync(lockPath, "utf8");
+    token = readToken(lockPath);
   } catch {
     return undefined; // Released meanwhile: the next attempt will tell.
   }
@@ -183,7 +183,7 @@ function breakLock(lockPath: string, staleToken: string): void {
     return;
   }
   try {
-    if (readFileSync(aside, "utf8") !== staleToken) linkSync(aside, lockPath);
+    if (readToken(aside) !== staleToken) linkSync(aside, lockPath);
   } catch {}
   try {
     unlinkSync(aside);
@@ -193,7 +193,7 @@ function breakLock(lockPath: string, staleToken: string): void {
 /** Who holds the lock now: its token, or undefined when it is free or being written. */
 function lockHolder(lockPath: string): string | undefined {
   try {
-    return readFileSync(lockPath, "utf8") || undefined;
+    return readToken(lockPath) || undefined;
   } catch {
     return undefined;
   }
@@ -201,8 +201,16 @@ function lockHolder(lockPath: string): string | undefined {
 
 function releaseLock(lockPath: string, token: string): void {
   try {
-    if (readFileSync(lockPath, "utf8") === token) unlinkSync(lockPath);
+    if (readToken(lockPath) === token) unlinkSync(lockPath);
   } catch {}
+}
+
+/**
+ * A lock's token. Read like a config file (a regular file, bounded): a `.mcp.json.lock` can come
+ * with a cloned project too, and a FIFO there must not hang the writer. Throws when unreadable.
+ */
+function readToken(lockPath: string): string {
+  return readConfigText(lockPath, 1024)?.text ?? "";
 }
 
 function randomSuffix(): string {

@@ -68,6 +68,17 @@ describe("what a config file may be", () => {
   });
 });
 
+test("mcp remove and mcp add --scope project with a FIFO as .mcp.json: exit 2 at once, one line naming it", async () => {
+  const project = tempDir();
+  const path = join(project, ".mcp.json");
+  Bun.spawnSync(["mkfifo", path]);
+  const cli = (...args: string[]) => runSource(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: tempDir() }, timeoutMs: 20_000 });
+  for (const result of [await cli("remove", "echo"), await cli("add", "echo", "--scope", "project", "--", "x")]) {
+    expect([result.exitCode, result.stderr.trim().split("\n").length]).toEqual([2, 1]);
+    expect(result.stderr).toContain(`cannot read ${path}: it is a FIFO, not a regular file`);
+  }
+});
+
 describe("names that are special in JavaScript objects", () => {
   test("mcp add __proto__ is refused, and nothing is written", async () => {
     const home = tempDir();
