@@ -73,11 +73,12 @@ function renderEntry(entry: ServerEntry, status: ServerStatus, overrides: string
     ["file:", entry.source],
   ];
   if (overrides) rows.push(["overrides:", `the user entry in ${overrides}`]);
+  const raw = isPlainObject(entry.raw) ? entry.raw : {};
+  if (typeof raw.type === "string") rows.push(["type:", raw.type]);
   // What it runs (values as written for a project entry, masked for the user's own), then the rest.
   rows.push(...launchRows(entry));
   const withheld = withheldVariables(entry);
   if (withheld.length > 0) rows.push(["withheld:", `${withheld.join(", ")} (not passed to the server; name one in "env" to pass it)`]);
-  const raw = isPlainObject(entry.raw) ? entry.raw : {};
   if (!isPlainObject(entry.raw)) rows.push(["entry:", JSON.stringify(entry.raw) ?? ""]);
   for (const [key, value] of Object.entries(raw)) {
     if (!LAUNCH_FIELDS.has(key)) rows.push([`${key}:`, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]);
@@ -87,8 +88,8 @@ function renderEntry(entry: ServerEntry, status: ServerStatus, overrides: string
   return [entry.name, ...lines.map((line) => `  ${line}`)];
 }
 
-/** The fields launchRows shows. */
-const LAUNCH_FIELDS = new Set(["command", "args", "cwd", "env", "url", "headers"]);
+/** The fields shown first: the type, then what launchRows shows. */
+const LAUNCH_FIELDS = new Set(["type", "command", "args", "cwd", "env", "url", "headers"]);
 
 /** The well-known secrets of this environment that a stdio server of this entry would not get. */
 function withheldVariables(entry: ServerEntry): string[] {
