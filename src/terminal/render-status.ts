@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from "node:path";
 import { entrySecretValues, redactSecrets } from "../mcp/config/entry-secrets.ts";
+import { launchSummary } from "../mcp/config/launch-summary.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
 import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import { launchRows } from "./render-launch.ts";
@@ -71,10 +72,12 @@ function shortPath(path: string): string {
 }
 
 /**
- * `--json`: the same facts as data. Never carries env or header values; `transport` is the entry's
- * description, from the entry as written (see describeServer).
+ * `--json`: the same facts as data. Never carries the user's env or header values; `transport` is
+ * the entry's description, from the entry as written (see describeServer). A project server that
+ * waits for approval carries, given the `entries`, its entry as written and the warnings about it:
+ * what `mcp approve` would let run.
  */
-export function statusToJson(status: ServerStatus): Record<string, unknown> {
+export function statusToJson(status: ServerStatus, entries: ServerEntry[] = []): Record<string, unknown> {
   const base = { name: status.name, scope: status.scope, source: status.source, transport: status.description, state: status.state };
   switch (status.state) {
     case "connected":
@@ -89,6 +92,10 @@ export function statusToJson(status: ServerStatus): Record<string, unknown> {
       return { ...base, reason: status.reason, stderr: status.stderr };
     case "invalid":
       return { ...base, reason: status.reason };
+    case "needs-approval": {
+      const entry = entries.find((e) => e.name === status.name && e.source === status.source);
+      return entry ? { ...base, entry: entry.raw, warnings: launchSummary(entry, "as-written").warnings } : base;
+    }
     default:
       return base;
   }

@@ -307,6 +307,9 @@ describe("project scope (.mcp.json)", () => {
     const list = await w.cli("list");
     expect(list.stdout).toContain("    env:      BASH_ENV=./payload.sh\n");
     expect(list.stdout).toContain("    warning:  NODE_OPTIONS changes which code programs load: this entry can run more than its command\n");
+    const [json] = JSON.parse((await w.cli("list", "--json")).stdout).servers;
+    expect(json.entry.env).toEqual({ BASH_ENV: "./payload.sh", NODE_OPTIONS: "--require ./p.js", KEY: "${GH_KEY:-none}" });
+    expect(json.warnings).toHaveLength(3);
     expect(existsSync(marker)).toBe(false);
 
     // The approval covers every value shown: a changed BASH_ENV asks again.

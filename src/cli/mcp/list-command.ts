@@ -21,7 +21,7 @@ export default defineCommand({
       await pool.connectAll();
       const statuses = pool.status().map((status) => redactStatus(status, entries));
       if (args.json) {
-        console.log(JSON.stringify({ servers: statuses.map(statusToJson) }, null, 2));
+        console.log(JSON.stringify({ servers: statuses.map((status) => statusToJson(status, entries)) }, null, 2));
       } else if (statuses.length === 0) {
         const files = args["mcp-config"] ?? `${userConfigPath()} or ${projectConfigPath()}`;
         console.error(`No MCP servers configured in ${files}. Add one, e.g.:\n  cat-code mcp add echo -- ./echo-server.sh`);
