@@ -23,7 +23,7 @@ const getArgs = {
 } as const satisfies ArgsDef;
 
 export default defineCommand({
-  meta: { name: "get", description: "Show one server's entry (secrets masked), where it comes from, and its live state" },
+  meta: { name: "get", description: "Show one server's entry (a project entry as written, your own with env and header values masked), where it comes from, and its live state" },
   args: getArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, getArgs);
