@@ -8,6 +8,7 @@ import type { PermissionGate } from "./permission.ts";
 import { DEFAULT_RETRY_POLICY, retriesFor, retryDelayMs, sleepUnlessAborted, type RetryPolicy } from "./retry-policy.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import { runToolCalls } from "./tool-runner.ts";
+import { isPlainObject } from "../system/plain-object.ts";
 
 export const DEFAULT_MAX_TURNS = 50;
 export const DEFAULT_MAX_TOKENS = 16_000;
@@ -122,11 +123,7 @@ function textOf(message: Message): string {
 function toolCalls(message: Message): ToolCall[] {
   return message.content.flatMap((block) =>
     block.type === "tool_use"
-      ? [{ id: block.id, name: block.name, input: isRecord(block.input) ? block.input : {} }]
+      ? [{ id: block.id, name: block.name, input: isPlainObject(block.input) ? block.input : {} }]
       : [],
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

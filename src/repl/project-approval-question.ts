@@ -1,7 +1,8 @@
 import { createInterface } from "node:readline/promises";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { pendingApprovals, recordApproval } from "../mcp/config/project-approval.ts";
-import { describeServer, type ServerEntry } from "../mcp/config/server-config.ts";
+import type { ServerEntry } from "../mcp/config/server-config.ts";
+import { launchLines } from "../terminal/render-launch.ts";
 
 /**
  * At REPL start, at a terminal: asks about each project server (`.mcp.json`) that waits for
@@ -21,7 +22,8 @@ export async function askProjectApprovals(
     for (const entry of pending) {
       if (!entry.ok) continue;
       output.write(`${sanitizeForTerminal(entry.source)} wants to start the MCP server '${sanitizeForTerminal(entry.name)}':\n`);
-      output.write(`  ${sanitizeForTerminal(describeServer(entry.config, entry.raw))}\n`);
+      // Everything that decides what runs, whole: the approval covers all of it.
+      output.write(`${launchLines(entry, "  ").join("\n")}\n`);
       const answer = (await reader.question("Allow it? [y]es / [n]o, never / [l]ater ")).trim().toLowerCase();
       if (answer === "y" || answer === "yes") decided.set(entry, await recordApproval(entry, "approved"));
       else if (answer === "n" || answer === "no") decided.set(entry, await recordApproval(entry, "denied"));

@@ -1,17 +1,70 @@
-/** cat-code's own credentials. */
+/** cat-code's own credentials: withheld from everything cat-code starts. */
 const OWN_SECRETS = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
 
 /**
- * The environment for something cat-code starts (an MCP server, a command the model wrote): ours,
- * without our own credentials, then `extra` on top, which is how an entry passes one on purpose.
+ * The well-known secret variables of other tools, withheld from MCP servers unless an entry names
+ * them in its `env`. A server is someone else's program that runs unwatched, and most need none of
+ * these; the one that does says so in its entry (`"GITHUB_TOKEN": "${GITHUB_TOKEN}"`). Matched
+ * without regard to case. The README lists the same rule.
  */
-export function environmentWithoutOwnSecrets(
-  extra: Record<string, string> = {},
-  parentEnv: Record<string, string | undefined> = process.env,
-): Record<string, string> {
+export const WELL_KNOWN_SECRETS: readonly RegExp[] = [
+  /_API_?KEY$/i,
+  /_TOKEN$/i,
+  /_SECRET$/i,
+  /_SECRET_?KEY$/i,
+  /_ACCESS_?KEY$/i,
+  /_PRIVATE_?KEY$/i,
+  /_PASSWORD$/i,
+  /^AWS_/i,
+  /^OPENAI_/i,
+  /^ANTHROPIC_/i,
+  /^GITHUB_TOKEN$/i,
+  /^GH_TOKEN$/i,
+  /^GOOGLE_APPLICATION_CREDENTIALS$/i,
+  /^PGPASSWORD$/i,
+  /^MYSQL_PWD$/i,
+];
+
+export function isWellKnownSecret(name: string): boolean {
+  return OWN_SECRETS.includes(name) || WELL_KNOWN_SECRETS.some((pattern) => pattern.test(name));
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The environment for a command the model wrote (the bash tool): ours, without our own
+ * credentials, then `extra` on top. Other tools' credentials stay: such a command acts for the
+ * user in their workspace (`gh`, `aws`, `npm publish`) and is shown whole before it runs.
+ */
+export function environmentWithoutOwnSecrets(extra: Record<string, string> = {}, parentEnv: Env = process.env): Record<string, string> {
+  return { ...inherited(parentEnv, (name) => OWN_SECRETS.includes(name)), ...extra };
+}
+
+export interface ServerEnvironment {
+  env: Record<string, string>;
+  /** The variables of ours that were not passed on, by name, sorted. */
+  withheld: string[];
+}
+
+/**
+ * The environment for an MCP server: ours without our own credentials and without other tools'
+ * well-known secrets (WELL_KNOWN_SECRETS), then the entry's `env` on top, which is how an entry
+ * passes one on purpose.
+ */
+export function serverEnvironment(entryEnv: Record<string, string> = {}, parentEnv: Env = process.env): ServerEnvironment {
+  const withheld: string[] = [];
+  const env = inherited(parentEnv, (name) => {
+    const secret = isWellKnownSecret(name);
+    if (secret && !Object.hasOwn(entryEnv, name)) withheld.push(name);
+    return secret;
+  });
+  return { env: { ...env, ...entryEnv }, withheld: withheld.sort() };
+}
+
+function inherited(parentEnv: Env, leaveOut: (name: string) => boolean): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(parentEnv)) {
-    if (value !== undefined && !OWN_SECRETS.includes(key)) env[key] = value;
+  for (const [name, value] of Object.entries(parentEnv)) {
+    if (value !== undefined && !leaveOut(name)) env[name] = value;
   }
-  return { ...env, ...extra };
+  return env;
 }

@@ -1,13 +1,18 @@
 import { isAbsolute, relative } from "node:path";
+import { entrySecretValues, redactSecrets } from "../mcp/config/entry-secrets.ts";
+import { launchSummary } from "../mcp/config/launch-summary.ts";
+import type { ServerEntry } from "../mcp/config/server-config.ts";
 import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
+import { launchRows } from "./render-launch.ts";
 import { alignColumns, sanitizeForTerminal } from "./terminal-text.ts";
 
 /**
  * The seed's status table, one server a line: `echo  CONNECTED  1 tool(s)  (stdio: ./echo-server.sh)`.
  * A failure's stderr lines follow it, indented. A project server ends with `[project]`; one that waits
- * for approval reads `echo  NEEDS-APPROVAL  (project: .mcp.json)`. Used by `mcp list` and the REPL's `/mcp`.
+ * for approval reads `echo  NEEDS-APPROVAL  (project: .mcp.json)`; given the `entries`, what it would
+ * run follows, whole (see render-launch.ts). Used by `mcp list` and the REPL's `/mcp`.
  */
-export function renderStatusLines(statuses: ServerStatus[]): string[] {
+export function renderStatusLines(statuses: ServerStatus[], entries: ServerEntry[] = []): string[] {
   const rows: string[][] = [];
   const details = new Map<number, string[]>();
   for (const status of statuses) {
@@ -31,7 +36,12 @@ export function renderStatusLines(statuses: ServerStatus[]): string[] {
       case "disabled":
         rows.push([...cells, `${where}${tag}`]);
         break;
-      case "needs-approval":
+      case "needs-approval": {
+        rows.push([...cells, `(project: ${shortPath(status.source)})`]);
+        const entry = entries.find((e) => e.name === status.name && e.source === status.source);
+        if (entry) details.set(rows.length - 1, alignColumns(launchRows(entry)));
+        break;
+      }
       case "denied":
         rows.push([...cells, `(project: ${shortPath(status.source)})`]);
         break;
@@ -43,14 +53,31 @@ export function renderStatusLines(statuses: ServerStatus[]): string[] {
   ]);
 }
 
+/**
+ * The status with the entry's `${VAR}` values masked in its failure reason and stderr lines: a
+ * lower layer's error may quote the expanded url. Every status a command shows passes here first.
+ */
+export function redactStatus(status: ServerStatus, entries: ServerEntry[]): ServerStatus {
+  if (status.state !== "failed") return status;
+  const entry = entries.find((e) => e.name === status.name && e.source === status.source);
+  const secrets = entry ? entrySecretValues(entry) : [];
+  if (secrets.length === 0) return status;
+  return { ...status, reason: redactSecrets(status.reason, secrets), stderr: status.stderr.map((line) => redactSecrets(line, secrets)) };
+}
+
 /** A path under the current folder, relative to it (`.mcp.json`); any other path as it is. */
 function shortPath(path: string): string {
   const inside = relative(process.cwd(), path);
   return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
 }
 
-/** `--json`: the same facts as data. Never carries env or header values. */
-export function statusToJson(status: ServerStatus): Record<string, unknown> {
+/**
+ * `--json`: the same facts as data. Never carries the user's env or header values; `transport` is
+ * the entry's description, from the entry as written (see describeServer). A project server that
+ * waits for approval carries, given the `entries`, its entry as written and the warnings about it:
+ * what `mcp approve` would let run.
+ */
+export function statusToJson(status: ServerStatus, entries: ServerEntry[] = []): Record<string, unknown> {
   const base = { name: status.name, scope: status.scope, source: status.source, transport: status.description, state: status.state };
   switch (status.state) {
     case "connected":
@@ -65,6 +92,10 @@ export function statusToJson(status: ServerStatus): Record<string, unknown> {
       return { ...base, reason: status.reason, stderr: status.stderr };
     case "invalid":
       return { ...base, reason: status.reason };
+    case "needs-approval": {
+      const entry = entries.find((e) => e.name === status.name && e.source === status.source);
+      return entry ? { ...base, entry: entry.raw, warnings: launchSummary(entry, "as-written").warnings } : base;
+    }
     default:
       return base;
   }

@@ -1,8 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isWellKnownSecret } from "../../src/system/own-secrets.ts";
 import { runSource, type RunResult } from "../helpers/binary.ts";
 import { BUN, ECHO_SERVER, SDK_STDIO_SERVER, tempDir } from "../helpers/paths.ts";
+
+/** This machine's own well-known secret variables (AWS_*, …) left out, so `mcp get` reads the same everywhere. */
+const WITHOUT_MACHINE_SECRETS = Object.fromEntries(Object.keys(process.env).filter(isWellKnownSecret).map((name) => [name, undefined]));
 
 /** A fresh CAT_CODE_HOME and a fresh project folder; the CLI runs in the project folder. */
 function workspace() {
@@ -10,7 +14,8 @@ function workspace() {
   const project = tempDir("cat-code-project-");
   const userFile = join(home, "mcp.json");
   const projectFile = join(project, ".mcp.json");
-  const cli = (...args: string[]): Promise<RunResult> => runSource(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: home } });
+  const cli = (...args: string[]): Promise<RunResult> =>
+    runSource(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: home, ...WITHOUT_MACHINE_SECRETS } });
   const write = (path: string, servers: Record<string, unknown>) => writeFileSync(path, JSON.stringify({ mcpServers: servers }, null, 2));
   const entries = (path: string) => JSON.parse(readFileSync(path, "utf8")).mcpServers;
   return { home, project, userFile, projectFile, cli, write, entries };
@@ -237,7 +242,8 @@ describe("project scope (.mcp.json)", () => {
     const { marker, entry } = trap(w.home);
     w.write(w.projectFile, { trap: entry });
     const list = await w.cli("list");
-    expect([list.exitCode, list.stdout]).toEqual([0, "trap  NEEDS-APPROVAL  (project: .mcp.json)\n"]);
+    // What it would run follows, whole, with values as written.
+    expect([list.exitCode, list.stdout]).toEqual([0, `trap  NEEDS-APPROVAL  (project: .mcp.json)\n    command:  bash -c '${entry.args[1]}'\n`]);
     expect(list.stderr).toContain("cat-code mcp approve trap");
     const tools = await w.cli("tools");
     expect(tools.stdout).toBe("");
@@ -266,7 +272,7 @@ describe("project scope (.mcp.json)", () => {
     expect(existsSync(marker)).toBe(true);
 
     w.write(w.projectFile, { trap: { ...entry, env: { ADDED: "later" } } });
-    expect((await w.cli("list")).stdout).toBe("trap  NEEDS-APPROVAL  (project: .mcp.json)\n");
+    expect((await w.cli("list")).stdout).toStartWith("trap  NEEDS-APPROVAL  (project: .mcp.json)\n");
   });
 
   test("deny keeps it from starting, even when its entry changes; approve later lets it start", async () => {
@@ -281,6 +287,35 @@ describe("project scope (.mcp.json)", () => {
     expect(existsSync(marker)).toBe(false);
     await w.cli("approve", "trap");
     expect((await w.cli("list")).stdout).toContain("trap  CONNECTED  1 tool(s)");
+  });
+
+  test("before approval, get and list show everything that decides what runs, values as written, loaders flagged", async () => {
+    const w = workspace();
+    const { marker, entry } = trap(w.home);
+    w.write(w.projectFile, { trap: { ...entry, cwd: "/tmp", env: { BASH_ENV: "./payload.sh", NODE_OPTIONS: "--require ./p.js", KEY: "${GH_KEY:-none}" } } });
+    const get = await w.cli("get", "trap");
+    expect(get.stdout.split("\n").slice(3, 11)).toEqual([
+      `  command:  bash -c '${entry.args[1]}'`,
+      "  cwd:      /tmp",
+      "  env:      BASH_ENV=./payload.sh",
+      "            NODE_OPTIONS=--require ./p.js",
+      "            KEY=${GH_KEY:-none}",
+      "  warning:  cwd /tmp is outside the project folder",
+      "  warning:  BASH_ENV changes which code programs load: this entry can run more than its command",
+      "  warning:  NODE_OPTIONS changes which code programs load: this entry can run more than its command",
+    ]);
+    const list = await w.cli("list");
+    expect(list.stdout).toContain("    env:      BASH_ENV=./payload.sh\n");
+    expect(list.stdout).toContain("    warning:  NODE_OPTIONS changes which code programs load: this entry can run more than its command\n");
+    const [json] = JSON.parse((await w.cli("list", "--json")).stdout).servers;
+    expect(json.entry.env).toEqual({ BASH_ENV: "./payload.sh", NODE_OPTIONS: "--require ./p.js", KEY: "${GH_KEY:-none}" });
+    expect(json.warnings).toHaveLength(3);
+    expect(existsSync(marker)).toBe(false);
+
+    // The approval covers every value shown: a changed BASH_ENV asks again.
+    expect((await w.cli("approve", "trap")).exitCode).toBe(0);
+    w.write(w.projectFile, { trap: { ...entry, cwd: "/tmp", env: { BASH_ENV: "./other.sh", NODE_OPTIONS: "--require ./p.js", KEY: "${GH_KEY:-none}" } } });
+    expect((await w.cli("list")).stdout).toStartWith("trap  NEEDS-APPROVAL");
   });
 
   test("approve checks every name before recording any", async () => {

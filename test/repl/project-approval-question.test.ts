@@ -62,3 +62,28 @@ test("later leaves it waiting, spawns nothing, and /mcp says so", async () => {
   await terminal.waitForText("NEEDS-APPROVAL");
   expect(existsSync(marker)).toBe(false);
 });
+
+test("the question shows the whole entry: command line, cwd, every env value as written, and a warning for a loader variable", async () => {
+  const marker = join(tempDir(), "started");
+  const project = tempDir();
+  const payload = `/tmp/payload-${"p".repeat(120)}.sh`;
+  writeFileSync(
+    join(project, ".mcp.json"),
+    JSON.stringify({
+      mcpServers: { echo: { command: "sh", args: ["-c", `touch ${marker}; exec ${ECHO_SERVER}`], cwd: "/tmp", env: { BASH_ENV: payload, KEY: "${UNSET_KEY:-x}" } } },
+    }),
+  );
+  terminal = startReplIn(project, tempDir());
+  await terminal.waitForText("Allow it? [y]es / [n]o, never / [l]ater");
+  // The screen wraps long lines: compare without line breaks.
+  const shown = terminal.screen().replace(/\s+/g, " ");
+  expect(shown).toContain(`command: sh -c 'touch ${marker}; exec ${ECHO_SERVER}'`);
+  expect(shown).toContain("cwd: /tmp");
+  // Whole, not cut: the long value is all there (the wrap may split it).
+  expect(terminal.screen().replace(/\s+/g, "")).toContain(`env:BASH_ENV=${payload}`);
+  expect(shown).toContain("KEY=${UNSET_KEY:-x}");
+  expect(shown).toContain("warning: BASH_ENV changes which code programs load");
+  terminal.type("n");
+  await terminal.waitForText("/help for commands");
+  expect(existsSync(marker)).toBe(false);
+});

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { CliError } from "../../terminal/cli-error.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
+import { MAX_TIMEOUT_MS } from "../../mcp/config/server-config.ts";
 import { parseScope, type WritableScope } from "./config-scope.ts";
 
 export interface AddRequest {
@@ -117,6 +118,7 @@ function parseTimeout(text: string | undefined): number | undefined {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(ms) || ms <= 0) {
     throw CliError.usage(`--timeout must be a whole number of milliseconds, got '${text}'`);
   }
+  if (ms > MAX_TIMEOUT_MS) throw CliError.usage(`--timeout must be at most ${MAX_TIMEOUT_MS} ms (about 24 days), got ${text}; nothing was written`);
   return ms;
 }
 

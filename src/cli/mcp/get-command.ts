@@ -6,9 +6,12 @@ import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { printResult } from "../../terminal/output.ts";
-import { statusToJson } from "../../terminal/render-status.ts";
+import { redactStatus, statusToJson } from "../../terminal/render-status.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
+import { serverEnvironment } from "../../system/own-secrets.ts";
+import { isPlainObject } from "../../system/plain-object.ts";
+import { launchRows } from "../../terminal/render-launch.ts";
 import { maskedEntry } from "./masked-entry.ts";
 import { loadServerEntries, openPool } from "./server-selection.ts";
 
@@ -20,7 +23,7 @@ const getArgs = {
 } as const satisfies ArgsDef;
 
 export default defineCommand({
-  meta: { name: "get", description: "Show one server's entry (secrets masked), where it comes from, and its live state" },
+  meta: { name: "get", description: "Show one server's entry (a project entry as written, your own with env and header values masked), where it comes from, and its live state" },
   args: getArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, getArgs);
@@ -35,13 +38,21 @@ export default defineCommand({
     let status: ServerStatus;
     try {
       await pool.connectAll();
-      status = pool.status()[0] as ServerStatus;
+      status = redactStatus(pool.status()[0] as ServerStatus, [entry]);
     } finally {
       await pool.closeAll();
     }
 
     if (args.json) {
-      const json = { name: entry.name, scope: entry.scope, file: entry.source, overrides: overrides ?? null, entry: maskedEntry(entry.raw), status: statusToJson(status) };
+      const json = {
+        name: entry.name,
+        scope: entry.scope,
+        file: entry.source,
+        overrides: overrides ?? null,
+        entry: maskedEntry(entry),
+        withheldEnv: withheldVariables(entry),
+        status: statusToJson(status),
+      };
       await printResult(JSON.stringify(json, null, 2));
       return;
     }
@@ -62,24 +73,28 @@ function renderEntry(entry: ServerEntry, status: ServerStatus, overrides: string
     ["file:", entry.source],
   ];
   if (overrides) rows.push(["overrides:", `the user entry in ${overrides}`]);
-  const masked = maskedEntry(entry.raw);
-  if (typeof masked === "object" && masked !== null && !Array.isArray(masked)) {
-    for (const [key, value] of Object.entries(masked)) rows.push(...fieldRows(key, value));
-  } else {
-    rows.push(["entry:", JSON.stringify(masked) ?? ""]);
+  const raw = isPlainObject(entry.raw) ? entry.raw : {};
+  if (typeof raw.type === "string") rows.push(["type:", raw.type]);
+  // What it runs (values as written for a project entry, masked for the user's own), then the rest.
+  rows.push(...launchRows(entry));
+  const withheld = withheldVariables(entry);
+  if (withheld.length > 0) rows.push(["withheld:", `${withheld.join(", ")} (not passed to the server; name one in "env" to pass it)`]);
+  if (!isPlainObject(entry.raw)) rows.push(["entry:", JSON.stringify(entry.raw) ?? ""]);
+  for (const [key, value] of Object.entries(raw)) {
+    if (!LAUNCH_FIELDS.has(key)) rows.push([`${key}:`, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]);
   }
   rows.push(...statusRows(entry, status));
   const lines = alignColumns(rows.map(([label = "", value = ""]) => [label, sanitizeForTerminal(value)]));
   return [entry.name, ...lines.map((line) => `  ${line}`)];
 }
 
-function fieldRows(key: string, value: unknown): string[][] {
-  if ((key === "env" || key === "headers") && typeof value === "object" && value !== null) {
-    const separator = key === "env" ? "=" : ": ";
-    const items = Object.entries(value).map(([name, masked]) => `${name}${separator}${masked}`);
-    return items.length === 0 ? [[`${key}:`, "(none)"]] : items.map((item, i) => [i === 0 ? `${key}:` : "", item]);
-  }
-  return [[`${key}:`, typeof value === "string" ? value : JSON.stringify(value)]];
+/** The fields shown first: the type, then what launchRows shows. */
+const LAUNCH_FIELDS = new Set(["type", "command", "args", "cwd", "env", "url", "headers"]);
+
+/** The well-known secrets of this environment that a stdio server of this entry would not get. */
+function withheldVariables(entry: ServerEntry): string[] {
+  if (!entry.ok || entry.config.type !== "stdio") return [];
+  return serverEnvironment(entry.config.env).withheld;
 }
 
 function statusRows(entry: ServerEntry, status: ServerStatus): string[][] {

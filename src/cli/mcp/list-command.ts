@@ -2,7 +2,7 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
-import { renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
+import { redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
 import { loadServerEntries, openPool, serverSourceArgs } from "./server-selection.ts";
 
 const listArgs = {
@@ -15,17 +15,18 @@ export default defineCommand({
   args: listArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, listArgs);
-    const pool = openPool(loadServerEntries(args));
+    const entries = loadServerEntries(args);
+    const pool = openPool(entries);
     try {
       await pool.connectAll();
-      const statuses = pool.status();
+      const statuses = pool.status().map((status) => redactStatus(status, entries));
       if (args.json) {
-        console.log(JSON.stringify({ servers: statuses.map(statusToJson) }, null, 2));
+        console.log(JSON.stringify({ servers: statuses.map((status) => statusToJson(status, entries)) }, null, 2));
       } else if (statuses.length === 0) {
         const files = args["mcp-config"] ?? `${userConfigPath()} or ${projectConfigPath()}`;
         console.error(`No MCP servers configured in ${files}. Add one, e.g.:\n  cat-code mcp add echo -- ./echo-server.sh`);
       } else {
-        console.log(renderStatusLines(statuses).join("\n"));
+        console.log(renderStatusLines(statuses, entries).join("\n"));
         const waiting = statuses.filter((status) => status.state === "needs-approval").map((status) => status.name);
         if (waiting.length > 0) {
           console.error(`Project servers start only once approved; check each (cat-code mcp get <name>), then: cat-code mcp approve ${waiting.join(" ")}`);

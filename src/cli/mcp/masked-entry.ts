@@ -1,20 +1,23 @@
-/** What `mcp get` shows instead of a secret. */
-export const MASK = "***";
+import { MASK } from "../../mcp/config/launch-summary.ts";
+import type { ServerEntry } from "../../mcp/config/server-config.ts";
+import { isPlainObject } from "../../system/plain-object.ts";
+import { redactUrl } from "../../system/redact-url.ts";
 
 /**
- * The entry as written, with every env and header value replaced by `***`: those are where tokens
- * live. Keys stay, so the user still sees which variables and headers are set.
+ * `mcp get --json`'s entry: a project entry as written (its values decide what runs, and are not
+ * the user's secrets); the user's own with every env and header value replaced by `***`, where
+ * tokens live, and a URL without `${VAR}` through redactUrl. Keys stay, so the user still sees
+ * which variables and headers are set. The same rule as launchSummary's.
  */
-export function maskedEntry(raw: unknown): unknown {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
-  const masked: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+export function maskedEntry(entry: ServerEntry): unknown {
+  const raw = entry.raw;
+  if (entry.scope === "project" || !isPlainObject(raw)) return raw;
+  const masked: Record<string, unknown> = { ...raw };
   for (const field of ["env", "headers"]) {
     const value = masked[field];
     if (value === undefined) continue;
-    masked[field] =
-      typeof value === "object" && value !== null && !Array.isArray(value)
-        ? Object.fromEntries(Object.keys(value).map((key) => [key, MASK]))
-        : MASK;
+    masked[field] = isPlainObject(value) ? Object.fromEntries(Object.keys(value).map((key) => [key, MASK])) : MASK;
   }
+  if (typeof masked.url === "string" && !masked.url.includes("${")) masked.url = redactUrl(masked.url);
   return masked;
 }

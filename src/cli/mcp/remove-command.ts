@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
 import { defineCommand, type ArgsDef } from "citty";
+import { readConfigText } from "../../mcp/config/config-file-text.ts";
+import { ConfigError } from "../../mcp/config/config-error.ts";
 import { removeServer, serverNames } from "../../mcp/config/config-writer.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
@@ -38,6 +39,10 @@ export default defineCommand({
 });
 
 function namesIn(path: string): string[] {
-  if (!existsSync(path)) return [];
-  return serverNames(readFileSync(path, "utf8"), path);
+  try {
+    return serverNames(readConfigText(path)?.text, path);
+  } catch (error) {
+    if (error instanceof ConfigError) throw CliError.usage(`${error.message}; nothing was written`);
+    throw error;
+  }
 }

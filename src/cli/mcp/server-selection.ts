@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import type { ArgsDef } from "citty";
 import { log } from "../../log.ts";
 import { loadConfiguredServers } from "../../mcp/config/configured-servers.ts";
-import { ConfigFileMissingError, readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.ts";
+import { ConfigError } from "../../mcp/config/config-error.ts";
+import { readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.ts";
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import { McpToolPool } from "../../mcp/pool/tool-pool.ts";
@@ -48,7 +49,7 @@ export function loadServerEntries(options: ServerSourceOptions): ServerEntry[] {
       ? readConfigFile(resolve(options["mcp-config"]), "flag", { required: true })
       : loadConfiguredServers();
   } catch (error) {
-    if (error instanceof ConfigFileMissingError) throw CliError.usage(`${error.message} (given with --mcp-config)`);
+    if (error instanceof ConfigError && error.kind === "missing-file") throw CliError.usage(`${error.message} (given with --mcp-config)`);
     throw error;
   }
   for (const warning of loaded.warnings) log.warn(warning);

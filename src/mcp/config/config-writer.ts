@@ -1,13 +1,17 @@
+import { isPlainObject } from "../../system/plain-object.ts";
 import { ConfigError } from "./config-error.ts";
-import { JsonEditError, propertyNames, removeProperty, setProperty } from "./json-edit.ts";
-import { parseServerEntry } from "./load-config.ts";
+import { propertyNames, removeProperty, setProperty } from "./json-edit.ts";
+import { parseServerEntry, RESERVED_SERVER_NAMES } from "./load-config.ts";
 import { updateFile } from "./locked-file.ts";
 
 /** Names a command may create: they become part of tool names, `mcp__<server>__<tool>`. */
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
-/** Refuses a name that is not `[A-Za-z0-9_-]+`. */
+/** Refuses a name that is not `[A-Za-z0-9_-]+`, or is `__proto__`. */
 export function checkServerName(name: string, path: string): void {
+  if (RESERVED_SERVER_NAMES.has(name)) {
+    throw new ConfigError(`the server name ${JSON.stringify(name)} is reserved; choose another; nothing was written`, "invalid-name", path);
+  }
   if (!SERVER_NAME.test(name)) {
     throw new ConfigError(
       `invalid server name ${JSON.stringify(name)}: use letters, digits, '_' and '-' only; nothing was written`,
@@ -53,13 +57,25 @@ export async function addServer(path: string, name: string, raw: unknown, option
   );
 }
 
-/** Removes one entry from `mcpServers`, keeping every other byte of the file. */
+/**
+ * Removes one entry from `mcpServers`, keeping every other byte of the file. A name written twice
+ * is refused: the last one is in effect, a text edit could easily take the other, and the user
+ * should see both before one goes.
+ */
 export async function removeServer(path: string, name: string): Promise<void> {
   await updateFile(path, (current) => {
     const names = serverNames(current, path);
     if (!names.includes(name)) {
-      const known = names.length ? `servers there: ${names.join(", ")}` : "it has no servers";
+      const known = names.length ? `servers there: ${[...new Set(names)].join(", ")}` : "it has no servers";
       throw new ConfigError(`no server named '${name}' in ${path} (${known}); nothing was written`, "unknown-name", path);
+    }
+    const copies = names.filter((n) => n === name).length;
+    if (copies > 1) {
+      throw new ConfigError(
+        `'${name}' is written ${copies} times in "mcpServers" of ${path} (the last one is in effect); remove the copies by hand; nothing was written`,
+        "duplicate-name",
+        path,
+      );
     }
     return guarded(path, () => removeProperty(current ?? "", ["mcpServers", name]));
   });
@@ -69,11 +85,8 @@ function guarded<T>(path: string, body: () => T): T {
   try {
     return body();
   } catch (error) {
-    if (error instanceof JsonEditError) throw new ConfigError(`${path}: ${error.message}; nothing was written`, "corrupt-file", path);
+    // json-edit knows no file names: the message gets this one.
+    if (error instanceof ConfigError && error.path === undefined) throw new ConfigError(`${path}: ${error.message}; nothing was written`, error.kind, path);
     throw error;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,11 @@
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { ConfigError } from "./config-error.ts";
 import { describeParseError, lineAndColumn } from "./load-config.ts";
 
-/** The text is not JSON, or its shape does not allow the edit. The message says where and why. */
-export class JsonEditError extends Error {}
+/** The text is not JSON, or its shape does not allow the edit: the caller adds the file's name. */
+function corrupt(message: string): ConfigError {
+  return new ConfigError(message, "corrupt-file");
+}
 
 /**
  * Sets `path` to `value` in a JSON text and changes nothing else: every byte outside the edited
@@ -25,10 +28,10 @@ export function setProperty(text: string, path: string[], value: unknown): strin
       const indent = lineIndent(text, property.offset);
       return splice(text, valueNode.offset, valueNode.length, stringify(value, indent, style));
     }
-    if (valueNode.type !== "object") throw new JsonEditError(`"${path.slice(0, i + 1).join(".")}" is not an object`);
+    if (valueNode.type !== "object") throw corrupt(`"${path.slice(0, i + 1).join(".")}" is not an object`);
     node = valueNode;
   }
-  throw new JsonEditError("an empty path cannot be set");
+  throw corrupt("an empty path cannot be set");
 }
 
 /**
@@ -52,7 +55,7 @@ export function removeProperty(text: string, path: string[]): string {
   return splice(text, object.offset + 1, object.length - 2, "");
 }
 
-/** The value at `path`, or undefined. Throws JsonEditError for text that is not a JSON object. */
+/** The value at `path`, or undefined. Throws a "corrupt-file" ConfigError for text that is not a JSON object. */
 export function readProperty(text: string, path: string[]): unknown {
   if (text.trim() === "") return undefined;
   const node = findNodeAtLocation(parseObjectTree(text), path);
@@ -73,9 +76,9 @@ function parseObjectTree(text: string): Node {
   const first = errors[0];
   if (first) {
     const { line, column } = lineAndColumn(text, first.offset);
-    throw new JsonEditError(`not valid JSON: ${describeParseError(printParseErrorCode(first.error))} at line ${line}, column ${column}`);
+    throw corrupt(`not valid JSON: ${describeParseError(printParseErrorCode(first.error))} at line ${line}, column ${column}`);
   }
-  if (!root || root.type !== "object") throw new JsonEditError("the top level must be an object");
+  if (!root || root.type !== "object") throw corrupt("the top level must be an object");
   return root;
 }
 

@@ -1,9 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import * as v from "valibot";
-import { expandVariables, UnsetVariableError } from "./env-expansion.ts";
+import { isPlainObject } from "../../system/plain-object.ts";
+import { ConfigError } from "./config-error.ts";
+import { readConfigText } from "./config-file-text.ts";
+import { expandVariables } from "./env-expansion.ts";
 import { ServerConfig, type ConfigScope, type ServerEntry } from "./server-config.ts";
 import { sanitizeNamePart } from "../tools/tool-names.ts";
 
@@ -22,33 +24,35 @@ export interface LoadedConfig {
   warnings: string[];
 }
 
-export class ConfigFileMissingError extends Error {
-  constructor(readonly path: string) {
-    super(`config file not found: ${path}`);
-  }
-}
+/**
+ * A name that cannot be a key of a JavaScript object without changing the object's prototype:
+ * refused, rather than have the entry vanish or shadow another.
+ */
+export const RESERVED_SERVER_NAMES = new Set(["__proto__"]);
 
 /**
  * Reads one mcp.json. Fail-open: no file means no servers; a corrupt file gives one warning and no
  * servers; an invalid entry fails only that server, with a reason that names the field.
- * With `required`, a missing file is an error (a path the user named on the command line).
+ * With `required`, a missing file is a ConfigError "missing-file" (a path named on the command line).
+ * A file that is not a regular file, or is larger than MAX_CONFIG_BYTES, is one warning too.
  */
 export function readConfigFile(
   path: string,
   scope: ConfigScope,
   options: { required?: boolean; env?: Record<string, string | undefined> } = {},
 ): LoadedConfig {
-  if (!existsSync(path)) {
-    if (options.required) throw new ConfigFileMissingError(path);
+  let read;
+  try {
+    read = readConfigText(path);
+  } catch (error) {
+    if (error instanceof ConfigError) return { servers: [], warnings: [`${error.message}; no MCP servers loaded from it`] };
+    throw error;
+  }
+  if (read === undefined) {
+    if (options.required) throw new ConfigError(`config file not found: ${path}`, "missing-file", path);
     return { servers: [], warnings: [] };
   }
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    return { servers: [], warnings: [`cannot read ${path}: ${(error as Error).message}; no MCP servers loaded from it`] };
-  }
-  return parseConfigText(text, path, scope, options.env ?? process.env);
+  return parseConfigText(read.text, path, scope, options.env ?? process.env);
 }
 
 export function parseConfigText(
@@ -58,7 +62,7 @@ export function parseConfigText(
   env: Record<string, string | undefined>,
 ): LoadedConfig {
   const errors: ParseError[] = [];
-  const document: unknown = parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false });
+  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false });
   const firstError = errors[0];
   if (firstError) {
     const { line, column } = lineAndColumn(text, firstError.offset);
@@ -66,6 +70,14 @@ export function parseConfigText(
     return { servers: [], warnings: [`${path} is not valid JSON: ${what} at line ${line}, column ${column}; no MCP servers loaded from it`] };
   }
   if (text.trim() === "") return { servers: [], warnings: [`${path} is empty; no MCP servers loaded from it`] };
+  // JSON.parse, not jsonc's value: jsonc assigns `obj[key] = …`, so a key "__proto__" would replace
+  // the object's prototype instead of becoming an entry. The text is known to be strict JSON here.
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    return { servers: [], warnings: [`${path} is not valid JSON: ${(error as Error).message}; no MCP servers loaded from it`] };
+  }
   if (!isPlainObject(document)) {
     return { servers: [], warnings: [`${path}: the top level must be an object like {"mcpServers": {...}}; no MCP servers loaded from it`] };
   }
@@ -89,6 +101,7 @@ export function parseServerEntry(
   env: Record<string, string | undefined>,
 ): ServerEntry {
   const fail = (error: string): ServerEntry => ({ name, scope, source, raw, ok: false, error });
+  if (RESERVED_SERVER_NAMES.has(name)) return fail(`the name ${JSON.stringify(name)} is reserved; rename the entry`);
   if (sanitizeNamePart(name) === "") {
     return fail(`the name ${JSON.stringify(name)} has no letters or digits; use [A-Za-z0-9_-]`);
   }
@@ -104,15 +117,13 @@ export function parseServerEntry(
   try {
     expanded = expandEntry({ ...raw, type }, env);
   } catch (error) {
-    if (error instanceof FieldExpansionError) return fail(error.message);
+    if (error instanceof ConfigError) return fail(error.message);
     throw error;
   }
   const parsed = v.safeParse(ServerConfig, expanded);
   if (!parsed.success) return fail(parsed.issues.map((issue) => issue.message).join("; "));
   return { name, scope, source, raw, ok: true, config: parsed.output };
 }
-
-class FieldExpansionError extends Error {}
 
 /** Expands `${VAR}` in the fields that may carry it; values of the wrong type are left for validation. */
 function expandEntry(entry: Record<string, unknown>, env: Record<string, string | undefined>): Record<string, unknown> {
@@ -121,7 +132,7 @@ function expandEntry(entry: Record<string, unknown>, env: Record<string, string 
     try {
       return expandVariables(value, env);
     } catch (error) {
-      if (error instanceof UnsetVariableError) throw new FieldExpansionError(`"${field}": ${error.message}`);
+      if (error instanceof ConfigError) throw new ConfigError(`"${field}": ${error.message}`, "invalid-entry");
       throw error;
     }
   };
@@ -138,10 +149,6 @@ function expandEntry(entry: Record<string, unknown>, env: Record<string, string 
     url: expand(entry.url, "url"),
     headers: expandMap(entry.headers, "headers"),
   };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {

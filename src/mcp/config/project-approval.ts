@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
+import { isPlainObject } from "../../system/plain-object.ts";
 import { ConfigError } from "./config-error.ts";
-import { JsonEditError, readProperty, setProperty } from "./json-edit.ts";
+import { readConfigText } from "./config-file-text.ts";
+import { readProperty, setProperty } from "./json-edit.ts";
 import { catCodeHome } from "./load-config.ts";
 import { updateFile } from "./locked-file.ts";
 import type { ServerEntry } from "./server-config.ts";
@@ -54,9 +56,10 @@ export function projectFolder(entry: ServerEntry): string {
 export function readApprovals(env: Env = process.env): { approvals: ApprovalsFile; warnings: string[] } {
   const path = approvalsPath(env);
   const none = { projects: {} };
-  if (!existsSync(path)) return { approvals: none, warnings: [] };
   try {
-    const parsed = v.safeParse(ApprovalsFile, readProperty(readFileSync(path, "utf8"), []) ?? {});
+    const read = readConfigText(path);
+    if (read === undefined) return { approvals: none, warnings: [] };
+    const parsed = v.safeParse(ApprovalsFile, readProperty(read.text, []) ?? {});
     if (parsed.success) return { approvals: parsed.output, warnings: [] };
     return { approvals: none, warnings: [`${path}: ${parsed.issues[0]?.message}; project MCP servers need approval again`] };
   } catch (error) {
@@ -101,8 +104,8 @@ export async function recordApproval(entry: ServerEntry, decision: ApprovalDecis
       try {
         return setProperty(current ?? "", ["projects", projectFolder(entry), entry.name], record);
       } catch (error) {
-        if (!(error instanceof JsonEditError)) throw error;
-        throw new ConfigError(`${path}: ${error.message}; fix or delete it, then try again`, "corrupt-file", path);
+        if (!(error instanceof ConfigError) || error.path !== undefined) throw error;
+        throw new ConfigError(`${path}: ${error.message}; fix or delete it, then try again`, error.kind, path);
       }
     },
     { mode: 0o600 },
@@ -114,9 +117,9 @@ export async function recordApproval(entry: ServerEntry, decision: ApprovalDecis
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
+  if (isPlainObject(value)) {
     const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(",")}}`;
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }

@@ -1,10 +1,19 @@
 import * as v from "valibot";
+import { isPlainObject } from "../../system/plain-object.ts";
+import { redactUrl } from "../../system/redact-url.ts";
+
+/**
+ * The longest timeout a timer can hold: setTimeout takes a signed 32-bit count of milliseconds and
+ * fires at once for anything larger, so a longer one would time out immediately (about 24.8 days).
+ */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 const NonEmpty = (field: string) => v.pipe(v.string(`"${field}" must be a string`), v.nonEmpty(`"${field}" is empty`));
 const Timeout = v.pipe(
   v.number('"timeout" must be a number of milliseconds'),
   v.integer('"timeout" must be a whole number of milliseconds'),
   v.minValue(1, '"timeout" must be at least 1 ms'),
+  v.maxValue(MAX_TIMEOUT_MS, `"timeout" must be at most ${MAX_TIMEOUT_MS} ms (about 24 days)`),
 );
 const StringMap = (field: string) =>
   v.record(v.string(), v.string(`every value of "${field}" must be a string`), `"${field}" must be an object of strings`);
@@ -43,11 +52,15 @@ export type ServerConfig = v.InferOutput<typeof ServerConfig>;
 
 /**
  * What `mcp list` shows of a server's transport: `stdio: <command line>` or `http: <url>`, as the
- * entry was written (`raw`), before `${VAR}` expansion: an expanded variable may hold a secret.
+ * entry was written (`raw`), before `${VAR}` expansion: an expanded variable may hold a secret. A
+ * URL that carries no `${VAR}` may carry a literal one: its userinfo and query values are masked.
  */
 export function describeServer(config: ServerConfig, raw?: unknown): string {
-  const written = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
-  if (config.type === "http") return `http: ${typeof written.url === "string" ? written.url : config.url}`;
+  const written = isPlainObject(raw) ? raw : {};
+  if (config.type === "http") {
+    const url = typeof written.url === "string" ? written.url : config.url;
+    return `http: ${url.includes("${") ? url : redactUrl(url)}`;
+  }
   const command = typeof written.command === "string" ? written.command : config.command;
   const args = Array.isArray(written.args) ? written.args.map(String) : config.args;
   return `stdio: ${[command, ...args].join(" ")}`;

@@ -1,4 +1,4 @@
-import { environmentWithoutOwnSecrets } from "../../system/own-secrets.ts";
+import { serverEnvironment } from "../../system/own-secrets.ts";
 import type { ServerConfig } from "../config/server-config.ts";
 import { HttpTransport } from "./http-transport.ts";
 import { StdioTransport } from "./stdio-transport.ts";
@@ -10,8 +10,8 @@ export function createTransport(config: ServerConfig): Transport {
       return new StdioTransport({
         command: config.command,
         args: config.args,
-        // Ours without our own secrets, then the entry's `env` on top.
-        env: environmentWithoutOwnSecrets(config.env),
+        // Ours without our own and other tools' well-known secrets, then the entry's `env` on top.
+        env: serverEnvironment(config.env).env,
         cwd: config.cwd,
       });
     case "http":

@@ -66,7 +66,7 @@ describe("addServer", () => {
       const original = '{ "mcpServers": { "keep": {"command": "k"} } }';
       writeFileSync(path, original);
       const error = await refusal(addServer(path, name, raw));
-      expect(error.code).toBe(code as ConfigError["code"]);
+      expect(error.kind).toBe(code as ConfigError["kind"]);
       expect(error.message).toContain(message);
       expect(readFileSync(path, "utf8")).toBe(original);
     });
@@ -76,7 +76,7 @@ describe("addServer", () => {
     const path = join(tempDir(), "mcp.json");
     writeFileSync(path, '{\n  "mcpServers": {\n    "a": {"command": "x",}\n  }\n}');
     const error = await refusal(addServer(path, "b", { command: "y" }));
-    expect(error.code).toBe("corrupt-file");
+    expect(error.kind).toBe("corrupt-file");
     expect(error.message).toContain(`${path}: not valid JSON: a property name in double quotes was expected at line 3, column 26`);
     expect(readFileSync(path, "utf8")).toContain('"x",}');
   });
@@ -101,7 +101,7 @@ describe("removeServer", () => {
     const path = join(tempDir(), "mcp.json");
     writeFileSync(path, '{"mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}}}');
     const error = await refusal(removeServer(path, "c"));
-    expect(error.code).toBe("unknown-name");
+    expect(error.kind).toBe("unknown-name");
     expect(error.message).toContain("servers there: a, b");
   });
 });
@@ -122,7 +122,7 @@ describe("the lock", () => {
     const started = Date.now();
     const error = await refusal(updateFile(path, () => "{}", { lockTimeoutMs: 300 }));
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect(error.code).toBe("locked");
+    expect(error.kind).toBe("locked");
     expect(error.message).toContain(`${path}.lock`);
     expect(existsSync(path)).toBe(false);
     // The other holder's lock is not ours to remove.

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { JsonEditError, propertyNames, readProperty, removeProperty, setProperty } from "../../../src/mcp/config/json-edit.ts";
+import { ConfigError } from "../../../src/mcp/config/config-error.ts";
+import { propertyNames, readProperty, removeProperty, setProperty } from "../../../src/mcp/config/json-edit.ts";
 
 const entry = { command: "./echo-server.sh", args: ["-y"] };
 
@@ -37,7 +38,7 @@ describe("setProperty", () => {
   test("text that is not a JSON object is refused with line and column", () => {
     expect(() => setProperty('{\n  "mcpServers": {,\n}', ["mcpServers", "a"], 1)).toThrow(/not valid JSON: .* at line 2, column 18/);
     expect(() => setProperty("[1]", ["mcpServers", "a"], 1)).toThrow("the top level must be an object");
-    expect(() => setProperty('{"mcpServers": []}', ["mcpServers", "a"], 1)).toThrow(JsonEditError);
+    expect(() => setProperty('{"mcpServers": []}', ["mcpServers", "a"], 1)).toThrow(ConfigError);
   });
 });
 
