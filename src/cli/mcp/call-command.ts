@@ -4,7 +4,6 @@ import { McpError } from "../../mcp/mcp-error.ts";
 import { flattenContent } from "../../mcp/tools/flatten-content.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
-import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { checkRequiredArguments, parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
@@ -59,8 +58,8 @@ export default defineCommand({
       }
       // The whole result, uncut: the model's output cap is for the model, not for a script.
       const text = args.raw ? JSON.stringify(result, null, 2) : flattenContent(result);
-      // A script gets the bytes the server sent; a terminal must not be driven by them.
-      await printResult(process.stdout.isTTY ? sanitizeForTerminal(text, { keepNewlines: true }) : text);
+      // A script gets the bytes the server sent; a terminal gets them sanitized (printResult decides).
+      await printResult(text);
       if (result.isError) process.exitCode = ExitCode.ToolError;
     } finally {
       await pool.closeAll();
