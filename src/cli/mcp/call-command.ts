@@ -13,7 +13,6 @@ const callArgs = {
   tool: { type: "positional", required: false, description: "The tool's name as the server gives it" },
   json: { type: "string", description: "The arguments as one JSON object", valueHint: "object" },
   raw: { type: "boolean", description: "Print the whole JSON result" },
-  timeout: { type: "string", description: "Give up after this many milliseconds (default: the server's, or 30000)", valueHint: "ms" },
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
 
@@ -31,7 +30,6 @@ export default defineCommand({
     if (!serverName || !toolName) throw CliError.usage("usage: cat-code mcp call <server> <tool> [--json '<object>' | key=value ...]");
     if (args.json !== undefined && pairs.length > 0) throw CliError.usage("give the arguments either as --json or as key=value, not both");
     const jsonArguments = args.json === undefined ? undefined : parseJsonArguments(args.json);
-    const timeoutMs = parseTimeout(args.timeout);
 
     const entry = selectEntry(loadServerEntries(args), serverName);
     const pool = openPool([entry]);
@@ -51,7 +49,7 @@ export default defineCommand({
 
       let result;
       try {
-        result = await client.callTool(toolName, toolArguments, { timeoutMs });
+        result = await client.callTool(toolName, toolArguments);
       } catch (error) {
         if (error instanceof McpError) throw CliError.unavailable(`calling '${toolName}' on '${serverName}' failed: ${error.message}`);
         throw error;
@@ -66,10 +64,3 @@ export default defineCommand({
     }
   },
 });
-
-function parseTimeout(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const ms = Number(text);
-  if (!Number.isInteger(ms) || ms <= 0) throw CliError.usage(`--timeout must be a whole number of milliseconds, got '${text}'`);
-  return ms;
-}
