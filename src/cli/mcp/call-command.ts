@@ -5,7 +5,8 @@ import { flattenContent } from "../../mcp/tools/flatten-content.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
-import { checkRequiredArguments, parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
+import { checkArguments } from "./argument-check.ts";
+import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
 
 const callArgs = {
@@ -45,7 +46,7 @@ export default defineCommand({
       const tool = status.tools.find((t) => t.name === toolName);
       if (!tool) throw CliError.usage(`server '${serverName}': ${unknownNameMessage("tool", toolName, status.tools.map((t) => t.name))}`);
       const toolArguments = jsonArguments ?? parseKeyValueArguments(pairs, tool.inputSchema as Record<string, unknown>);
-      checkRequiredArguments(toolArguments, tool.inputSchema as Record<string, unknown>);
+      checkArguments(toolArguments, tool.inputSchema as Record<string, unknown>);
 
       let result;
       try {
