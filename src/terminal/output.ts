@@ -41,8 +41,8 @@ function writeStdout(chunk: string): Promise<void> {
 
 function writeFailure(error: NodeJS.ErrnoException): CliError {
   if (error.code === "EPIPE") return CliError.outputClosed();
-  const reason = error.code === "ENOSPC" ? "no space left on the device" : error.message.replace(/,\s*write$/, "");
-  return CliError.unavailable(`cannot write the result to stdout: ${reason}${error.code ? ` (${error.code})` : ""}`);
+  const reason = error.code === "ENOSPC" ? "no space left on the device (ENOSPC)" : error.message;
+  return CliError.unavailable(`cannot write the result to stdout: ${reason}`);
 }
 
 function isHighSurrogate(code: number): boolean {
