@@ -53,6 +53,8 @@ function installSignalHandlers(): void {
   if (installed) return;
   installed = true;
   for (const signal of Object.keys(SIGNAL_NUMBERS) as (keyof typeof SIGNAL_NUMBERS)[]) {
+    // Windows knows only SIGINT, SIGTERM and SIGHUP (SIGBREAK aside) of these.
+    if (process.platform === "win32" && !["SIGINT", "SIGTERM", "SIGHUP"].includes(signal)) continue;
     process.on(signal, () => {
       if (claimedSignals.has(signal)) return;
       if (exiting) return;

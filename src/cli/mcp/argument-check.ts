@@ -7,6 +7,7 @@ import { unknownNameMessage } from "../../terminal/suggest.ts";
 /** A tool's schema comes from the server: beyond these it is not used, and the call goes unchecked. */
 const MAX_SCHEMA_DEPTH = 32;
 const MAX_SCHEMA_NODES = 10_000;
+const MAX_REASON_CHARS = 200;
 
 /** Keywords whose value is one schema or a list of schemas. */
 const SUBSCHEMA_KEYWORDS = new Set([
@@ -110,7 +111,9 @@ function describeFailure(args: Record<string, unknown>, schema: Schema, errors: 
     const expected = /Expected (.*)\.$/.exec(leaf.error)?.[1]?.replaceAll('"', "") ?? "another type";
     return `argument '${path}': expected ${expected}, ${got}`;
   }
-  return `argument '${path}' does not match the tool's input schema: ${leaf.error} (${got})`;
+  // The validator's text quotes the schema (an enum may list thousands of values): keep it to a line.
+  const reason = leaf.error.length > MAX_REASON_CHARS ? `${leaf.error.slice(0, MAX_REASON_CHARS)}…` : leaf.error;
+  return `argument '${path}' does not match the tool's input schema: ${reason} (${got})`;
 }
 
 function pointerSegments(location: string): string[] {

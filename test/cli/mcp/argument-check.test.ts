@@ -41,6 +41,14 @@ describe("checkArguments refuses, naming the argument and what was expected", ()
     expect(refusal({ a: 1, b: 2, mode: "medium" })).toContain(`argument 'mode' does not match the tool's input schema`);
   });
 
+  test("a value outside an enum of 10 000 values: still one short line", () => {
+    const huge = { type: "object", properties: { v: { enum: Array.from({ length: 10_000 }, (_, i) => `value-${i}`) } } };
+    const message = refusal({ v: "other" }, huge);
+    expect(message).toStartWith("argument 'v' does not match the tool's input schema: ");
+    expect(message).toEndWith(`(got a string "other")`);
+    expect(message!.length).toBeLessThan(400);
+  });
+
   test("a wrong item in an array, by its index", () => {
     expect(refusal({ a: 1, b: 2, tags: ["x", 3] })).toBe("argument 'tags[1]': expected string, got a number 3");
   });
