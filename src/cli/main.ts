@@ -4,6 +4,7 @@ import { enableDebugLogging } from "../log.ts";
 import { COMMIT, VERSION } from "../version.ts";
 import { agentArgs, runAgentCommand } from "./agent-command.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
+import { guardStdout } from "../terminal/output.ts";
 import { runCleanups } from "../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
@@ -24,6 +25,7 @@ const root = defineCommand({
 
 /** Runs the command line; every error becomes one line of text and an exit code, never a stack. */
 export async function main(rawArgs: string[]): Promise<number> {
+  guardStdout();
   if (rawArgs.includes("--verbose")) enableDebugLogging();
   try {
     if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) {

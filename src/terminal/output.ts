@@ -1,12 +1,24 @@
-import { CliError } from "./cli-error.ts";
+import { CliError, ExitCode } from "./cli-error.ts";
+import { exitAfterCleanup } from "./shutdown.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
 /** Above this, a result is written a slice at a time. */
 const SLICE_CHARS = 1 << 20;
 
-// A failed write reaches the callback of `writeStdout`, which turns it into an exit code. Without a
-// listener, the stream would also emit it as an uncaught 'error' and print a stack.
-process.stdout.on("error", () => {});
+let guarded = false;
+
+/**
+ * A failed write to stdout is also emitted as an 'error' event, which without a listener prints a
+ * stack. A reader that went away (EPIPE) ends cat-code as SIGPIPE would: cleanups, then 141. Other
+ * failures reach the callback of the write that failed (`printResult` reports them).
+ */
+export function guardStdout(): void {
+  if (guarded) return;
+  guarded = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") exitAfterCleanup(ExitCode.OutputClosed);
+  });
+}
 
 /**
  * Results go to stdout, and only results, ending with a newline. A script (a pipe, a file) gets the
@@ -22,6 +34,7 @@ process.stdout.on("error", () => {});
  * slices to a full pipe while child processes are read, sometimes wrote a 16 KB block twice.
  */
 export async function printResult(result: string): Promise<void> {
+  guardStdout();
   const text = process.stdout.isTTY ? sanitizeForTerminal(result, { keepNewlines: true }) : result;
   for (let start = 0; start < text.length; ) {
     let end = Math.min(start + SLICE_CHARS, text.length);

@@ -56,13 +56,18 @@ function installSignalHandlers(): void {
     // Windows knows only SIGINT, SIGTERM and SIGHUP (SIGBREAK aside) of these.
     if (process.platform === "win32" && !["SIGINT", "SIGTERM", "SIGHUP"].includes(signal)) continue;
     process.on(signal, () => {
-      if (claimedSignals.has(signal)) return;
-      if (exiting) return;
-      exiting = true;
+      if (claimedSignals.has(signal) || exiting) return;
       // A second signal during cleanup should not wait: the exit hook still kills process groups.
       // Not so SIGPIPE: a second one is no impatient user, only another write to the closed pipe.
       if (signal !== "SIGPIPE") process.once(signal, () => process.exit(128 + SIGNAL_NUMBERS[signal]));
-      void runCleanups().finally(() => process.exit(128 + SIGNAL_NUMBERS[signal]));
+      exitAfterCleanup(128 + SIGNAL_NUMBERS[signal]);
     });
   }
+}
+
+/** Ends cat-code the way a signal does: every cleanup, then `process.exit(code)`. The first call wins. */
+export function exitAfterCleanup(code: number): void {
+  if (exiting) return;
+  exiting = true;
+  void runCleanups().finally(() => process.exit(code));
 }

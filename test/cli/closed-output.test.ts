@@ -28,9 +28,13 @@ function treeServer(): { config: string; marker: string } {
   return { config, marker };
 }
 
-/** Runs `cat-code <args>` with its stdout into `shellTail` (`| head -c 10`, `> /dev/full`); the status of cat-code itself. */
-async function catCodeInto(args: string[], shellTail: string, env: Record<string, string> = {}) {
-  const script = `"$@" ${shellTail}; echo "status=\${PIPESTATUS[0]}" >&2`;
+/**
+ * Runs `cat-code <args>` with its stdout into `shellTail` (`| head -c 10`, `> /dev/full`), and its
+ * stdin from `shellHead` if given (`yes /help | head -n 500 |`); the status of cat-code itself.
+ */
+async function catCodeInto(args: string[], shellTail: string, env: Record<string, string> = {}, shellHead = "") {
+  const index = shellHead ? shellHead.split("|").length - 1 : 0;
+  const script = `${shellHead} "$@" ${shellTail}; echo "status=\${PIPESTATUS[${index}]}" >&2`;
   const { stdout, stderr } = await run(["bash", "-c", script, "bash", BUN, MAIN, ...args], { env: { NO_COLOR: "1", ...env } });
   const status = Number(/status=(\d+)\s*$/.exec(stderr)?.[1]);
   return { status, stdout, stderr: stderr.replace(/status=\d+\s*$/, "") };
@@ -72,6 +76,16 @@ test("-p … | true: a quiet exit 141 after the servers are closed", async () =>
   const env = { CAT_CODE_HOME: tempDir(), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url };
   const { status, stderr } = await catCodeInto(["-p", "say y", "--mcp-config", config], "| true", env);
   expect(standIn.requests).toHaveLength(1);
+  expect(stderr).toBe("");
+  expect(status).toBe(141);
+  await expectNothingLeft(marker);
+});
+
+test("the REPL with its stdout closed (| head -c 5): a quiet exit 141 and no server left", async () => {
+  const { config, marker } = treeServer();
+  const env = { CAT_CODE_HOME: tempDir() };
+  const { status, stdout, stderr } = await catCodeInto(["--mcp-config", config], "| head -c 5", env, "yes /help | head -n 2000 |");
+  expect(stdout).toBe("cat-c");
   expect(stderr).toBe("");
   expect(status).toBe(141);
   await expectNothingLeft(marker);
