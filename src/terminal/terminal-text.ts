@@ -6,22 +6,45 @@
 const BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069";
 /** C0 and C1 controls and DEL, bidi controls: whatever `Bun.stripANSI` leaves of them. */
 const UNSAFE_CHARACTERS = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_CONTROLS}]`, "g");
+const C1_CONTROLS = /[\u0080-\u009f]/g;
+/** Strings that run to one of their ends: OSC (`ESC ]`) to BEL, ST, CAN or SUB; DCS, SOS, PM, APC to all but BEL. */
+const STRING_SEQUENCES = [
+  { introducer: /\u001b\]/g, ends: ["\u0007", "\u001b\\", "\u0018", "\u001a"] },
+  { introducer: /\u001b[PX^_]/g, ends: ["\u001b\\", "\u0018", "\u001a"] },
+];
 
 /**
  * Text from a server, a project file or the model (tool names, descriptions, reasons, results) made
  * safe for a terminal: escape sequences and control characters could rewrite the screen, set the
  * title, write the clipboard, or hide what a tool really is.
  *
- * `Bun.stripANSI` removes whole sequences (CSI in every form, OSC, DCS, SOS/PM/APC, 7- and 8-bit
- * introducers), so their parameters do not show up as litter; an unterminated string sequence
- * (`ESC ]` with no BEL or ST) takes the rest of the text with it, as a terminal would. Then every
- * control character still there goes: a lone ESC, BEL, CR, backspace, C1 codes, bidi controls.
+ * `Bun.stripANSI` removes whole sequences (CSI in every form, OSC, DCS, SOS/PM/APC), so their
+ * parameters do not show up as litter; a terminated OSC or DCS hides its payload, as a terminal
+ * would. Nothing else is hidden: C1 codes and unterminated strings lose only their introducer.
+ * Then every control character still there goes: a lone ESC, BEL, CR, backspace, bidi controls.
  * Newlines and tabs become spaces unless `keepNewlines` is set.
  */
 export function sanitizeForTerminal(text: string, options: { keepNewlines?: boolean } = {}): string {
-  return Bun.stripANSI(text).replace(UNSAFE_CHARACTERS, (char) =>
+  return Bun.stripANSI(withoutSwallowingIntroducers(text)).replace(UNSAFE_CHARACTERS, (char) =>
     char === "\n" || char === "\t" ? (options.keepNewlines ? char : " ") : "",
   );
+}
+
+/**
+ * What would make `Bun.stripANSI` drop text that no sequence really holds: an 8-bit introducer (a
+ * UTF-8 terminal does not act on C1 codes, and `JSON.stringify` leaves them raw, so `ls \u009d; rm -rf ~`
+ * in a permission question would read `ls `), and a 7-bit string sequence that never ends. Both
+ * lose their introducer, so what follows them is shown as text.
+ */
+function withoutSwallowingIntroducers(text: string): string {
+  let result = text.replace(C1_CONTROLS, "");
+  for (const { introducer, ends } of STRING_SEQUENCES) {
+    // Only introducers after the last end are unterminated: each one before it stops at an end.
+    const lastEnd = Math.max(...ends.map((end) => result.lastIndexOf(end)));
+    const tail = result.slice(lastEnd + 1);
+    if (tail.search(introducer) !== -1) result = result.slice(0, lastEnd + 1) + tail.replace(introducer, (seq) => seq.slice(1));
+  }
+  return result;
 }
 
 /** The first line of a description, for one-line listings. */

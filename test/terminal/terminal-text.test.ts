@@ -12,10 +12,8 @@ describe("sanitizeForTerminal removes escape sequences whole", () => {
     ["private mode (alternate screen)", `${ESC}[?1049hred`],
     ["CSI with an intermediate byte (cursor shape)", `${ESC}[1 qred`],
     ["CSI with colon parameters", `${ESC}[38:2:1:2:3mred`],
-    ["8-bit CSI", `\u009b2Jred`],
     ["OSC title ended by BEL", `${ESC}]0;pwned\u0007red`],
     ["OSC title ended by ST", `${ESC}]2;pwned${ESC}\\red`],
-    ["8-bit OSC", `\u009d0;pwned\u0007red`],
     ["OSC 52 clipboard write", `${ESC}]52;c;cm0gLXJmIH4=\u0007red`],
     ["DCS", `${ESC}Pq#0;2;0;0;0${ESC}\\red`],
     ["APC, PM and SOS", `${ESC}_a${ESC}\\${ESC}^b${ESC}\\${ESC}Xc${ESC}\\red`],
@@ -32,9 +30,21 @@ describe("sanitizeForTerminal removes escape sequences whole", () => {
     expect(sanitizeForTerminal(`see ${ESC}]8;;https://evil.example${ESC}\\the docs${ESC}]8;;${ESC}\\.`)).toBe("see the docs.");
   });
 
-  test("an unterminated OSC shows nothing after it (as a terminal would hide it), and no ESC", () => {
-    const out = sanitizeForTerminal(`safe${ESC}]0;title with no end`);
-    expect(out).toBe("safe");
+  test("a string sequence that never ends hides nothing: it loses its ESC, the rest is text", () => {
+    expect(sanitizeForTerminal(`safe${ESC}]0;title with no end`)).toBe("safe]0;title with no end");
+    expect(sanitizeForTerminal(`a${ESC}]0;t\u0007b${ESC}Pq\u0007rest`)).toBe("abPqrest");
+  });
+});
+
+describe("sanitizeForTerminal hides nothing behind an 8-bit introducer", () => {
+  test("C1 codes (which JSON.stringify leaves raw) go, and the rest is shown", () => {
+    expect(sanitizeForTerminal("\u009b2Jred")).toBe("2Jred");
+    expect(sanitizeForTerminal("\u009d0;pwned\u0007red")).toBe("0;pwnedred");
+  });
+
+  test("a permission question shows the whole command: ls \\u009d; rm -rf ~", () => {
+    const shown = sanitizeForTerminal(JSON.stringify({ command: "ls \u009d; rm -rf ~" }));
+    expect(shown).toBe('{"command":"ls ; rm -rf ~"}');
   });
 });
 
