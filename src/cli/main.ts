@@ -5,6 +5,7 @@ import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { COMMIT, VERSION } from "../version.ts";
 import { agentArgs, runAgentCommand } from "./agent-command.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
+import { guardStdout } from "../terminal/output.ts";
 import { runCleanups } from "../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
@@ -25,6 +26,7 @@ const root = defineCommand({
 
 /** Runs the command line; every error becomes one line of text and an exit code, never a stack. */
 export async function main(rawArgs: string[]): Promise<number> {
+  guardStdout();
   // The logger (consola) is loaded only when needed: `--version` and `--help` stay light.
   if (rawArgs.includes("--verbose")) (await import("../log.ts")).enableDebugLogging();
   try {
@@ -50,23 +52,24 @@ export async function main(rawArgs: string[]): Promise<number> {
 async function reportError(error: unknown, rawArgs: string[]): Promise<number> {
   if (error instanceof CliError) {
     // Messages quote what servers said (their stderr, their errors): nothing in them may drive the terminal.
-    console.error(`error: ${sanitizeForTerminal(error.message, { keepNewlines: true })}`);
+    if (!error.silent) console.error(`error: ${sanitizeForTerminal(error.message, { keepNewlines: true })}`);
     return error.exitCode;
   }
   // citty's own errors: an unknown command, a missing argument.
   if (error instanceof Error && error.name === "CLIError") {
     console.error(forStream(await renderUsage(...(await resolveCommand(root, rawArgs))), process.stderr));
-    console.error(`error: ${error.message.replace(/\u001b\[[0-9;]*m/g, "")}`);
+    console.error(`error: ${sanitizeForTerminal(error.message)}`);
     return ExitCode.Usage;
   }
-  console.error(`internal error: ${(error as Error)?.message ?? String(error)} (a bug in cat-code; CAT_CODE_DEBUG=1 shows the stack)`);
+  const message = sanitizeForTerminal((error as Error)?.message ?? String(error));
+  console.error(`internal error: ${message} (a bug in cat-code; CAT_CODE_DEBUG=1 shows the stack)`);
   if (process.env.CAT_CODE_DEBUG) console.error((error as Error)?.stack);
-  return 4;
+  return ExitCode.Internal;
 }
 
 /** citty colours its usage text; a pipe or a file gets it plain. */
 function forStream(text: string, stream: { isTTY?: boolean }): string {
-  return stream.isTTY ? text : text.replace(/\u001b\[[0-9;]*m/g, "");
+  return stream.isTTY ? text : Bun.stripANSI(text);
 }
 
 /** The subcommand the arguments lead to, and its parent, for usage text. */

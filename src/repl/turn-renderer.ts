@@ -36,7 +36,8 @@ export class TurnRenderer implements AgentObserver {
   onRetry(notice: RetryNotice): void {
     this.endLine();
     const seconds = (notice.delayMs / 1000).toFixed(1);
-    this.info.write(`${this.style.dim(`⎿ ${notice.error.reason}; retrying in ${seconds}s (${notice.retry}/${notice.maxRetries})`)}\n`);
+    // The reason quotes the API's answer: shown as text, like everything else from outside.
+    this.info.write(`${this.style.dim(`⎿ ${sanitizeForTerminal(notice.error.reason)}; retrying in ${seconds}s (${notice.retry}/${notice.maxRetries})`)}\n`);
   }
 
   /** Ends a line of streamed text, before a question, a notice or the next prompt. */

@@ -1,16 +1,41 @@
+import { CliError, ExitCode } from "./cli-error.ts";
+import { exitAfterCleanup } from "./shutdown.ts";
+import { sanitizeForTerminal } from "./terminal-text.ts";
+
 /** Above this, a result is written a slice at a time. */
 const SLICE_CHARS = 1 << 20;
 
+let guarded = false;
+
 /**
- * Results go to stdout, and only results, ending with a newline. Each write is awaited, so a large
- * result is whole in the pipe before the process exits. A large text is encoded and written a
- * megabyte at a time: encoding it at once (or appending the newline to it) would hold one more
- * copy of the whole result in memory.
+ * A failed write to stdout is also emitted as an 'error' event, which without a listener prints a
+ * stack. A reader that went away (EPIPE) ends cat-code as SIGPIPE would: cleanups, then 141. Other
+ * failures reach the callback of the write that failed (`printResult` reports them).
+ */
+export function guardStdout(): void {
+  if (guarded) return;
+  guarded = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") exitAfterCleanup(ExitCode.OutputClosed);
+  });
+}
+
+/**
+ * Results go to stdout, and only results, ending with a newline. A script (a pipe, a file) gets the
+ * exact text; a terminal gets it sanitized, since a result from a server or the model must not
+ * drive the screen. Each write is awaited, so a large result is whole in the pipe before the
+ * process exits. A large text is encoded and written a megabyte at a time: encoding it at once (or
+ * appending the newline to it) would hold one more copy of the whole result in memory.
+ *
+ * A reader that went away (`| head -1`) throws a silent `CliError` with exit 141; any other failed
+ * write (a full disk) one with a one-line message and exit 3.
  *
  * `process.stdout.write`, not `Bun.write(Bun.stdout, …)`: with Bun 1.4.5 the latter, called in
  * slices to a full pipe while child processes are read, sometimes wrote a 16 KB block twice.
  */
-export async function printResult(text: string): Promise<void> {
+export async function printResult(result: string): Promise<void> {
+  guardStdout();
+  const text = process.stdout.isTTY ? sanitizeForTerminal(result, { keepNewlines: true }) : result;
   for (let start = 0; start < text.length; ) {
     let end = Math.min(start + SLICE_CHARS, text.length);
     // Never split a surrogate pair: each half alone would be written as U+FFFD.
@@ -22,7 +47,15 @@ export async function printResult(text: string): Promise<void> {
 }
 
 function writeStdout(chunk: string): Promise<void> {
-  return new Promise((resolve, reject) => process.stdout.write(chunk, (error) => (error ? reject(error) : resolve())));
+  return new Promise((resolve, reject) =>
+    process.stdout.write(chunk, (error) => (error ? reject(writeFailure(error as NodeJS.ErrnoException)) : resolve())),
+  );
+}
+
+function writeFailure(error: NodeJS.ErrnoException): CliError {
+  if (error.code === "EPIPE") return CliError.outputClosed();
+  const reason = error.code === "ENOSPC" ? "no space left on the device (ENOSPC)" : error.message;
+  return CliError.unavailable(`cannot write the result to stdout: ${reason}`);
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -23,10 +23,16 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-/** "unknown server 'ecko'. Did you mean: echo? Configured servers: echo, fs" */
+/** Beyond this many, the names a server offers are not all listed: a hostile one may offer thousands. */
+const MAX_LISTED = 20;
+/** Beyond this many, no "did you mean": comparing with each name costs more than it helps. */
+const MAX_COMPARED = 1000;
+
+/** "unknown server 'ecko'. Did you mean: echo? Available servers: echo, fs." */
 export function unknownNameMessage(kind: string, input: string, candidates: string[]): string {
-  const near = nearestNames(input, candidates);
+  const near = candidates.length > MAX_COMPARED ? [] : nearestNames(input, candidates);
   const hint = near.length ? ` Did you mean: ${near.join(", ")}?` : "";
-  const all = candidates.length ? ` Available ${kind}s: ${candidates.join(", ")}.` : ` There are no ${kind}s.`;
+  const more = candidates.length > MAX_LISTED ? ` and ${candidates.length - MAX_LISTED} more` : "";
+  const all = candidates.length ? ` Available ${kind}s: ${candidates.slice(0, MAX_LISTED).join(", ")}${more}.` : ` There are no ${kind}s.`;
   return `unknown ${kind} '${input}'.${hint}${all}`;
 }

@@ -41,11 +41,11 @@ for (const [name, cat] of runners) {
       expect(exitCode).toBe(0);
     });
 
-    test("a url where nothing listens fails with 'cannot reach' and a non-zero exit", async () => {
+    test("a url where nothing listens fails with 'cannot reach' and exit 3", async () => {
       const url = "http://127.0.0.1:1/mcp";
       const { exitCode, stderr } = await cat(["mcp", "call", "--url", url, "echo", "--json", '{"message":"hi"}']);
       expect(stderr).toContain(`cannot reach ${url}`);
-      expect(exitCode).not.toBe(0);
+      expect(exitCode).toBe(3);
     });
   });
 }

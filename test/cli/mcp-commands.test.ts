@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runSource } from "../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, EVERYTHING_SERVER, SDK_STDIO_SERVER, tempDir, uniqueSeconds, writeConfig } from "../helpers/paths.ts";
@@ -118,34 +118,36 @@ describe("cat-code mcp call", () => {
     expect([exitCode, stdout]).toEqual([1, "this tool always fails\n"]);
   });
 
-  const usageErrors: [string, string[], string][] = [
-    ["--json that is not JSON", ["echo", "echo", "--json", "{text"], "--json is not valid JSON"],
-    ["--json that is not an object", ["echo", "echo", "--json", "[1]"], "--json must be a JSON object"],
-    ["an unknown server", ["nope", "echo"], "unknown server 'nope'"],
-    ["an unknown tool", ["echo", "ech"], "unknown tool 'ech'. Did you mean: echo?"],
-    ["a key the schema lacks", ["echo", "echo", "txt=1"], "unknown argument 'txt'. Did you mean: text?"],
-    ["a number that is not a number", ["sdk", "add", "a=x", "b=1"], "a=x: expected a number"],
-    ["a mistyped option", ["echo", "echo", "--jsn", "{}"], "unknown option '--jsn'"],
-    ["a required argument left out", ["echo", "echo"], "missing required argument 'text': add text=..."],
-    ["required arguments left out of --json", ["sdk", "add", "--json", '{"a":1}'], "missing required argument 'b'"],
+  // Whether the mistake can only be seen once the server is reached (its tools and schemas), or before anything starts.
+  const usageErrors: [string, string[], string, "before start" | "after connect"][] = [
+    ["--json that is not JSON", ["echo", "echo", "--json", "{text"], "--json is not valid JSON", "before start"],
+    ["--json that is not an object", ["echo", "echo", "--json", "[1]"], "--json must be a JSON object", "before start"],
+    ["an unknown server", ["nope", "echo"], "unknown server 'nope'", "before start"],
+    ["a mistyped option", ["echo", "echo", "--jsn", "{}"], "unknown option '--jsn'", "before start"],
+    ["an unknown tool", ["echo", "ech"], "unknown tool 'ech'. Did you mean: echo?", "after connect"],
+    ["a key the schema lacks", ["echo", "echo", "txt=1"], "unknown argument 'txt'. Did you mean: text?", "after connect"],
+    ["a number that is not a number", ["echo", "sleep", "ms=x"], "ms=x: expected a number", "after connect"],
+    ["a required argument left out", ["echo", "echo"], "missing required argument 'text': add text=...", "after connect"],
+    ["a required argument left out of --json", ["echo", "echo", "--json", '{"other":1}'], "missing required argument 'text'", "after connect"],
+    ["a value of the wrong type in --json", ["echo", "echo", "--json", '{"text":1}'], "argument 'text': expected string, got a number 1", "after connect"],
   ];
-  for (const [what, args, message] of usageErrors) {
+  for (const [what, args, message, when] of usageErrors) {
     test(`${what}: exit 2, a message, and no tools/call sent`, async () => {
       const record = join(tempDir(), "received.ndjson");
-      const cfg = writeConfig({
-        echo: { command: BUN, args: [CHAOS_SERVER, `--record=${record}`] },
-        sdk: { command: BUN, args: [SDK_STDIO_SERVER] },
-      });
+      const cfg = writeConfig({ echo: { command: BUN, args: [CHAOS_SERVER, `--record=${record}`] } });
       const { exitCode, stderr, stdout } = await runSource(["mcp", "call", ...args, "--mcp-config", cfg]);
       expect(exitCode).toBe(2);
       expect(stderr).toContain(message);
       expect(stderr).not.toContain("    at ");
       expect(stdout).toBe("");
-      let received = "";
-      try {
-        received = readFileSync(record, "utf8");
-      } catch {}
-      expect(received).not.toContain("tools/call");
+      if (when === "before start") {
+        expect(existsSync(record)).toBe(false);
+      } else {
+        // The server did start and answer (else this would prove nothing), and got no call.
+        const received = readFileSync(record, "utf8");
+        expect(received).toContain('"method":"tools/list"');
+        expect(received).not.toContain("tools/call");
+      }
     });
   }
 

@@ -10,8 +10,10 @@ import { reply, startMessagesStandIn, text, toolUse, type MessagesStandIn } from
 import { compiledBinary } from "../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, tempDir, uniqueSeconds, writeConfig } from "../helpers/paths.ts";
 import { killAll, waitForNoProcesses } from "../helpers/processes.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
-const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+/** Every signal whose default is to end the process: each must go through the same cleanup as SIGTERM. */
+const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGUSR1: 10, SIGUSR2: 12, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 } as const;
 type SignalName = keyof typeof SIGNAL_NUMBERS;
 
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -32,20 +34,12 @@ function busyServer(): { config: string; marker: string; record: string; dir: st
   return { config, marker, record, dir };
 }
 
-async function waitForFile(path: string, needle: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(existsSync(path) && readFileSync(path, "utf8").includes(needle))) {
-    if (Date.now() > deadline) throw new Error(`${needle} never reached the server`);
-    await Bun.sleep(20);
-  }
+function waitForFile(path: string, needle: string, timeoutMs = 20_000): Promise<unknown> {
+  return waitFor(() => existsSync(path) && readFileSync(path, "utf8").includes(needle), `${needle} to reach the server`, { timeoutMs });
 }
 
-async function waitForOutput(output: () => string, needle: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!output().includes(needle)) {
-    if (Date.now() > deadline) throw new Error(`never saw ${JSON.stringify(needle)} in:\n${output()}`);
-    await Bun.sleep(20);
-  }
+function waitForOutput(output: () => string, needle: string): Promise<unknown> {
+  return waitFor(() => output().includes(needle), `${JSON.stringify(needle)} in the output`);
 }
 
 function spawnBinary(binary: string, args: string[], env: Record<string, string> = {}, cwd?: string) {
@@ -113,11 +107,15 @@ describe("signals to the REPL (compiled) while an MCP tool call is busy", () => 
     };
     // Piped stdin: servers connect in the background, so ask /mcp until the tool is there.
     await waitForOutput(repl.output, "> ");
-    for (let i = 0; !/busy\s+CONNECTED/.test(repl.output()); i++) {
-      if (i > 200) throw new Error(`the server never connected:\n${repl.output()}`);
-      await send("/mcp");
-      await Bun.sleep(50);
-    }
+    await waitFor(
+      async () => {
+        if (/busy\s+CONNECTED/.test(repl.output())) return true;
+        await send("/mcp");
+        return false;
+      },
+      "the busy server to show as CONNECTED in /mcp",
+      { intervalMs: 50 },
+    );
     await send("use the busy tool");
     await waitForOutput(repl.output, "Allow mcp__busy__sleep");
     await send("y");

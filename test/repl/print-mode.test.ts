@@ -110,3 +110,11 @@ test("the mcp subcommand still works and does not start the agent", async () => 
   expect(code).toBe(0);
   expect(stdout).toBe("echo  CONNECTED  1 tool(s)  (stdio: ./fixtures/echo-server.sh)\n");
 });
+
+test("a CAT_CODE_MCP_STARTUP_TIMEOUT above what a timer holds waits for the servers, never gives up at once", async () => {
+  const env = { ...withStandIn([reply(text("ok"))]), CAT_CODE_MCP_STARTUP_TIMEOUT: "3000000000" };
+  const { stdout, stderr, code } = await runCli(["-p", "hi", "--mcp-config", "fixtures/demo.mcp.json"], env);
+  expect(stderr).not.toContain("not available");
+  expect([code, stdout]).toEqual([0, "ok\n"]);
+  expect(standIn!.requests[0]!.body.tools!.map((tool) => tool.name)).toContain("mcp__echo__echo");
+});

@@ -84,12 +84,3 @@ function parseJson(raw: string): unknown {
     return undefined;
   }
 }
-
-/** A call without an argument the schema requires would only fail at the server, or worse, not fail. */
-export function checkRequiredArguments(args: Record<string, unknown>, schema: JsonSchema): void {
-  const required = Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === "string") : [];
-  const missing = required.filter((key) => !(key in args));
-  if (missing.length === 0) return;
-  const example = missing.map((key) => `${key}=...`).join(" ");
-  throw CliError.usage(`missing required argument${missing.length > 1 ? "s" : ""} ${missing.map((k) => `'${k}'`).join(", ")}: add ${example} (or put ${missing.length > 1 ? "them" : "it"} in --json)`);
-}

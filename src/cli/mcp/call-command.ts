@@ -4,9 +4,9 @@ import { McpError } from "../../mcp/mcp-error.ts";
 import { flattenContent } from "../../mcp/tools/flatten-content.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
-import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
-import { checkRequiredArguments, parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
+import { checkArguments } from "./argument-check.ts";
+import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
 
 const callArgs = {
@@ -14,7 +14,6 @@ const callArgs = {
   tool: { type: "positional", required: false, description: "The tool's name as the server gives it" },
   json: { type: "string", description: "The arguments as one JSON object", valueHint: "object" },
   raw: { type: "boolean", description: "Print the whole JSON result" },
-  timeout: { type: "string", description: "Give up after this many milliseconds (default: the server's, or 30000)", valueHint: "ms" },
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
 
@@ -32,7 +31,6 @@ export default defineCommand({
     if (!serverName || !toolName) throw CliError.usage("usage: cat-code mcp call <server> <tool> [--json '<object>' | key=value ...]");
     if (args.json !== undefined && pairs.length > 0) throw CliError.usage("give the arguments either as --json or as key=value, not both");
     const jsonArguments = args.json === undefined ? undefined : parseJsonArguments(args.json);
-    const timeoutMs = parseTimeout(args.timeout);
 
     const entry = selectEntry(loadServerEntries(args), serverName);
     const pool = openPool([entry]);
@@ -48,29 +46,22 @@ export default defineCommand({
       const tool = status.tools.find((t) => t.name === toolName);
       if (!tool) throw CliError.usage(`server '${serverName}': ${unknownNameMessage("tool", toolName, status.tools.map((t) => t.name))}`);
       const toolArguments = jsonArguments ?? parseKeyValueArguments(pairs, tool.inputSchema as Record<string, unknown>);
-      checkRequiredArguments(toolArguments, tool.inputSchema as Record<string, unknown>);
+      checkArguments(toolArguments, tool.inputSchema as Record<string, unknown>);
 
       let result;
       try {
-        result = await client.callTool(toolName, toolArguments, { timeoutMs });
+        result = await client.callTool(toolName, toolArguments);
       } catch (error) {
         if (error instanceof McpError) throw CliError.unavailable(`calling '${toolName}' on '${serverName}' failed: ${error.message}`);
         throw error;
       }
       // The whole result, uncut: the model's output cap is for the model, not for a script.
       const text = args.raw ? JSON.stringify(result, null, 2) : flattenContent(result);
-      // A script gets the bytes the server sent; a terminal must not be driven by them.
-      await printResult(process.stdout.isTTY ? sanitizeForTerminal(text, { keepNewlines: true }) : text);
+      // A script gets the bytes the server sent; a terminal gets them sanitized (printResult decides).
+      await printResult(text);
       if (result.isError) process.exitCode = ExitCode.ToolError;
     } finally {
       await pool.closeAll();
     }
   },
 });
-
-function parseTimeout(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const ms = Number(text);
-  if (!Number.isInteger(ms) || ms <= 0) throw CliError.usage(`--timeout must be a whole number of milliseconds, got '${text}'`);
-  return ms;
-}

@@ -20,6 +20,11 @@ export const serverSourceArgs = {
   "mcp-config": { type: "string", description: "Read servers from this file instead of ~/.cat-code/mcp.json and ./.mcp.json", valueHint: "file" },
   stdio: { type: "string", description: "Use one ad-hoc stdio server instead of the config", valueHint: "command line" },
   url: { type: "string", description: "Use one ad-hoc Streamable HTTP server instead of the config", valueHint: "url" },
+  timeout: {
+    type: "string",
+    description: "Give up on each request to a server, the handshake included, after this many milliseconds (default: the entry's timeout, or 30000)",
+    valueHint: "ms",
+  },
   verbose: { type: "boolean", description: "Log debug lines to stderr" },
 } as const satisfies ArgsDef;
 
@@ -27,7 +32,11 @@ export interface ServerSourceOptions {
   "mcp-config"?: string;
   stdio?: string;
   url?: string;
+  timeout?: string;
 }
+
+/** The longest delay a timer can hold: above it, `setTimeout` fires at once (it takes 32 bits). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** True when the servers come from a flag, so the server-name positional is absent. */
 export function isAdHoc(options: ServerSourceOptions): boolean {
@@ -40,6 +49,23 @@ export function isAdHoc(options: ServerSourceOptions): boolean {
  * ad-hoc server. Config warnings go to stderr here.
  */
 export function loadServerEntries(options: ServerSourceOptions): ServerEntry[] {
+  const timeoutMs = parseTimeout(options.timeout);
+  const entries = loadEntries(options);
+  // The entry's own `timeout` bounds every request, `initialize` included: --timeout replaces it.
+  if (timeoutMs === undefined) return entries;
+  return entries.map((entry) => (entry.ok ? { ...entry, config: { ...entry.config, timeout: timeoutMs } } : entry));
+}
+
+/** `--timeout`: refused when it is no whole number, or too large for a timer (it would fire at once). */
+export function parseTimeout(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms <= 0) throw CliError.usage(`--timeout must be a whole number of milliseconds, got '${text}'`);
+  if (ms > MAX_TIMEOUT_MS) throw CliError.usage(`--timeout must be at most ${MAX_TIMEOUT_MS} ms (about 24 days), got '${text}'`);
+  return ms;
+}
+
+function loadEntries(options: ServerSourceOptions): ServerEntry[] {
   if (options.stdio !== undefined && options.url !== undefined) throw CliError.usage("give either --stdio or --url, not both");
   if (options.stdio !== undefined) return [adHocStdioEntry(options.stdio)];
   if (options.url !== undefined) return [checked(parseServerEntry(AD_HOC_NAME, { type: "http", url: options.url }, "ad-hoc", "--url", process.env))];

@@ -4,6 +4,7 @@ import { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
 import type { McpToolAdapter } from "../../mcp/tools/mcp-tool-adapter.ts";
 import { CliError } from "../../terminal/cli-error.ts";
+import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
 
@@ -42,7 +43,7 @@ export default defineCommand({
           readOnly: tool.isReadOnly,
           inputSchema: tool.inputSchema,
         }));
-        console.log(JSON.stringify({ tools: json }, null, 2));
+        await printResult(JSON.stringify({ tools: json }, null, 2));
         return;
       }
       if (tools.length === 0) {
@@ -55,7 +56,7 @@ export default defineCommand({
         const schema = JSON.stringify(tools[i]?.inputSchema, null, 2).split("\n").map((l) => `    ${sanitizeForTerminal(l)}`);
         return [line, ...schema];
       });
-      console.log(out.join("\n"));
+      await printResult(out.join("\n"));
     } finally {
       await pool.closeAll();
     }
