@@ -11,7 +11,7 @@ import { runSource } from "../helpers/binary.ts";
 const TOOLS = [
   { name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
   { name: "screenshot", inputSchema: { type: "object", properties: { scale: { type: "number", default: 1 } }, required: ["scale"] } },
-  { name: "remote", inputSchema: { $ref: "https://schemas.example/remote.json" } },
+  { name: "remote", inputSchema: { type: "object", properties: { anything: { $ref: "https://schemas.example/remote.json" } } } },
   { name: "evil", inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 1, description: "\u001b]0;pwned\u0007" } }, required: ["n"] } },
 ];
 
