@@ -1,5 +1,4 @@
 import { createConsola, type ConsolaReporter } from "consola";
-import { sanitizeForTerminal } from "./terminal/terminal-text.ts";
 
 /**
  * The one logger. Everything it prints goes to stderr, so stdout carries only results and a script
@@ -13,23 +12,20 @@ export const log = createConsola({
 });
 
 /**
- * Warnings quote servers (tool names, reasons, stderr lines) and config files: this is the one
- * place where everything the logger prints passes the terminal sanitizer, whoever logs it. An
- * Error is shown by its message; its stack only in debug mode.
+ * Warnings quote servers (tool names, reasons, stderr lines) and config files, so the front end that
+ * owns the terminal installs one filter that every printed argument passes, whoever logs it (the
+ * layers below it cannot import the terminal's sanitizer). Installed once; a later call replaces it.
  */
-log.setReporters(
-  log.options.reporters.map(
-    (reporter): ConsolaReporter => ({
-      log: (logObj, ctx) => reporter.log({ ...logObj, args: logObj.args.map((arg) => safeArgument(arg, log.level >= 4)) }, ctx),
-    }),
-  ),
-);
-
-function safeArgument(arg: unknown, debug: boolean): unknown {
-  if (typeof arg === "string") return sanitizeForTerminal(arg, { keepNewlines: true });
-  if (arg instanceof Error) return sanitizeForTerminal(debug ? (arg.stack ?? arg.message) : arg.message, { keepNewlines: true });
-  return arg;
+export function filterLogArguments(filter: (arg: unknown, debug: boolean) => unknown): void {
+  log.setReporters(
+    reporters.map(
+      (reporter): ConsolaReporter => ({
+        log: (logObj, ctx) => reporter.log({ ...logObj, args: logObj.args.map((arg) => filter(arg, log.level >= 4)) }, ctx),
+      }),
+    ),
+  );
 }
+const reporters = [...log.options.reporters];
 
 export function enableDebugLogging(): void {
   log.level = 4;

@@ -40,6 +40,7 @@ export async function main(rawArgs: string[]): Promise<number> {
       console.log(forStream(await renderUsage(...(await resolveCommand(root, rawArgs))), process.stdout));
       return ExitCode.Ok;
     }
+    (await import("../terminal/sanitized-log.ts")).sanitizeLogOutput();
     await runCommand(root, { rawArgs });
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.Ok;
   } catch (error) {
