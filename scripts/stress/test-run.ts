@@ -19,6 +19,8 @@ export function summarize(output: string, exitCode: number, seconds: number): Ru
   let file = "";
   const failures = new Set<string>();
   for (const line of output.split("\n")) {
+    // The recap at the end repeats the failures without their files: they are named already.
+    if (/^\d+ tests? failed:$/.test(line)) break;
     const header = /^(\S+\.(?:test|spec)\.[cm]?[jt]sx?):$/.exec(line);
     if (header) file = header[1]!;
     const failure = /^\(fail\) (.*?)(?: \[[\d.]+m?s\])?$/.exec(line);
