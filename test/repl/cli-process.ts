@@ -48,6 +48,11 @@ export class PipedCli {
     return waitFor(found, () => `${JSON.stringify(text)}; output so far:\n${this.output}`, { timeoutMs, intervalMs: 20 });
   }
 
+  /** Sends a signal, as `kill -INT` from another shell would (piped stdin has no Ctrl-C key). */
+  signal(name: NodeJS.Signals): void {
+    this.child.kill(name);
+  }
+
   kill(): void {
     this.child.kill("SIGKILL");
   }

@@ -118,7 +118,7 @@ test("SIGINT during a piped turn cancels the turn, not the REPL", async () => {
   await cli.waitFor("> ");
   cli.send("take your time");
   await standIn.hanging;
-  (cli as unknown as { child: Bun.Subprocess }).child.kill("SIGINT");
+  cli.signal("SIGINT");
   const at = await cli.waitFor("⎿ Cancelled.");
   await standIn.hangAbandoned;
   cli.send("next");
