@@ -1,3 +1,5 @@
+import { waitFor } from "./wait-for.ts";
+
 /** Pids of processes whose command line contains `pattern`. */
 export async function findProcesses(pattern: string): Promise<number[]> {
   const result = Bun.spawnSync(["pgrep", "-f", pattern]);
@@ -7,12 +9,12 @@ export async function findProcesses(pattern: string): Promise<number[]> {
 
 /** Waits (generously) until no process matches; returns the ones still there. */
 export async function waitForNoProcesses(pattern: string, ms = 5000): Promise<number[]> {
-  const deadline = Date.now() + ms;
-  let pids = await findProcesses(pattern);
-  while (pids.length > 0 && Date.now() < deadline) {
-    await Bun.sleep(50);
+  let pids: number[] = [];
+  const gone = async () => {
     pids = await findProcesses(pattern);
-  }
+    return pids.length === 0;
+  };
+  await waitFor(gone, `no process matching ${pattern}`, { timeoutMs: ms, intervalMs: 50 }).catch(() => {});
   return pids;
 }
 

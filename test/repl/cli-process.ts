@@ -1,7 +1,8 @@
 import { join } from "node:path";
+import { BUN, REPO } from "../helpers/paths.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
-export const REPO = join(import.meta.dir, "../..");
-export const BUN = process.execPath;
+export { BUN, REPO };
 export const MAIN = join(REPO, "src/cli/main.ts");
 
 /** The environment for a child cat-code: no credentials of the machine's own, a temp home. */
@@ -40,13 +41,16 @@ export class PipedCli {
 
   /** Waits until the output after `from` contains `text`; returns the index just past it. */
   async waitFor(text: string, from = 0, timeoutMs = 10_000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    const found = () => {
       const at = this.output.indexOf(text, from);
-      if (at !== -1) return at + text.length;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${JSON.stringify(text)}; output so far:\n${this.output}`);
-      await Bun.sleep(20);
-    }
+      return at !== -1 && at + text.length;
+    };
+    return waitFor(found, () => `${JSON.stringify(text)}; output so far:\n${this.output}`, { timeoutMs, intervalMs: 20 });
+  }
+
+  /** Sends a signal, as `kill -INT` from another shell would (piped stdin has no Ctrl-C key). */
+  signal(name: NodeJS.Signals): void {
+    this.child.kill(name);
   }
 
   kill(): void {

@@ -1,5 +1,6 @@
 import { Terminal as HeadlessTerminal } from "@xterm/headless";
 import type { Subprocess } from "bun";
+import { waitFor } from "../helpers/wait-for.ts";
 
 const COLS = 120;
 const ROWS = 40;
@@ -59,14 +60,14 @@ export class PtyTerminal {
 
   /** Polls the screen until `predicate` holds; fails with the screen in the message. */
   async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    let screen = "";
+    const shows = async () => {
       await this.pending;
-      const screen = this.screen();
-      if (predicate(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen shows:\n${screen}`);
-      await Bun.sleep(50);
-    }
+      screen = this.screen();
+      return predicate(screen);
+    };
+    await waitFor(shows, () => `${what}; the screen shows:\n${screen}`, { timeoutMs, intervalMs: 50 });
+    return screen;
   }
 
   waitForText(text: string, timeoutMs?: number): Promise<string> {

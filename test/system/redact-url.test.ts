@@ -11,10 +11,8 @@ test("a URL without secrets is shown as it is", () => {
   expect(redactUrl("http://127.0.0.1:3000/mcp")).toBe("http://127.0.0.1:3000/mcp");
 });
 
-test("a fragment-only or repeated parameter never leaks its value", () => {
-  const shown = redactUrl("https://h.example/p?t=AAA&t=BBB");
-  expect(shown).not.toContain("AAA");
-  expect(shown).not.toContain("BBB");
+test("a repeated parameter never leaks either value", () => {
+  expect(redactUrl("https://h.example/p?t=AAA&t=BBB")).toBe("https://h.example/p?t=***&t=***");
 });
 
 test("text that is not a URL is masked whole", () => {

@@ -20,6 +20,6 @@ describe("BatchedWriter", () => {
       flush: () => {},
     });
     const results = await Promise.allSettled([writer.write("a\n"), writer.write("b\n")]);
-    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(results.map((r) => r.status === "rejected" && (r.reason as Error).message)).toEqual(["EPIPE", "EPIPE"]);
   });
 });
