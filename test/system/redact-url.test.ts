@@ -18,3 +18,7 @@ test("a repeated parameter never leaks either value", () => {
 test("text that is not a URL is masked whole", () => {
   expect(redactUrl("not a url s3cret")).toBe("***");
 });
+
+test("a fragment is masked whole", () => {
+  expect(redactUrl("https://h.example/cb#access_token=abc&state=1")).toBe("https://h.example/cb#***");
+});

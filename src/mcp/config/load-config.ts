@@ -7,7 +7,6 @@ import { ConfigError } from "./config-error.ts";
 import { readConfigText } from "./config-file-text.ts";
 import { expandVariables } from "./env-expansion.ts";
 import { ServerConfig, type ConfigScope, type ServerEntry } from "./server-config.ts";
-import { sanitizeNamePart } from "../tools/tool-names.ts";
 
 /** `~/.cat-code`, or wherever `CAT_CODE_HOME` points. */
 export function catCodeHome(env: Record<string, string | undefined> = process.env): string {
@@ -102,7 +101,8 @@ export function parseServerEntry(
 ): ServerEntry {
   const fail = (error: string): ServerEntry => ({ name, scope, source, raw, ok: false, error });
   if (RESERVED_SERVER_NAMES.has(name)) return fail(`the name ${JSON.stringify(name)} is reserved; rename the entry`);
-  if (sanitizeNamePart(name) === "") {
+  // A name with no letter or digit would vanish from its tools' names (mcp__<server>__<tool>).
+  if (!/[A-Za-z0-9]/.test(name)) {
     return fail(`the name ${JSON.stringify(name)} has no letters or digits; use [A-Za-z0-9_-]`);
   }
   if (!isPlainObject(raw)) return fail("the entry must be an object");
