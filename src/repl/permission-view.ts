@@ -1,4 +1,5 @@
 import type { ToolCallPreview } from "../agent/tool.ts";
+import { exceedsDepth, MAX_RESULT_DEPTH } from "../system/json-depth.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { Style } from "./tool-call-line.ts";
 import { visibleLine, visibleLines } from "./visible-text.ts";
@@ -35,11 +36,15 @@ function paintDiffLine(line: string, style: Style): string {
   return line;
 }
 
+const TOO_DEEP = "(the arguments are nested too deeply to show; answer no)";
+
 /** Arguments as JSON, two-space indented; input nested too deep to print says so instead of crashing. */
 function prettyJson(value: unknown): string {
+  // Checked first: JSON.stringify would find out only after thousands of frames (seconds, at 200k levels).
+  if (exceedsDepth(value, MAX_RESULT_DEPTH)) return TOO_DEEP;
   try {
     return JSON.stringify(value, null, 2) ?? String(value);
   } catch {
-    return "(the arguments are nested too deeply to show; answer no)";
+    return TOO_DEEP;
   }
 }

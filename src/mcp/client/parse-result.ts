@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { McpError } from "../mcp-error.ts";
 import { ErrorCode } from "../protocol.ts";
-import { exceedsDepth, MAX_RESULT_DEPTH } from "./json-depth.ts";
+import { exceedsDepth, MAX_RESULT_DEPTH } from "../../system/json-depth.ts";
 
 /**
  * Validates what a server answered; a malformed answer is the server's fault, named as such. An

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ToolDefinition } from "../protocol.ts";
-import { exceedsDepth, MAX_TOOL_DEPTH } from "./json-depth.ts";
+import { exceedsDepth, MAX_TOOL_DEPTH } from "../../system/json-depth.ts";
 
 /** The largest tool definition we keep: every one goes to the model with every request. */
 export const MAX_TOOL_DEFINITION_CHARS = 1_000_000;

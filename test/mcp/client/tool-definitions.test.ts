@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
-import { MAX_RESULT_DEPTH, MAX_TOOL_DEPTH } from "../../../src/mcp/client/json-depth.ts";
+import { MAX_RESULT_DEPTH, MAX_TOOL_DEPTH } from "../../../src/system/json-depth.ts";
 import type { RejectedTool } from "../../../src/mcp/client/tool-definitions.ts";
 import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { initializeHandler, MemoryTransport } from "../../helpers/memory-transport.ts";
-import { nestedObject } from "./nested-object.ts";
+import { nestedObject } from "../../helpers/nested-object.ts";
 
 const healthy = { name: "healthy", inputSchema: { type: "object", properties: { text: { type: "string" } } } };
 

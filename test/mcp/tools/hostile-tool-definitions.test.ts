@@ -4,7 +4,7 @@
  * agent's requests to the model (a local Messages API stand-in) go on with the healthy tools.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { MAX_RESULT_DEPTH } from "../../../src/mcp/client/json-depth.ts";
+import { MAX_RESULT_DEPTH } from "../../../src/system/json-depth.ts";
 import { reply, resultText, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { runSource } from "../../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";

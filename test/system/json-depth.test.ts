@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { exceedsDepth } from "../../../src/mcp/client/json-depth.ts";
-import { nestedObject } from "./nested-object.ts";
+import { exceedsDepth } from "../../src/system/json-depth.ts";
+import { nestedObject } from "../helpers/nested-object.ts";
 
 describe("exceedsDepth", () => {
   test("counts containers: a scalar is 0 deep, {} is 1, each object or array inside adds one", () => {
