@@ -1,22 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../../src/mcp/config/config-error.ts";
 import { MAX_CONFIG_BYTES, readConfigText } from "../../../src/mcp/config/config-file-text.ts";
 import { addServer, removeServer } from "../../../src/mcp/config/config-writer.ts";
 import { readConfigFile } from "../../../src/mcp/config/load-config.ts";
 import { run, runSource } from "../../helpers/binary.ts";
+import { refusal } from "../../helpers/refusal.ts";
 import { ECHO_SERVER, tempDir } from "../../helpers/paths.ts";
 
-async function refusal(promise: Promise<unknown>): Promise<ConfigError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
 
 describe("what a config file may be", () => {
   test("a UTF-8 byte-order mark is accepted, and a write keeps it", async () => {

@@ -5,17 +5,9 @@ import { ConfigError } from "../../../src/mcp/config/config-error.ts";
 import { addServer, removeServer } from "../../../src/mcp/config/config-writer.ts";
 import { readConfigFile } from "../../../src/mcp/config/load-config.ts";
 import { updateFile } from "../../../src/mcp/config/locked-file.ts";
+import { refusal } from "../../helpers/refusal.ts";
 import { tempDir } from "../../helpers/paths.ts";
 
-async function refusal(promise: Promise<unknown>): Promise<ConfigError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
 
 describe("addServer", () => {
   test("creates the folder and the file, with owner-only permissions when asked", async () => {
