@@ -1,5 +1,5 @@
 import { log } from "../../log.ts";
-import { McpCancelledError, McpError } from "../mcp-error.ts";
+import { McpError } from "../mcp-error.ts";
 import { ErrorCode, classifyMessage, type ClassifiedMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../protocol.ts";
 import { readUntilAnswered } from "./event-stream-reader.ts";
 import { httpStatusError } from "./http-errors.ts";
@@ -295,7 +295,7 @@ export class HttpTransport implements Transport {
 
   /** A request given up by its caller (timeout, Ctrl-C): stop its fetch and tell the server. */
   private abandon(id: number, method: string, reason: string): void {
-    this.inFlight.get(id)?.abort(new McpCancelledError(method));
+    this.inFlight.get(id)?.abort(McpError.cancelled(method));
     // The initialize request is never cancelled (the spec forbids it); the connection fails instead.
     if (method === "initialize" || this.closing) return;
     this.notify("notifications/cancelled", { requestId: id, reason }).catch((error: Error) =>

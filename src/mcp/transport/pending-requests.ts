@@ -1,4 +1,4 @@
-import { McpCancelledError, McpError } from "../mcp-error.ts";
+import { McpError } from "../mcp-error.ts";
 import type { JsonRpcResponse, RequestId } from "../protocol.ts";
 
 interface Pending {
@@ -116,5 +116,5 @@ export class PendingRequests {
 }
 
 function abortReason(signal: AbortSignal, method: string): Error {
-  return signal.reason instanceof Error ? signal.reason : new McpCancelledError(method);
+  return signal.reason instanceof Error ? signal.reason : McpError.cancelled(method);
 }
