@@ -3,6 +3,7 @@ import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
 import { classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "../protocol.ts";
 import { BatchedWriter } from "./batched-writer.ts";
+import { MAX_MESSAGE_CHARS } from "./message-size-limit.ts";
 import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "../../system/process-group.ts";
@@ -23,8 +24,6 @@ export interface StdioTransportOptions {
   closeGraceMs?: number;
 }
 
-/** The longest line (one JSON-RPC message) we hold before giving up on the server. */
-const MAX_MESSAGE_CHARS = 256 * 2 ** 20;
 
 /** How many stderr lines go into an error message. */
 const STDERR_LINES_IN_ERRORS = 10;
