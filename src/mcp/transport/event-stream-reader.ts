@@ -126,8 +126,10 @@ export async function readStream(body: ReadableStream<Uint8Array>, from: StreamP
       if (error.type === "max-buffer-size-exceeded") oversized = true;
     },
     onEvent: ({ event, data }) => {
+      // An event that came whole within one chunk never sat in the parser's buffer: count it here.
+      if (data.length > options.maxMessageChars) oversized = true;
       // An empty data field is a priming event: it only brings an id to resume from.
-      if (outcome.answered || data === "") return;
+      if (outcome.answered || oversized || data === "") return;
       if (event !== undefined && event !== "message") return log.debug(`http: ${options.url}: skipped an SSE event of type ${event}`);
       outcome.progressed = true;
       let value: unknown;

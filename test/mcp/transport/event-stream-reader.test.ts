@@ -149,6 +149,11 @@ describe("the reader's limits", () => {
     expect(source.pulled()).toBeLessThan(200_000);
   });
 
+  test("an event over the limit that arrives whole in one chunk is refused too", async () => {
+    const error = await read(body(`data: "${"z".repeat(5000)}"\n\n`), { maxMessageChars: 4096 }).catch((e: unknown) => e);
+    expect((error as Error).message).toContain("larger than 4096 characters");
+  });
+
   test("an endless event of short data lines fails at the size limit too", async () => {
     const source = endless("", "data: yyyyyyyy\n");
     const error = await read(source.stream, { maxMessageChars: 100_000 }).catch((e: unknown) => e);
