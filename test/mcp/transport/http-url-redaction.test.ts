@@ -97,12 +97,12 @@ describe("URLs in the HTTP transport's messages", () => {
     const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
     const refused = secretUrl(`http://127.0.0.1:${probe.port}/mcp`);
     await probe.stop(true);
-    const unreachable = await new McpClient(new HttpTransport({ url: refused, headers: {} })).connect().catch((e: unknown) => e as McpError);
+    const unreachable = await new McpClient(new HttpTransport({ url: refused, headers: {} })).connect().then(() => { throw new Error("connected"); }, (e: unknown) => e as McpError);
     expect(unreachable.message).toStartWith(`cannot reach http://***:***@127.0.0.1:${new URL(refused).port}/mcp?api_key=***&mode=***: `);
     expect(unreachable.cause).toBeUndefined();
-    const badHeader = await new HttpTransport({ url: secretUrl(server.url), headers: { "Bad Name": "v" } }).start().catch((e: unknown) => e as McpError);
+    const badHeader = await new HttpTransport({ url: secretUrl(server.url), headers: { "Bad Name": "v" } }).start().then(() => { throw new Error("started"); }, (e: unknown) => e as McpError);
     expect(badHeader.message).toContain("invalid header 'Bad Name' in the entry for http://***:***@");
-    const notHttp = await new HttpTransport({ url: "file:///etc/Q-SECRET", headers: {} }).start().catch((e: unknown) => e as McpError);
+    const notHttp = await new HttpTransport({ url: "file:///etc/Q-SECRET", headers: {} }).start().then(() => { throw new Error("started"); }, (e: unknown) => e as McpError);
     expect(notHttp.message).toBe("invalid url in the entry: expected an absolute http:// or https:// URL");
     for (const error of [unreachable, badHeader, notHttp]) expectNoSecret(`${error.message} ${error.url ?? ""}`);
     expectNoSecret(logged.join("\n"));
