@@ -80,7 +80,7 @@ function firstLine(body: Uint8Array): string {
 function excerpt(text: string): string {
   // A cut through a multi-byte character leaves a replacement character: drop it rather than show it.
   const clean = text.replace(/\s+/g, " ").replace(/\uFFFD$/, "");
-  return clean.length > BODY_EXCERPT_CHARS ? `${clean.slice(0, BODY_EXCERPT_CHARS)}…` : clean;
+  return clean.length > BODY_EXCERPT_CHARS ? `${clean.slice(0, BODY_EXCERPT_CHARS).trimEnd()}…` : clean;
 }
 
 /** Reads at most `limit` bytes of a body and lets the rest go, so a huge error page is not downloaded. */
