@@ -105,6 +105,22 @@ describe("HTTP message size limit", () => {
     expect(body!.sent()).toBeLessThan(64 * LIMIT);
   });
 
+  test("a JSON answer whose declared length or compressed size hides a body over the limit is refused", async () => {
+    const json = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "x".repeat(8 * LIMIT) }] } });
+    const server = serve(({ body: message }) => {
+      if (message?.method !== "tools/call") return undefined;
+      const headers = { "Content-Type": "application/json" };
+      // A few kilobytes on the wire that unpack to 8 MB.
+      if (message.params.name === "gzip") return new Response(Bun.gzipSync(json(message.id)), { headers: { ...headers, "Content-Encoding": "gzip" } });
+      return new Response(json(message.id), { headers });
+    });
+    const { client } = await connect(server);
+    for (const name of ["declared", "gzip"]) {
+      const error = await failure(client.callTool(name, {}));
+      expect(error.message).toBe(`the server at ${server.url} answered tools/call with more than 1 MB of JSON; it was refused`);
+    }
+  });
+
   test("an answer just under the limit arrives whole", async () => {
     const text = "y".repeat(LIMIT - 200);
     const server = serve(({ body: message }) =>
