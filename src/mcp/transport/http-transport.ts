@@ -1,14 +1,13 @@
 import { log } from "../../log.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { McpError } from "../mcp-error.ts";
-import { ErrorCode, classifyMessage, type ClassifiedMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../protocol.ts";
+import { classifyMessage, type ClassifiedMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../protocol.ts";
 import { readUntilAnswered } from "./event-stream-reader.ts";
 import { httpStatusError } from "./http-errors.ts";
-import { readJsonBody } from "./http-json-body.ts";
-import { HttpSession, isEventStream, mediaType, type OutgoingMessage } from "./http-session.ts";
+import { readJsonAnswer } from "./http-json-answer.ts";
+import { HttpSession, isEventStream, type OutgoingMessage } from "./http-session.ts";
 import { MAX_MESSAGE_CHARS } from "./message-size-limit.ts";
 import { NotificationStream, type NotificationStreamState } from "./notification-stream.ts";
-import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { deliverNotification, replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
 
@@ -179,25 +178,7 @@ export class HttpTransport implements Transport {
         maxMessageChars: this.options.maxMessageChars,
       });
     }
-    const type = mediaType(response);
-    if (type !== "application/json") {
-      await response.body?.cancel();
-      throw new McpError(
-        undefined,
-        `the server at ${url} answered ${message.method} with ${response.status} and ${type ? `content type ${type}` : "no content type"}; expected application/json or text/event-stream`,
-        { status: response.status, url },
-      );
-    }
-    const text = await readJsonBody(response, { maxChars: this.options.maxMessageChars, shownUrl: url, method: message.method });
-    let value: unknown;
-    try {
-      value = parseMessage(text);
-    } catch {
-      throw new McpError(ErrorCode.ParseError, `the server at ${url} answered ${message.method} with invalid JSON: ${text.slice(0, 200)}`, {
-        status: response.status,
-        url,
-      });
-    }
+    const value = await readJsonAnswer(response, { maxChars: this.options.maxMessageChars, shownUrl: url, method: message.method });
     const answered = (Array.isArray(value) ? value : [value]).map((item) => this.receive(item, id)).includes(true);
     if (!answered) throw new McpError(undefined, `the server at ${url} answered ${message.method} without a response to it`, { status: response.status, url });
   }

@@ -1,5 +1,42 @@
 import { McpError } from "../mcp-error.ts";
+import { ErrorCode } from "../protocol.ts";
+import { mediaType } from "./http-session.ts";
 import { describeLimit } from "./message-size-limit.ts";
+import { parseMessage } from "./parse-message.ts";
+
+export interface JsonAnswerLimits {
+  /** The largest answer held, in characters. */
+  maxChars: number;
+  /** The endpoint, redacted: it goes into messages. */
+  shownUrl: string;
+  /** The method answered, for messages. */
+  method: string;
+}
+
+/**
+ * A request's answer that is not an event stream: it must be `application/json`, is read within
+ * the message limit and parsed; anything else fails with what came instead. Returns the parsed
+ * message (or batch), for the caller to find its response in.
+ */
+export async function readJsonAnswer(response: Response, limits: JsonAnswerLimits): Promise<unknown> {
+  const { shownUrl: url, method } = limits;
+  const fields = { status: response.status, url };
+  const type = mediaType(response);
+  if (type !== "application/json") {
+    await response.body?.cancel();
+    throw new McpError(
+      undefined,
+      `the server at ${url} answered ${method} with ${response.status} and ${type ? `content type ${type}` : "no content type"}; expected application/json or text/event-stream`,
+      fields,
+    );
+  }
+  const text = await readJsonBody(response, limits);
+  try {
+    return parseMessage(text);
+  } catch {
+    throw new McpError(ErrorCode.ParseError, `the server at ${url} answered ${method} with invalid JSON: ${text.slice(0, 200)}`, fields);
+  }
+}
 
 /**
  * The text of a JSON answer, read with a limit: `response.text()` alone would hold whatever a
@@ -9,7 +46,7 @@ import { describeLimit } from "./message-size-limit.ts";
  * between chunks decodes whole) and joined once (2.4x); past `maxChars` it is abandoned and the
  * request fails.
  */
-export async function readJsonBody(response: Response, limits: { maxChars: number; shownUrl: string; method: string }): Promise<string> {
+async function readJsonBody(response: Response, limits: JsonAnswerLimits): Promise<string> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   const encoding = response.headers.get("content-encoding") ?? "identity";
   // Bytes bound characters: a declared length within the limit keeps the text within it too.
