@@ -26,6 +26,10 @@ export const ErrorCode = {
   ConnectionClosed: -32000,
   /** Not from the spec: the request took longer than its timeout. */
   RequestTimeout: -32001,
+  /** Not from the spec (LSP's code): the caller gave the request up (Ctrl-C, a cancelled turn). */
+  RequestCancelled: -32800,
+  /** Not from the spec: the server's result does not have the shape the method promises. */
+  InvalidResult: -32801,
 } as const;
 
 export const RequestId = v.union([v.string(), v.number()]);

@@ -66,7 +66,7 @@ const HTTP_ONLY: Row[] = [
   { what: "404 for the session on every call", flags: ["--status=404"], outcome: /^error: .*expired the session, then refused the new one too \(404 twice\)/ },
   { what: "500 on a call", flags: ["--status=500"], outcome: /^error: the server at \S+ answered 500 Internal Server Error: Internal Server Error$/ },
   { what: "503 on a call", flags: ["--status=503"], outcome: /^error: the server at \S+ answered 503 Service Unavailable/ },
-  { what: "401 on every request", flags: ["--status=401"], outcome: /^error: the server at \S+ answered 401 Unauthorized \(missing or bad token\): set "headers"/ },
+  { what: "401 on every request", flags: ["--status=401"], outcome: /^error: the server at \S+ answered 401 Unauthorized: missing or bad token\. Set "headers"/ },
   { what: "an HTML page instead of an answer", flags: ["--html-body"], outcome: /^error: .*answered tools\/call with 200 and content type text\/html/ },
   { what: "the answer under a wrong content type", flags: ["--content-type=text/plain"], outcome: /^error: .*answered tools\/call with 200 and content type text\/plain/ },
   { what: "an SSE stream that drops mid-message, then resumes", flags: ["--sse-drop"], outcome: OK },

@@ -1,7 +1,7 @@
 import { log } from "../../log.ts";
 import type { Clock } from "../../system/clock.ts";
 import { VERSION } from "../../version.ts";
-import { McpCancelledError, McpError } from "../mcp-error.ts";
+import { isCancellation, McpError } from "../mcp-error.ts";
 import {
   CallToolResult,
   ErrorCode,
@@ -34,7 +34,7 @@ export type ClientState =
 export interface CallOptions {
   /** Overrides the client's timeout for this call. */
   timeoutMs?: number;
-  /** Aborting cancels the call: the server is told, and the call rejects with `McpCancelledError`. */
+  /** Aborting cancels the call: the server is told, and the call rejects with an `McpError` whose code is `RequestCancelled`. */
   signal?: AbortSignal;
 }
 
@@ -111,7 +111,7 @@ export class McpClient {
       this._state = { status: "connected" };
     } catch (error) {
       this._state =
-        error instanceof McpCancelledError ? { status: "closed" } : { status: "failed", reason: (error as Error).message };
+        isCancellation(error) ? { status: "closed" } : { status: "failed", reason: (error as Error).message };
       await this.transport.close();
       throw error;
     }
@@ -169,7 +169,7 @@ export class McpClient {
       return await this.transport.request(method, params, { signal });
     } catch (error) {
       if (timeout.signal.aborted) throw McpError.timeout(method, timeoutMs);
-      if (options.signal?.aborted) throw new McpCancelledError(method);
+      if (options.signal?.aborted) throw McpError.cancelled(method);
       throw error;
     } finally {
       this.timeouts.release(timeout);

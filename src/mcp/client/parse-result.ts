@@ -21,7 +21,7 @@ export function parseResult<TSchema extends v.GenericSchema>(
   const issue = parsed.issues[0];
   const path = issue ? v.getDotPath(issue) : null;
   throw new McpError(
-    ErrorCode.InvalidParams,
+    ErrorCode.InvalidResult,
     `the server sent an invalid ${method} result${path ? ` at "${path}"` : ""}: ${issue?.message ?? "unknown problem"}`,
   );
 }

@@ -1,7 +1,7 @@
 import type { JsonSchema, Tool, ToolContext, ToolResult } from "../../agent/tool.ts";
 import { limitOutput } from "../../agent/tools/output-limit.ts";
 import type { McpClient } from "../client/mcp-client.ts";
-import { McpCancelledError } from "../mcp-error.ts";
+import { isCancellation } from "../mcp-error.ts";
 import type { ToolDefinition } from "../protocol.ts";
 import { flattenContent } from "./flatten-content.ts";
 
@@ -36,7 +36,7 @@ export class McpToolAdapter implements Tool {
       const result = await this.client.callTool(this.definition.name, input, { signal: context.signal });
       return { content: limitOutput(flattenContent(result)), isError: result.isError };
     } catch (error) {
-      const reason = error instanceof McpCancelledError ? "cancelled by the user" : (error as Error).message;
+      const reason = isCancellation(error) ? "cancelled by the user" : (error as Error).message;
       return { content: `Error: MCP tool '${this.name}' failed: ${reason}`, isError: true };
     }
   }

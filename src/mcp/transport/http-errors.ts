@@ -3,43 +3,59 @@ import { ErrorCode, JsonRpcErrorObject } from "../protocol.ts";
 import * as v from "valibot";
 
 /** How much of an unexpected body goes into an error message. */
-const BODY_EXCERPT_BYTES = 200;
+const BODY_EXCERPT_CHARS = 200;
 /** Enough to hold any JSON-RPC error body a server would send; larger bodies are not read whole. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
 /**
  * A fetch that never got an answer: connection refused, unknown host, TLS failure. The client turns
- * a failed connect into FAILED with this message, so it names the url and the cause, never headers.
+ * a failed connect into FAILED with this message, so it names the url (redacted) and the cause,
+ * never headers.
  */
-export function unreachable(url: string, error: unknown): McpError {
+export function unreachable(shownUrl: string, error: unknown): McpError {
   const cause = error instanceof Error ? error.message : String(error);
-  return new McpError(ErrorCode.ConnectionClosed, `cannot reach ${url}: ${cause}`, { cause: error });
+  // Not kept as the `cause`: Bun's fetch errors carry the whole URL, query included, in `path`.
+  return new McpError(ErrorCode.ConnectionClosed, `cannot reach ${shownUrl}: ${cause}`, { url: shownUrl });
 }
 
 /**
- * The error for an HTTP status that is not a success. A JSON-RPC error body is the server's own
- * words and wins; otherwise the status and the start of the body (an HTML error page, say).
+ * The error for an HTTP status that is not a success; `shownUrl` is the redacted endpoint. It keeps
+ * the status and url as fields whatever the body says. A JSON-RPC error body is the server's own
+ * words and gives the code and message; otherwise the status and the start of the body (an HTML
+ * error page, say). The front ends sanitize the text before a terminal sees it.
  */
-export async function httpStatusError(url: string, response: Response): Promise<McpError> {
+export async function httpStatusError(shownUrl: string, response: Response): Promise<McpError> {
   const body = await readPrefix(response, ERROR_BODY_LIMIT);
   const rpcError = jsonRpcError(body);
+  const fields = { status: response.status, url: shownUrl };
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
   if (response.status === 401 || response.status === 403) {
-    // No OAuth yet: a token in the entry's headers is the one way in. The header values are never echoed.
-    const detail = rpcError ? ` (${rpcError.message})` : "";
-    return new McpError(
-      rpcError?.code,
-      `the server at ${url} answered ${status}${detail}: set "headers" (for example "Authorization": "Bearer \${TOKEN}") in its entry in mcp.json; OAuth is not supported yet`,
-      { data: { status: response.status } },
-    );
+    const reason = rpcError?.message ?? firstLine(body);
+    return new McpError(rpcError?.code, `the server at ${shownUrl} answered ${status}${reason ? `: ${excerpt(reason)}` : ""}. ${accessHint(response)}`, {
+      ...fields,
+      data: rpcError?.data,
+    });
   }
-  if (rpcError) return new McpError(rpcError.code, rpcError.message, { data: rpcError.data });
-  const excerpt = decodeExcerpt(body);
-  return new McpError(
-    undefined,
-    `the server at ${url} answered ${status}${excerpt ? `: ${excerpt}` : " with an empty body"}`,
-    { data: { status: response.status } },
-  );
+  if (rpcError) return new McpError(rpcError.code, rpcError.message, { ...fields, data: rpcError.data });
+  const start = excerpt(new TextDecoder("utf-8", { fatal: false }).decode(body.subarray(0, BODY_EXCERPT_CHARS * 4)).trim());
+  return new McpError(undefined, `the server at ${shownUrl} answered ${status}${start ? `: ${start}` : " with an empty body"}`, fields);
+}
+
+/**
+ * What to do about a 401 or 403. The entry's headers are the way in; OAuth is named only when the
+ * server asked for it with a Bearer challenge (`WWW-Authenticate`), since cat-code cannot sign in.
+ * Header values are never echoed.
+ */
+function accessHint(response: Response): string {
+  const challenge = response.headers.get("www-authenticate") ?? "";
+  const oauth = /(^|[\s,])bearer(\s|,|$)/i.test(challenge)
+    ? " The server asks for an OAuth sign-in (WWW-Authenticate: Bearer), which cat-code does not support yet: use a token it accepts in the headers."
+    : "";
+  const what =
+    response.status === 401
+      ? `Set "headers" (for example "Authorization": "Bearer \${TOKEN}") in its entry in mcp.json.`
+      : `The credentials in the entry's "headers" were refused for this: check the token and its permissions.`;
+  return `${what}${oauth}`;
 }
 
 /** A JSON-RPC error object in a body, with or without the envelope; undefined for anything else. */
@@ -54,11 +70,17 @@ function jsonRpcError(body: Uint8Array): JsonRpcErrorObject | undefined {
   return v.is(JsonRpcErrorObject, candidate) ? candidate : undefined;
 }
 
-function decodeExcerpt(body: Uint8Array): string {
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(body.subarray(0, BODY_EXCERPT_BYTES)).trim();
+/** The first line of a body that says something. */
+function firstLine(body: Uint8Array): string {
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(body);
+  return text.split(/\r\n|\r|\n/).find((line) => line.trim() !== "")?.trim() ?? "";
+}
+
+/** Text from a server, cut for a one-line message: whitespace runs made one space, at most 200 characters. */
+function excerpt(text: string): string {
   // A cut through a multi-byte character leaves a replacement character: drop it rather than show it.
-  const clean = text.replace(/\uFFFD$/, "").replace(/\s+/g, " ");
-  return body.length > BODY_EXCERPT_BYTES ? `${clean}…` : clean;
+  const clean = text.replace(/\s+/g, " ").replace(/\uFFFD$/, "");
+  return clean.length > BODY_EXCERPT_CHARS ? `${clean.slice(0, BODY_EXCERPT_CHARS).trimEnd()}…` : clean;
 }
 
 /** Reads at most `limit` bytes of a body and lets the rest go, so a huge error page is not downloaded. */

@@ -1,5 +1,8 @@
 import { log } from "../../log.ts";
+import { redactUrl } from "../../system/redact-url.ts";
+import { McpError } from "../mcp-error.ts";
 import { unreachable } from "./http-errors.ts";
+import { fetchWithinOrigin } from "./http-redirects.ts";
 
 const JSON_TYPE = "application/json";
 const SSE_TYPE = "text/event-stream";
@@ -23,7 +26,9 @@ export function isEventStream(response: Response): boolean {
 /**
  * The HTTP side of one MCP endpoint: every fetch goes through here, so the configured headers, the
  * `Mcp-Session-Id` and the `MCP-Protocol-Version` are added in one place, a failed connection becomes
- * one error, and `terminate()` aborts everything still in flight. It never logs header values.
+ * one error, and `terminate()` aborts everything still in flight. It never logs header values, and
+ * shows the URL only redacted (`shownUrl`): userinfo and query values may hold secrets. Redirects
+ * are followed only within the endpoint's origin (`fetchWithinOrigin`).
  */
 export class HttpSession {
   /** Set from the answer to `initialize`; sent on every later request. */
@@ -31,12 +36,17 @@ export class HttpSession {
   /** The version agreed in the handshake; sent on every request after it. */
   protocolVersion: string | undefined;
 
+  /** The endpoint as it may be shown: in messages, logs and `mcp list`. */
+  readonly shownUrl: string;
+
   private readonly closer = new AbortController();
 
   constructor(
-    readonly url: string,
+    private readonly url: string,
     private readonly headers: Record<string, string>,
-  ) {}
+  ) {
+    this.shownUrl = redactUrl(url);
+  }
 
   /** Aborted by `terminate()`: every fetch and every wait of the transport listens to it. */
   get closeSignal(): AbortSignal {
@@ -86,17 +96,17 @@ export class HttpSession {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error(`DELETE timed out after ${timeoutMs} ms`)), timeoutMs);
     try {
-      const response = await fetch(this.url, {
+      const response = await fetchWithinOrigin(this.url, {
         method: "DELETE",
         headers: this.headersFor({}, sessionId),
         signal: deadline.signal,
       });
       await response.body?.cancel();
       if (!response.ok && response.status !== 405 && response.status !== 404) {
-        log.debug(`http: ${this.url}: DELETE of the session answered ${response.status}`);
+        log.debug(`http: ${this.shownUrl}: DELETE of the session answered ${response.status}`);
       }
     } catch (error) {
-      log.debug(`http: ${this.url}: DELETE of the session failed: ${(error as Error).message}`);
+      log.debug(`http: ${this.shownUrl}: DELETE of the session failed: ${(error as Error).message}`);
     } finally {
       clearTimeout(timer);
     }
@@ -112,7 +122,7 @@ export class HttpSession {
     const combined = signal ? AbortSignal.any([signal, this.closer.signal]) : this.closer.signal;
     combined.throwIfAborted();
     try {
-      return await fetch(this.url, {
+      return await fetchWithinOrigin(this.url, {
         method,
         headers: this.headersFor(ownHeaders, inSession ? this.sessionId : undefined, inSession),
         body,
@@ -120,7 +130,8 @@ export class HttpSession {
       });
     } catch (error) {
       if (combined.aborted) throw combined.reason;
-      throw unreachable(this.url, error);
+      if (error instanceof McpError) throw error;
+      throw unreachable(this.shownUrl, error);
     }
   }
 

@@ -1,11 +1,13 @@
 import { log } from "../../log.ts";
-import { McpCancelledError, McpError } from "../mcp-error.ts";
-import { ErrorCode, classifyMessage, type ClassifiedMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../protocol.ts";
+import { redactUrl } from "../../system/redact-url.ts";
+import { McpError } from "../mcp-error.ts";
+import { classifyMessage, type ClassifiedMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../protocol.ts";
 import { readUntilAnswered } from "./event-stream-reader.ts";
 import { httpStatusError } from "./http-errors.ts";
-import { HttpSession, isEventStream, mediaType, type OutgoingMessage } from "./http-session.ts";
+import { readJsonAnswer } from "./http-json-answer.ts";
+import { HttpSession, isEventStream, type OutgoingMessage } from "./http-session.ts";
+import { MAX_MESSAGE_CHARS } from "./message-size-limit.ts";
 import { NotificationStream, type NotificationStreamState } from "./notification-stream.ts";
-import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { deliverNotification, replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
 
@@ -25,6 +27,10 @@ export interface HttpTransportOptions {
   notifyTimeoutMs?: number;
   /** Failed connections in a row after which the standalone GET stream is given up. */
   maxNotificationStreamFailures?: number;
+  /** The largest message held, in characters: a JSON answer or one SSE event (default: stdio's, 256 MB). */
+  maxMessageChars?: number;
+  /** How long an event on the standalone GET stream may stay unfinished with no byte arriving. */
+  eventIdleTimeoutMs?: number;
 }
 
 /**
@@ -63,7 +69,8 @@ export class HttpTransport implements Transport {
     private readonly params: HttpServerParams,
     options: HttpTransportOptions = {},
   ) {
-    this.description = `http: ${params.url}`;
+    // The url may carry a secret in its userinfo or query: it is only ever shown redacted.
+    this.description = `http: ${redactUrl(params.url)}`;
     this.session = new HttpSession(params.url, params.headers);
     this.options = {
       closeTimeoutMs: options.closeTimeoutMs ?? 1000,
@@ -71,24 +78,33 @@ export class HttpTransport implements Transport {
       maxResumeAttempts: options.maxResumeAttempts ?? 3,
       notifyTimeoutMs: options.notifyTimeoutMs ?? 30_000,
       maxNotificationStreamFailures: options.maxNotificationStreamFailures ?? 3,
+      maxMessageChars: options.maxMessageChars ?? MAX_MESSAGE_CHARS,
+      eventIdleTimeoutMs: options.eventIdleTimeoutMs ?? 60_000,
     };
     this.notifications = new NotificationStream(
       this.session,
       (value) => this.receiveUnsolicited(value),
-      { defaultRetryMs: this.options.defaultRetryMs, maxFailures: this.options.maxNotificationStreamFailures },
+      {
+        defaultRetryMs: this.options.defaultRetryMs,
+        maxFailures: this.options.maxNotificationStreamFailures,
+        maxMessageChars: this.options.maxMessageChars,
+        eventIdleTimeoutMs: this.options.eventIdleTimeoutMs,
+      },
       this.description,
     );
   }
 
   /** Nothing to open: HTTP connects per message. Only checks what would make every message fail. */
   async start(): Promise<void> {
-    if (!URL.canParse(this.params.url)) throw new McpError(undefined, `invalid url: ${this.params.url}`);
+    // Not echoed: text that is no URL cannot be redacted, and may be a secret.
+    const protocol = URL.canParse(this.params.url) ? new URL(this.params.url).protocol : undefined;
+    if (protocol !== "http:" && protocol !== "https:") throw new McpError(undefined, "invalid url in the entry: expected an absolute http:// or https:// URL");
     for (const name of Object.keys(this.params.headers)) {
       try {
         new Headers({ [name]: this.params.headers[name]! });
       } catch {
         // The value may be a secret: name the header only.
-        throw new McpError(undefined, `invalid header '${name}' in the entry for ${this.params.url}: bad name or value`);
+        throw new McpError(undefined, `invalid header '${name}' in the entry for ${this.session.shownUrl}: bad name or value`);
       }
     }
   }
@@ -147,37 +163,24 @@ export class HttpTransport implements Transport {
 
   /** POSTs a request and reads its answer: one JSON message, or a stream that ends with it. */
   private async exchange(id: number, message: OutgoingMessage & { method: string }, signal: AbortSignal): Promise<void> {
+    const url = this.session.shownUrl;
     const response = await this.post(message, signal);
-    if (!response.ok) throw await httpStatusError(this.session.url, response);
+    if (!response.ok) throw await httpStatusError(url, response);
     if (isEventStream(response)) {
       return readUntilAnswered(response, {
-        url: this.session.url,
+        url,
         method: message.method,
         signal,
         onMessage: (value) => this.receive(value, id),
         resume: (lastEventId) => this.session.resume(lastEventId, signal),
         defaultRetryMs: this.options.defaultRetryMs,
         maxResumeAttempts: this.options.maxResumeAttempts,
+        maxMessageChars: this.options.maxMessageChars,
       });
     }
-    const type = mediaType(response);
-    if (type !== "application/json") {
-      await response.body?.cancel();
-      throw new McpError(
-        undefined,
-        `the server at ${this.session.url} answered ${message.method} with ${response.status} and ${type ? `content type ${type}` : "no content type"}; expected application/json or text/event-stream`,
-      );
-    }
-    // One decode of the whole body, however it was chunked.
-    const text = await response.text();
-    let value: unknown;
-    try {
-      value = parseMessage(text);
-    } catch {
-      throw new McpError(ErrorCode.ParseError, `the server at ${this.session.url} answered ${message.method} with invalid JSON: ${text.slice(0, 200)}`);
-    }
+    const value = await readJsonAnswer(response, { maxChars: this.options.maxMessageChars, shownUrl: url, method: message.method });
     const answered = (Array.isArray(value) ? value : [value]).map((item) => this.receive(item, id)).includes(true);
-    if (!answered) throw new McpError(undefined, `the server at ${this.session.url} answered ${message.method} without a response to it`);
+    if (!answered) throw new McpError(undefined, `the server at ${url} answered ${message.method} without a response to it`, { status: response.status, url });
   }
 
   /**
@@ -193,7 +196,7 @@ export class HttpTransport implements Transport {
     const retried = await this.session.post(message, signal);
     if (retried.status !== 404) return retried;
     await retried.body?.cancel();
-    throw McpError.closed(`the server at ${this.session.url} expired the session, then refused the new one too (404 twice)`);
+    throw McpError.closed(`the server at ${this.session.shownUrl} expired the session, then refused the new one too (404 twice)`);
   }
 
   /** One renewal at a time: requests that hit the same expiry all wait for it, then retry. */
@@ -207,7 +210,7 @@ export class HttpTransport implements Transport {
   private async startNewSession(signal: AbortSignal): Promise<void> {
     log.debug(`${this.description}: the session expired; starting a new one`);
     this.session.forget();
-    if (this.initializeParams === undefined) throw McpError.closed(`the server at ${this.session.url} expired a session that was never initialized`);
+    if (this.initializeParams === undefined) throw McpError.closed(`the server at ${this.session.shownUrl} expired a session that was never initialized`);
     const result = await this.request("initialize", this.initializeParams, { signal });
     const version = (result as { protocolVersion?: unknown } | null)?.protocolVersion;
     if (typeof version === "string" && this.session.protocolVersion !== undefined) this.session.protocolVersion = version;
@@ -229,7 +232,7 @@ export class HttpTransport implements Transport {
   }
 
   private async expectAccepted(response: Response): Promise<void> {
-    if (!response.ok) throw await httpStatusError(this.session.url, response);
+    if (!response.ok) throw await httpStatusError(this.session.shownUrl, response);
     await response.body?.cancel();
   }
 
@@ -295,7 +298,7 @@ export class HttpTransport implements Transport {
 
   /** A request given up by its caller (timeout, Ctrl-C): stop its fetch and tell the server. */
   private abandon(id: number, method: string, reason: string): void {
-    this.inFlight.get(id)?.abort(new McpCancelledError(method));
+    this.inFlight.get(id)?.abort(McpError.cancelled(method));
     // The initialize request is never cancelled (the spec forbids it); the connection fails instead.
     if (method === "initialize" || this.closing) return;
     this.notify("notifications/cancelled", { requestId: id, reason }).catch((error: Error) =>

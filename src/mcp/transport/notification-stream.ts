@@ -1,5 +1,6 @@
 import { log } from "../../log.ts";
-import { readStream, sleep, type StreamPosition } from "./event-stream-reader.ts";
+import { McpError } from "../mcp-error.ts";
+import { readStream, sleep, type StreamOutcome, type StreamPosition } from "./event-stream-reader.ts";
 import { isEventStream, mediaType, type HttpSession } from "./http-session.ts";
 
 /** Where the standalone GET stream stands; tests and debugging read it, nothing depends on it. */
@@ -23,6 +24,10 @@ export interface NotificationStreamOptions {
   defaultRetryMs: number;
   /** Failed connections in a row (errors, bad statuses, streams that end with nothing) before giving up. */
   maxFailures: number;
+  /** The largest event held, in characters: a larger one gives the stream up. */
+  maxMessageChars: number;
+  /** How long an event may stay unfinished with no byte arriving before the connection is dropped. */
+  eventIdleTimeoutMs: number;
 }
 
 /** The backoff never grows past this, unless the server's own `retry` asks for more. */
@@ -134,18 +139,34 @@ export class NotificationStream {
       }
       set("open");
       const started = performance.now();
-      const outcome = await readStream(response.body, position, {
-        url: this.session.url,
-        method: "the standalone GET",
-        signal,
-        onMessage: (value) => {
-          this.onMessage(value);
-          return false;
-        },
-      });
+      let outcome: StreamOutcome;
+      try {
+        outcome = await readStream(response.body, position, {
+          url: this.session.shownUrl,
+          method: "the standalone GET",
+          signal,
+          onMessage: (value) => {
+            this.onMessage(value);
+            return false;
+          },
+          maxMessageChars: this.options.maxMessageChars,
+          eventIdleTimeoutMs: this.options.eventIdleTimeoutMs,
+        });
+      } catch (error) {
+        // An event over the size limit: a server that sends one would only send it again.
+        signal.throwIfAborted();
+        if (!(error instanceof McpError)) throw error;
+        set("given-up");
+        log.warn(`${this.description}: server notifications are no longer received: ${error.message}`);
+        return;
+      }
       const moved = outcome.progressed || outcome.lastEventId !== position.lastEventId;
       position = { lastEventId: outcome.lastEventId, retryMs: outcome.retryMs };
-      if (moved || performance.now() - started >= HEALTHY_STREAM_MS) {
+      if (outcome.stalled) {
+        // Half an event and then silence: drop it and resume, but a server that keeps doing it is failing.
+        failures++;
+        lastFailure = `an event stayed unfinished for ${this.options.eventIdleTimeoutMs} ms`;
+      } else if (moved || performance.now() - started >= HEALTHY_STREAM_MS) {
         failures = 0;
       } else {
         failures++;

@@ -1,4 +1,4 @@
-import { McpCancelledError, McpError } from "../mcp-error.ts";
+import { McpError } from "../mcp-error.ts";
 import type { JsonRpcResponse, RequestId } from "../protocol.ts";
 
 /**
@@ -127,5 +127,5 @@ function boundedMessage(message: string): string {
 }
 
 function abortReason(signal: AbortSignal, method: string): Error {
-  return signal.reason instanceof Error ? signal.reason : new McpCancelledError(method);
+  return signal.reason instanceof Error ? signal.reason : McpError.cancelled(method);
 }

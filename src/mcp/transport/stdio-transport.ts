@@ -3,6 +3,7 @@ import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
 import { classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "../protocol.ts";
 import { BatchedWriter } from "./batched-writer.ts";
+import { MAX_MESSAGE_CHARS } from "./message-size-limit.ts";
 import { parseMessage } from "./parse-message.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { rememberDetachedDescendants, signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "../../system/process-group.ts";
@@ -24,8 +25,6 @@ export interface StdioTransportOptions {
   closeGraceMs?: number;
 }
 
-/** The longest line (one JSON-RPC message) we hold before giving up on the server. */
-const MAX_MESSAGE_CHARS = 256 * 2 ** 20;
 
 /**
  * The most requests of the server's own (pings, say) we hold at once, from arrival until the server

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
-import { McpCancelledError, McpError } from "../../../src/mcp/mcp-error.ts";
+import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { ErrorCode } from "../../../src/mcp/protocol.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
 import { initializeHandler, MemoryTransport, NEVER } from "../../helpers/memory-transport.ts";
@@ -73,7 +73,7 @@ describe("McpClient handshake", () => {
     const client = new McpClient(new MemoryTransport({ initialize: () => NEVER }));
     const connecting = client.connect({ signal: controller.signal });
     controller.abort();
-    await expect(connecting).rejects.toBeInstanceOf(McpCancelledError);
+    await expect(connecting).rejects.toMatchObject({ code: ErrorCode.RequestCancelled });
     expect(client.state).toEqual({ status: "closed" });
   });
 });
@@ -152,14 +152,14 @@ describe("McpClient tools", () => {
     expect(client.state.status).toBe("connected");
   });
 
-  test("a call cancelled by the caller rejects with McpCancelledError and tells the server", async () => {
+  test("a call cancelled by the caller rejects with a cancellation (by code) and tells the server", async () => {
     const transport = new MemoryTransport({ initialize: initializeHandler(), "tools/call": () => NEVER });
     const client = new McpClient(transport);
     await client.connect();
     const controller = new AbortController();
     const call = client.callTool("echo", {}, { signal: controller.signal });
     controller.abort();
-    await expect(call).rejects.toBeInstanceOf(McpCancelledError);
+    await expect(call).rejects.toMatchObject({ code: ErrorCode.RequestCancelled });
     expect(transport.sent.at(-1)?.method).toBe("notifications/cancelled");
   });
 

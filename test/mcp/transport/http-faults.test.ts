@@ -12,6 +12,7 @@ import {
   trickle,
   type Script,
 } from "../../../fixtures/http/scripted-server.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 
 const SECRET = "Bearer sekrit-value-123";
 
@@ -201,6 +202,9 @@ describe("HttpTransport errors", () => {
     const error = await failure(client.callTool("x", {}));
     expect(error.code).toBe(-32050);
     expect(error.message).toBe("the database is on fire");
+    // The status is not lost behind the JSON-RPC error.
+    expect(error.status).toBe(500);
+    expect(error.url).toBe(server.url);
   });
 
   test("a 500 with an HTML page fails with the status and the start of the body", async () => {
@@ -246,7 +250,12 @@ describe("HttpTransport errors", () => {
     opened.push(client);
     const error = await failure(client.connect());
     expect(error.isTimeout).toBe(true);
-    await Bun.sleep(50);
+    // A cancellation would be POSTed as the request is given up: wait for that moment to pass at the
+    // server (it sees the abandoned POST end), then for a later message of ours to arrive after it.
+    const initialize = server.posts("initialize")[0]!;
+    await waitFor(() => initialize.signal.aborted, "the server to see initialize given up");
+    await fetch(server.url, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/marker" }) });
+    expect(server.posts("notifications/marker")).toHaveLength(1);
     expect(server.posts("notifications/cancelled")).toHaveLength(0);
   });
 

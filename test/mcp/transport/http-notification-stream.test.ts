@@ -4,6 +4,7 @@ import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import type { JsonRpcNotification } from "../../../src/mcp/protocol.ts";
 import { HttpTransport, type HttpTransportOptions } from "../../../src/mcp/transport/http-transport.ts";
 import type { NotificationStreamState } from "../../../src/mcp/transport/notification-stream.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 import {
   ScriptedServer,
   initializeResult,
@@ -48,13 +49,14 @@ async function connect(
   return { client, transport, notifications };
 }
 
-/** Polls until `check` holds; the bound is against hangs only. */
-async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
-  }
+/**
+ * The positive sign that a retry of a stream given up `retryMs` ago would have come by now: a
+ * stream of another transport, started later, that fails and retries after the same delay.
+ */
+async function aRetryWouldHaveCome(retryMs: number): Promise<void> {
+  const failing = serve((request) => (request.method === "GET" ? new Response("busy", { status: 503 }) : undefined));
+  await connect(failing, { transport: { defaultRetryMs: retryMs } });
+  await waitFor(() => gets(failing).length >= 2, `a retry ${retryMs} ms later`);
 }
 
 const gets = (server: ScriptedServer): RecordedRequest[] => server.requests.filter((r) => r.method === "GET");
@@ -77,17 +79,17 @@ function openStream(...events: string[]): Response {
 }
 
 async function stateSettles(transport: HttpTransport, state: NotificationStreamState): Promise<void> {
-  await until(() => transport.notificationStreamState === state, `the notification stream to be ${state}`);
+  await waitFor(() => transport.notificationStreamState === state, `the notification stream to be ${state}`);
 }
 
 describe("HttpTransport's standalone GET stream", () => {
   test("it is not opened when the server does not declare tools.listChanged", async () => {
     const server = serve(() => undefined, false);
     const { client, transport } = await connect(server);
-    await client.listTools();
-    await Bun.sleep(50);
-    expect(gets(server)).toHaveLength(0);
+    // Opening sets the state at once, before any await: "off" after connect means it never opened.
     expect(transport.notificationStreamState).toBe("off");
+    await client.listTools();
+    expect(gets(server)).toHaveLength(0);
   });
 
   test("it carries Accept, the session, the version and the configured headers; notifications and pings on it are handled, responses ignored", async () => {
@@ -101,7 +103,7 @@ describe("HttpTransport's standalone GET stream", () => {
       );
     });
     const { client, transport, notifications } = await connect(server, { headers: { Authorization: "Bearer x", "X-Team": "cats" } });
-    await until(() => notifications.length === 2, "both notifications");
+    await waitFor(() => notifications.length === 2, "both notifications");
     expect(notifications.map((n) => n.method)).toEqual(["notifications/tools/list_changed", "notifications/message"]);
     const pong = await server.waitFor((r) => r.body?.id === "srv-ping" && !r.body.method);
     expect(pong.body).toEqual({ jsonrpc: "2.0", id: "srv-ping", result: {} });
@@ -126,7 +128,7 @@ describe("HttpTransport's standalone GET stream", () => {
     const server = serve(() => undefined);
     const { client, transport } = await connect(server);
     await stateSettles(transport, "unsupported");
-    await Bun.sleep(100); // five default retry intervals: a retry loop would show
+    await aRetryWouldHaveCome(20);
     expect(gets(server)).toHaveLength(1);
     expect(client.state.status).toBe("connected");
     expect((await client.listTools()).map((t) => t.name)).toEqual(["echo"]);
@@ -142,7 +144,7 @@ describe("HttpTransport's standalone GET stream", () => {
       return openStream(sseEvent({ id: "n-2", data: { ...LIST_CHANGED, params: { n: 2 } } }));
     });
     const { transport, notifications } = await connect(server);
-    await until(() => notifications.length === 2, "a notification from each connection");
+    await waitFor(() => notifications.length === 2, "a notification from each connection");
     expect(notifications.map((n) => n.params)).toEqual([{ n: 1 }, { n: 2 }]);
     const [first, second] = gets(server);
     expect(first!.headers.get("last-event-id")).toBeNull();
@@ -163,7 +165,8 @@ describe("HttpTransport's standalone GET stream", () => {
     });
     const { client, transport } = await connect(server, { transport: { defaultRetryMs: 20, maxNotificationStreamFailures: 3 } });
     await stateSettles(transport, "given-up");
-    await Bun.sleep(100);
+    // A fourth try would wait 80 ms (20, doubled twice).
+    await aRetryWouldHaveCome(80);
     expect(gets(server)).toHaveLength(3);
     // 20 ms, then 40 ms.
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(18);
@@ -187,7 +190,7 @@ describe("HttpTransport's standalone GET stream", () => {
       return openStream();
     });
     const other = await connect(moving, { transport: { defaultRetryMs: 5, maxNotificationStreamFailures: 3 } });
-    await until(() => served === 7, "the seventh connection");
+    await waitFor(() => served === 7, "the seventh connection");
     await stateSettles(other.transport, "open");
     expect(gets(moving).at(-1)!.headers.get("last-event-id")).toBe("m-6");
   });
@@ -203,7 +206,7 @@ describe("HttpTransport's standalone GET stream", () => {
     });
     const { client, transport } = await connect(server);
     await stateSettles(transport, "expired");
-    await Bun.sleep(100);
+    await aRetryWouldHaveCome(20);
     expect(gets(server)).toHaveLength(1);
     expect(server.posts("initialize")).toHaveLength(1);
     // The next request meets the 404, renews the session, and the stream follows it.
@@ -224,7 +227,7 @@ describe("HttpTransport's standalone GET stream", () => {
     expect((await client.listTools()).map((t) => t.name)).toEqual(["echo"]);
     expect(performance.now() - started).toBeLessThan(2_000);
     await client.close();
-    await until(() => get.signal.aborted, "the GET to be given up");
+    await waitFor(() => get.signal.aborted, "the GET to be given up");
     expect(transport.notificationStreamState).toBe("closed");
   });
 
@@ -253,7 +256,7 @@ describe("HttpTransport's standalone GET stream", () => {
       expect(code).toBe(0);
       if (name === "open and quiet") {
         const get = gets(server)[0]!;
-        await until(() => get.signal.aborted, "the server to see the GET end");
+        await waitFor(() => get.signal.aborted, "the server to see the GET end");
       }
     });
   }

@@ -3,16 +3,8 @@ import { join } from "node:path";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import type { JsonRpcNotification } from "../../../src/mcp/protocol.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 import { spawnServer, type ServerProcess } from "./http-server-process.ts";
-
-/** Polls until `check` holds; the bound is against hangs only. */
-async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
-  }
-}
 
 const FIXTURE = join(import.meta.dir, "..", "..", "..", "fixtures", "http", "sdk-http-server.ts");
 
@@ -104,11 +96,11 @@ for (const mode of ["sse", "json", "stateless"] as const) {
         await client.connect();
         try {
           // The SDK declares tools.listChanged; it drops list_changed when no GET stream is open, so wait for it.
-          await until(() => transport.notificationStreamState === "open", "the GET stream to open");
+          await waitFor(() => transport.notificationStreamState === "open", "the GET stream to open");
           expect((await client.listTools()).map((t) => t.name)).not.toContain("late-tool");
           const added = await client.callTool("add-tool", { name: "late-tool" });
           expect(added.content[0]?.text).toBe("added late-tool");
-          await until(() => notifications.some((n) => n.method === "notifications/tools/list_changed"), "list_changed");
+          await waitFor(() => notifications.some((n) => n.method === "notifications/tools/list_changed"), "list_changed");
           // The client dropped its cached list on hearing it.
           expect((await client.listTools()).map((t) => t.name)).toContain("late-tool");
           expect((await client.callTool("late-tool", {})).content[0]?.text).toBe("late-tool");
@@ -152,7 +144,7 @@ for (const mode of ["sse", "json", "stateless"] as const) {
           expect(transport.sessionId).toBeString();
           expect(transport.sessionId).not.toBe(first);
           // The GET stream followed the session to the new one.
-          await until(() => transport.notificationStreamState === "open", "the GET stream to reopen");
+          await waitFor(() => transport.notificationStreamState === "open", "the GET stream to reopen");
         } finally {
           await client.close();
         }
