@@ -75,7 +75,7 @@ describe("a secret in a url's userinfo or query never appears in any output", ()
 
     // The errors of `tools <server>` and `call` quote the HTTP transport's message as it is: this
     // holds once the transport shows urls through redactUrl (the HTTP helper's change). Run with --todo.
-    test.todo(`${what}: tools and call fail with exit 3, and no message prints the secrets`, async () => {
+    test(`${what}: tools and call fail with exit 3, and no message prints the secrets`, async () => {
       const runs = (await everyCommand(origin())).slice(4);
       expect(runs.map((r) => r.exitCode)).toEqual([0, 3, 3]);
       const all = runs.map((r) => r.stdout + r.stderr).join("\n");
