@@ -5,7 +5,8 @@ import { toAgentError } from "./agent-error.ts";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
 import { Conversation } from "./conversation.ts";
 import type { PermissionGate } from "./permission.ts";
-import { DEFAULT_RETRY_POLICY, retriesFor, retryDelayMs, sleepUnlessAborted, type RetryPolicy } from "./retry-policy.ts";
+import { sleep } from "../system/timers.ts";
+import { DEFAULT_RETRY_POLICY, retriesFor, retryDelayMs, type RetryPolicy } from "./retry-policy.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import { runToolCalls } from "./tool-runner.ts";
 import { isPlainObject } from "../system/plain-object.ts";
@@ -99,7 +100,7 @@ export class AgentLoop {
         if (attempt > maxRetries) throw toAgentError(error, attempt);
         const delayMs = retryDelayMs(error, attempt, this.retry);
         observer?.onRetry?.({ error: toAgentError(error, attempt), retry: attempt, maxRetries, delayMs });
-        if (!(await sleepUnlessAborted(delayMs, signal))) return undefined;
+        if (!(await sleep(delayMs, signal))) return undefined;
       }
     }
   }

@@ -62,19 +62,3 @@ function retryAfterMs(error: unknown): number | undefined {
   const seconds = Number.parseFloat(headers?.get("retry-after") ?? "");
   return Number.isFinite(seconds) ? seconds * 1000 : undefined;
 }
-
-/** Resolves true after `ms`, or false at once when the signal aborts. */
-export function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}

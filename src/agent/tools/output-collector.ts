@@ -1,3 +1,5 @@
+import { settlesWithin } from "../../system/timers.ts";
+
 /**
  * Reads one output stream of a child process as text, keeping at most `limit` characters in memory
  * and counting the rest, so a command that prints gigabytes cannot exhaust memory.
@@ -22,12 +24,7 @@ export class OutputCollector {
    * keeps it open after the shell exits; waiting for it would hang the tool, so reading stops.
    */
   async settle(ms: number): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const ended = await Promise.race([
-      this.done.then(() => true),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
-    ]);
-    clearTimeout(timer);
+    const ended = await settlesWithin(this.done, ms);
     if (!ended) await this.reader.cancel().catch(() => {});
     return ended;
   }

@@ -1,6 +1,7 @@
 import { createParser } from "eventsource-parser";
 import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
+import { sleep } from "../../system/timers.ts";
 import { httpStatusError } from "./http-errors.ts";
 import { isEventStream, mediaType } from "./http-session.ts";
 import { describeLimit } from "./message-size-limit.ts";
@@ -78,7 +79,7 @@ export async function readUntilAnswered(first: Response, options: ReadUntilAnswe
       );
     }
     attempts++;
-    await sleep(retryMs ?? options.defaultRetryMs, signal);
+    if (!(await sleep(retryMs ?? options.defaultRetryMs, signal))) throw signal.reason;
     body = null;
     let response: Response;
     try {
@@ -221,20 +222,4 @@ class EventIdleWatch {
     if (quietFor >= this.timeoutMs) return this.onStall();
     this.timer = setTimeout(() => this.check(), this.timeoutMs - quietFor);
   }
-}
-
-/** Waits `ms`, or less if the signal aborts; leaves no timer behind either way. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

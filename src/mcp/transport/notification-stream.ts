@@ -1,6 +1,7 @@
 import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
-import { readStream, sleep, type StreamOutcome, type StreamPosition } from "./event-stream-reader.ts";
+import { sleep } from "../../system/timers.ts";
+import { readStream, type StreamOutcome, type StreamPosition } from "./event-stream-reader.ts";
 import { isEventStream, mediaType, type HttpSession } from "./http-session.ts";
 
 /** Where the standalone GET stream stands; tests and debugging read it, nothing depends on it. */
@@ -107,7 +108,7 @@ export class NotificationStream {
           return stop("given-up", `${failures} failed attempts in a row (${lastFailure})`);
         }
         set("waiting");
-        await sleep(this.delay(position.retryMs, failures), signal);
+        if (!(await sleep(this.delay(position.retryMs, failures), signal))) throw signal.reason;
       }
       // The session is being renewed (or was): the renewal re-opens the stream on the new one.
       if (this.session.sessionId !== sessionId) return stop("expired", "the session changed");

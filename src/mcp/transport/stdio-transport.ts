@@ -11,6 +11,7 @@ import { startsOwnGroup } from "../../system/tree-signal-plan.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import { TextLineSplitter } from "./text-line-splitter.ts";
 import { deliverNotification, replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
+import { settlesWithin } from "../../system/timers.ts";
 
 export interface StdioServerParams {
   command: string;
@@ -259,19 +260,6 @@ export class StdioTransport implements Transport {
   }
 }
 
-/**
- * True when `promise` settles within `ms`, false otherwise. The timer is cleared either way: a
- * pending `Bun.sleep` in a race would keep the process alive for the whole grace period after close.
- */
-function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: Timer | undefined;
-  const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const settled = promise.then(
-    () => true,
-    () => true,
-  );
-  return Promise.race([settled, expired]).finally(() => clearTimeout(timer));
-}
 
 function describeSpawnError(command: string, cwd: string | undefined, error: unknown): string {
   const code = (error as { code?: string }).code;
