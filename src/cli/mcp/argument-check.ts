@@ -1,6 +1,7 @@
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
 import type { JsonSchema } from "../../agent/tool.ts";
 import { log } from "../../log.ts";
+import { isPlainObject } from "../../system/plain-object.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 
@@ -55,19 +56,19 @@ function lenientSchema(node: unknown, count: { nodes: number }, depth: number): 
   if (depth > MAX_SCHEMA_DEPTH) throw new Error(`deeper than ${MAX_SCHEMA_DEPTH} levels`);
   if (++count.nodes > MAX_SCHEMA_NODES) throw new Error(`more than ${MAX_SCHEMA_NODES} parts`);
   if (Array.isArray(node)) return node.map((item) => lenientSchema(item, count, depth + 1));
-  if (!isObject(node)) return node;
+  if (!isPlainObject(node)) return node;
   checkShape(node);
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "format") continue;
     if (SUBSCHEMA_KEYWORDS.has(key)) copy[key] = lenientSchema(value, count, depth + 1);
-    else if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) {
+    else if (SCHEMA_MAP_KEYWORDS.has(key) && isPlainObject(value)) {
       copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, lenientSchema(sub, count, depth + 1)]));
     } else copy[key] = value;
   }
   const properties = copy.properties;
-  if (Array.isArray(copy.required) && isObject(properties)) {
-    copy.required = copy.required.filter((name) => !(typeof name === "string" && isObject(properties[name]) && "default" in properties[name]));
+  if (Array.isArray(copy.required) && isPlainObject(properties)) {
+    copy.required = copy.required.filter((name) => !(typeof name === "string" && isPlainObject(properties[name]) && "default" in properties[name]));
   }
   return copy;
 }
@@ -80,7 +81,7 @@ function checkShape(node: Record<string, unknown>): void {
   const types = Array.isArray(type) ? type : type === undefined ? [] : [type];
   if (!types.every((t) => typeof t === "string" && TYPE_NAMES.has(t))) throw new Error(`"type" ${JSON.stringify(type)} is not a JSON type`);
   if (required !== undefined && !(Array.isArray(required) && required.every((name) => typeof name === "string"))) throw new Error('"required" is not a list of names');
-  if (properties !== undefined && !isObject(properties)) throw new Error('"properties" is not an object');
+  if (properties !== undefined && !isPlainObject(properties)) throw new Error('"properties" is not an object');
   if (values !== undefined && !Array.isArray(values)) throw new Error('"enum" is not a list');
 }
 
@@ -98,9 +99,9 @@ function describeFailure(args: Record<string, unknown>, schema: Schema, errors: 
   if (!leaf) return "the arguments do not match the tool's input schema";
   const segments = pointerSegments(leaf.instanceLocation);
   const path = segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
-  const value = segments.reduce<unknown>((at, s) => (isObject(at) || Array.isArray(at) ? (at as Record<string, unknown>)[s] : undefined), args);
+  const value = segments.reduce<unknown>((at, s) => (isPlainObject(at) || Array.isArray(at) ? (at as Record<string, unknown>)[s] : undefined), args);
   if (leaf.keyword === "false" && segments.length === 1) {
-    return unknownNameMessage("argument", path, Object.keys(isObject(schema.properties) ? schema.properties : {}));
+    return unknownNameMessage("argument", path, Object.keys(isPlainObject(schema.properties) ? schema.properties : {}));
   }
   if (leaf.keyword === "false") return `argument '${path}' is not allowed by the tool's input schema`;
   if (leaf.keyword === "required") {
@@ -130,8 +131,4 @@ function preview(value: unknown): string {
   if (value === null) return "null";
   const kind = Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
   return `${kind} ${json.length > 40 ? `${json.slice(0, 40)}…` : json}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
