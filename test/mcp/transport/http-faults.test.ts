@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
-import { McpError } from "../../../src/mcp/mcp-error.ts";
 import type { JsonRpcNotification } from "../../../src/mcp/protocol.ts";
 import { HttpTransport, type HttpTransportOptions } from "../../../src/mcp/transport/http-transport.ts";
 import {
@@ -12,6 +11,7 @@ import {
   trickle,
   type Script,
 } from "../../../fixtures/http/scripted-server.ts";
+import { failure } from "../../helpers/mcp-failure.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
 const SECRET = "Bearer sekrit-value-123";
@@ -42,15 +42,6 @@ async function connect(
 /** Answers tools/call (only) with the script's response. */
 function onCall(answer: (id: number, request: Parameters<Script>[0]) => Response | Promise<Response>): Script {
   return (request) => (request.body?.method === "tools/call" ? answer(request.body.id, request) : undefined);
-}
-
-async function failure(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
 }
 
 describe("HttpTransport answers and streams", () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
-import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
 import { initializeResult, ScriptedServer, textResult, type Script } from "../../../fixtures/http/scripted-server.ts";
+import { failure } from "../../helpers/mcp-failure.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
 /** The headers of the entry: each must stay with the origin it was configured for. */
@@ -29,15 +29,6 @@ async function connect(url: string): Promise<{ client: McpClient; transport: Htt
   opened.push(client);
   await client.connect();
   return { client, transport };
-}
-
-async function failure(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
 }
 
 describe("HTTP redirects to another origin are never followed", () => {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import type { JsonRpcNotification } from "../../../src/mcp/protocol.ts";
-import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { HttpTransport, type HttpTransportOptions } from "../../../src/mcp/transport/http-transport.ts";
 import { initializeResult, ScriptedServer, sseEvent, sseResponse, type RecordedRequest, type Script } from "../../../fixtures/http/scripted-server.ts";
+import { failure } from "../../helpers/mcp-failure.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
 /** A small limit, so the tests need not send 256 MB; the code path is the default one's. */
@@ -58,15 +58,6 @@ function openStream(text: string): Response {
       pull: () => new Promise(() => {}),
     }),
   );
-}
-
-async function failure(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
 }
 
 describe("HTTP message size limit", () => {
