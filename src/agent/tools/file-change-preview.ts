@@ -1,10 +1,8 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
 import type { ToolCallPreview } from "../tool.ts";
+import { MAX_READ_BYTES } from "./read-file-tool.ts";
 import { readRegularFile } from "./regular-file.ts";
 import { unifiedDiff } from "./unified-diff.ts";
-
-/** A file bigger than this is not diffed when asking: the question shows the new content instead. */
-export const MAX_DIFF_BYTES = 1024 * 1024;
 
 /**
  * What write_file and edit_file show before they run: the path and a unified diff from what the
@@ -32,7 +30,10 @@ async function changePreview(
   change: (current: string | undefined) => { text: string; from?: string; note?: string },
   signal?: AbortSignal,
 ): Promise<ToolCallPreview> {
-  const read = await readRegularFile(file, shown, { maxBytes: MAX_DIFF_BYTES, signal });
+  // The edit tool's own cap: a file it can change is a file the question can compare, so the
+  // question never says an edit will fail that would in fact succeed. (The diff stays cheap: the
+  // lines both texts share at either end are set aside, and the rest is bounded in work.)
+  const read = await readRegularFile(file, shown, { maxBytes: MAX_READ_BYTES, signal });
   if (read.ok) {
     const current = new TextDecoder().decode(read.bytes);
     const { text, from, note } = change(current);
@@ -45,7 +46,7 @@ async function changePreview(
     read.failure === "missing"
       ? "a new file"
       : read.failure === "too-large"
-        ? `the file is over ${MAX_DIFF_BYTES} bytes, too large to compare; all of the new content is shown`
+        ? `the file is over ${MAX_READ_BYTES} bytes, too large to compare; all of the new content is shown`
         : from === undefined
           ? `${read.reason}; shown as if it were empty`
           : read.reason;
