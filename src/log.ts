@@ -11,6 +11,9 @@ export const log = createConsola({
   formatOptions: { date: false },
 });
 
+/** consola's own reporters, kept so that a filter wraps them once, however often it is installed. */
+const reporters = [...log.options.reporters];
+
 /**
  * Warnings quote servers (tool names, reasons, stderr lines) and config files, so the front end that
  * owns the terminal installs one filter that every printed argument passes, whoever logs it (the
@@ -25,8 +28,6 @@ export function filterLogArguments(filter: (arg: unknown, debug: boolean) => unk
     ),
   );
 }
-const reporters = [...log.options.reporters];
-
 export function enableDebugLogging(): void {
   log.level = 4;
 }

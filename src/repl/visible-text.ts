@@ -23,17 +23,30 @@ export function visibleLine(line: string): string {
   return sanitizeForTerminal(marked, { keepNewlines: true });
 }
 
-/** Text split into lines, each made visible and cut into pieces of at most `width` characters. */
+/** Text split into lines, each made visible and cut into pieces of at most `width` terminal columns. */
 export function visibleLines(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const line of text.split("\n")) {
     const shown = visibleLine(line);
-    if (shown.length <= width) {
+    if (Bun.stringWidth(shown) <= width) {
       lines.push(shown);
       continue;
     }
-    // Cut long lines so that a page counts the rows a person sees, not the lines of the text.
-    for (let start = 0; start < shown.length; start += width) lines.push(shown.slice(start, start + width));
+    // Cut long lines so that a page counts the rows a person sees, not the lines of the text; by
+    // whole characters (a CJK one takes two columns), never through a surrogate pair.
+    let piece = "";
+    let columns = 0;
+    for (const char of shown) {
+      const charWidth = Bun.stringWidth(char);
+      if (columns + charWidth > width && piece !== "") {
+        lines.push(piece);
+        piece = "";
+        columns = 0;
+      }
+      piece += char;
+      columns += charWidth;
+    }
+    if (piece !== "") lines.push(piece);
   }
   return lines;
 }

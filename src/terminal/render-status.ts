@@ -38,7 +38,7 @@ export function renderStatusLines(statuses: ServerStatus[], entries: ServerEntry
         break;
       case "needs-approval": {
         rows.push([...cells, `(project: ${shortPath(status.source)})`]);
-        const entry = entries.find((e) => e.name === status.name && e.source === status.source);
+        const entry = entryOf(status, entries);
         if (entry) details.set(rows.length - 1, alignColumns(launchRows(entry)));
         break;
       }
@@ -59,10 +59,15 @@ export function renderStatusLines(statuses: ServerStatus[], entries: ServerEntry
  */
 export function redactStatus(status: ServerStatus, entries: ServerEntry[]): ServerStatus {
   if (status.state !== "failed") return status;
-  const entry = entries.find((e) => e.name === status.name && e.source === status.source);
+  const entry = entryOf(status, entries);
   const secrets = entry ? entrySecretValues(entry) : [];
   if (secrets.length === 0) return status;
   return { ...status, reason: redactSecrets(status.reason, secrets), stderr: status.stderr.map((line) => redactSecrets(line, secrets)) };
+}
+
+/** The entry a status was made from (a name may be in both the user's file and the project's). */
+function entryOf(status: ServerStatus, entries: ServerEntry[]): ServerEntry | undefined {
+  return entries.find((entry) => entry.name === status.name && entry.source === status.source);
 }
 
 /** A path under the current folder, relative to it (`.mcp.json`); any other path as it is. */
@@ -93,7 +98,7 @@ export function statusToJson(status: ServerStatus, entries: ServerEntry[] = []):
     case "invalid":
       return { ...base, reason: status.reason };
     case "needs-approval": {
-      const entry = entries.find((e) => e.name === status.name && e.source === status.source);
+      const entry = entryOf(status, entries);
       return entry ? { ...base, entry: entry.raw, warnings: launchSummary(entry, "as-written").warnings } : base;
     }
     default:

@@ -5,7 +5,7 @@ import { loadConfiguredServers } from "../../mcp/config/configured-servers.ts";
 import { ConfigError } from "../../mcp/config/config-error.ts";
 import { readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.ts";
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
-import type { ServerEntry } from "../../mcp/config/server-config.ts";
+import { MAX_TIMEOUT_MS, type ServerEntry } from "../../mcp/config/server-config.ts";
 import { McpToolPool } from "../../mcp/pool/tool-pool.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
@@ -34,9 +34,6 @@ export interface ServerSourceOptions {
   url?: string;
   timeout?: string;
 }
-
-/** The longest delay a timer can hold: above it, `setTimeout` fires at once (it takes 32 bits). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** True when the servers come from a flag, so the server-name positional is absent. */
 export function isAdHoc(options: ServerSourceOptions): boolean {
