@@ -1,6 +1,7 @@
 import { createParser } from "eventsource-parser";
 import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
+import { systemClock, type Clock, type ClockTimer } from "../../system/clock.ts";
 import { sleep } from "../../system/timers.ts";
 import { httpStatusError } from "./http-errors.ts";
 import { isEventStream, mediaType } from "./http-session.ts";
@@ -24,6 +25,8 @@ export interface ReadStreamOptions {
    * (`stalled`). Between events a stream may be quiet for ever; undefined waits for ever.
    */
   eventIdleTimeoutMs?: number;
+  /** Where the idle limit gets its time (the system clock unless a test hands in a fake). */
+  clock?: Clock;
 }
 
 export interface ReadUntilAnsweredOptions extends ReadStreamOptions {
@@ -145,10 +148,17 @@ export async function readStream(body: ReadableStream<Uint8Array>, from: StreamP
   // `ignoreBOM`: the parser strips the one BOM the spec allows at the start; a later one is data.
   const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
   const reader = body.getReader();
-  const idle = options.eventIdleTimeoutMs === undefined ? undefined : new EventIdleWatch(options.eventIdleTimeoutMs, () => {
-    outcome.stalled = true;
-    reader.cancel().catch(() => {});
-  });
+  const idle =
+    options.eventIdleTimeoutMs === undefined
+      ? undefined
+      : new EventIdleWatch(
+          options.eventIdleTimeoutMs,
+          () => {
+            outcome.stalled = true;
+            reader.cancel().catch(() => {});
+          },
+          options.clock,
+        );
   try {
     while (!outcome.answered && !outcome.stalled) {
       const { done, value } = await reader.read();
@@ -190,21 +200,22 @@ class EventIdleWatch {
   /** The last few characters seen: enough to tell whether they end with a blank line. */
   private tail = "";
   private lastByteAt = 0;
-  private timer: Timer | undefined;
+  private timer: ClockTimer | undefined;
 
   constructor(
     private readonly timeoutMs: number,
     private readonly onStall: () => void,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   saw(text: string): void {
-    this.lastByteAt = performance.now();
+    this.lastByteAt = this.clock.now();
     this.tail = (this.tail + text).slice(-4);
-    if (this.midEvent()) this.timer ??= setTimeout(() => this.check(), this.timeoutMs);
+    if (this.midEvent()) this.timer ??= this.clock.setTimeout(() => this.check(), this.timeoutMs);
   }
 
   stop(): void {
-    clearTimeout(this.timer);
+    if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
 
@@ -218,8 +229,8 @@ class EventIdleWatch {
   private check(): void {
     this.timer = undefined;
     if (!this.midEvent()) return;
-    const quietFor = performance.now() - this.lastByteAt;
+    const quietFor = this.clock.now() - this.lastByteAt;
     if (quietFor >= this.timeoutMs) return this.onStall();
-    this.timer = setTimeout(() => this.check(), this.timeoutMs - quietFor);
+    this.timer = this.clock.setTimeout(() => this.check(), this.timeoutMs - quietFor);
   }
 }

@@ -1,5 +1,4 @@
 import { log } from "../../log.ts";
-import { redactUrl } from "../../system/redact-url.ts";
 import { McpError } from "../mcp-error.ts";
 import { classifyMessage, type ClassifiedMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../protocol.ts";
 import { readUntilAnswered } from "./event-stream-reader.ts";
@@ -69,9 +68,9 @@ export class HttpTransport implements Transport {
     private readonly params: HttpServerParams,
     options: HttpTransportOptions = {},
   ) {
-    // The url may carry a secret in its userinfo or query: it is only ever shown redacted.
-    this.description = `http: ${redactUrl(params.url)}`;
     this.session = new HttpSession(params.url, params.headers);
+    // The url may carry a secret in its userinfo or query: it is only ever shown redacted.
+    this.description = `http: ${this.session.shownUrl}`;
     this.options = {
       closeTimeoutMs: options.closeTimeoutMs ?? 1000,
       defaultRetryMs: options.defaultRetryMs ?? 1000,
