@@ -14,7 +14,7 @@ export function parseResult<TSchema extends v.GenericSchema>(
   maxDepth = MAX_RESULT_DEPTH,
 ): v.InferOutput<TSchema> {
   if (exceedsDepth(value, maxDepth)) {
-    throw new McpError(ErrorCode.InvalidParams, `the server sent a ${method} result nested deeper than ${maxDepth} levels; it was refused`);
+    throw new McpError(ErrorCode.InvalidResult, `the server sent a ${method} result nested deeper than ${maxDepth} levels; it was refused`);
   }
   const parsed = v.safeParse(schema, value);
   if (parsed.success) return parsed.output;

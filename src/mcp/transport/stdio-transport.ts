@@ -26,7 +26,6 @@ export interface StdioTransportOptions {
   closeGraceMs?: number;
 }
 
-
 /**
  * The most requests of the server's own (pings, say) we hold at once, from arrival until the server
  * has taken our reply off the pipe. A server that sends requests and never reads the replies would
@@ -259,7 +258,6 @@ export class StdioTransport implements Transport {
     this.onClose?.(error);
   }
 }
-
 
 function describeSpawnError(command: string, cwd: string | undefined, error: unknown): string {
   const code = (error as { code?: string }).code;
