@@ -44,15 +44,15 @@ describe("McpToolPool", () => {
   });
 
   test("servers connect in parallel: the wall time is about the slowest, not the sum", async () => {
-    const entries = Array.from({ length: 6 }, (_, i) => stdio(`slow${i}`, BUN, [CHAOS_SERVER, "--slow-ms=400"]));
+    const entries = Array.from({ length: 6 }, (_, i) => stdio(`slow${i}`, BUN, [CHAOS_SERVER, "--slow-ms=1500"]));
     const pool = new McpToolPool(entries);
     const started = performance.now();
     await pool.connectAll();
     const elapsed = performance.now() - started;
     await pool.closeAll();
     expect(pool.status().every((s) => s.state === "connected")).toBe(true);
-    // Sequentially this is 6 × (2 × 400 ms) = 4.8 s at least.
-    expect(elapsed).toBeLessThan(4000);
+    // Sequentially this is 6 × (2 × 1.5 s) = 18 s at least; in parallel about 3 s, with room for a busy machine.
+    expect(elapsed).toBeLessThan(12_000);
   });
 
   test("two tools that map to the same name are both kept, told apart, with a warning", async () => {
