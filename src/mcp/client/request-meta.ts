@@ -28,7 +28,7 @@ export interface RequestMetaOptions {
 export function withRequestMeta(params: Record<string, unknown> | undefined, options: RequestMetaOptions): Record<string, unknown> {
   const existing = params?._meta;
   if (existing !== undefined && !isPlainObject(existing)) {
-    throw new McpError(ErrorCode.InvalidParams, `params._meta must be an object, not ${Array.isArray(existing) ? "an array" : typeof existing}`);
+    throw new McpError(ErrorCode.InvalidParams, `params._meta must be an object, not ${existing === null ? "null" : Array.isArray(existing) ? "an array" : `a ${typeof existing}`}`);
   }
   const meta: Record<string, unknown> = {
     ...existing,
