@@ -6,6 +6,7 @@ import { updateFile } from "../config/locked-file.ts";
 import { entryFingerprint } from "../config/project-approval.ts";
 import type { ServerConfig } from "../config/server-config.ts";
 import { log } from "../../log.ts";
+import { isPlainObject } from "../../system/plain-object.ts";
 import type { Era } from "./version-negotiation.ts";
 
 /**
@@ -25,7 +26,6 @@ export interface EraRecord {
 }
 
 const StoredRecord = v.object({ era: v.picklist(["modern", "legacy"]), version: v.pipe(v.string(), v.maxLength(64)), at: v.number() });
-const EraFile = v.looseObject({ servers: v.record(v.string(), v.unknown()) });
 
 /** Far more servers than anyone configures; beyond it the oldest records are dropped. */
 export const MAX_ERA_RECORDS = 256;
@@ -80,7 +80,7 @@ export class EraMemory {
 
   private read(): Record<string, EraRecord> {
     try {
-      return parseRecords(readConfigText(this.path, MAX_ERA_FILE_BYTES)?.text);
+      return parseRecords(readConfigText(this.path, MAX_ERA_FILE_BYTES)?.text, this.path);
     } catch (error) {
       log.debug(`protocol eras: ${(error as Error).message}; probing servers afresh`);
       return {};
@@ -92,14 +92,14 @@ export class EraMemory {
       await updateFile(
         this.path,
         (current) => {
-          const records = current !== undefined && current.length <= MAX_ERA_FILE_BYTES ? parseRecords(current) : {};
+          const records = current !== undefined && current.length <= MAX_ERA_FILE_BYTES ? parseRecords(current, this.path) : {};
           change(records);
           return `${JSON.stringify({ servers: newest(records, this.maxRecords) }, null, 2)}\n`;
         },
         { mode: 0o600, lockTimeoutMs: LOCK_TIMEOUT_MS },
       );
     } catch (error) {
-      log.debug(`protocol eras: not saved: ${(error as Error).message}`);
+      log.debug(`protocol eras not saved: ${(error as Error).message}`);
     }
   }
 }
@@ -116,25 +116,27 @@ export function eraFingerprint(config: ServerConfig, processCwd = process.cwd())
 }
 
 /** The valid records of a file's text; a corrupt file or record is skipped (debug line). */
-function parseRecords(text: string | undefined): Record<string, EraRecord> {
+function parseRecords(text: string | undefined, path: string): Record<string, EraRecord> {
   if (text === undefined || text.trim() === "") return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    log.debug(`protocol eras: the file is not JSON (${(error as Error).message}); probing servers afresh`);
+    log.debug(`${path} is not JSON (${(error as Error).message}); probing servers afresh`);
     return {};
   }
-  const file = v.safeParse(EraFile, parsed);
-  if (!file.success) {
-    log.debug(`protocol eras: unexpected content (${file.issues[0].message}); probing servers afresh`);
+  if (!isPlainObject(parsed) || !isPlainObject(parsed.servers)) {
+    log.debug(`${path} has unexpected content (no "servers" object); probing servers afresh`);
     return {};
   }
   const records: Record<string, EraRecord> = Object.create(null);
-  for (const [key, value] of Object.entries(file.output.servers)) {
+  let skipped = 0;
+  for (const [key, value] of Object.entries(parsed.servers)) {
     const record = v.safeParse(StoredRecord, value);
     if (record.success) records[key] = record.output;
+    else skipped++;
   }
+  if (skipped > 0) log.debug(`${path}: ${skipped} unreadable record(s) skipped`);
   return records;
 }
 

@@ -1,12 +1,28 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { log } from "../../../src/log.ts";
 import { EraMemory, eraFingerprint, MAX_ERA_FILE_BYTES } from "../../../src/mcp/client/era-memory.ts";
 import type { HttpServerConfig, StdioServerConfig } from "../../../src/mcp/config/server-config.ts";
 import { tempDir } from "../../helpers/paths.ts";
 
 const stdio = (command: string, more: Partial<StdioServerConfig> = {}): StdioServerConfig => ({ type: "stdio", command, args: [], env: {}, ...more });
 const http = (url: string, headers: Record<string, string> = {}): HttpServerConfig => ({ type: "http", url, headers });
+
+/** The debug lines logged while `body` runs. */
+async function debugLines(body: () => Promise<void>): Promise<string[]> {
+  const lines: string[] = [];
+  const [level, reporters] = [log.level, [...log.options.reporters]];
+  log.level = 4;
+  log.setReporters([{ log: (entry) => lines.push(entry.args.map(String).join(" ")) }]);
+  try {
+    await body();
+  } finally {
+    log.setReporters(reporters);
+    log.level = level;
+  }
+  return lines;
+}
 
 /** A memory in a fresh CAT_CODE_HOME, with a clock the test moves. */
 function fresh(options: { maxRecords?: number } = {}) {
@@ -105,7 +121,10 @@ describe("EraMemory", () => {
     const { memory, file } = fresh();
     writeFileSync(file, text);
     const echo = stdio("./echo-server.sh");
-    expect(memory.recall(echo)).toBeUndefined();
+    const lines = await debugLines(async () => {
+      expect(memory.recall(echo)).toBeUndefined();
+    });
+    if (text !== "") expect(lines.some((line) => line.includes(file) && line.includes("probing servers afresh"))).toBe(true);
     await memory.remember(echo, { era: "legacy", version: "2025-11-25" });
     expect(memory.recall(echo)?.era).toBe("legacy");
     expect(readFileSync(file, "utf8").length).toBeLessThan(1000);
