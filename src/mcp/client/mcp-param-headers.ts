@@ -103,17 +103,20 @@ export function checkParamHeaders(inputSchema: unknown): ParamHeaderCheck {
 
 /** The subschemas of `node` under the keywords a `properties` chain must not pass through. */
 function* subschemas(node: Record<string, unknown>): Generator<[string, unknown]> {
-  for (const keyword of SINGLE_SCHEMA) if (Object.hasOwn(node, keyword)) yield [keyword, node[keyword]];
+  for (const keyword of SINGLE_SCHEMA) {
+    // Draft-07 `items` may be a list of schemas.
+    const value = node[keyword];
+    if (Array.isArray(value)) for (const item of value) yield [keyword, item];
+    else if (value !== undefined) yield [keyword, value];
+  }
   for (const keyword of SCHEMA_LISTS) {
     const list = node[keyword];
-    if (Array.isArray(list) && Object.hasOwn(node, keyword)) for (const item of list) yield [keyword, item];
+    if (Array.isArray(list)) for (const item of list) yield [keyword, item];
   }
   for (const keyword of SCHEMA_MAPS) {
     const map = node[keyword];
-    if (isPlainObject(map) && Object.hasOwn(node, keyword)) for (const item of Object.values(map)) yield [keyword, item];
+    if (isPlainObject(map)) for (const item of Object.values(map)) yield [keyword, item];
   }
-  // Draft-07 `items` may be a list of schemas.
-  if (Array.isArray(node.items)) for (const item of node.items) yield ["items", item];
 }
 
 /**
