@@ -1,4 +1,5 @@
 import type { ElicitationHandler, ElicitationRequest } from "../mcp/client/elicitation.ts";
+import { cutText } from "../system/cut-text.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
 const MAX_MESSAGE_CHARS = 200;
@@ -35,9 +36,5 @@ export function declineNote(request: ElicitationRequest): string {
 }
 
 function clean(text: string, max: number): string {
-  const safe = sanitizeForTerminal(text);
-  if (safe.length <= max) return safe;
-  // Never through a surrogate pair: half of one is written as U+FFFD.
-  const end = /[\ud800-\udbff]/.test(safe.charAt(max - 2)) ? max - 2 : max - 1;
-  return `${safe.slice(0, end)}…`;
+  return cutText(sanitizeForTerminal(text), max);
 }

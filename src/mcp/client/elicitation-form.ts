@@ -5,6 +5,7 @@
  * multi-select `type: "array"` with `items.enum` or `items.anyOf`), and defaults are kept for the
  * front end to fill in (SEP-1034). The schema comes from a server: it is bounded here, where it enters.
  */
+import { cutText as cut } from "../../system/cut-text.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
 
 export type ElicitValue = string | number | boolean | string[];
@@ -306,11 +307,4 @@ export function checkContent(form: ElicitationForm, content: unknown): Checked<E
   }
   // fromEntries defines each key as its own property: a field named __proto__ stays a field.
   return { ok: true, value: Object.fromEntries(entries) };
-}
-
-/** Cuts text to `max` UTF-16 units, never through a surrogate pair, with an ellipsis. */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = /[\ud800-\udbff]/.test(text.charAt(max - 1)) ? max - 1 : max;
-  return `${text.slice(0, end)}…`;
 }

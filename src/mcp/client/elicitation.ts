@@ -7,6 +7,7 @@
  */
 import { McpError } from "../mcp-error.ts";
 import { ErrorCode } from "../protocol.ts";
+import { cutText } from "../../system/cut-text.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
 import { type ElicitContent, type ElicitationForm, parseElicitationForm } from "./elicitation-form.ts";
 
@@ -46,8 +47,11 @@ export type ElicitationRequest = FormElicitationRequest | UrlElicitationRequest;
 /** The spec's ElicitResult: `content` only with accept, and only in form mode. */
 export type ElicitResult = { action: "accept"; content?: ElicitContent } | { action: "decline" } | { action: "cancel" };
 
-/** How a front end answers. It never rejects: whatever goes wrong at the terminal is a cancel. */
-export type ElicitationHandler = (request: ElicitationRequest) => Promise<ElicitResult>;
+/**
+ * How a front end answers. It never rejects: whatever goes wrong at the terminal is a cancel. When
+ * `signal` aborts (the call that led to the question was given up), it stops asking and cancels.
+ */
+export type ElicitationHandler = (request: ElicitationRequest, signal?: AbortSignal) => Promise<ElicitResult>;
 
 /**
  * Checks the params of `elicitation/create` (a request, or an entry of `inputRequests`) from
@@ -61,7 +65,7 @@ export function parseElicitationRequest(server: string, params: unknown): Elicit
   if (!isPlainObject(params)) throw invalid("params must be an object");
   const { mode = "form", message } = params;
   if (typeof message !== "string") throw invalid("message must be a string");
-  const shownMessage = message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message;
+  const shownMessage = cutText(message, MAX_MESSAGE_CHARS);
   if (mode === "form") {
     const { requestedSchema } = params;
     const form = parseElicitationForm(requestedSchema);
