@@ -1,8 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { answerField, checkContent, defaultContent } from "../../../src/mcp/client/elicitation-answers.ts";
 import {
-  answerField,
-  checkContent,
-  defaultContent,
   MAX_FIELDS,
   MAX_OPTIONS,
   parseElicitationForm,
