@@ -9,6 +9,7 @@ import { McpError } from "../mcp-error.ts";
 import { ErrorCode } from "../protocol.ts";
 import { cutText } from "../../system/cut-text.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
+import { defaultContent } from "./elicitation-answers.ts";
 import { type ElicitContent, type ElicitationForm, parseElicitationForm } from "./elicitation-form.ts";
 
 /** What we declare: both modes (an empty object would mean form only). */
@@ -81,3 +82,11 @@ export function parseElicitationRequest(server: string, params: unknown): Elicit
   }
   throw invalid(`unknown mode ${JSON.stringify(String(mode)).slice(0, 40)} (form or url)`);
 }
+
+/**
+ * A handler for runs with nobody to ask that must still say yes (the conformance suite's SEP-1034
+ * scenario): a form is accepted with its defaults, exactly what a user pressing Enter throughout
+ * would send; a link is declined, since opening one needs a person's consent.
+ */
+export const answerWithDefaults: ElicitationHandler = async (request) =>
+  request.mode === "form" ? { action: "accept", content: defaultContent(request.form) } : { action: "decline" };

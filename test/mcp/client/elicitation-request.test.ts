@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { MAX_MESSAGE_CHARS, MAX_URL_CHARS, parseElicitationRequest } from "../../../src/mcp/client/elicitation.ts";
+import { answerWithDefaults, MAX_MESSAGE_CHARS, MAX_URL_CHARS, parseElicitationRequest } from "../../../src/mcp/client/elicitation.ts";
 import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { ErrorCode } from "../../../src/mcp/protocol.ts";
 
@@ -53,4 +53,13 @@ test("a very long message is cut where it enters", () => {
   const request = parseElicitationRequest("s", { message: "m".repeat(MAX_MESSAGE_CHARS * 10), requestedSchema: { type: "object", properties: {} } });
   expect(request.message.length).toBe(MAX_MESSAGE_CHARS);
   expect(request.message.endsWith("m…")).toBe(true);
+});
+
+test("with nobody to ask, answerWithDefaults sends a form's defaults and declines a link", async () => {
+  const form = parseElicitationRequest("s", {
+    message: "m",
+    requestedSchema: { type: "object", properties: { name: { type: "string", default: "John Doe" }, age: { type: "integer", default: 30 }, note: { type: "string" } } },
+  });
+  expect(await answerWithDefaults(form)).toEqual({ action: "accept", content: { name: "John Doe", age: 30 } });
+  expect(await answerWithDefaults(parseElicitationRequest("s", { mode: "url", message: "m", url: "https://x.example/" }))).toEqual({ action: "decline" });
 });
