@@ -85,8 +85,11 @@ export function parseElicitationRequest(server: string, params: unknown): Elicit
 
 /**
  * A handler for runs with nobody to ask that must still say yes (the conformance suite's SEP-1034
- * scenario): a form is accepted with its defaults, exactly what a user pressing Enter throughout
- * would send; a link is declined, since opening one needs a person's consent.
+ * scenario): a form is accepted with its defaults, what a user pressing Enter throughout would
+ * send. A form with a required field that has no default cannot be sent that way, and a link
+ * needs a person's consent: both are declined.
  */
-export const answerWithDefaults: ElicitationHandler = async (request) =>
-  request.mode === "form" ? { action: "accept", content: defaultContent(request.form) } : { action: "decline" };
+export const answerWithDefaults: ElicitationHandler = async (request) => {
+  if (request.mode !== "form" || request.form.fields.some((field) => field.required && field.default === undefined)) return { action: "decline" };
+  return { action: "accept", content: defaultContent(request.form) };
+};

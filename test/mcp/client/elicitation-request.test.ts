@@ -55,11 +55,13 @@ test("a very long message is cut where it enters", () => {
   expect(request.message.endsWith("m…")).toBe(true);
 });
 
-test("with nobody to ask, answerWithDefaults sends a form's defaults and declines a link", async () => {
+test("with nobody to ask, answerWithDefaults sends a form's defaults; it declines a link and a required field without one", async () => {
   const form = parseElicitationRequest("s", {
     message: "m",
     requestedSchema: { type: "object", properties: { name: { type: "string", default: "John Doe" }, age: { type: "integer", default: 30 }, note: { type: "string" } } },
   });
   expect(await answerWithDefaults(form)).toEqual({ action: "accept", content: { name: "John Doe", age: 30 } });
   expect(await answerWithDefaults(parseElicitationRequest("s", { mode: "url", message: "m", url: "https://x.example/" }))).toEqual({ action: "decline" });
+  const unanswerable = parseElicitationRequest("s", { message: "m", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } });
+  expect(await answerWithDefaults(unanswerable)).toEqual({ action: "decline" });
 });
