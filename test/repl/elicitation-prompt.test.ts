@@ -103,3 +103,13 @@ test("a stray Enter at Send? or at a link's question decides nothing", async () 
   expect(opened).toEqual(["https://pay.example/x"]);
   expect(user.lines).toContain("  No browser could be started: open the link above yourself.");
 });
+
+test("a plain-http link is flagged as not encrypted before the question", async () => {
+  const user = person();
+  const handler = interactiveElicitation({ ask: user.ask, print: user.print });
+  const link = handler(parseElicitationRequest("pay", { mode: "url", message: "Pay", url: "http://pay.example/x" }));
+  await waitFor(() => user.questions.length === 1, "the link question");
+  expect(user.lines).toContain("  It goes to pay.example over plain http (not encrypted).");
+  user.questions[0]!.answer("no");
+  expect(await link).toEqual({ action: "decline" });
+});
