@@ -67,7 +67,8 @@ export function parseElicitationForm(schema: unknown): FormParse {
     }
     const entries = Object.entries(properties);
     if (entries.length > MAX_FIELDS) throw new SchemaError(`it asks for ${entries.length} fields (at most ${MAX_FIELDS})`);
-    const fields = entries.map(([name, property]) => parseField(name, property, required.includes(name)));
+    const requiredNames = new Set(required);
+    const fields = entries.map(([name, property]) => parseField(name, property, requiredNames.has(name)));
     return { ok: true, form: { fields } };
   } catch (error) {
     if (error instanceof SchemaError) return { ok: false, reason: error.message };
@@ -140,7 +141,9 @@ function parseField(name: string, property: unknown, required: boolean): FormFie
 }
 
 function enumOptions(values: unknown, names: unknown, fail: (reason: string) => never): Option[] {
-  if (!Array.isArray(values) || !values.every((value) => typeof value === "string")) return fail("has an enum that is not a list of strings");
+  if (!Array.isArray(values)) return fail("has an enum that is not a list of strings");
+  tooMany(values.length, fail);
+  if (!values.every((value) => typeof value === "string")) return fail("has an enum that is not a list of strings");
   // enumNames is deprecated (SEP-1330) but still sent; a malformed one is only a missing title.
   const titles = Array.isArray(names) ? names : [];
   return checkedOptions(
@@ -151,6 +154,7 @@ function enumOptions(values: unknown, names: unknown, fail: (reason: string) => 
 
 function titledOptions(entries: unknown, key: string, fail: (reason: string) => never): Option[] {
   if (!Array.isArray(entries)) return fail(`has a ${key} that is not a list`);
+  tooMany(entries.length, fail);
   const options = entries.map((entry) => {
     if (!isPlainObject(entry) || typeof entry.const !== "string") return fail(`has a ${key} entry without a string const`);
     return { value: entry.const, label: typeof entry.title === "string" ? entry.title : entry.const };
@@ -158,9 +162,13 @@ function titledOptions(entries: unknown, key: string, fail: (reason: string) => 
   return checkedOptions(options, fail);
 }
 
+/** Counted before the options are read: a list of a million is refused without walking it. */
+function tooMany(count: number, fail: (reason: string) => never): void {
+  if (count > MAX_OPTIONS) fail(`has ${count} options (at most ${MAX_OPTIONS})`);
+}
+
 function checkedOptions(options: Option[], fail: (reason: string) => never): Option[] {
   if (options.length === 0) fail("has no options to choose from");
-  if (options.length > MAX_OPTIONS) fail(`has ${options.length} options (at most ${MAX_OPTIONS})`);
   if (options.some((option) => option.value.length > MAX_VALUE_CHARS)) fail(`has an option longer than ${MAX_VALUE_CHARS} characters`);
   return options.map((option) => ({ value: option.value, label: cut(option.label, MAX_TITLE_CHARS) }));
 }
