@@ -58,8 +58,8 @@ function checkedFolder(dir: string): Root {
   try {
     real = realpathSync(absolute);
   } catch {
-    throw new McpError(undefined, `root folder ${absolute} does not exist`);
+    throw new McpError(undefined, `there is no folder ${absolute}`);
   }
-  if (!statSync(real).isDirectory()) throw new McpError(undefined, `root ${absolute} is not a folder`);
+  if (!statSync(real).isDirectory()) throw new McpError(undefined, `${absolute} is not a folder`);
   return { uri: pathToFileURL(real).href, name: basename(real) || real };
 }
