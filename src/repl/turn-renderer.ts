@@ -38,7 +38,8 @@ export class TurnRenderer implements AgentObserver {
   onToolProgress(call: ToolCall, progress: ToolProgress): void {
     if (!this.status?.isLive) return;
     // Streamed text that did not end its line would be erased with the status line.
-    this.endLine();
+    if (this.midLine) this.text?.write("\n");
+    this.midLine = false;
     this.status.show(`⏺ ${sanitizeForTerminal(call.name)} ${progressText(progress)}`, this.style.dim);
   }
 
