@@ -55,11 +55,13 @@ export class RootsProvider {
 function checkedFolder(dir: string): Root {
   const absolute = resolve(dir);
   let real: string;
+  let isFolder: boolean;
   try {
     real = realpathSync(absolute);
+    isFolder = statSync(real).isDirectory();
   } catch {
     throw new McpError(undefined, `there is no folder ${absolute}`);
   }
-  if (!statSync(real).isDirectory()) throw new McpError(undefined, `${absolute} is not a folder`);
+  if (!isFolder) throw new McpError(undefined, `${absolute} is not a folder`);
   return { uri: pathToFileURL(real).href, name: basename(real) || real };
 }
