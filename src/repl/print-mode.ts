@@ -2,7 +2,7 @@ import { AgentError } from "../agent/agent-error.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
-import { serverLogLine } from "../terminal/server-log-line.ts";
+import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { StatusLine } from "../terminal/status-line.ts";
 import { firstLine } from "../terminal/terminal-text.ts";
 import { log } from "../log.ts";
@@ -38,8 +38,9 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
+  const logLines = new ServerLogLines();
   session.pool.onServerLog = (entry) => {
-    const line = serverLogLine(entry);
+    const line = logLines.lineFor(entry);
     if (line !== undefined) renderer.notice(line);
   };
   try {

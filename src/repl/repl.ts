@@ -1,6 +1,6 @@
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
-import { serverLogLine } from "../terminal/server-log-line.ts";
+import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
 import { StatusLine } from "../terminal/status-line.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
@@ -98,8 +98,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   void session.connectMcp().then((summary) => summary.line && news(summary.line));
   options.pool.onToolsChanged = (server, tools) => news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);
   // A server's warning during a turn is shown at once, between the turn's lines; otherwise as news.
+  const logLines = new ServerLogLines();
   options.pool.onServerLog = (entry) => {
-    const line = serverLogLine(entry);
+    const line = logLines.lineFor(entry);
     if (line === undefined) return;
     if (renderer) renderer.notice(line);
     else news(line);
@@ -108,6 +109,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   try {
     for (;;) {
       for (const notice of notices.splice(0)) print(notice);
+      logLines.reset();
       const line = await reader.read(PROMPT);
       if (line === null) break;
       const text = line.trim();

@@ -1,7 +1,7 @@
 import type { ToolProgress } from "../agent/tool.ts";
 import type { ServerLogEntry } from "../mcp/client/server-log.ts";
 import { progressText } from "./progress-text.ts";
-import { serverLogLine } from "./server-log-line.ts";
+import { ServerLogLines } from "./server-log-lines.ts";
 import { StatusLine, type StatusStream } from "./status-line.ts";
 
 /**
@@ -11,6 +11,7 @@ import { StatusLine, type StatusStream } from "./status-line.ts";
  */
 export class CallFeedback {
   private readonly status: StatusLine;
+  private readonly logLines = new ServerLogLines();
 
   constructor(stream: StatusStream = process.stderr) {
     this.status = new StatusLine(stream);
@@ -21,7 +22,7 @@ export class CallFeedback {
   }
 
   log(entry: ServerLogEntry): void {
-    const line = serverLogLine(entry);
+    const line = this.logLines.lineFor(entry);
     if (line !== undefined) this.status.printAbove(line);
   }
 

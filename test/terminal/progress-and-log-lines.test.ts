@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { ServerLogEntry } from "../../src/mcp/client/server-log.ts";
 import { CallFeedback } from "../../src/terminal/call-feedback.ts";
 import { progressText } from "../../src/terminal/progress-text.ts";
-import { serverLogLine } from "../../src/terminal/server-log-line.ts";
+import { MAX_WARNING_LINES_PER_SERVER, serverLogLine, ServerLogLines } from "../../src/terminal/server-log-lines.ts";
 import { StatusLine } from "../../src/terminal/status-line.ts";
 import { cutToColumns } from "../../src/terminal/terminal-text.ts";
 
@@ -78,6 +78,33 @@ describe("serverLogLine", () => {
 
   test("the server's text is sanitized and stays on one line", () => {
     expect(serverLogLine(entry("critical", "a\nb\u001b[31mc\u0007"))).toBe("⚠ files: critical: a bc");
+  });
+});
+
+describe("ServerLogLines", () => {
+  const warning = (server: string, data: string): ServerLogEntry => ({ server, level: "warning", data });
+
+  test("a flooding server gets a bounded number of lines, then one saying the rest are hidden; others are not affected", () => {
+    const lines = new ServerLogLines();
+    const shown = Array.from({ length: 1000 }, (_, i) => lines.lineFor(warning("noisy", `w${i}`))).filter((line) => line !== undefined);
+    expect(shown).toHaveLength(MAX_WARNING_LINES_PER_SERVER + 1);
+    expect(shown.at(-1)).toBe("⚠ noisy: more warnings not shown (CAT_CODE_DEBUG=1 logs them all)");
+    expect(lines.lineFor(warning("quiet", "one"))).toBe("⚠ quiet: one");
+  });
+
+  test("reset() gives every server its lines back (the REPL resets at each prompt)", () => {
+    const lines = new ServerLogLines(1);
+    expect(lines.lineFor(warning("s", "a"))).toBe("⚠ s: a");
+    expect(lines.lineFor(warning("s", "b"))).toContain("more warnings not shown");
+    expect(lines.lineFor(warning("s", "c"))).toBeUndefined();
+    lines.reset();
+    expect(lines.lineFor(warning("s", "d"))).toBe("⚠ s: d");
+  });
+
+  test("messages below warning neither show nor use up the budget", () => {
+    const lines = new ServerLogLines(1);
+    for (let i = 0; i < 10; i++) expect(lines.lineFor({ server: "s", level: "info", data: "x" })).toBeUndefined();
+    expect(lines.lineFor(warning("s", "real"))).toBe("⚠ s: real");
   });
 });
 
