@@ -1,5 +1,5 @@
 import type { AgentError } from "./agent-error.ts";
-import type { ToolResult } from "./tool.ts";
+import type { ToolProgress, ToolResult } from "./tool.ts";
 
 /** One tool_use block the model sent. */
 export interface ToolCall {
@@ -25,6 +25,8 @@ export interface AgentObserver {
   onText?(delta: string): void;
   /** A model request is about to start (1-based within the run). */
   onModelRequest?(request: number): void;
+  /** A running tool reported how far it has got; its result comes later through onToolResult. */
+  onToolProgress?(call: ToolCall, progress: ToolProgress): void;
   onToolResult?(call: ToolCall, result: ToolResult): void;
   onRetry?(notice: RetryNotice): void;
 }

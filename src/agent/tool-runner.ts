@@ -1,7 +1,7 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
 import { declinedResult, needsPermission, previewOf, type PermissionGate } from "./permission.ts";
-import type { Tool, ToolResult } from "./tool.ts";
+import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 
 export interface ToolRunOptions {
@@ -45,7 +45,7 @@ async function runOne(call: ToolCall, ask: boolean, options: ToolRunOptions): Pr
   return result;
 }
 
-async function decideAndRun(call: ToolCall, ask: boolean, { registry, permissions, signal }: ToolRunOptions): Promise<ToolResult> {
+async function decideAndRun(call: ToolCall, ask: boolean, { registry, permissions, signal, observer }: ToolRunOptions): Promise<ToolResult> {
   if (signal?.aborted) return CANCELLED;
   const tool = registry.get(call.name);
   if (!tool) return unknownTool(call.name, registry);
@@ -56,13 +56,14 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, permission
     if (signal?.aborted) return CANCELLED;
     if (decision !== "allow") return declinedResult(tool.name);
   }
-  return execute(tool, call.input, signal);
+  const onProgress = observer?.onToolProgress && ((progress: ToolProgress) => observer.onToolProgress?.(call, progress));
+  return execute(tool, call.input, { signal, onProgress });
 }
 
 /** Tools promise never to throw; a broken one must still not take the conversation down. */
-async function execute(tool: Tool, input: Record<string, unknown>, signal: AbortSignal | undefined): Promise<ToolResult> {
+async function execute(tool: Tool, input: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
   try {
-    return await tool.execute(input, { signal });
+    return await tool.execute(input, context);
   } catch (error) {
     return { content: `Error: tool ${tool.name} failed: ${(error as Error)?.message ?? String(error)}`, isError: true };
   }

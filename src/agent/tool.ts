@@ -7,9 +7,18 @@ export interface ToolResult {
   isError: boolean;
 }
 
+/** How far a running tool has got, as it reports it: `progress` of `total` (when known), and what it is doing. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 export interface ToolContext {
   /** Aborted when the user cancels the turn; every tool stops promptly when it is. */
   signal?: AbortSignal;
+  /** Hears the tool's progress while it runs (an MCP server's `notifications/progress`); never after it returns. */
+  onProgress?: (progress: ToolProgress) => void;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ArgsDef } from "citty";
 import { CliError } from "../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "./known-flags.ts";
+import { rootArg } from "./root-flags.ts";
 
 /** The root command's own flags: `cat-code` starts the REPL, `cat-code -p "<prompt>"` print mode. */
 export const agentArgs = {
@@ -9,6 +10,7 @@ export const agentArgs = {
   "allow-all": { type: "boolean", description: "Run every tool without asking for permission" },
   "mcp-config": { type: "string", description: "Read MCP servers from this file instead of ~/.cat-code/mcp.json", valueHint: "file" },
   "max-turns": { type: "string", description: "Model requests allowed per prompt (default 50)", valueHint: "n" },
+  root: rootArg,
   verbose: { type: "boolean", description: "Log debug lines to stderr" },
 } as const satisfies ArgsDef;
 
@@ -30,18 +32,19 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
   rejectUnknownFlags(rawArgs, rootArgs);
   const maxTurns = parseMaxTurns(args["max-turns"]);
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ resolveModel }, { loadServerEntries, openPool }] = await Promise.all([
+  const [{ resolveModel }, { loadServerEntries, openPool, rootsFromArgs }] = await Promise.all([
     import("../agent/model-client.ts"),
     import("./mcp/server-selection.ts"),
   ]);
   const model = resolveModel(args.model);
+  const roots = rootsFromArgs(rawArgs);
   let entries = loadServerEntries({ "mcp-config": args["mcp-config"] });
   // A project's own servers wait for the user's word; only a person at a terminal can give it.
   if (args.print === undefined && process.stdin.isTTY) {
     const { askProjectApprovals } = await import("../repl/project-approval-question.ts");
     entries = await askProjectApprovals(entries);
   }
-  const pool = openPool(entries);
+  const pool = openPool(entries, { roots });
   const common = { model, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns };
 
   if (args.print !== undefined) {

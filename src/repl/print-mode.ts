@@ -2,6 +2,8 @@ import { AgentError } from "../agent/agent-error.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
+import { ServerLogLines } from "../terminal/server-log-lines.ts";
+import { StatusLine } from "../terminal/status-line.ts";
 import { firstLine } from "../terminal/terminal-text.ts";
 import { log } from "../log.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
@@ -34,6 +36,13 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     maxTurns: options.maxTurns,
     permissions: options.allowAll ? allowAll : declineAll,
   });
+  // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
+  const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
+  const logLines = new ServerLogLines();
+  session.pool.onServerLog = (entry) => {
+    const line = logLines.lineFor(entry);
+    if (line !== undefined) renderer.notice(line);
+  };
   try {
     const agent = session.agentOrMissingKey();
     if ("missing" in agent) throw CliError.usage(agent.missing);
@@ -50,10 +59,12 @@ export async function runPrint(options: PrintOptions): Promise<number> {
 
     let outcome;
     try {
-      outcome = await agent.run(options.prompt, { observer: new TurnRenderer(undefined, process.stderr) });
+      outcome = await agent.run(options.prompt, { observer: renderer });
     } catch (error) {
       if (error instanceof AgentError) throw CliError.unavailable(error.message);
       throw error;
+    } finally {
+      renderer.endLine();
     }
     if (outcome.status === "done") {
       await printResult(outcome.text);

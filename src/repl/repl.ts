@@ -1,6 +1,8 @@
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
+import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
+import { StatusLine } from "../terminal/status-line.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { VERSION } from "../version.ts";
@@ -95,10 +97,19 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   };
   void session.connectMcp().then((summary) => summary.line && news(summary.line));
   options.pool.onToolsChanged = (server, tools) => news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);
+  // A server's warning during a turn is shown at once, between the turn's lines; otherwise as news.
+  const logLines = new ServerLogLines();
+  options.pool.onServerLog = (entry) => {
+    const line = logLines.lineFor(entry);
+    if (line === undefined) return;
+    if (renderer) renderer.notice(line);
+    else news(line);
+  };
 
   try {
     for (;;) {
       for (const notice of notices.splice(0)) print(notice);
+      logLines.reset();
       const line = await reader.read(PROMPT);
       if (line === null) break;
       const text = line.trim();
@@ -114,7 +125,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         continue;
       }
       turn = new AbortController();
-      renderer = new TurnRenderer(output, output, style);
+      // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
+      renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
       try {
         const outcome = await agent.run(text, { signal: turn.signal, observer: renderer });
         renderer.endLine();

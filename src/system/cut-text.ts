@@ -1,9 +1,11 @@
 /**
- * `text` cut to at most `max` UTF-16 units, the last of them an ellipsis when it was cut. Never
- * through a surrogate pair: half of one is written as U+FFFD.
+ * `text` cut to at most `max` UTF-16 units, ending in `…` when cut: for text from outside (a server's
+ * message) that must stay bounded. Never cuts through a surrogate pair, whose half would show as U+FFFD.
  */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
-  const end = /[\ud800-\udbff]/.test(text.charAt(max - 2)) ? max - 2 : max - 1;
+  let end = Math.max(0, max - 1);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
   return `${text.slice(0, end)}…`;
 }

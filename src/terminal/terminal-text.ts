@@ -68,3 +68,21 @@ export function alignColumns(rows: string[][], gap = "  "): string[] {
       .trimEnd(),
   );
 }
+
+/**
+ * `text` (one line, already sanitized) cut to at most `columns` terminal columns, ending in `…` when
+ * cut: a line rewritten in place must never wrap, or `\r` would go back to its last row only. Cut by
+ * whole characters (a CJK one takes two columns), never through a surrogate pair.
+ */
+export function cutToColumns(text: string, columns: number): string {
+  if (Bun.stringWidth(text) <= columns) return text;
+  let cut = "";
+  let width = 0;
+  for (const char of text) {
+    const charWidth = Bun.stringWidth(char);
+    if (width + charWidth > columns - 1) break;
+    cut += char;
+    width += charWidth;
+  }
+  return `${cut}…`;
+}

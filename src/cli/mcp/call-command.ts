@@ -2,12 +2,13 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { McpError } from "../../mcp/mcp-error.ts";
 import { flattenContent } from "../../mcp/tools/flatten-content.ts";
+import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { checkArguments } from "./argument-check.ts";
 import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
-import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
 
 const callArgs = {
   server: { type: "positional", required: false, description: "The server's name in the config (absent with --stdio or --url)" },
@@ -32,8 +33,10 @@ export default defineCommand({
     if (args.json !== undefined && pairs.length > 0) throw CliError.usage("give the arguments either as --json or as key=value, not both");
     const jsonArguments = args.json === undefined ? undefined : parseJsonArguments(args.json);
 
+    const roots = rootsFromArgs(rawArgs);
     const entry = selectEntry(loadServerEntries(args), serverName);
-    const pool = openPool([entry]);
+    const feedback = new CallFeedback();
+    const pool = openPool([entry], { roots, onServerLog: (logged) => feedback.log(logged) });
     try {
       await pool.connectAll();
       const status = pool.status()[0];
@@ -50,10 +53,12 @@ export default defineCommand({
 
       let result;
       try {
-        result = await client.callTool(toolName, toolArguments);
+        result = await client.callTool(toolName, toolArguments, { onProgress: (update) => feedback.progress(update) });
       } catch (error) {
         if (error instanceof McpError) throw CliError.unavailable(`calling '${toolName}' on '${serverName}' failed: ${error.message}`);
         throw error;
+      } finally {
+        feedback.done();
       }
       // The whole result, uncut: the model's output cap is for the model, not for a script.
       const text = args.raw ? JSON.stringify(result, null, 2) : flattenContent(result);

@@ -3,7 +3,7 @@ import { rejectUnknownFlags } from "../known-flags.ts";
 import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
 import { redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
-import { loadServerEntries, openPool, serverSourceArgs } from "./server-selection.ts";
+import { loadServerEntries, openPool, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
 
 const listArgs = {
   json: { type: "boolean", description: "Print one JSON document" },
@@ -15,8 +15,9 @@ export default defineCommand({
   args: listArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, listArgs);
+    const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
-    const pool = openPool(entries);
+    const pool = openPool(entries, { roots });
     try {
       await pool.connectAll();
       const statuses = pool.status().map((status) => redactStatus(status, entries));

@@ -6,9 +6,11 @@ import { ConfigError } from "../../mcp/config/config-error.ts";
 import { readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.ts";
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../../mcp/config/server-config.ts";
-import { McpToolPool } from "../../mcp/pool/tool-pool.ts";
+import { RootsProvider } from "../../mcp/client/roots.ts";
+import { McpToolPool, type ToolPoolOptions } from "../../mcp/pool/tool-pool.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
+import { rootArg, rootFlagValues } from "../root-flags.ts";
 import { splitShellWords } from "../shell-words.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 
@@ -25,6 +27,7 @@ export const serverSourceArgs = {
     description: "Give up on each request to a server, the handshake included, after this many milliseconds (default: the entry's timeout, or 30000)",
     valueHint: "ms",
   },
+  root: rootArg,
   verbose: { type: "boolean", description: "Log debug lines to stderr" },
 } as const satisfies ArgsDef;
 
@@ -110,8 +113,30 @@ export function selectEntry(entries: ServerEntry[], name: string): ServerEntry {
 }
 
 /** A pool whose servers are closed on every way out of the command, signals included. */
-export function openPool(entries: ServerEntry[]): McpToolPool {
-  const pool = new McpToolPool(entries);
+export function openPool(entries: ServerEntry[], options: ToolPoolOptions = {}): McpToolPool {
+  const pool = new McpToolPool(entries, options);
   onShutdown(() => pool.closeAll());
   return pool;
+}
+
+/**
+ * The folders servers are told about (`roots/list`): the working directory, then each `--root` in
+ * the order given. A missing folder, or a file, is a usage error naming the flag's value, before
+ * any server starts.
+ */
+export function rootsFromArgs(rawArgs: string[], cwd = process.cwd()): RootsProvider {
+  let roots: RootsProvider;
+  try {
+    roots = new RootsProvider(cwd);
+  } catch (error) {
+    throw CliError.usage(`the working directory cannot be a root: ${(error as Error).message}`);
+  }
+  for (const dir of rootFlagValues(rawArgs)) {
+    try {
+      roots.add(dir);
+    } catch (error) {
+      throw CliError.usage(`--root ${dir}: ${(error as Error).message}`);
+    }
+  }
+  return roots;
 }

@@ -6,7 +6,7 @@ import type { McpToolAdapter } from "../../mcp/tools/mcp-tool-adapter.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
-import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
 
 const toolsArgs = {
   server: { type: "positional", required: false, description: "Only this server's tools" },
@@ -20,9 +20,10 @@ export default defineCommand({
   args: toolsArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, toolsArgs);
+    const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
     const only = isAdHoc(args) ? AD_HOC_NAME : args.server;
-    const pool = openPool(only === undefined ? entries : [selectEntry(entries, only)]);
+    const pool = openPool(only === undefined ? entries : [selectEntry(entries, only)], { roots });
     try {
       await pool.connectAll();
       for (const status of pool.status()) {

@@ -16,6 +16,9 @@ import {
 } from "../protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
+import type { ProgressUpdate } from "./progress.ts";
+import type { RootsProvider } from "./roots.ts";
+import type { ServerLogEntry } from "./server-log.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
 
@@ -36,6 +39,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Aborting cancels the call: the server is told, and the call rejects with an `McpError` whose code is `RequestCancelled`. */
   signal?: AbortSignal;
+  /** Hears the call's `notifications/progress`, each with a progress greater than the last. */
+  onProgress?: (progress: ProgressUpdate) => void;
 }
 
 export interface McpClientOptions {
@@ -47,6 +52,10 @@ export interface McpClientOptions {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Hears of each listed tool that is left out (too deep, too large, malformed); the default logs a warning. */
   onRejectedTool?: (tool: RejectedTool) => void;
+  /** The folders the server may work in: declares the `roots` capability and answers `roots/list`. */
+  roots?: RootsProvider;
+  /** Hears each valid `notifications/message`; the pool names the server in `entry.server`. */
+  onLog?: (entry: ServerLogEntry) => void;
 }
 
 /**

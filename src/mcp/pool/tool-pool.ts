@@ -1,6 +1,8 @@
 import type { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
 import { McpClient } from "../client/mcp-client.ts";
+import type { RootsProvider } from "../client/roots.ts";
+import type { ServerLogEntry } from "../client/server-log.ts";
 import { describeServer, type ConfigScope, type ServerConfig, type ServerEntry } from "../config/server-config.ts";
 import type { Implementation, ToolDefinition } from "../protocol.ts";
 import { McpToolAdapter } from "../tools/mcp-tool-adapter.ts";
@@ -47,6 +49,10 @@ interface Connection {
 export interface ToolPoolOptions {
   /** Builds the transport of an entry; tests swap in fakes. */
   createTransport?: (config: ServerConfig) => Transport;
+  /** The folders every server is told it may work in (`roots/list`). */
+  roots?: RootsProvider;
+  /** Hears every server's log messages, each named by the server's config name; also settable later. */
+  onServerLog?: (entry: ServerLogEntry) => void;
 }
 
 /** How many stderr lines a failure shows when the reason does not already carry them. */
@@ -59,13 +65,18 @@ const STDERR_LINES_IN_STATUS = 10;
 export class McpToolPool {
   private readonly connections: Connection[];
   private readonly makeTransport: (config: ServerConfig) => Transport;
+  private readonly roots: RootsProvider | undefined;
   private readonly registries = new Set<ToolRegistry>();
   private closing: Promise<void> | undefined;
   /** Hears that a server's tools changed and were registered anew (the REPL says so). */
   onToolsChanged?: (server: string, tools: ToolDefinition[]) => void;
+  /** Hears every server's log messages (the REPL shows warnings and worse). All go to the debug log. */
+  onServerLog?: (entry: ServerLogEntry) => void;
 
   constructor(entries: ServerEntry[], options: ToolPoolOptions = {}) {
     this.makeTransport = options.createTransport ?? createTransport;
+    this.roots = options.roots;
+    this.onServerLog = options.onServerLog;
     this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), registered: new Map(), rejectedTools: new Set() }));
   }
 
@@ -166,6 +177,8 @@ export class McpToolPool {
     const transport = this.makeTransport(entry.config);
     const client = new McpClient(transport, {
       timeoutMs: entry.config.timeout,
+      roots: this.roots,
+      onLog: (logged) => this.serverLog({ ...logged, server: entry.name }),
       onNotification: (notification) => {
         if (notification.method === "notifications/tools/list_changed") this.toolsChanged(connection);
       },
@@ -196,6 +209,11 @@ export class McpToolPool {
       connection.status = { ...base, state: "failed", reason, stderr: reason.includes(stderr.at(-1) ?? "\0") ? [] : stderr };
       await client.close();
     }
+  }
+
+  private serverLog(entry: ServerLogEntry): void {
+    log.debug(`MCP server '${entry.server}' logged (${entry.level})${entry.logger ? ` ${entry.logger}` : ""}: ${entry.data}`);
+    this.onServerLog?.(entry);
   }
 }
 

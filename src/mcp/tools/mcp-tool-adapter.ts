@@ -1,4 +1,4 @@
-import type { JsonSchema, Tool, ToolContext, ToolResult } from "../../agent/tool.ts";
+import type { JsonSchema, Tool, ToolContext, ToolProgress, ToolResult } from "../../agent/tool.ts";
 import { limitOutput } from "../../agent/tools/output-limit.ts";
 import type { McpClient } from "../client/mcp-client.ts";
 import { isCancellation } from "../mcp-error.ts";
@@ -32,12 +32,18 @@ export class McpToolAdapter implements Tool {
   }
 
   async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    // An update that arrives after the result (a late notification) would redraw a finished call.
+    let running = true;
+    const { onProgress } = context;
+    const progress = onProgress && ((update: ToolProgress) => running && onProgress(update));
     try {
-      const result = await this.client.callTool(this.definition.name, input, { signal: context.signal });
+      const result = await this.client.callTool(this.definition.name, input, { signal: context.signal, onProgress: progress });
       return { content: limitOutput(flattenContent(result)), isError: result.isError };
     } catch (error) {
       const reason = isCancellation(error) ? "cancelled by the user" : (error as Error).message;
       return { content: `Error: MCP tool '${this.name}' failed: ${reason}`, isError: true };
+    } finally {
+      running = false;
     }
   }
 }

@@ -1,0 +1,51 @@
+import * as v from "valibot";
+import { cutText } from "../../system/cut-text.ts";
+import { exceedsDepth } from "../../system/json-depth.ts";
+
+/** The syslog levels of RFC 5424 that MCP uses, least severe first. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** One `notifications/message` from a server, with the data already rendered as bounded text. */
+export interface ServerLogEntry {
+  /** The server's name in the config (the pool names it; a bare client uses its description). */
+  server: string;
+  level: LogLevel;
+  logger?: string;
+  /** The message: a string as it is, anything else as JSON; at most MAX_LOG_DATA_CHARS. */
+  data: string;
+}
+
+/** A log line is a line, not a dump: the rest of a long message is cut. */
+export const MAX_LOG_DATA_CHARS = 1000;
+const MAX_LOGGER_CHARS = 100;
+/** Data nested deeper than this is not rendered (JSON.stringify would walk all of it). */
+const MAX_LOG_DATA_DEPTH = 32;
+
+const LogMessageParams = v.object({
+  level: v.picklist(LOG_LEVELS),
+  logger: v.optional(v.string()),
+  data: v.unknown(),
+});
+
+/** The entry a `notifications/message` carries, or undefined when its params are malformed (dropped). */
+export function parseServerLog(server: string, params: unknown): ServerLogEntry | undefined {
+  const parsed = v.safeParse(LogMessageParams, params);
+  if (!parsed.success) return undefined;
+  const { level, logger, data } = parsed.output;
+  const entry: ServerLogEntry = { server, level, data: renderData(data) };
+  if (logger !== undefined) entry.logger = cutText(logger, MAX_LOGGER_CHARS);
+  return entry;
+}
+
+/** True when `level` is `min` or more severe. */
+export function atLeast(level: LogLevel, min: LogLevel): boolean {
+  return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(min);
+}
+
+function renderData(data: unknown): string {
+  if (typeof data === "string") return cutText(data, MAX_LOG_DATA_CHARS);
+  if (exceedsDepth(data, MAX_LOG_DATA_DEPTH)) return `(data nested deeper than ${MAX_LOG_DATA_DEPTH} levels, not shown)`;
+  return cutText(JSON.stringify(data) ?? String(data), MAX_LOG_DATA_CHARS);
+}
+
