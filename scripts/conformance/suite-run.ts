@@ -46,7 +46,9 @@ export async function runScenario(run: ScenarioRun, options: RunOptions): Promis
   for (const path of [process.execPath, CLIENT]) {
     if (!/^[\w@%+=:,./-]+$/.test(path)) throw new Error(`cannot hand '${path}' to the suite: its --command is split on spaces (move the checkout to a plain path)`);
   }
-  const command = `${process.execPath} ${CLIENT} --request-timeout ${options.requestTimeoutMs}`;
+  // `exec`: the suite runs the command through `sh -c` and kills that shell on its timeout; without
+  // exec (dash forks) the kill would miss the client, which would run on, orphaned, until its own end.
+  const command = `exec ${process.execPath} ${CLIENT} --request-timeout ${options.requestTimeoutMs}`;
   const argv = [process.execPath, SUITE_ENTRY, "client", "--command", command, "--scenario", run.scenario, "--spec-version", run.revision];
   argv.push("--timeout", String(options.clientTimeoutMs), "-o", resultDir);
   const started = performance.now();
