@@ -27,6 +27,7 @@ export interface ConformanceOptions {
   outDir?: string;
   clientTimeoutMs?: number;
   requestTimeoutMs?: number;
+  clientArgv?: string[];
   /** Hears each outcome as it comes (the CLI prints it). */
   onOutcome?: (outcome: ScenarioOutcome) => void;
 }
@@ -43,6 +44,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         outDir,
         clientTimeoutMs: options.clientTimeoutMs ?? 30_000,
         requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+        clientArgv: options.clientArgv,
       });
       options.onOutcome?.(outcomes[index]!);
     }

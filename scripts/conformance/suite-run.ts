@@ -15,6 +15,8 @@ export interface RunOptions {
   clientTimeoutMs: number;
   /** cat-code's per-request timeout inside the client. */
   requestTimeoutMs: number;
+  /** Another client than conformance-client.ts (a test of the verdict hands in one that does nothing). */
+  clientArgv?: string[];
 }
 
 export interface ScenarioOutcome extends ScenarioRun {
@@ -37,18 +39,20 @@ interface Check {
 /**
  * Runs one scenario at one revision with the suite's `client` command, our client as `--command`.
  * The verdict is the suite's own (its exit code: no FAILURE, no WARNING, no client timeout, and a
- * client exiting 0 unless the scenario allows a client error); the messages come from checks.json.
+ * client exiting 0 unless the scenario allows a client error), and at least one check must have
+ * succeeded; the messages come from checks.json.
  */
 export async function runScenario(run: ScenarioRun, options: RunOptions): Promise<ScenarioOutcome> {
   const resultDir = join(options.outDir, run.revision, run.scenario.replaceAll("/", "_"));
   mkdirSync(resultDir, { recursive: true });
   // The suite splits --command on spaces and runs it through a shell: a path must be one plain word.
-  for (const path of [process.execPath, CLIENT]) {
-    if (!/^[\w@%+=:,./-]+$/.test(path)) throw new Error(`cannot hand '${path}' to the suite: its --command is split on spaces (move the checkout to a plain path)`);
+  const client = options.clientArgv ?? [process.execPath, CLIENT, "--request-timeout", String(options.requestTimeoutMs)];
+  for (const word of client) {
+    if (!/^[\w@%+=:,./-]+$/.test(word)) throw new Error(`cannot hand '${word}' to the suite: its --command is split on spaces (move the checkout to a plain path)`);
   }
   // `exec`: the suite runs the command through `sh -c` and kills that shell on its timeout; without
   // exec (dash forks) the kill would miss the client, which would run on, orphaned, until its own end.
-  const command = `exec ${process.execPath} ${CLIENT} --request-timeout ${options.requestTimeoutMs}`;
+  const command = `exec ${client.join(" ")}`;
   const argv = [process.execPath, SUITE_ENTRY, "client", "--command", command, "--scenario", run.scenario, "--spec-version", run.revision];
   argv.push("--timeout", String(options.clientTimeoutMs), "-o", resultDir);
   const started = performance.now();
@@ -69,7 +73,11 @@ export async function runScenario(run: ScenarioRun, options: RunOptions): Promis
     const why = check.errorMessage ?? (typeof check.details?.message === "string" ? check.details.message : check.description);
     problems.push(`${check.status === "WARNING" ? "warning " : ""}${check.name ?? check.id}: ${oneLine(why ?? "")}`);
   }
-  const passed = exitCode === 0 && checks !== undefined;
+  // The suite passes a run whose checks all stayed silent (a client that never sent what the scenario
+  // judges, e.g. the handshake): a pass needs at least one check that succeeded.
+  const judged = checks?.some((check) => check.status === "SUCCESS") ?? false;
+  if (checks !== undefined && !judged) problems.push("no check succeeded: the client never sent what the scenario judges");
+  const passed = exitCode === 0 && judged;
   if (!passed && problems.length === 0) problems.push(`the suite exited ${exitCode}: see ${join(resultDir, "suite-output.txt")}`);
   // A check the suite declares but never saw is reported once per declared id: say it once.
   return { ...run, passed, problems: [...new Set(problems)], resultDir, seconds };
