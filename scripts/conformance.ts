@@ -105,7 +105,10 @@ if (import.meta.main) {
     console.log(`\n${outcomes.length - failed}/${outcomes.length} passed; results in ${outDir}`);
     process.exit(failed > 0 ? 1 : 0);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!(error instanceof UsageError)) {
+      console.error(`conformance: ${(error as Error).message}`);
+      process.exit(1);
+    }
     console.error(`conformance: ${error.message}\nusage: bun run conformance [--revision <r>]... [--scenario <name>]... [--jobs N] [--out <dir>]`);
     process.exit(2);
   }
