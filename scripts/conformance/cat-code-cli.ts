@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+const MAIN = join(import.meta.dir, "..", "..", "src", "cli", "main.ts");
+/** The entry's name in the temp config: tool names read `mcp__conformance__<tool>`. */
+export const SERVER_NAME = "conformance";
+/** A step's output is echoed into the suite's stdout.txt/stderr.txt; a runaway one is cut there. */
+const MAX_ECHO_CHARS = 20_000;
+
+export interface Step {
+  /** The command line after `cat-code`, for messages. */
+  command: string;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** One tool as `cat-code mcp tools --json` prints it. */
+export interface ListedTool {
+  name: string;
+  tool: string;
+  inputSchema: Record<string, unknown>;
+}
+
+const running = new Set<Subprocess>();
+
+/** Ends the running cat-code commands: the suite ends this client with SIGTERM when it times out. */
+export function stopRunningSteps(): void {
+  for (const child of running) child.kill("SIGTERM");
+}
+
+/**
+ * cat-code's own CLI pointed at the scenario's server: each step is a `cat-code mcp ...` process
+ * (run from source with the same Bun) reading a temp `--mcp-config` with one HTTP entry for the URL,
+ * with `CAT_CODE_HOME` in a temp folder, so nothing of the user's is read or written.
+ */
+export class CatCodeCli {
+  private readonly home = mkdtempSync(join(tmpdir(), "cat-code-conformance-"));
+  private readonly configPath = join(this.home, "mcp.json");
+  /** Every step that exited non-zero, as a line naming the command and its exit code. */
+  readonly failures: string[] = [];
+
+  constructor(serverUrl: string, requestTimeoutMs: number) {
+    const config = { mcpServers: { [SERVER_NAME]: { type: "http", url: serverUrl, timeout: requestTimeoutMs } } };
+    writeFileSync(this.configPath, JSON.stringify(config, null, 2));
+  }
+
+  /** `cat-code mcp tools conformance --json`: the tools cat-code keeps (what the model would see). */
+  async listTools(): Promise<ListedTool[]> {
+    const step = await this.run(["tools", SERVER_NAME, "--json"]);
+    if (step.exitCode !== 0) return [];
+    try {
+      return (JSON.parse(step.stdout) as { tools: ListedTool[] }).tools;
+    } catch {
+      this.failures.push(`${step.command}: stdout is not the JSON document --json promises`);
+      return [];
+    }
+  }
+
+  /** `cat-code mcp call conformance <tool> --json '<arguments>'`. */
+  call(tool: string, args: Record<string, unknown>): Promise<Step> {
+    return this.run(["call", SERVER_NAME, tool, "--json", JSON.stringify(args)]);
+  }
+
+  /** Runs `cat-code mcp <args> --mcp-config <temp>` to its end, echoing its output with a header line. */
+  async run(args: string[]): Promise<Step> {
+    const argv = [process.execPath, MAIN, "mcp", ...args, "--mcp-config", this.configPath];
+    const child = Bun.spawn(argv, {
+      env: { ...process.env, CAT_CODE_HOME: this.home },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    running.add(child);
+    const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    running.delete(child);
+    const command = `cat-code mcp ${args.map(quoteIfNeeded).join(" ")}`;
+    console.log(`$ ${command}  (exit ${exitCode})\n${cut(stdout)}`);
+    if (stderr) console.error(`$ ${command}\n${cut(stderr)}`);
+    if (exitCode !== 0) this.failures.push(`${command}: exit ${exitCode}${stderr ? `: ${firstLine(stderr)}` : ""}`);
+    return { command, exitCode, stdout, stderr };
+  }
+
+  close(): void {
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+function quoteIfNeeded(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+function cut(text: string): string {
+  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}… (${text.length - MAX_ECHO_CHARS} more characters)` : text;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split("\n")[0] ?? "";
+}

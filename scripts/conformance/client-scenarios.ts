@@ -1,0 +1,80 @@
+import type { CatCodeCli } from "./cat-code-cli.ts";
+
+/** `MCP_CONFORMANCE_CONTEXT`: what some scenarios tell the client to do (e.g. the calls to make). */
+export interface ScenarioContext {
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+}
+
+/**
+ * What a user of cat-code would do against the scenario's server, through the CLI. The suite's
+ * server judges what arrives; a play only chooses the commands, never builds a protocol message.
+ * The same play serves every revision: cat-code must find out by itself which one the server speaks.
+ */
+export type ScenarioPlay = (cli: CatCodeCli, context: ScenarioContext) => Promise<void>;
+
+export const PLAYS: Record<string, ScenarioPlay> = {
+  // The handshake (protocolVersion, clientInfo) is judged; listing the tools connects.
+  initialize: async (cli) => {
+    await cli.listTools();
+  },
+  // The server offers add_numbers {a, b} and checks that a call with two numbers arrives.
+  tools_call: async (cli) => {
+    await cli.call("add_numbers", { a: 2, b: 3 });
+  },
+  // The tool asks, over the standalone GET stream, for a form whose every field has a default, and
+  // expects `accept` with each default filled in (SEP-1034). `mcp call` is not interactive: see
+  // the report of issue 13 for the non-interactive answer this needs.
+  "elicitation-sep1034-client-defaults": async (cli) => {
+    await cli.call("test_client_elicitation_defaults", {});
+  },
+  // The tool's SSE stream closes before its answer (retry: 500 ms); the answer comes on a GET with
+  // Last-Event-ID sent no earlier than the retry time.
+  "sse-retry": async (cli) => {
+    await cli.call("test_reconnection", {});
+  },
+  // The first request is refused with -32022 (supported: 2026-07-28); every request's _meta and
+  // MCP-Protocol-Version header are judged, and the retry must use a supported version.
+  "request-metadata": async (cli) => {
+    await cli.listTools();
+  },
+  // Each tool answers input_required (an elicitation) first; the retry must echo requestState exactly,
+  // omit it when none came, use a new JSON-RPC id, and carry nothing over to another tool's call.
+  "sep-2322-client-request-state": async (cli) => {
+    for (const tool of ["test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_unrelated", "test_mrtr_no_result_type"]) {
+      await cli.call(tool, {});
+    }
+  },
+  // Mcp-Method on every POST, Mcp-Name on tools/call (one tool name has a hyphen).
+  "http-standard-headers": async (cli) => {
+    for (const tool of await cli.listTools()) await cli.call(tool.tool, exampleArguments(tool.inputSchema));
+  },
+  // The calls come from the suite: x-mcp-header parameters become Mcp-Param-* headers, encoded.
+  "http-custom-headers": async (cli, context) => {
+    for (const call of context.toolCalls ?? []) await cli.call(call.name, call.arguments);
+  },
+  // Eleven tools carry invalid x-mcp-header markings: cat-code must leave them out of its list and
+  // keep the valid one. Calling every tool cat-code lists shows which ones it kept.
+  "http-invalid-tool-headers": async (cli) => {
+    for (const tool of await cli.listTools()) await cli.call(tool.tool, exampleArguments(tool.inputSchema));
+  },
+  // A tool's inputSchema has a $ref to a canary URL on the server: listing must not fetch it.
+  "json-schema-ref-no-deref": async (cli) => {
+    await cli.listTools();
+  },
+  // The schema cat-code keeps for json_schema_2020_12_tool is echoed back through json_schema_echo:
+  // $schema, $defs, additionalProperties (and for 2026-07-28 allOf/anyOf, if/then/else, $anchor) must survive.
+  "json-schema-2020-12-preservation": async (cli) => {
+    const focal = (await cli.listTools()).find((tool) => tool.tool === "json_schema_2020_12_tool");
+    if (!focal) throw new Error("cat-code did not list json_schema_2020_12_tool");
+    await cli.call("json_schema_echo", { schema: focal.inputSchema });
+  },
+};
+
+const SAMPLES: Record<string, unknown> = { string: "sample", integer: 1, number: 1.5, boolean: true, object: {}, array: [], null: null };
+
+/** Arguments a tool accepts: each required property with a sample value of its type. */
+export function exampleArguments(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown } | undefined>;
+  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === "string") : [];
+  return Object.fromEntries(required.map((name) => [name, SAMPLES[String(properties[name]?.type)] ?? "sample"]));
+}
