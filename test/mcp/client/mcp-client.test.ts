@@ -107,7 +107,7 @@ describe("McpClient tools", () => {
     await client.listTools();
     await client.listTools();
     expect(transport.sent.filter((m) => m.method === "tools/list").length).toBe(1);
-    transport.onNotification?.({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    transport.serverNotification("notifications/tools/list_changed");
     await client.listTools();
     expect(transport.sent.filter((m) => m.method === "tools/list").length).toBe(2);
   });

@@ -123,17 +123,18 @@ describe("HttpTransport's standalone GET stream", () => {
     expect(gets(server)).toHaveLength(1);
   });
 
-  test("a 405 on the GET is no error and is never retried", async () => {
-    // The scripted server answers every GET with 405 unless told otherwise.
-    const server = serve(() => undefined);
-    const { client, transport } = await connect(server);
-    await stateSettles(transport, "unsupported");
-    await aRetryWouldHaveCome(20);
-    expect(gets(server)).toHaveLength(1);
-    expect(client.state.status).toBe("connected");
-    expect((await client.listTools()).map((t) => t.name)).toEqual(["echo"]);
-    expect(gets(server)).toHaveLength(1);
-  });
+  for (const status of [405, 400]) {
+    test(`a ${status} on the GET is no error and is never retried`, async () => {
+      const server = serve((request) => (request.method === "GET" ? new Response("no stream here", { status }) : undefined));
+      const { client, transport } = await connect(server);
+      await stateSettles(transport, "unsupported");
+      await aRetryWouldHaveCome(20);
+      expect(gets(server)).toHaveLength(1);
+      expect(client.state.status).toBe("connected");
+      expect((await client.listTools()).map((t) => t.name)).toEqual(["echo"]);
+      expect(gets(server)).toHaveLength(1);
+    });
+  }
 
   test("a GET stream that drops reconnects after the server's retry with Last-Event-ID", async () => {
     const at: number[] = [];

@@ -123,7 +123,7 @@ describe("HttpTransport sessions and headers", () => {
     expect(deletes[0]!.headers.get("mcp-session-id")).toBe("session-1");
     await transport.close();
     expect(server.requests.filter((r) => r.method === "DELETE")).toHaveLength(1);
-    await expect(transport.request("tools/list")).rejects.toThrow(/closed/);
+    await expect(client.connection.request("tools/list")).rejects.toThrow(/closed/);
   });
 
   test("a DELETE answered 405 or never answered does not hold up close", async () => {
