@@ -147,7 +147,8 @@ export class McpClient {
     this.transport.setProtocolVersion?.(result.protocolVersion);
     await this.connection.notify("notifications/initialized");
     this.session.established();
-    if ((result.capabilities.tools as { listChanged?: unknown } | undefined)?.listChanged === true) this.transport.openNotificationStream?.();
+    // For every server, whatever it declares: a request it sends there is otherwise never seen.
+    this.transport.openNotificationStream?.();
   }
 
   private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
