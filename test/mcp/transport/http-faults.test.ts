@@ -272,6 +272,19 @@ describe("HttpTransport errors", () => {
     expect(error.message).toContain("content type text/plain");
   });
 
+  for (const kind of ["SSE", "JSON"] as const) {
+    test(`an error with a null id on the request's own ${kind} answer fails that request, its message bounded`, async () => {
+      const error = { jsonrpc: "2.0", id: null, error: { code: -32700, message: "x".repeat(5_000_000) } };
+      const server = serve(onCall(() => (kind === "JSON" ? Response.json(error) : sseResponse(sseEvent({ data: error })))));
+      const { client } = await connect(server);
+      const failed = await failure(client.callTool("x", {}));
+      expect(failed.code).toBe(-32700);
+      expect(failed.message).toStartWith("x".repeat(4000));
+      expect(failed.message).toEndWith("more characters not shown)");
+      expect(client.state.status).toBe("connected");
+    });
+  }
+
   test("a JSON answer without the response to the request fails instead of hanging", async () => {
     const server = serve(onCall(() => Response.json({ jsonrpc: "2.0", method: "notifications/message", params: {} })));
     const { client } = await connect(server);
