@@ -1,4 +1,10 @@
-import { ErrorCode } from "./protocol.ts";
+import { ErrorCode, type JsonRpcErrorObject } from "./protocol.ts";
+
+/**
+ * The longest error message from a server we keep. It reaches a terminal and, as a tool's error
+ * result, the model; a real one is a sentence or a stack trace, never megabytes.
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 4000;
 
 export interface McpErrorOptions {
   data?: unknown;
@@ -7,6 +13,8 @@ export interface McpErrorOptions {
   status?: number;
   /** The endpoint that failed, already redacted (`redactUrl`): safe to show. */
   url?: string;
+  /** The request carried a session the server no longer knows (HTTP 404): the client may renew it. */
+  sessionExpired?: boolean;
 }
 
 /**
@@ -22,6 +30,7 @@ export class McpError extends Error {
   readonly data: unknown;
   readonly status: number | undefined;
   readonly url: string | undefined;
+  readonly sessionExpired: boolean;
 
   constructor(code: number | undefined, message: string, options: McpErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -29,6 +38,24 @@ export class McpError extends Error {
     this.data = options.data;
     this.status = options.status;
     this.url = options.url;
+    this.sessionExpired = options.sessionExpired ?? false;
+  }
+
+  /** A JSON-RPC error object from the server, its message cut where it enters. */
+  static fromJsonRpc(error: JsonRpcErrorObject): McpError {
+    return new McpError(error.code, boundedMessage(error.message), { data: error.data });
+  }
+
+  /**
+   * The server at `url` (redacted) answered 404 to a request that carried its session: the session
+   * is gone. Only the client knows how to start a new one (the handshake), so it is told by this flag.
+   */
+  static sessionExpired(url: string): McpError {
+    return new McpError(ErrorCode.ConnectionClosed, `the server at ${url} no longer knows the session (404)`, {
+      status: 404,
+      url,
+      sessionExpired: true,
+    });
   }
 
   static timeout(method: string, ms: number): McpError {
@@ -56,4 +83,9 @@ export class McpError extends Error {
 /** Whether `error` is the caller's own cancellation (tested by code: one error class for the layer). */
 export function isCancellation(error: unknown): boolean {
   return error instanceof McpError && error.isCancelled;
+}
+
+function boundedMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE_CHARS) return message;
+  return `${message.slice(0, MAX_ERROR_MESSAGE_CHARS)}… (${(message.length - MAX_ERROR_MESSAGE_CHARS).toLocaleString("en-US")} more characters not shown)`;
 }

@@ -10,9 +10,10 @@ describe("StdioTransport close", () => {
     const graceMs = 60_000;
     const script = `
       import { StdioTransport } from ${JSON.stringify(join(REPO, "src/mcp/transport/stdio-transport.ts"))};
+      import { JsonRpcConnection } from ${JSON.stringify(join(REPO, "src/mcp/rpc/json-rpc-connection.ts"))};
       const t = new StdioTransport({ command: ${JSON.stringify(ECHO_SERVER)}, args: [], env: process.env }, { closeGraceMs: ${graceMs} });
       await t.start();
-      await t.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } });
+      await new JsonRpcConnection(t).request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } });
       await t.close();
       console.log("closed");`;
     const child = Bun.spawn([BUN, "-e", script], { stdout: "pipe", stderr: "inherit" });

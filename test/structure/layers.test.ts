@@ -5,17 +5,20 @@ import { REPO } from "../helpers/paths.ts";
 
 /**
  * The layers of DESIGN.md, each with the layers it may import from (besides itself). Arrows run one
- * way: cli -> repl -> terminal -> agent and mcp -> system. The MCP adapter and pool know the agent's
- * Tool interface (the seed's design); nothing in agent knows MCP.
+ * way: cli -> repl -> terminal -> agent and mcp -> system; inside mcp, pool -> tools -> client ->
+ * rpc -> transport. The MCP adapter and pool know the agent's Tool interface (the seed's design);
+ * nothing in agent knows MCP.
  */
 const ALLOWED: Record<string, string[]> = {
-  cli: ["repl", "terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/transport", "mcp/config", "mcp", "system", "root"],
-  repl: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/transport", "mcp/config", "mcp", "system", "root"],
-  terminal: ["agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/transport", "mcp/config", "mcp", "system", "root"],
+  cli: ["repl", "terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/config", "mcp", "system", "root"],
+  repl: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/config", "mcp", "system", "root"],
+  terminal: ["agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/config", "mcp", "system", "root"],
   agent: ["system", "root"],
-  "mcp/pool": ["mcp/tools", "mcp/client", "mcp/transport", "mcp/config", "mcp", "agent", "system", "root"],
-  "mcp/tools": ["mcp/client", "mcp/transport", "mcp/config", "mcp", "agent", "system", "root"],
-  "mcp/client": ["mcp/transport", "mcp/config", "mcp", "system", "root"],
+  "mcp/pool": ["mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/config", "mcp", "agent", "system", "root"],
+  "mcp/tools": ["mcp/client", "mcp/rpc", "mcp/transport", "mcp/config", "mcp", "agent", "system", "root"],
+  "mcp/client": ["mcp/rpc", "mcp/transport", "mcp/config", "mcp", "system", "root"],
+  "mcp/rpc": ["mcp/transport", "mcp", "system", "root"],
+  // Moves messages only: it must not know the connection above it (ids, replies, cancellation).
   "mcp/transport": ["mcp/config", "mcp", "system", "root"],
   "mcp/config": ["mcp", "system", "root"],
   mcp: ["system", "root"],

@@ -14,11 +14,13 @@ import {
   type JsonRpcRequest,
   type ToolDefinition,
 } from "../protocol.ts";
+import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import type { ProgressUpdate } from "./progress.ts";
 import type { RootsProvider } from "./roots.ts";
 import type { ServerLogEntry } from "./server-log.ts";
+import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
 
@@ -58,15 +60,25 @@ export interface McpClientOptions {
   onLog?: (entry: ServerLogEntry) => void;
 }
 
+/** What the client says of itself in `initialize`: the same on every handshake of a connection. */
+const INITIALIZE_PARAMS = {
+  protocolVersion: LATEST_PROTOCOL_VERSION,
+  capabilities: {},
+  clientInfo: { name: "cat-code", version: VERSION },
+};
+
 /**
- * One MCP server: the handshake, tools/list (paged, cached for the connection) and tools/call,
- * each with a timeout. Speaks through a `Transport` and knows nothing of how bytes move.
+ * One MCP server: the handshake (and its renewal when an HTTP server expires the session),
+ * tools/list (paged, cached for the connection) and tools/call, each with a timeout. Speaks
+ * JSON-RPC through a `JsonRpcConnection` and knows nothing of how bytes move.
  */
 export class McpClient {
   private _state: ClientState = { status: "idle" };
   private toolsCache: Promise<ToolDefinition[]> | undefined;
   private readonly timeoutMs: number;
   private readonly timeouts: TimeoutGroups;
+  private readonly session = new SessionRenewal(() => this.handshake({}));
+  readonly connection: JsonRpcConnection;
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
   instructions: string | undefined;
@@ -77,9 +89,10 @@ export class McpClient {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.timeouts = new TimeoutGroups(options.clock);
-    transport.onServerRequest = (request) => this.answerServerRequest(request);
-    transport.onNotification = (notification) => this.handleNotification(notification);
-    transport.onClose = (error) => {
+    this.connection = new JsonRpcConnection(transport);
+    this.connection.onRequest = (request) => this.answerServerRequest(request);
+    this.connection.onNotification = (notification) => this.handleNotification(notification);
+    this.connection.onClose = (error) => {
       if (this._state.status === "connected" || this._state.status === "connecting") {
         this._state = { status: "failed", reason: error.message };
       }
@@ -95,33 +108,12 @@ export class McpClient {
     this._state = { status: "connecting" };
     try {
       await this.transport.start();
-      const raw = await this.request(
-        "initialize",
-        {
-          protocolVersion: LATEST_PROTOCOL_VERSION,
-          capabilities: {},
-          clientInfo: { name: "cat-code", version: VERSION },
-        },
-        options,
-      );
-      const result = parseResult(InitializeResult, raw, "initialize");
-      if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
-        throw new McpError(
-          undefined,
-          `unsupported protocol version ${result.protocolVersion} (cat-code speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
-        );
-      }
-      this.protocolVersion = result.protocolVersion;
-      this.serverInfo = result.serverInfo;
-      this.instructions = result.instructions;
-      this.transport.setProtocolVersion?.(result.protocolVersion);
-      await this.transport.notify("notifications/initialized");
-      if ((result.capabilities.tools as { listChanged?: unknown } | undefined)?.listChanged === true) this.transport.openNotificationStream?.();
+      await this.handshake(options);
       this._state = { status: "connected" };
     } catch (error) {
       this._state =
         isCancellation(error) ? { status: "closed" } : { status: "failed", reason: (error as Error).message };
-      await this.transport.close();
+      await this.connection.close();
       throw error;
     }
   }
@@ -142,7 +134,30 @@ export class McpClient {
 
   async close(): Promise<void> {
     if (this._state.status !== "failed") this._state = { status: "closed" };
-    await this.transport.close();
+    await this.connection.close();
+  }
+
+  /**
+   * `initialize`, its version checked, then `notifications/initialized`: on connect and on every
+   * renewal of an expired session alike, so a new session cannot slip in a version we do not speak.
+   */
+  private async handshake(options: CallOptions): Promise<void> {
+    const raw = await this.request("initialize", INITIALIZE_PARAMS, options);
+    const result = parseResult(InitializeResult, raw, "initialize");
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
+      throw new McpError(
+        undefined,
+        `unsupported protocol version ${result.protocolVersion} (cat-code speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+      );
+    }
+    this.protocolVersion = result.protocolVersion;
+    this.serverInfo = result.serverInfo;
+    this.instructions = result.instructions;
+    this.transport.setProtocolVersion?.(result.protocolVersion);
+    await this.connection.notify("notifications/initialized");
+    this.session.established();
+    // For every server, whatever it declares: a request it sends there is otherwise never seen.
+    this.transport.openNotificationStream?.();
   }
 
   private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
@@ -167,15 +182,31 @@ export class McpClient {
   }
 
   /**
-   * A request with this client's timeout. A timeout and a caller's abort both make the transport
+   * A request with this client's timeout. A timeout and a caller's abort both make the connection
    * forget the id and send `notifications/cancelled`; only the timeout is an error of the server.
+   * A request that meets an expired session renews it (once for all that met the same expiry) and
+   * goes again, once: the timeout covers the whole.
    */
   private async request(method: string, params: unknown, options: CallOptions): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const timeout = this.timeouts.acquire(method, timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
     try {
-      return await this.transport.request(method, params, { signal });
+      for (let attempt = 0; ; attempt++) {
+        // An initialize is the renewal itself: it never waits for one.
+        if (this.session.needed && method !== "initialize") await this.session.renew(signal);
+        const sentIn = this.session.generation;
+        try {
+          return await this.connection.request(method, params, { signal });
+        } catch (error) {
+          if (!(error instanceof McpError && error.sessionExpired) || method === "initialize") throw error;
+          this.session.expired(sentIn);
+          if (attempt > 0) {
+            throw McpError.closed(`the server at ${error.url} expired the session, then refused the new one too (404 twice)`);
+          }
+          log.debug(`${this.transport.description}: the session expired; starting a new one`);
+        }
+      }
     } catch (error) {
       if (timeout.signal.aborted) throw McpError.timeout(method, timeoutMs);
       if (options.signal?.aborted) throw McpError.cancelled(method);

@@ -16,7 +16,7 @@ export interface ReadStreamOptions {
   method: string;
   /** Aborted when the request is given up or the transport closes: stops reading and waiting. */
   signal: AbortSignal;
-  /** Handles one JSON-RPC message from the stream; returns true once it settled the awaited request. */
+  /** Takes one JSON-RPC message (or batch) from the stream; returns true once it was the response that ends the exchange. */
   onMessage: (value: unknown) => boolean;
   /** The largest event held, in characters; a larger one fails the stream (`McpError`). */
   maxMessageChars: number;

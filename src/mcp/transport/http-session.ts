@@ -1,18 +1,12 @@
 import { log } from "../../log.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { McpError } from "../mcp-error.ts";
+import type { JsonRpcMessage } from "../protocol.ts";
 import { unreachable } from "./http-errors.ts";
 import { fetchWithinOrigin } from "./http-redirects.ts";
 
 const JSON_TYPE = "application/json";
 const SSE_TYPE = "text/event-stream";
-
-/** A JSON-RPC message of ours on its way out; `method` tells an `initialize` apart. */
-export interface OutgoingMessage {
-  jsonrpc: "2.0";
-  method?: string;
-  [field: string]: unknown;
-}
 
 /** The media type of a response, lower case and without parameters (`charset=…`). */
 export function mediaType(response: Response): string {
@@ -53,12 +47,15 @@ export class HttpSession {
     return this.closer.signal;
   }
 
-  /** POSTs one JSON-RPC message. An `initialize` carries no session and sets the new one from its answer. */
-  async post(message: OutgoingMessage, signal?: AbortSignal): Promise<Response> {
-    const initialize = message.method === "initialize";
+  /**
+   * POSTs one JSON-RPC message, with the message's own `headers` beside the protocol's. An
+   * `initialize` carries no session and sets the new one from its answer.
+   */
+  async post(message: JsonRpcMessage, signal?: AbortSignal, headers?: Record<string, string>): Promise<Response> {
+    const initialize = "method" in message && message.method === "initialize";
     const response = await this.fetch(
       "POST",
-      { "Content-Type": JSON_TYPE, Accept: `${JSON_TYPE}, ${SSE_TYPE}` },
+      { ...headers, "Content-Type": JSON_TYPE, Accept: `${JSON_TYPE}, ${SSE_TYPE}` },
       JSON.stringify(message),
       signal,
       !initialize,
@@ -79,9 +76,9 @@ export class HttpSession {
     return this.fetch("GET", headers, undefined, signal, true);
   }
 
-  /** Forgets an expired session, so the next `initialize` starts a fresh one. */
-  forget(): void {
-    this.sessionId = undefined;
+  /** Forgets an expired session (unless a new one already replaced it), so nothing is sent on it again. */
+  forget(expired: string): void {
+    if (this.sessionId === expired) this.sessionId = undefined;
   }
 
   /**

@@ -1,16 +1,15 @@
 import type { Subprocess } from "bun";
 import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
-import { classifyMessage, type JsonRpcNotification, type JsonRpcRequest } from "../protocol.ts";
+import type { JsonRpcMessage } from "../protocol.ts";
 import { BatchedWriter } from "./batched-writer.ts";
 import { MAX_MESSAGE_CHARS } from "./message-size-limit.ts";
 import { parseMessage } from "./parse-message.ts";
-import { PendingRequests } from "./pending-requests.ts";
 import { rememberDetachedDescendants, signalGroup, trackGroup, untrackGroup, waitForGroupExit } from "../../system/process-group.ts";
 import { startsOwnGroup } from "../../system/tree-signal-plan.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import { TextLineSplitter } from "./text-line-splitter.ts";
-import { deliverNotification, replyToServerRequest, type RequestOptions, type ServerRequestHandler, type Transport } from "./transport.ts";
+import { forEachMessage, type Transport } from "./transport.ts";
 import { settlesWithin } from "../../system/timers.ts";
 
 export interface StdioServerParams {
@@ -26,13 +25,6 @@ export interface StdioTransportOptions {
   closeGraceMs?: number;
 }
 
-/**
- * The most requests of the server's own (pings, say) we hold at once, from arrival until the server
- * has taken our reply off the pipe. A server that sends requests and never reads the replies would
- * otherwise have us keep every one of them (a ping flood grew cat-code to gigabytes).
- */
-export const MAX_SERVER_REQUESTS_IN_FLIGHT = 10_000;
-
 /** How many stderr lines go into an error message. */
 const STDERR_LINES_IN_ERRORS = 10;
 
@@ -44,17 +36,12 @@ type ServerProcess = Subprocess<"pipe", "pipe", "pipe">;
  * explain a crash. The child leads its own process group, so closing ends the whole tree.
  */
 export class StdioTransport implements Transport {
-  onServerRequest?: ServerRequestHandler;
-  onNotification?: (notification: JsonRpcNotification) => void;
+  onMessage?: (value: unknown) => void;
   onClose?: (error: Error) => void;
 
   readonly description: string;
   readonly stderr = new StderrRing();
 
-  private readonly pending = new PendingRequests((requestId, method, reason) => {
-    // The initialize request is never cancelled (the spec forbids it); the connection fails instead.
-    if (method !== "initialize") this.notify("notifications/cancelled", { requestId, reason }).catch(() => {});
-  });
   private process: ServerProcess | undefined;
   private writer: BatchedWriter | undefined;
   private closed: Promise<void> | undefined;
@@ -63,7 +50,6 @@ export class StdioTransport implements Transport {
   private stderrDone: Promise<void> = Promise.resolve();
   private exitHandled: Promise<void> = Promise.resolve();
   private readonly graceMs: number;
-  private serverRequestsInFlight = 0;
 
   constructor(
     private readonly params: StdioServerParams,
@@ -101,18 +87,9 @@ export class StdioTransport implements Transport {
     this.exitHandled = child.exited.then((code) => this.handleExit(code, child.signalCode));
   }
 
-  request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
-    if (this.exitError) return Promise.reject(this.exitError);
-    const { id, answer } = this.pending.register(method, options.signal);
-    // Registered before the write: the answer cannot overtake its waiter.
-    this.write({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }).catch((error: Error) =>
-      this.pending.fail(id, error),
-    );
-    return answer;
-  }
-
-  async notify(method: string, params?: unknown): Promise<void> {
-    await this.write({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+  /** Resolves once the message is written to the server's stdin; per-message headers mean nothing here. */
+  send(message: JsonRpcMessage): Promise<void> {
+    return this.write(message);
   }
 
   close(): Promise<void> {
@@ -122,9 +99,8 @@ export class StdioTransport implements Transport {
 
   private async shutdown(): Promise<void> {
     const child = this.process;
-    this.pending.failAll(McpError.closed("the connection was closed"));
+    this.failConnection(McpError.closed("the connection was closed"));
     if (!child) return;
-    this.exitError ??= McpError.closed("the connection was closed");
     // Before the server may exit: then what it detached (setsid) no longer traces back to it.
     rememberDetachedDescendants(child.pid);
     // Stage 1: close stdin, which is how MCP asks a stdio server to stop. Most exit at once.
@@ -196,43 +172,7 @@ export class StdioTransport implements Transport {
       log.debug(`${this.description}: skipped a line that is not JSON: ${text.slice(0, 200)}`);
       return;
     }
-    const classified = classifyMessage(value);
-    switch (classified.kind) {
-      case "response":
-        if (!this.pending.settle(classified.message)) {
-          log.debug(`${this.description}: dropped an answer to unknown id ${JSON.stringify(classified.message.id)}`);
-        }
-        return;
-      case "request":
-        void this.answerServerRequest(classified.message);
-        return;
-      case "notification":
-        deliverNotification(this.onNotification, classified.message);
-        return;
-      case "invalid":
-        log.debug(`${this.description}: skipped a line that is not JSON-RPC (${classified.reason}): ${text.slice(0, 200)}`);
-    }
-  }
-
-  private async answerServerRequest(request: JsonRpcRequest): Promise<void> {
-    if (this.exitError) return;
-    if (++this.serverRequestsInFlight > MAX_SERVER_REQUESTS_IN_FLIGHT) {
-      this.failConnection(
-        McpError.closed(
-          `the server sent more than ${MAX_SERVER_REQUESTS_IN_FLIGHT} requests without reading the replies; the connection was closed`,
-        ),
-      );
-      void this.close();
-      return;
-    }
-    try {
-      // Settles once the reply is in the pipe: until then, it counts against the server.
-      await this.write(await replyToServerRequest(this.onServerRequest, request));
-    } catch {
-      // The connection is gone; its end is reported elsewhere.
-    } finally {
-      this.serverRequestsInFlight--;
-    }
+    forEachMessage(value, this.onMessage);
   }
 
   private async handleExit(code: number | null, signal: NodeJS.Signals | number | null): Promise<void> {
@@ -251,10 +191,10 @@ export class StdioTransport implements Transport {
     }
   }
 
-  /** The connection is unusable: every pending and later request fails with `error`. */
+  /** The connection is unusable: every later write fails with `error`, and whoever listens hears it once. */
   private failConnection(error: McpError): void {
+    if (this.exitError) return;
     this.exitError = error;
-    this.pending.failAll(error);
     this.onClose?.(error);
   }
 }

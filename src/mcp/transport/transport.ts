@@ -1,65 +1,50 @@
-import { log } from "../../log.ts";
-import { McpError } from "../mcp-error.ts";
-import { ErrorCode, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol.ts";
+import type { JsonRpcMessage } from "../protocol.ts";
 
-export interface RequestOptions {
-  /** Aborting rejects the request at once and forgets its id; a late answer is dropped. */
+export interface SendOptions {
+  /** Aborting gives the message up: HTTP stops its fetch and its stream. */
   signal?: AbortSignal;
+  /** Extra HTTP headers for this one message (stdio ignores them). */
+  headers?: Record<string, string>;
 }
 
-/** Answers a request the server sent us; throw an `McpError` to answer with a JSON-RPC error. */
-export type ServerRequestHandler = (request: JsonRpcRequest) => Promise<unknown> | unknown;
-
 /**
- * Moves JSON-RPC messages to one server and correlates answers with requests. It knows no MCP
- * semantics: what to answer to a server's request is the handler's business.
+ * Moves JSON-RPC messages to and from one server. It knows no JSON-RPC semantics beyond that:
+ * ids, pending requests, replies and cancellation are the connection's (`rpc/json-rpc-connection.ts`).
  */
 export interface Transport {
   /** Starts the connection (spawns the process, for stdio). Rejects with an `McpError` if it cannot. */
   start(): Promise<void>;
-  /** Resolves to the `result`, or rejects with an `McpError` (JSON-RPC error, closed connection). */
-  request(method: string, params?: unknown, options?: RequestOptions): Promise<unknown>;
-  notify(method: string, params?: unknown): Promise<void>;
-  /** Ends the connection and fails every pending request. Safe to call twice. */
+  /**
+   * Sends one message. Stdio resolves once it is written. HTTP resolves a request once the exchange
+   * is over, its answer delivered through `onMessage`, and rejects with an `McpError` when the
+   * exchange failed instead (a status, an unreachable server, a stream that ended unanswered, an
+   * error with a null id, an expired session); other messages resolve once the server accepted them.
+   */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  /** Ends the connection. Safe to call twice. */
   close(): Promise<void>;
 
-  onServerRequest?: ServerRequestHandler;
-  onNotification?: (notification: JsonRpcNotification) => void;
-  /** Called once when the connection ends by itself (not after `close()`). */
+  /** Each message from the server, parsed; a batch arrives as its items one by one. */
+  onMessage?: (value: unknown) => void;
+  /**
+   * Called once when the transport ends: by itself (a crash: the error says why), or by `close()`
+   * (a `ConnectionClosed` error). Nothing it was asked to send is answered after it.
+   */
   onClose?: (error: Error) => void;
   /** Tells the transport which protocol version was agreed (HTTP sends it as a header). */
   setProtocolVersion?(version: string): void;
-  /** Asks for server messages that belong to no request (HTTP: the standalone GET stream); called once the handshake is done. */
+  /**
+   * Asks for server messages that belong to no request (HTTP: the standalone GET stream); called
+   * after every handshake, the first and each renewal.
+   */
   openNotificationStream?(): void;
   /** What the user sees in `mcp list`: `stdio: ./echo-server.sh`, `http: https://…`. */
   readonly description: string;
 }
 
-/**
- * The response to a request the server sent us: the handler's result, or the error it threw as a
- * JSON-RPC error (-32601 when there is no handler). A server's request is never left unanswered.
- */
-export async function replyToServerRequest(
-  handler: ServerRequestHandler | undefined,
-  request: JsonRpcRequest,
-): Promise<JsonRpcResponse> {
-  try {
-    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-    return { jsonrpc: "2.0", id: request.id, result: (await handler(request)) ?? {} };
-  } catch (error) {
-    const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
-    return { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message } };
-  }
-}
-
-/** Passes a server notification up; a failing handler is logged, never allowed to break the reader. */
-export function deliverNotification(
-  handler: ((notification: JsonRpcNotification) => void) | undefined,
-  notification: JsonRpcNotification,
-): void {
-  try {
-    handler?.(notification);
-  } catch (error) {
-    log.debug(`notification handler failed on ${notification.method}: ${(error as Error).message}`);
-  }
+/** Hands each item of a message or batch to `deliver`. */
+export function forEachMessage(value: unknown, deliver: ((item: unknown) => void) | undefined): void {
+  if (!deliver) return;
+  if (!Array.isArray(value)) return deliver(value);
+  for (const item of value) deliver(item);
 }

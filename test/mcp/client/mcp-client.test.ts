@@ -21,6 +21,13 @@ describe("McpClient handshake", () => {
     expect(client.serverInfo).toEqual({ name: "memory", version: "1.2.3" });
   });
 
+  test("asks for the notification stream after the handshake, though the server declares no listChanged", async () => {
+    const transport = new MemoryTransport({ initialize: () => ({ protocolVersion: "2025-11-25", capabilities: {} }) });
+    const client = new McpClient(transport);
+    await client.connect();
+    expect(transport.notificationStreamsOpened).toBe(1);
+  });
+
   for (const version of ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]) {
     test(`accepts protocol version ${version}`, async () => {
       const client = new McpClient(new MemoryTransport({ initialize: initializeHandler(version) }));
@@ -107,7 +114,7 @@ describe("McpClient tools", () => {
     await client.listTools();
     await client.listTools();
     expect(transport.sent.filter((m) => m.method === "tools/list").length).toBe(1);
-    transport.onNotification?.({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    transport.serverNotification("notifications/tools/list_changed");
     await client.listTools();
     expect(transport.sent.filter((m) => m.method === "tools/list").length).toBe(2);
   });

@@ -9,6 +9,7 @@ import {
   sseResponse,
   textResult,
   trickle,
+  type RecordedRequest,
   type Script,
 } from "../../../fixtures/http/scripted-server.ts";
 import { failure } from "../../helpers/mcp-failure.ts";
@@ -38,6 +39,9 @@ async function connect(
   await client.connect();
   return { client, transport, notifications };
 }
+
+/** A GET that resumes a request's stream, not the standalone GET every session opens. */
+const isResumption = (request: RecordedRequest): boolean => request.method === "GET" && request.headers.has("last-event-id");
 
 /** Answers tools/call (only) with the script's response. */
 function onCall(answer: (id: number, request: Parameters<Script>[0]) => Response | Promise<Response>): Script {
@@ -98,7 +102,7 @@ describe("HttpTransport answers and streams", () => {
   test("a stream that closes after a priming event resumes with GET and Last-Event-ID after the server's retry", async () => {
     const server = serve((request) => {
       if (request.body?.method === "tools/call") return sseResponse(sseEvent({ id: "evt-1", retry: 300, data: "" }));
-      if (request.method === "GET") {
+      if (isResumption(request)) {
         const call = server.posts("tools/call")[0]!;
         return sseResponse(sseEvent({ id: "evt-2", data: textResult(call.body.id, "resumed") }));
       }
@@ -108,7 +112,7 @@ describe("HttpTransport answers and streams", () => {
     const result = await client.callTool("slow", {});
     const elapsed = performance.now() - started;
     expect(result.content[0]?.text).toBe("resumed");
-    const gets = server.requests.filter((r) => r.method === "GET");
+    const gets = server.requests.filter(isResumption);
     expect(gets).toHaveLength(1);
     expect(gets[0]!.headers.get("last-event-id")).toBe("evt-1");
     expect(gets[0]!.headers.get("accept")).toContain("text/event-stream");
@@ -121,12 +125,12 @@ describe("HttpTransport answers and streams", () => {
   test("a stream that keeps dropping without bringing anything fails after a few tries", async () => {
     const server = serve((request) => {
       if (request.body?.method === "tools/call") return sseResponse(sseEvent({ id: "evt-1", retry: 10, data: "" }));
-      if (request.method === "GET") return sseResponse("");
+      if (isResumption(request)) return sseResponse("");
     });
     const { client } = await connect(server);
     const error = await failure(client.callTool("slow", {}));
     expect(error.message).toContain("3 attempts to resume");
-    expect(server.requests.filter((r) => r.method === "GET")).toHaveLength(3);
+    expect(server.requests.filter(isResumption)).toHaveLength(3);
   });
 
   test("a stream that ends before its response with no event id fails at once", async () => {
@@ -134,15 +138,15 @@ describe("HttpTransport answers and streams", () => {
     const { client } = await connect(server);
     const error = await failure(client.callTool("x", {}));
     expect(error.message).toContain("no event id to resume from");
-    expect(server.requests.filter((r) => r.method === "GET")).toHaveLength(0);
+    expect(server.requests.filter(isResumption)).toHaveLength(0);
   });
 
   test("a notification answered 200 with a JSON body is accepted and the body ignored", async () => {
     const server = serve((request) =>
       request.body && request.body.id === undefined ? Response.json({ unexpected: "but fine" }) : undefined,
     );
-    const { transport } = await connect(server);
-    await transport.notify("notifications/roots/list_changed");
+    const { client } = await connect(server);
+    await client.connection.notify("notifications/roots/list_changed");
     expect(server.posts("notifications/roots/list_changed")).toHaveLength(1);
   });
 
@@ -232,7 +236,7 @@ describe("HttpTransport errors", () => {
     expect(cancelled.body.params.reason).toContain("timed out");
     expect(cancelled.headers.get("mcp-session-id")).toBe("session-1");
     // The hanging fetch itself was given up, not left open.
-    expect(call.signal.aborted).toBe(true);
+    await waitFor(() => call.signal.aborted, "the hanging POST to be given up");
   });
 
   test("an initialize that times out is not cancelled", async () => {
@@ -268,6 +272,19 @@ describe("HttpTransport errors", () => {
     expect(error.message).toContain("content type text/plain");
   });
 
+  for (const kind of ["SSE", "JSON"] as const) {
+    test(`an error with a null id on the request's own ${kind} answer fails that request, its message bounded`, async () => {
+      const error = { jsonrpc: "2.0", id: null, error: { code: -32700, message: "x".repeat(5_000_000) } };
+      const server = serve(onCall(() => (kind === "JSON" ? Response.json(error) : sseResponse(sseEvent({ data: error })))));
+      const { client } = await connect(server);
+      const failed = await failure(client.callTool("x", {}));
+      expect(failed.code).toBe(-32700);
+      expect(failed.message).toStartWith("x".repeat(4000));
+      expect(failed.message).toEndWith("more characters not shown)");
+      expect(client.state.status).toBe("connected");
+    });
+  }
+
   test("a JSON answer without the response to the request fails instead of hanging", async () => {
     const server = serve(onCall(() => Response.json({ jsonrpc: "2.0", method: "notifications/message", params: {} })));
     const { client } = await connect(server);
@@ -279,8 +296,8 @@ describe("HttpTransport errors", () => {
     const server = serve((request) =>
       request.body?.method === "notifications/roots/list_changed" ? new Response("nope", { status: 400 }) : undefined,
     );
-    const { transport } = await connect(server);
-    const error = await failure(transport.notify("notifications/roots/list_changed"));
+    const { client } = await connect(server);
+    const error = await failure(client.connection.notify("notifications/roots/list_changed"));
     expect(error.message).toContain("answered 400");
   });
 });

@@ -83,13 +83,14 @@ async function stateSettles(transport: HttpTransport, state: NotificationStreamS
 }
 
 describe("HttpTransport's standalone GET stream", () => {
-  test("it is not opened when the server does not declare tools.listChanged", async () => {
-    const server = serve(() => undefined, false);
-    const { client, transport } = await connect(server);
-    // Opening sets the state at once, before any await: "off" after connect means it never opened.
-    expect(transport.notificationStreamState).toBe("off");
-    await client.listTools();
-    expect(gets(server)).toHaveLength(0);
+  test("it is opened for every server, tools.listChanged or not: a request the server sends there is answered", async () => {
+    const ask = { jsonrpc: "2.0", id: "srv-ask", method: "elicitation/create", params: { message: "name?", requestedSchema: { type: "object" } } };
+    const server = serve((request) => (request.method === "GET" ? openStream(sseEvent({ id: "g-1", data: ask })) : undefined), false);
+    const { transport } = await connect(server);
+    const reply = await server.waitFor((r) => r.body?.id === "srv-ask" && !r.body.method);
+    expect(reply.body.error.code).toBe(-32601);
+    expect(reply.headers.get("mcp-session-id")).toBe("session-1");
+    expect(transport.notificationStreamState).toBe("open");
   });
 
   test("it carries Accept, the session, the version and the configured headers; notifications and pings on it are handled, responses ignored", async () => {
@@ -123,17 +124,18 @@ describe("HttpTransport's standalone GET stream", () => {
     expect(gets(server)).toHaveLength(1);
   });
 
-  test("a 405 on the GET is no error and is never retried", async () => {
-    // The scripted server answers every GET with 405 unless told otherwise.
-    const server = serve(() => undefined);
-    const { client, transport } = await connect(server);
-    await stateSettles(transport, "unsupported");
-    await aRetryWouldHaveCome(20);
-    expect(gets(server)).toHaveLength(1);
-    expect(client.state.status).toBe("connected");
-    expect((await client.listTools()).map((t) => t.name)).toEqual(["echo"]);
-    expect(gets(server)).toHaveLength(1);
-  });
+  for (const status of [405, 400]) {
+    test(`a ${status} on the GET is no error and is never retried`, async () => {
+      const server = serve((request) => (request.method === "GET" ? new Response("no stream here", { status }) : undefined));
+      const { client, transport } = await connect(server);
+      await stateSettles(transport, "unsupported");
+      await aRetryWouldHaveCome(20);
+      expect(gets(server)).toHaveLength(1);
+      expect(client.state.status).toBe("connected");
+      expect((await client.listTools()).map((t) => t.name)).toEqual(["echo"]);
+      expect(gets(server)).toHaveLength(1);
+    });
+  }
 
   test("a GET stream that drops reconnects after the server's retry with Last-Event-ID", async () => {
     const at: number[] = [];

@@ -49,7 +49,7 @@ describe("@modelcontextprotocol/server-everything over Streamable HTTP", () => {
     const seen: string[] = [];
     const progressToken = "progress-1";
     const before = notifications.length;
-    const result = (await transport.request("tools/call", {
+    const result = (await client.connection.request("tools/call", {
       name: "trigger-long-running-operation",
       arguments: { duration: 0.3, steps: 3 },
       _meta: { progressToken },

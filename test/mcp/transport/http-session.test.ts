@@ -46,10 +46,12 @@ describe("HttpTransport sessions and headers", () => {
     const server = serve();
     const { client } = await connect(server);
     await client.listTools();
+    await server.waitFor((r) => r.method === "GET");
     const [initialize, ...later] = server.requests;
     expect(initialize!.headers.get("mcp-session-id")).toBeNull();
     expect(initialize!.headers.get("mcp-protocol-version")).toBeNull();
-    expect(later).toHaveLength(2);
+    // notifications/initialized, tools/list and the standalone GET.
+    expect(later).toHaveLength(3);
     for (const request of later) {
       expect(request.headers.get("mcp-session-id")).toBe("session-1");
       expect(request.headers.get("mcp-protocol-version")).toBe("2025-11-25");
@@ -123,7 +125,7 @@ describe("HttpTransport sessions and headers", () => {
     expect(deletes[0]!.headers.get("mcp-session-id")).toBe("session-1");
     await transport.close();
     expect(server.requests.filter((r) => r.method === "DELETE")).toHaveLength(1);
-    await expect(transport.request("tools/list")).rejects.toThrow(/closed/);
+    await expect(client.connection.request("tools/list")).rejects.toThrow(/closed/);
   });
 
   test("a DELETE answered 405 or never answered does not hold up close", async () => {

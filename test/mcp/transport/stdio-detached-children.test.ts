@@ -8,6 +8,7 @@ import { StdioTransport } from "../../../src/mcp/transport/stdio-transport.ts";
 import { readProcess } from "../../../src/system/process-table.ts";
 import { ECHO_SERVER, REPO, uniqueSeconds } from "../../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../../helpers/processes.ts";
+import { rpc } from "../../helpers/rpc.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
 const DETACHING_SERVER = join(REPO, "fixtures", "detaching-server.sh");
@@ -23,7 +24,7 @@ async function startWithDetachedChild(command: string, args: string[], marker: s
   markers.push(marker);
   const transport = new StdioTransport({ command, args, env: process.env as Record<string, string> }, { closeGraceMs: 500 });
   await transport.start();
-  await transport.request("initialize", INITIALIZE);
+  await rpc(transport).request("initialize", INITIALIZE);
   const [stray] = await waitFor(async () => {
     const pids = await findProcesses(`^sleep ${marker}`);
     return pids.length > 0 && pids;

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { MAX_SERVER_REQUESTS_IN_FLIGHT } from "../../../src/mcp/transport/stdio-transport.ts";
+import { MAX_SERVER_REQUESTS_IN_FLIGHT } from "../../../src/mcp/rpc/json-rpc-connection.ts";
 import { BUN, CHAOS_SERVER, REPO } from "../../helpers/paths.ts";
 
 const MB = 1024 * 1024;

@@ -6,6 +6,7 @@ import { ErrorCode } from "../../../src/mcp/protocol.ts";
 import { StdioTransport } from "../../../src/mcp/transport/stdio-transport.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, uniqueSeconds } from "../../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../../helpers/processes.ts";
+import { rpc } from "../../helpers/rpc.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
 const INITIALIZE = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } };
@@ -19,8 +20,8 @@ function chaos(...flags: string[]): StdioTransport {
 
 async function handshake(transport: StdioTransport): Promise<void> {
   await transport.start();
-  await transport.request("initialize", INITIALIZE);
-  await transport.notify("notifications/initialized");
+  await rpc(transport).request("initialize", INITIALIZE);
+  await rpc(transport).notify("notifications/initialized");
 }
 
 afterEach(async () => {
@@ -32,11 +33,11 @@ describe("StdioTransport", () => {
     const transport = new StdioTransport({ command: ECHO_SERVER, args: [], env: process.env as Record<string, string> });
     open.push(transport);
     await transport.start();
-    const init = (await transport.request("initialize", INITIALIZE)) as { serverInfo: { name: string } };
+    const init = (await rpc(transport).request("initialize", INITIALIZE)) as { serverInfo: { name: string } };
     expect(init.serverInfo.name).toBe("echo-server.sh");
-    const list = (await transport.request("tools/list", {})) as { tools: { name: string }[] };
+    const list = (await rpc(transport).request("tools/list", {})) as { tools: { name: string }[] };
     expect(list.tools.map((t) => t.name)).toEqual(["echo"]);
-    const call = await transport.request("tools/call", { name: "echo", arguments: { text: "你好" } });
+    const call = await rpc(transport).request("tools/call", { name: "echo", arguments: { text: "你好" } });
     expect(call).toEqual({ content: [{ type: "text", text: "你好" }] });
   });
 
@@ -49,34 +50,34 @@ describe("StdioTransport", () => {
     const transport = chaos("--crash=on-call");
     await handshake(transport);
     const started = Date.now();
-    const error = (await transport.request("tools/call", { name: "echo", arguments: { text: "x" } }).catch((e: unknown) => e)) as McpError;
+    const error = (await rpc(transport).request("tools/call", { name: "echo", arguments: { text: "x" } }).catch((e: unknown) => e)) as McpError;
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(ErrorCode.ConnectionClosed);
     expect(error.message).toContain("exited with code 3");
     expect(error.message).toContain("chaos: crashing on call as asked");
     expect(Date.now() - started).toBeLessThan(5000);
     // Later requests fail the same way instead of hanging.
-    await expect(transport.request("ping")).rejects.toThrow("exited with code 3");
+    await expect(rpc(transport).request("ping")).rejects.toThrow("exited with code 3");
   });
 
   test("lines that are not JSON-RPC are skipped and the connection lives on", async () => {
     const transport = chaos("--garbage");
     await handshake(transport);
-    const call = await transport.request("tools/call", { name: "echo", arguments: { text: "still here" } });
+    const call = await rpc(transport).request("tools/call", { name: "echo", arguments: { text: "still here" } });
     expect(call).toEqual({ content: [{ type: "text", text: "still here" }], isError: false });
   });
 
   test("messages split across writes, CRLF endings and a BOM on every line are read whole", async () => {
     const transport = chaos("--split-writes", "--crlf", "--bom");
     await handshake(transport);
-    const call = await transport.request("tools/call", { name: "echo", arguments: { text: "ünïcødé ✓" } });
+    const call = await rpc(transport).request("tools/call", { name: "echo", arguments: { text: "ünïcødé ✓" } });
     expect(call).toEqual({ content: [{ type: "text", text: "ünïcødé ✓" }], isError: false });
   });
 
   test("5 MB on stderr before the first answer does not block, and the tail is kept", async () => {
     const transport = chaos("--stderr-flood=5000000");
     await handshake(transport);
-    await transport.request("ping");
+    await rpc(transport).request("ping");
     // The server wrote its last stderr line before its first answer; the reader takes it in on its own time.
     await waitFor(() => transport.stderr.tail(1)[0] === "stderr flood done", "the last stderr line");
   });
@@ -84,20 +85,20 @@ describe("StdioTransport", () => {
   test("answers to ids never asked, without an id, or to a finished id are dropped", async () => {
     const transport = chaos("--unknown-id", "--omit-id", "--duplicate-id");
     await handshake(transport);
-    const first = await transport.request("tools/call", { name: "echo", arguments: { text: "one" } });
-    const second = await transport.request("tools/call", { name: "echo", arguments: { text: "two" } });
+    const first = await rpc(transport).request("tools/call", { name: "echo", arguments: { text: "one" } });
+    const second = await rpc(transport).request("tools/call", { name: "echo", arguments: { text: "two" } });
     expect(first).toEqual({ content: [{ type: "text", text: "one" }], isError: false });
     expect(second).toEqual({ content: [{ type: "text", text: "two" }], isError: false });
   });
 
   test("requests from the server are answered: ping with {}, everything else with -32601", async () => {
     const transport = chaos("--server-requests");
-    transport.onServerRequest = (request) => {
+    rpc(transport).onRequest = (request) => {
       if (request.method === "ping") return {};
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     };
     await handshake(transport);
-    const call = (await transport.request("tools/call", { name: "echo", arguments: { text: "hi" } })) as {
+    const call = (await rpc(transport).request("tools/call", { name: "echo", arguments: { text: "hi" } })) as {
       content: { text: string }[];
     };
     expect(call.content[0]?.text).toBe(
@@ -108,7 +109,7 @@ describe("StdioTransport", () => {
   test("without a handler, server requests are refused with -32601, never left unanswered", async () => {
     const transport = chaos("--server-requests");
     await handshake(transport);
-    const call = (await transport.request("tools/call", { name: "echo", arguments: { text: "hi" } })) as {
+    const call = (await rpc(transport).request("tools/call", { name: "echo", arguments: { text: "hi" } })) as {
       content: { text: string }[];
     };
     expect(call.content[0]?.text).toContain("ping:error -32601");
@@ -119,7 +120,7 @@ describe("StdioTransport", () => {
     const transport = chaos("--hang=call", `--record=${record}`);
     await handshake(transport);
     const controller = new AbortController();
-    const pending = transport.request("tools/call", { name: "echo", arguments: { text: "x" } }, { signal: controller.signal });
+    const pending = rpc(transport).request("tools/call", { name: "echo", arguments: { text: "x" } }, { signal: controller.signal });
     const received = () => readFileSync(record, "utf8").trim().split("\n").map((line) => JSON.parse(line));
     const call = await waitFor(() => received().find((m) => m.method === "tools/call"), "the server to receive the call");
     controller.abort(new Error("gave up"));
@@ -132,14 +133,14 @@ describe("StdioTransport", () => {
     const transport = new StdioTransport({ command: "sh", args: ["-c", "exec cat /dev/zero"], env: process.env as Record<string, string> });
     open.push(transport);
     await transport.start();
-    const error = (await transport.request("ping").catch((e: unknown) => e)) as Error;
+    const error = (await rpc(transport).request("ping").catch((e: unknown) => e)) as Error;
     expect(error.message).toBe("the server wrote more than 256 MB without a newline; the connection was closed");
   });
 
   test("a 20 MB result arrives whole", async () => {
     const transport = chaos();
     await handshake(transport);
-    const call = (await transport.request("tools/call", { name: "big", arguments: { bytes: 20_000_000 } })) as {
+    const call = (await rpc(transport).request("tools/call", { name: "big", arguments: { bytes: 20_000_000 } })) as {
       content: { text: string }[];
     };
     expect(call.content[0]?.text.length).toBe(20_000_000);
@@ -149,7 +150,7 @@ describe("StdioTransport", () => {
     const transport = chaos("--shuffle=50");
     await handshake(transport);
     const calls = Array.from({ length: 500 }, (_, i) =>
-      transport.request("tools/call", { name: "echo", arguments: { text: `call ${i}` } }),
+      rpc(transport).request("tools/call", { name: "echo", arguments: { text: `call ${i}` } }),
     );
     const results = (await Promise.all(calls)) as { content: { text: string }[] }[];
     results.forEach((result, i) => expect(result.content[0]?.text).toBe(`call ${i}`));
@@ -207,7 +208,7 @@ describe("StdioTransport", () => {
   test("close is safe to call twice and fails pending requests", async () => {
     const transport = chaos("--hang=call");
     await handshake(transport);
-    const pending = transport.request("tools/call", { name: "echo", arguments: { text: "x" } }).catch((e: Error) => e);
+    const pending = rpc(transport).request("tools/call", { name: "echo", arguments: { text: "x" } }).catch((e: Error) => e);
     await Promise.all([transport.close(), transport.close()]);
     expect(((await pending) as Error).message).toBe("the connection was closed");
   });

@@ -1,12 +1,6 @@
 import { McpError } from "../mcp-error.ts";
 import type { JsonRpcResponse, RequestId } from "../protocol.ts";
 
-/**
- * The longest error message from a server we keep. It reaches a terminal and, as a tool's error
- * result, the model; a real one is a sentence or a stack trace, never megabytes.
- */
-export const MAX_ERROR_MESSAGE_CHARS = 4000;
-
 interface Pending {
   method: string;
   resolve: (result: unknown) => void;
@@ -20,7 +14,7 @@ interface Pending {
  */
 export class PendingRequests {
   /**
-   * `onAbandon` hears of each request given up by an abort while still pending, so the transport
+   * `onAbandon` hears of each request given up by an abort while still pending, so the connection
    * can tell the server with `notifications/cancelled`.
    */
   constructor(private readonly onAbandon?: (id: number, method: string, reason: string) => void) {}
@@ -59,8 +53,7 @@ export class PendingRequests {
     if (entry === undefined || id === undefined) return false;
     this.forget(id as number, entry);
     if ("error" in response) {
-      const { code, message, data } = response.error;
-      entry.reject(new McpError(code, boundedMessage(message), { data }));
+      entry.reject(McpError.fromJsonRpc(response.error));
     } else {
       entry.resolve(response.result);
     }
@@ -119,11 +112,6 @@ export class PendingRequests {
     if (typeof id === "string" && /^\d+$/.test(id) && this.pending.has(Number(id))) return Number(id);
     return undefined;
   }
-}
-
-function boundedMessage(message: string): string {
-  if (message.length <= MAX_ERROR_MESSAGE_CHARS) return message;
-  return `${message.slice(0, MAX_ERROR_MESSAGE_CHARS)}… (${(message.length - MAX_ERROR_MESSAGE_CHARS).toLocaleString("en-US")} more characters not shown)`;
 }
 
 function abortReason(signal: AbortSignal, method: string): Error {

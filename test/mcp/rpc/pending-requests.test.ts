@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { McpError } from "../../../src/mcp/mcp-error.ts";
-import { MAX_ERROR_MESSAGE_CHARS, PendingRequests } from "../../../src/mcp/transport/pending-requests.ts";
+import { MAX_ERROR_MESSAGE_CHARS, McpError } from "../../../src/mcp/mcp-error.ts";
+import { PendingRequests } from "../../../src/mcp/rpc/pending-requests.ts";
 
 async function errorFor(message: string): Promise<McpError> {
   const pending = new PendingRequests();

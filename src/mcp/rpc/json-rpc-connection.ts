@@ -1,0 +1,155 @@
+import { log } from "../../log.ts";
+import { McpError } from "../mcp-error.ts";
+import { classifyMessage, ErrorCode, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol.ts";
+import type { SendOptions, Transport } from "../transport/transport.ts";
+import { PendingRequests } from "./pending-requests.ts";
+
+/**
+ * The most requests of the server's own (pings, say) we hold at once, from arrival until our reply
+ * is sent (written to the pipe, accepted by the HTTP server). A server that sends requests and
+ * never takes the replies would otherwise have us keep every one of them (a ping flood grew
+ * cat-code to gigabytes).
+ */
+export const MAX_SERVER_REQUESTS_IN_FLIGHT = 10_000;
+
+/** `signal`: aborting rejects the request at once and forgets its id; a late answer is dropped. */
+export type RequestOptions = SendOptions;
+
+/** Answers a request the server sent us; throw an `McpError` to answer with a JSON-RPC error. */
+export type ServerRequestHandler = (request: JsonRpcRequest) => Promise<unknown> | unknown;
+
+/**
+ * One JSON-RPC conversation over a `Transport`: the one place that allocates ids, matches answers
+ * to requests, answers the server's requests, passes its notifications on, and tells it of requests
+ * given up. It knows no MCP beyond the two rules JSON-RPC leaves to the protocol: `initialize` is
+ * never cancelled, and a server request is never left unanswered.
+ */
+export class JsonRpcConnection {
+  onRequest?: ServerRequestHandler;
+  onNotification?: (notification: JsonRpcNotification) => void;
+  /** Called once when the transport ends by itself (not after `close()`); every pending request has failed with `error`. */
+  onClose?: (error: Error) => void;
+  /**
+   * Whether a request given up (timeout, Ctrl-C) is followed by `notifications/cancelled`. A
+   * revision where closing the request's stream is the cancellation turns this off.
+   */
+  sendsCancellation = true;
+
+  private readonly pending = new PendingRequests((id, method, reason) => this.abandoned(id, method, reason));
+  /** Why the connection ended; every later request fails with it. */
+  private ended: Error | undefined;
+  private closing = false;
+  private serverRequestsInFlight = 0;
+
+  constructor(readonly transport: Transport) {
+    transport.onMessage = (value) => this.receive(value);
+    transport.onClose = (error) => this.end(error);
+  }
+
+  /** Resolves to the `result`, or rejects with an `McpError` (JSON-RPC error, failed exchange, closed connection). */
+  request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
+    if (this.ended) return Promise.reject(this.ended);
+    const { id, answer } = this.pending.register(method, options.signal);
+    if (options.signal?.aborted) return answer;
+    // Registered before the send: the answer cannot overtake its waiter.
+    this.transport
+      .send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }, options)
+      .catch((error: Error) => this.pending.fail(id, error));
+    return answer;
+  }
+
+  async notify(method: string, params?: unknown, options?: SendOptions): Promise<void> {
+    if (this.ended) throw this.ended;
+    await this.transport.send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }, options);
+  }
+
+  /** Fails every pending request and ends the transport. Safe to call twice. */
+  close(): Promise<void> {
+    this.closing = true;
+    this.end(McpError.closed("the connection was closed"));
+    return this.transport.close();
+  }
+
+  /** Requests sent and not yet answered (for tests and debugging). */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  private receive(value: unknown): void {
+    const classified = classifyMessage(value);
+    switch (classified.kind) {
+      case "response":
+        if (!this.pending.settle(classified.message)) {
+          log.debug(`${this.transport.description}: dropped an answer to unknown id ${JSON.stringify(classified.message.id)}`);
+        }
+        return;
+      case "request":
+        void this.answer(classified.message);
+        return;
+      case "notification":
+        deliverNotification(this.onNotification, classified.message);
+        return;
+      case "invalid":
+        log.debug(`${this.transport.description}: skipped a message that is not JSON-RPC (${classified.reason}): ${JSON.stringify(value)?.slice(0, 200)}`);
+    }
+  }
+
+  private async answer(request: JsonRpcRequest): Promise<void> {
+    if (this.ended) return;
+    if (this.serverRequestsInFlight >= MAX_SERVER_REQUESTS_IN_FLIGHT) {
+      this.end(
+        McpError.closed(`the server sent more than ${MAX_SERVER_REQUESTS_IN_FLIGHT} requests without reading the replies; the connection was closed`),
+      );
+      void this.transport.close();
+      return;
+    }
+    this.serverRequestsInFlight++;
+    try {
+      // Settles once the reply is sent: until then, it counts against the server.
+      await this.transport.send(await replyToServerRequest(this.onRequest, request));
+    } catch (error) {
+      log.debug(`${this.transport.description}: could not answer ${request.method}: ${(error as Error).message}`);
+    } finally {
+      this.serverRequestsInFlight--;
+    }
+  }
+
+  /** A request given up by its caller (timeout, Ctrl-C) while pending: tell the server. */
+  private abandoned(id: number, method: string, reason: string): void {
+    // The initialize request is never cancelled (the spec forbids it); the connection fails instead.
+    if (!this.sendsCancellation || method === "initialize" || this.ended) return;
+    this.notify("notifications/cancelled", { requestId: id, reason }).catch((error: Error) =>
+      log.debug(`${this.transport.description}: could not cancel ${method}: ${error.message}`),
+    );
+  }
+
+  private end(error: Error): void {
+    if (this.ended) return;
+    this.ended = error;
+    this.pending.failAll(error);
+    if (!this.closing) this.onClose?.(error);
+  }
+}
+
+/**
+ * The response to a request the server sent us: the handler's result, or the error it threw as a
+ * JSON-RPC error (-32601 when there is no handler). A server's request is never left unanswered.
+ */
+async function replyToServerRequest(handler: ServerRequestHandler | undefined, request: JsonRpcRequest): Promise<JsonRpcResponse> {
+  try {
+    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    return { jsonrpc: "2.0", id: request.id, result: (await handler(request)) ?? {} };
+  } catch (error) {
+    const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
+    return { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message } };
+  }
+}
+
+/** Passes a server notification up; a failing handler is logged, never allowed to break the reader. */
+function deliverNotification(handler: ((notification: JsonRpcNotification) => void) | undefined, notification: JsonRpcNotification): void {
+  try {
+    handler?.(notification);
+  } catch (error) {
+    log.debug(`notification handler failed on ${notification.method}: ${(error as Error).message}`);
+  }
+}
