@@ -18,7 +18,7 @@ import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import type { ProgressUpdate } from "./progress.ts";
-import type { RootsProvider } from "./roots.ts";
+import type { ClientFeatureOptions } from "./client-capabilities.ts";
 import type { ServerLogEntry } from "./server-log.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
@@ -45,7 +45,9 @@ export interface CallOptions {
   onProgress?: (progress: ProgressUpdate) => void;
 }
 
-export interface McpClientOptions {
+export interface McpClientOptions extends ClientFeatureOptions {
+  /** The server's name in the config: what messages and the elicitation question call it. */
+  name?: string;
   /** Per-request timeout; the default is 30 s. */
   timeoutMs?: number;
   /** Where the timeouts get their time; the system clock unless a test hands in a fake. */
@@ -54,8 +56,6 @@ export interface McpClientOptions {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Hears of each listed tool that is left out (too deep, too large, malformed); the default logs a warning. */
   onRejectedTool?: (tool: RejectedTool) => void;
-  /** The folders the server may work in: declares the `roots` capability and answers `roots/list`. */
-  roots?: RootsProvider;
   /** Hears each valid `notifications/message`; the pool names the server in `entry.server`. */
   onLog?: (entry: ServerLogEntry) => void;
 }
