@@ -1,10 +1,9 @@
 import { log } from "../../log.ts";
-import type { Clock } from "../../system/clock.ts";
+import { systemClock, type Clock } from "../../system/clock.ts";
 import { VERSION } from "../../version.ts";
 import { isCancellation, McpError } from "../mcp-error.ts";
 import {
   CallToolResult,
-  ErrorCode,
   InitializeResult,
   LATEST_PROTOCOL_VERSION,
   ListToolsResult,
@@ -15,11 +14,18 @@ import {
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
+import { ModernErrorCode } from "../stateless-protocol.ts";
+import { HttpTransport } from "../transport/http-transport.ts";
 import type { Transport } from "../transport/transport.ts";
+import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
+import { answerClientRequest, answerInputRequests } from "./client-requests.ts";
+import { sendWithInputRounds } from "./input-required.ts";
+import { buildParamHeaders, checkParamHeaders, type ParamHeader } from "./mcp-param-headers.ts";
 import { parseResult } from "./parse-result.ts";
-import type { ProgressUpdate } from "./progress.ts";
-import type { ClientFeatureOptions } from "./client-capabilities.ts";
-import type { ServerLogEntry } from "./server-log.ts";
+import { ProgressTracker, type ProgressToken, type ProgressUpdate } from "./progress.ts";
+import { ProgressTimeout } from "./progress-timeout.ts";
+import { withRequestMeta } from "./request-meta.ts";
+import { parseServerLog, type ServerLogEntry } from "./server-log.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
@@ -43,6 +49,14 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Hears the call's `notifications/progress`, each with a progress greater than the last. */
   onProgress?: (progress: ProgressUpdate) => void;
+}
+
+/** What `request()` takes beyond CallOptions: a progress token, HTTP headers, a call's own timeout. */
+interface RequestOptions extends CallOptions {
+  progressToken?: ProgressToken;
+  headers?: Record<string, string>;
+  /** A timeout that progress resets (tools/call); without it the request joins a shared group. */
+  timeout?: ProgressTimeout;
 }
 
 export interface McpClientOptions extends ClientFeatureOptions {
@@ -78,6 +92,14 @@ export class McpClient {
   private readonly timeoutMs: number;
   private readonly timeouts: TimeoutGroups;
   private readonly session = new SessionRenewal(() => this.handshake({}));
+  private readonly clock: Clock;
+  private readonly progress = new ProgressTracker();
+  /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
+  private paramHeaders = new Map<string, ParamHeader[]>();
+  /** Aborts on close: a question a server request put to the user is taken away. */
+  private readonly closing = new AbortController();
+  private readonly stopWatchingRoots: (() => void) | undefined;
+  private era: "modern" | "legacy" = "legacy";
   readonly connection: JsonRpcConnection;
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
@@ -88,7 +110,9 @@ export class McpClient {
     private readonly options: McpClientOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.timeouts = new TimeoutGroups(options.clock);
+    this.clock = options.clock ?? systemClock;
+    this.timeouts = new TimeoutGroups(this.clock);
+    this.stopWatchingRoots = options.roots?.onChange(() => this.rootsChanged());
     this.connection = new JsonRpcConnection(transport);
     this.connection.onRequest = (request) => this.answerServerRequest(request);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
@@ -127,12 +151,39 @@ export class McpClient {
     return this.toolsCache;
   }
 
+  /**
+   * Calls a tool. The call carries a progress token: each progress the server reports goes to
+   * `onProgress` and resets the call's timeout (bounded, see progress-timeout.ts). In the modern era
+   * an `input_required` answer is answered (forms, roots) and the call sent again until complete;
+   * over HTTP the marked arguments go in `Mcp-Param-*` headers, and a HeaderMismatch re-lists the
+   * tools and retries once.
+   */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const raw = await this.request("tools/call", { name, arguments: args }, options);
-    return parseResult(CallToolResult, raw, "tools/call");
+    const timeout = new ProgressTimeout(this.clock, this.timeouts, (id, signal) => this.connection.rewatch(id, signal), this.overHttp);
+    const tracked = this.progress.start((update) => {
+      timeout.progressed();
+      options.onProgress?.(update);
+    });
+    try {
+      let raw: unknown;
+      try {
+        raw = await this.sendToolCall(name, args, options, tracked.token, timeout);
+      } catch (error) {
+        if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.paramHeadersApply)) throw error;
+        log.debug(`${this.options.name ?? "server"}: ${error.message}; listing the tools again and retrying ${name} once`);
+        this.toolsCache = undefined;
+        await this.listTools(options);
+        raw = await this.sendToolCall(name, args, options, tracked.token, timeout);
+      }
+      return parseResult(CallToolResult, raw, "tools/call");
+    } finally {
+      tracked.release();
+    }
   }
 
   async close(): Promise<void> {
+    this.closing.abort(McpError.closed("the connection was closed"));
+    this.stopWatchingRoots?.();
     if (this._state.status !== "failed") this._state = { status: "closed" };
     await this.connection.close();
   }
@@ -160,7 +211,43 @@ export class McpClient {
     this.transport.openNotificationStream?.();
   }
 
+  private async sendToolCall(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+    progressToken: ProgressToken,
+    timeout: ProgressTimeout,
+  ): Promise<unknown> {
+    const declared = this.paramHeadersApply ? this.paramHeaders.get(name) : undefined;
+    const sendOptions: RequestOptions = { ...options, progressToken, timeout };
+    if (declared) sendOptions.headers = buildParamHeaders(declared, args);
+    const params = { name, arguments: args };
+    if (this.era === "legacy") return this.request("tools/call", params, sendOptions);
+    return sendWithInputRounds(params, {
+      method: "tools/call",
+      signal: options.signal,
+      send: (round) => this.request("tools/call", round, sendOptions),
+      answer: (inputRequests) => answerInputRequests(inputRequests, { server: this.serverName, features: this.options, signal: options.signal }),
+    });
+  }
+
+  /** Whether `x-mcp-header` applies: only the modern revision's HTTP transport carries the headers. */
+  private get paramHeadersApply(): boolean {
+    return this.era === "modern" && this.overHttp;
+  }
+
+  private get overHttp(): boolean {
+    return this.transport instanceof HttpTransport;
+  }
+
+  /** Who asks, in questions put to the user; never the transport's description (a URL may hold a token). */
+  private get serverName(): string {
+    return this.options.name ?? "the MCP server";
+  }
+
   private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
+    const checkHeaders = this.paramHeadersApply;
+    const paramHeaders = new Map<string, ParamHeader[]>();
     const tools: ToolDefinition[] = [];
     let listed = 0;
     const seenCursors = new Set<string>();
@@ -172,9 +259,22 @@ export class McpClient {
       const page = checkToolDefinitions(result.tools, listed);
       listed += result.tools.length;
       for (const rejected of page.rejected) this.rejectTool(rejected);
-      tools.push(...page.tools);
+      for (const tool of page.tools) {
+        if (checkHeaders) {
+          const marked = checkParamHeaders(tool.inputSchema);
+          if (!marked.ok) {
+            this.rejectTool({ name: tool.name.slice(0, 100), reason: marked.reason });
+            continue;
+          }
+          if (marked.headers.length > 0) paramHeaders.set(tool.name, marked.headers);
+        }
+        tools.push(tool);
+      }
       cursor = result.nextCursor;
-      if (cursor === undefined || cursor === "") return tools;
+      if (cursor === undefined || cursor === "") {
+        this.paramHeaders = paramHeaders;
+        return tools;
+      }
       if (seenCursors.has(cursor)) throw new McpError(undefined, `tools/list repeated the cursor ${JSON.stringify(cursor)}`);
       seenCursors.add(cursor);
     }
@@ -187,17 +287,21 @@ export class McpClient {
    * A request that meets an expired session renews it (once for all that met the same expiry) and
    * goes again, once: the timeout covers the whole.
    */
-  private async request(method: string, params: unknown, options: CallOptions): Promise<unknown> {
+  private async request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const timeout = this.timeouts.acquire(method, timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    const own = options.timeout;
+    const timeout = own ? undefined : this.timeouts.acquire(method, timeoutMs);
+    let signal = own ? own.begin(method, timeoutMs, options.signal) : options.signal ? AbortSignal.any([options.signal, timeout!.signal]) : timeout!.signal;
+    params = this.withMeta(params as Record<string, unknown> | undefined, options.progressToken);
+    const sendOptions = { signal, headers: options.headers, onRegistered: own?.registered };
     try {
       for (let attempt = 0; ; attempt++) {
         // An initialize is the renewal itself: it never waits for one.
         if (this.session.needed && method !== "initialize") await this.session.renew(signal);
         const sentIn = this.session.generation;
         try {
-          return await this.connection.request(method, params, { signal });
+          sendOptions.signal = signal = own ? own.signal : signal;
+          return await this.connection.request(method, params, sendOptions);
         } catch (error) {
           if (!(error instanceof McpError && error.sessionExpired) || method === "initialize") throw error;
           this.session.expired(sentIn);
@@ -208,12 +312,31 @@ export class McpClient {
         }
       }
     } catch (error) {
-      if (timeout.signal.aborted) throw McpError.timeout(method, timeoutMs);
+      const expired = own ? own.expired() : timeout!.signal.aborted ? McpError.timeout(method, timeoutMs) : undefined;
+      if (expired) throw expired;
       if (options.signal?.aborted) throw McpError.cancelled(method);
       throw error;
     } finally {
-      this.timeouts.release(timeout);
+      if (own) own.end();
+      else this.timeouts.release(timeout!);
     }
+  }
+
+  /**
+   * The request's `_meta`: the modern era's version, identity and capabilities on every request;
+   * in the legacy era only a progress token, when there is one.
+   */
+  private withMeta(params: Record<string, unknown> | undefined, progressToken: ProgressToken | undefined): unknown {
+    if (this.era === "modern") {
+      return withRequestMeta(params, {
+        capabilities: declaredCapabilities(this.options),
+        logLevel: process.env.CAT_CODE_DEBUG ? "debug" : "warning",
+        ...(progressToken !== undefined && { progressToken }),
+      });
+    }
+    if (progressToken === undefined) return params;
+    const meta = params?._meta;
+    return { ...params, _meta: { ...(meta !== null && typeof meta === "object" ? meta : {}), progressToken } };
   }
 
   private rejectTool(rejected: RejectedTool): void {
@@ -222,15 +345,40 @@ export class McpClient {
     else log.warn(`MCP tool '${rejected.name}' is left out: ${rejected.reason}`);
   }
 
-  private answerServerRequest(request: JsonRpcRequest): unknown {
-    if (request.method === "ping") return {};
-    // We declare no client capabilities (sampling, roots, elicitation): refuse, never stay silent.
-    throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+  /** A request of the server's (handshake revisions): ping, a form for the user, our roots; anything else -32601. */
+  private answerServerRequest(request: JsonRpcRequest): Promise<unknown> {
+    return answerClientRequest(request.method, request.params, {
+      server: this.serverName,
+      features: this.options,
+      origin: "server-request",
+      signal: this.closing.signal,
+    });
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
-    if (notification.method === "notifications/tools/list_changed") this.toolsCache = undefined;
+    switch (notification.method) {
+      case "notifications/progress":
+        if (!this.progress.handle(notification.params)) log.debug(`${this.serverName}: dropped a progress notification no running call asked for`);
+        return;
+      case "notifications/message": {
+        const entry = parseServerLog(this.serverName, notification.params);
+        if (!entry) log.debug(`${this.serverName}: dropped a malformed notifications/message`);
+        else if (this.options.onLog) this.options.onLog(entry);
+        else log.debug(`${this.serverName} [${entry.level}] ${entry.data}`);
+        return;
+      }
+      case "notifications/tools/list_changed":
+        this.toolsCache = undefined;
+    }
     log.debug(`notification from ${this.transport.description}: ${notification.method}`);
     this.options.onNotification?.(notification);
+  }
+
+  /** Our roots changed: a handshake-revision server is told (the modern revision has no such notification). */
+  private rootsChanged(): void {
+    if (this.era !== "legacy" || this._state.status !== "connected") return;
+    this.connection
+      .notify("notifications/roots/list_changed")
+      .catch((error: Error) => log.debug(`${this.serverName}: could not send notifications/roots/list_changed: ${error.message}`));
   }
 }
