@@ -184,7 +184,7 @@ export class McpClient {
    * tools and retries once.
    */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const timeout = new ProgressTimeout(this.clock, this.timeouts, (id, signal) => this.connection.rewatch(id, signal), this.transport.kind === "http");
+    const timeout = new ProgressTimeout(this.clock, this.timeouts, this.connection, this.transport.kind === "http");
     const tracked = this.progress.start((update) => {
       timeout.progressed();
       options.onProgress?.(update);
@@ -303,17 +303,17 @@ export class McpClient {
     this.transport.openNotificationStream?.();
   }
 
-  private async sendToolCall(
+  private sendToolCall(
     name: string,
     args: Record<string, unknown>,
     options: CallOptions,
     progressToken: ProgressToken,
     timeout: ProgressTimeout,
   ): Promise<unknown> {
-    const declared = this.paramHeadersApply ? this.paramHeaders.get(name) : undefined;
-    const sendOptions: RequestOptions = { ...options, progressToken, timeout };
-    if (declared) sendOptions.headers = buildParamHeaders(declared, args);
     const params = { name, arguments: args };
+    const declared = this.paramHeadersApply ? this.paramHeaders.get(name) : undefined;
+    const headers = declared ? buildParamHeaders(declared, args) : undefined;
+    const sendOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progressToken, headers, timeout };
     if (this._era === "legacy") return this.request("tools/call", params, sendOptions);
     return sendWithInputRounds(params, {
       method: "tools/call",
@@ -392,7 +392,7 @@ export class McpClient {
         try {
           const sent = paramsForEra(this._era, params, this.metaOptions(options));
           if (own) signal = own.signal;
-          return await this.connection.request(method, sent, { signal, headers: options.headers, onRegistered: own?.registered });
+          return await this.connection.request(method, sent, { signal, headers: options.headers, registration: own });
         } catch (error) {
           if (!(error instanceof McpError)) throw error;
           if (this._era === "modern") {

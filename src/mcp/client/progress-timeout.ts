@@ -35,7 +35,7 @@ export class ProgressTimeout {
   constructor(
     private readonly clock: Clock,
     private readonly groups: TimeoutGroups,
-    private readonly rewatch: (id: number, signal: AbortSignal) => void,
+    private readonly connection: { rewatch(id: number, signal: AbortSignal): void },
     private readonly ownFromStart: boolean,
   ) {}
 
@@ -55,9 +55,9 @@ export class ProgressTimeout {
   }
 
   /** The connection's id for the round's request (for re-watching it). */
-  readonly registered = (id: number): void => {
+  registered(id: number): void {
     this.requestId = id;
-  };
+  }
 
   /** The server reported progress: the round gets its full timeout again, within the overall bound. */
   progressed(): void {
@@ -72,7 +72,7 @@ export class ProgressTimeout {
     if (this.group?.signal.aborted) return;
     const own = this.arm(remaining);
     this.signal = this.callerSignal ? AbortSignal.any([this.callerSignal, own]) : own;
-    if (this.requestId !== undefined) this.rewatch(this.requestId, this.signal);
+    if (this.requestId !== undefined) this.connection.rewatch(this.requestId, this.signal);
     this.releaseGroup();
   }
 
