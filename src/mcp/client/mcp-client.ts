@@ -184,25 +184,22 @@ export class McpClient {
    * tools and retries once.
    */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const timeout = new ProgressTimeout(this.clock, this.timeouts, this.connection, this.transport.kind === "http");
-    const tracked = this.progress.start((update) => {
-      timeout.progressed();
-      options.onProgress?.(update);
-    });
+    const timeout = new ProgressTimeout(this.clock, this.timeouts, this.connection, this.transport.kind === "http", options.onProgress);
+    const token = this.progress.track(timeout);
     try {
       let raw: unknown;
       try {
-        raw = await this.sendToolCall(name, args, options, tracked.token, timeout);
+        raw = await this.sendToolCall(name, args, options, token, timeout);
       } catch (error) {
         if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.paramHeadersApply)) throw error;
         log.debug(`${this.serverName}: ${error.message}; listing the tools again and retrying ${name} once`);
         this.toolsCache = undefined;
         await this.listTools(options);
-        raw = await this.sendToolCall(name, args, options, tracked.token, timeout);
+        raw = await this.sendToolCall(name, args, options, token, timeout);
       }
       return parseResult(CallToolResult, raw, "tools/call");
     } finally {
-      tracked.release();
+      this.progress.untrack(token);
     }
   }
 
