@@ -307,12 +307,15 @@ export class McpClient {
     progressToken: ProgressToken,
     timeout: ProgressTimeout,
   ): Promise<unknown> {
-    const params = { name, arguments: args };
+    if (this._era === "legacy") {
+      // The token written in place: one object, not a copy of the params with `_meta` added later.
+      const legacyOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, timeout };
+      return this.request("tools/call", { name, arguments: args, _meta: { progressToken } }, legacyOptions);
+    }
     const declared = this.paramHeadersApply ? this.paramHeaders.get(name) : undefined;
     const headers = declared ? buildParamHeaders(declared, args) : undefined;
     const sendOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progressToken, headers, timeout };
-    if (this._era === "legacy") return this.request("tools/call", params, sendOptions);
-    return sendWithInputRounds(params, {
+    return sendWithInputRounds({ name, arguments: args }, {
       method: "tools/call",
       signal: options.signal,
       send: (round) => this.request("tools/call", round, sendOptions),
