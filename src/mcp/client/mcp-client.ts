@@ -1,5 +1,5 @@
 import { log } from "../../log.ts";
-import type { Clock } from "../../system/clock.ts";
+import { systemClock, type Clock } from "../../system/clock.ts";
 import { isCancellation, McpError } from "../mcp-error.ts";
 import {
   CallToolResult,
@@ -182,10 +182,24 @@ export class McpClient {
   private async establish(options: CallOptions): Promise<void> {
     const { kind } = this.transport;
     if (kind === undefined) return this.handshake(options);
+    // Probe and handshake share the one timeout of a connect: a server that answers neither fails
+    // in that time, as before, with "initialize timed out after <timeout>".
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const clock = this.options.clock ?? systemClock;
+    const startedAt = clock.now();
+    const handshake = async () => {
+      try {
+        await this.handshake({ ...options, timeoutMs: Math.max(0, timeoutMs - (clock.now() - startedAt)) });
+      } catch (error) {
+        // Only our own timeout: a server's error may carry the same code (-32001).
+        const timedOut = error instanceof McpError && error.isTimeout && clock.now() - startedAt >= timeoutMs;
+        throw timedOut ? McpError.timeout("initialize", timeoutMs) : error;
+      }
+    };
     const memory = this.options.eraMemory;
     if (memory?.recall()?.era === "legacy") {
       try {
-        await this.handshake(options);
+        await handshake();
         return;
       } catch (error) {
         if (!answeredByServer(error, this.connectionEnded)) throw error;
@@ -193,20 +207,21 @@ export class McpClient {
         memory.forget();
       }
     }
-    const finding = await detectEra({ kind, connectionEnded: () => this.connectionEnded, discover: () => this.probe(kind, options) });
+    // A silent stdio server costs at most the probe's window, and leaves the handshake half the time.
+    const probeMs = kind === "stdio" ? Math.min(STDIO_PROBE_WINDOW_MS, timeoutMs / 2) : timeoutMs;
+    const finding = await detectEra({ kind, connectionEnded: () => this.connectionEnded, discover: () => this.probe(kind, { ...options, timeoutMs: probeMs }) });
     if (finding.era === "modern") this.openModern(finding);
-    else await this.handshake(options);
+    else await handshake();
     memory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
   }
 
-  /** `server/discover`, the modern way; over stdio within the probe's short window. */
+  /** `server/discover`, the modern way. */
   private probe(kind: "stdio" | "http", options: CallOptions): Promise<unknown> {
     this._era = "modern";
     this.transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
     // Closing a modern HTTP request's stream is its cancellation.
     this.connection.sendsCancellation = kind !== "http";
-    const timeoutMs = kind === "stdio" ? Math.min(STDIO_PROBE_WINDOW_MS, options.timeoutMs ?? this.timeoutMs) : options.timeoutMs;
-    return this.request("server/discover", {}, { ...options, timeoutMs });
+    return this.request("server/discover", {}, options);
   }
 
   private openModern(server: ModernServer): void {
