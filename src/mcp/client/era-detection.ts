@@ -27,7 +27,8 @@ export interface ModernServer {
   instructions: string | undefined;
 }
 
-export type EraFinding = ModernServer | { era: "legacy" };
+/** `silent`: the server did not answer within the window (a legacy server, or a modern one still starting). */
+export type EraFinding = ModernServer | { era: "legacy"; silent?: boolean };
 
 export interface EraProbe {
   kind: "stdio" | "http";
@@ -73,7 +74,7 @@ function afterFailedProbe(error: unknown, probe: EraProbe): EraFinding {
   if (error.unreachable || probe.connectionEnded()) throw error;
   // Silence: a legacy stdio server may ignore a request before `initialize`. Over HTTP the probe had
   // the connect's whole time: the handshake that follows then fails at once, as it always did.
-  if (error.isTimeout) return { era: "legacy" };
+  if (error.isTimeout) return { era: "legacy", silent: true };
   switch (error.code) {
     case ModernErrorCode.UnsupportedProtocolVersion: {
       // Throws when the server names no version we speak.

@@ -24,7 +24,7 @@ import type { EraRecord } from "./era-memory.ts";
 import { paramsForEra } from "./era-params.ts";
 import { CLIENT_INFO } from "./request-meta.ts";
 import { SubscriptionListener } from "./subscription-listener.ts";
-import type { Era } from "./version-negotiation.ts";
+import { isModernError, type Era } from "./version-negotiation.ts";
 import type { ServerLogEntry } from "./server-log.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
@@ -187,9 +187,10 @@ export class McpClient {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const clock = this.options.clock ?? systemClock;
     const startedAt = clock.now();
+    const left = () => Math.max(0, timeoutMs - (clock.now() - startedAt));
     const handshake = async () => {
       try {
-        await this.handshake({ ...options, timeoutMs: Math.max(0, timeoutMs - (clock.now() - startedAt)) });
+        await this.handshake({ ...options, timeoutMs: left() });
       } catch (error) {
         // Only our own timeout: a server's error may carry the same code (-32001).
         const timedOut = error instanceof McpError && error.isTimeout && clock.now() - startedAt >= timeoutMs;
@@ -209,9 +210,22 @@ export class McpClient {
     }
     // A silent stdio server costs at most the probe's window, and leaves the handshake half the time.
     const probeMs = kind === "stdio" ? Math.min(STDIO_PROBE_WINDOW_MS, timeoutMs / 2) : timeoutMs;
-    const finding = await detectEra({ kind, connectionEnded: () => this.connectionEnded, discover: () => this.probe(kind, { ...options, timeoutMs: probeMs }) });
+    const detect = (probeOptions: CallOptions) =>
+      detectEra({ kind, connectionEnded: () => this.connectionEnded, discover: () => this.probe(kind, probeOptions) });
+    const finding = await detect({ ...options, timeoutMs: probeMs });
     if (finding.era === "modern") this.openModern(finding);
-    else await handshake();
+    else {
+      try {
+        await handshake();
+      } catch (error) {
+        // A modern server still starting up misses the window, then refuses `initialize` with one
+        // of the revision's own errors: ask it again, now that it listens, with the time left.
+        if (!(finding.era === "legacy" && finding.silent && error instanceof McpError && isModernError(error))) throw error;
+        const second = await detect({ ...options, timeoutMs: left() });
+        if (second.era !== "modern") throw error;
+        this.openModern(second);
+      }
+    }
     memory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
   }
 

@@ -153,3 +153,19 @@ test(`a stdio server silent on server/discover is legacy once the ${STDIO_PROBE_
   const methods = recorded(file).map((m) => m.method);
   expect(methods.slice(0, 3)).toEqual(["server/discover", "notifications/cancelled", "initialize"]);
 });
+
+test("a modern stdio server that misses the window (still starting) refuses initialize, and is asked again: modern", async () => {
+  const file = join(tempDir(), "late.jsonl");
+  // The first line (the probe) is swallowed, as if the server had not been listening yet.
+  const late = stdio("bash", "-c", `read -r first; exec "${BUN}" "${MODERN_SERVER}" --stdio --record "${file}"`);
+  const clock = new FakeClock();
+  const client = new McpClient(late, { clock, timeoutMs: 10_000 });
+  cleanup.push(() => client.close());
+  const connecting = client.connect();
+  await waitFor(() => clock.pending() > 0, "the probe's timeout");
+  clock.advance(STDIO_PROBE_WINDOW_MS + 10);
+  await connecting;
+  expect(client.era).toBe("modern");
+  const methods = recorded(file).map((m) => m.method);
+  expect(methods.slice(0, 3)).toEqual(["notifications/cancelled", "initialize", "server/discover"]);
+});
