@@ -19,16 +19,18 @@ import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import type { ProgressUpdate } from "./progress.ts";
 import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
-import { answeredByServer, detectEra, STDIO_PROBE_WINDOW_MS, stillOffersModern, type ModernServer } from "./era-detection.ts";
-import type { EraRecord } from "./era-memory.ts";
+import { stillOffersModern, type ModernServer } from "./era-detection.ts";
+import { openEra, type BoundEraMemory } from "./era-opening.ts";
 import { paramsForEra } from "./era-params.ts";
 import { CLIENT_INFO } from "./request-meta.ts";
 import { SubscriptionListener } from "./subscription-listener.ts";
-import { isModernError, type Era } from "./version-negotiation.ts";
+import type { Era } from "./version-negotiation.ts";
 import type { ServerLogEntry } from "./server-log.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
+
+export type { BoundEraMemory } from "./era-opening.ts";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -49,13 +51,6 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Hears the call's `notifications/progress`, each with a progress greater than the last. */
   onProgress?: (progress: ProgressUpdate) => void;
-}
-
-/** What the client is told of its server's era from earlier runs (the pool binds `EraMemory` to one entry). */
-export interface BoundEraMemory {
-  recall(): EraRecord | undefined;
-  remember(record: Omit<EraRecord, "at">): void;
-  forget(): void;
 }
 
 /** A request's options inside the client: a call's, plus what the protocol adds to it. */
@@ -173,60 +168,22 @@ export class McpClient {
     await this.connection.close();
   }
 
-  /**
-   * Finds the era and opens it. A server remembered as legacy goes straight to the handshake (a
-   * silent legacy stdio server would cost the probe's window every time); if the server answers
-   * that with an error, the memory no longer holds: forget it and probe. A transport that names
-   * no kind gets the handshake only. What was found is remembered.
-   */
+  /** Finds the era and opens it (`openEra`); a transport that names no kind gets the handshake only. */
   private async establish(options: CallOptions): Promise<void> {
     const { kind } = this.transport;
     if (kind === undefined) return this.handshake(options);
-    // Probe and handshake share the one timeout of a connect: a server that answers neither fails
-    // in that time, as before, with "initialize timed out after <timeout>".
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const clock = this.options.clock ?? systemClock;
-    const startedAt = clock.now();
-    const left = () => Math.max(0, timeoutMs - (clock.now() - startedAt));
-    const handshake = async () => {
-      try {
-        await this.handshake({ ...options, timeoutMs: left() });
-      } catch (error) {
-        // Only our own timeout: a server's error may carry the same code (-32001).
-        const timedOut = error instanceof McpError && error.isTimeout && clock.now() - startedAt >= timeoutMs;
-        throw timedOut ? McpError.timeout("initialize", timeoutMs) : error;
-      }
-    };
-    const memory = this.options.eraMemory;
-    if (memory?.recall()?.era === "legacy") {
-      try {
-        await handshake();
-        return;
-      } catch (error) {
-        if (!answeredByServer(error, this.connectionEnded)) throw error;
-        log.debug(`${this.transport.description}: the remembered legacy era failed (${(error as Error).message}); probing again`);
-        memory.forget();
-      }
-    }
-    // A silent stdio server costs at most the probe's window, and leaves the handshake half the time.
-    const probeMs = kind === "stdio" ? Math.min(STDIO_PROBE_WINDOW_MS, timeoutMs / 2) : timeoutMs;
-    const detect = (probeOptions: CallOptions) =>
-      detectEra({ kind, connectionEnded: () => this.connectionEnded, discover: () => this.probe(kind, probeOptions) });
-    const finding = await detect({ ...options, timeoutMs: probeMs });
-    if (finding.era === "modern") this.openModern(finding);
-    else {
-      try {
-        await handshake();
-      } catch (error) {
-        // A modern server still starting up misses the window, then refuses `initialize` with one
-        // of the revision's own errors: ask it again, now that it listens, with the time left.
-        if (!(finding.era === "legacy" && finding.silent && error instanceof McpError && isModernError(error))) throw error;
-        const second = await detect({ ...options, timeoutMs: left() });
-        if (second.era !== "modern") throw error;
-        this.openModern(second);
-      }
-    }
-    memory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
+    await openEra({
+      kind,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      clock: this.options.clock ?? systemClock,
+      memory: this.options.eraMemory,
+      description: this.transport.description,
+      handshake: (timeoutMs) => this.handshake({ ...options, timeoutMs }),
+      discover: (timeoutMs) => this.probe(kind, { ...options, timeoutMs }),
+      openModern: (server) => this.openModern(server),
+      connectionEnded: () => this.connectionEnded,
+    });
+    this.options.eraMemory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
   }
 
   /** `server/discover`, the modern way. */
