@@ -125,3 +125,13 @@ test("a call given up closes its stream, which is the cancellation: no notificat
   await client.callTool("after", {});
   expect(server.requests.filter((r) => r.method === "POST").map((r) => r.body.method)).toEqual(["server/discover", "tools/call", "tools/call"]);
 });
+
+test("a tool name with CR/LF cannot add a header: Mcp-Name goes base64", async () => {
+  const server = serveModern();
+  const client = await connect(server);
+  const name = "evil\r\nX-Injected: 1";
+  await client.callTool(name, {});
+  const call = server.posts("tools/call")[0]!;
+  expect(call.headers.get("x-injected")).toBeNull();
+  expect(call.headers.get("mcp-name")).toBe(`=?base64?${Buffer.from(name).toString("base64")}?=`);
+});
