@@ -19,13 +19,9 @@ import { REPO } from "../helpers/paths.ts";
  */
 const EXPECTED_TO_FAIL_UNTIL_ISSUE_13_LANDS = new Set([
   "2025-11-25 elicitation-sep1034-client-defaults",
-  "2026-07-28 tools_call",
-  "2026-07-28 request-metadata",
   "2026-07-28 sep-2322-client-request-state",
-  "2026-07-28 http-standard-headers",
   "2026-07-28 http-custom-headers",
   "2026-07-28 http-invalid-tool-headers",
-  "2026-07-28 json-schema-2020-12-preservation",
 ]);
 
 const RUNS = (await Promise.all(REVISIONS.map(clientScenarios))).flat();
