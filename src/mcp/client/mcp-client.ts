@@ -21,17 +21,18 @@ import { ProgressTimeout } from "./progress-timeout.ts";
 import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
 import { answerClientRequest, answerInputRequests } from "./client-requests.ts";
 import { sendWithInputRounds } from "./input-required.ts";
-import { buildParamHeaders, checkParamHeaders, type ParamHeader } from "./mcp-param-headers.ts";
 import { stillOffersModern, type ModernServer } from "./era-detection.ts";
 import { openEra, type BoundEraMemory } from "./era-opening.ts";
 import { paramsForEra } from "./era-params.ts";
 import { CLIENT_INFO } from "./request-meta.ts";
 import { SubscriptionListener } from "./subscription-listener.ts";
 import type { Era } from "./version-negotiation.ts";
-import { parseServerLog, type ServerLogEntry } from "./server-log.ts";
+import type { ServerLogEntry } from "./server-log.ts";
+import { consumeOwnNotification } from "./own-notifications.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
+import { ToolParamMarks } from "./tool-param-marks.ts";
 
 export type { BoundEraMemory } from "./era-opening.ts";
 
@@ -101,7 +102,7 @@ export class McpClient {
   private readonly clock: Clock;
   private readonly progress = new ProgressTracker();
   /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
-  private paramHeaders = new Map<string, ParamHeader[]>();
+  private readonly paramMarks = new ToolParamMarks();
   /** Aborts on close: a question a server request put to the user is taken away. */
   private readonly closing = new AbortController();
   private readonly stopWatchingRoots: (() => void) | undefined;
@@ -298,8 +299,7 @@ export class McpClient {
       const legacyOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, timeout };
       return this.request("tools/call", { name, arguments: args, _meta: { progressToken } }, legacyOptions);
     }
-    const declared = this.paramHeadersApply ? this.paramHeaders.get(name) : undefined;
-    const headers = declared ? buildParamHeaders(declared, args) : undefined;
+    const headers = this.paramHeadersApply ? this.paramMarks.headersFor(name, args) : undefined;
     const sendOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progressToken, headers, timeout };
     return sendWithInputRounds({ name, arguments: args }, {
       method: "tools/call",
@@ -321,7 +321,7 @@ export class McpClient {
 
   private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
     const checkHeaders = this.paramHeadersApply;
-    const paramHeaders = new Map<string, ParamHeader[]>();
+    this.paramMarks.begin();
     const tools: ToolDefinition[] = [];
     let listed = 0;
     const seenCursors = new Set<string>();
@@ -334,19 +334,11 @@ export class McpClient {
       listed += result.tools.length;
       for (const rejected of page.rejected) this.rejectTool(rejected);
       for (const tool of page.tools) {
-        if (checkHeaders) {
-          const marked = checkParamHeaders(tool.inputSchema);
-          if (!marked.ok) {
-            this.rejectTool({ name: tool.name.slice(0, 100), reason: marked.reason });
-            continue;
-          }
-          if (marked.headers.length > 0) paramHeaders.set(tool.name, marked.headers);
-        }
-        tools.push(tool);
+        if (!checkHeaders || this.paramMarks.admit(tool, (rejected) => this.rejectTool(rejected))) tools.push(tool);
       }
       cursor = result.nextCursor;
       if (cursor === undefined || cursor === "") {
-        this.paramHeaders = paramHeaders;
+        if (checkHeaders) this.paramMarks.finish();
         return tools;
       }
       if (seenCursors.has(cursor)) throw new McpError(undefined, `tools/list repeated the cursor ${JSON.stringify(cursor)}`);
@@ -433,20 +425,8 @@ export class McpClient {
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
-    switch (notification.method) {
-      case "notifications/progress":
-        if (!this.progress.handle(notification.params)) log.debug(`${this.serverName}: dropped a progress notification no running call asked for`);
-        return;
-      case "notifications/message": {
-        const entry = parseServerLog(this.serverName, notification.params);
-        if (!entry) log.debug(`${this.serverName}: dropped a malformed notifications/message`);
-        else if (this.options.onLog) this.options.onLog(entry);
-        else log.debug(`${this.serverName} [${entry.level}] ${entry.data}`);
-        return;
-      }
-      case "notifications/tools/list_changed":
-        this.toolsCache = undefined;
-    }
+    if (consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog)) return;
+    if (notification.method === "notifications/tools/list_changed") this.toolsCache = undefined;
     log.debug(`notification from ${this.transport.description}: ${notification.method}`);
     this.options.onNotification?.(notification);
   }
