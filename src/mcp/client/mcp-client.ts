@@ -19,7 +19,7 @@ import { parseResult } from "./parse-result.ts";
 import { ProgressTracker, type ProgressToken, type ProgressUpdate } from "./progress.ts";
 import { ProgressTimeout } from "./progress-timeout.ts";
 import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
-import { answerClientRequest, answerInputRequests } from "./client-requests.ts";
+import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
 import { sendWithInputRounds } from "./input-required.ts";
 import { stillOffersModern, type ModernServer } from "./era-detection.ts";
 import { openEra, type BoundEraMemory } from "./era-opening.ts";
@@ -105,6 +105,7 @@ export class McpClient {
   private readonly paramMarks = new ToolParamMarks();
   /** Aborts on close: a question a server request put to the user is taken away. */
   private readonly closing = new AbortController();
+  private readonly openServerRequests = new OpenServerRequests(this.closing.signal);
   private readonly stopWatchingRoots: (() => void) | undefined;
   readonly connection: JsonRpcConnection;
   serverInfo: Implementation | undefined;
@@ -415,18 +416,22 @@ export class McpClient {
   }
 
   /** A request of the server's (handshake revisions): ping, a form for the user, our roots; anything else -32601. */
-  private answerServerRequest(request: JsonRpcRequest): Promise<unknown> {
-    return answerClientRequest(request.method, request.params, {
-      server: this.serverName,
-      features: this.options,
-      origin: "server-request",
-      signal: this.closing.signal,
-    });
+  private async answerServerRequest(request: JsonRpcRequest): Promise<unknown> {
+    const context = { server: this.serverName, features: this.options, origin: "server-request" as const, signal: this.closing.signal };
+    // Only a question waits on a person; ping and roots are answered at once.
+    if (request.method !== "elicitation/create") return answerClientRequest(request.method, request.params, context);
+    const { signal, done } = this.openServerRequests.begin(request.id);
+    try {
+      return await answerClientRequest(request.method, request.params, { ...context, signal });
+    } finally {
+      done();
+    }
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
     if (consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog)) return;
     if (notification.method === "notifications/tools/list_changed") this.toolsCache = undefined;
+    if (notification.method === "notifications/cancelled") this.openServerRequests.cancelled(notification.params);
     log.debug(`notification from ${this.transport.description}: ${notification.method}`);
     this.options.onNotification?.(notification);
   }

@@ -89,6 +89,23 @@ describe("server requests of the handshake revisions", () => {
     await client.close();
     expect(seen!.aborted).toBe(true);
   });
+
+  test("the server's notifications/cancelled naming an open question takes the form away; other ids change nothing", async () => {
+    const signals: AbortSignal[] = [];
+    const handler: ElicitationHandler = (_request, signal) =>
+      new Promise((resolve) => {
+        signals.push(signal!);
+        signal?.addEventListener("abort", () => resolve({ action: "cancel" }));
+      });
+    const { transport } = await legacyClient({ elicitation: handler });
+    const first = transport.serverRequest("elicitation/create", FORM);
+    void transport.serverRequest("elicitation/create", FORM);
+    await waitFor(() => signals.length === 2, "both questions");
+    transport.serverNotification("notifications/cancelled", { requestId: "s-99" });
+    transport.serverNotification("notifications/cancelled", { requestId: "s-1", reason: "tool cancelled" });
+    expect(await first).toEqual({ result: { action: "cancel" } });
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, false]);
+  });
 });
 
 describe("server notifications", () => {
