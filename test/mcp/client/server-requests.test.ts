@@ -103,6 +103,7 @@ describe("server requests of the handshake revisions", () => {
     await waitFor(() => signals.length === 2, "both questions");
     transport.serverNotification("notifications/cancelled", { requestId: "s-99" });
     transport.serverNotification("notifications/cancelled", { requestId: "s-1", reason: "tool cancelled" });
+    await waitFor(() => signals[0]!.aborted, "the first question's signal to abort", { timeoutMs: 5000 });
     expect(await first).toEqual({ result: { action: "cancel" } });
     expect(signals.map((signal) => signal.aborted)).toEqual([true, false]);
   });
