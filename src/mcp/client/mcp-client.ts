@@ -77,7 +77,7 @@ export interface McpClientOptions extends ClientFeatureOptions {
   timeoutMs?: number;
   /** Where the timeouts get their time; the system clock unless a test hands in a fake. */
   clock?: Clock;
-  /** Hears server notifications other than the ones the client handles itself. */
+  /** Hears every server notification, after the client's own handling (progress to its call, logs to `onLog`). */
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Hears of each listed tool that is left out (too deep, too large, malformed); the default logs a warning. */
   onRejectedTool?: (tool: RejectedTool) => void;
@@ -429,7 +429,7 @@ export class McpClient {
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
-    if (consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog)) return;
+    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog);
     if (notification.method === "notifications/tools/list_changed") this.toolsCache = undefined;
     if (notification.method === "notifications/cancelled") this.openServerRequests.cancelled(notification.params);
     log.debug(`notification from ${this.transport.description}: ${notification.method}`);

@@ -4,10 +4,10 @@ import type { ProgressTracker } from "./progress.ts";
 import { parseServerLog, type ServerLogEntry } from "./server-log.ts";
 
 /**
- * The server notifications a client consumes itself rather than passing on: progress goes to the
- * call holding its token; a log message, checked and bounded, to `onLog` (the debug log without
- * one). Malformed ones and progress no running call asked for are dropped, with a debug line.
- * Returns false for any other notification.
+ * The server notifications a client acts on itself: progress goes to the call holding its token; a
+ * log message, checked and bounded, to `onLog` (the debug log without one). Malformed ones and
+ * progress no running call asked for go nowhere, with a debug line. Returns false for any other
+ * notification.
  */
 export function consumeOwnNotification(
   notification: JsonRpcNotification,
