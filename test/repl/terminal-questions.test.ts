@@ -18,7 +18,7 @@ test("two questions asked at once are asked one after the other, each between be
     events.push("form asked");
     return "form answer";
   });
-  await waitFor(() => events.includes("permission asked"));
+  await waitFor(() => events.includes("permission asked"), "the first question");
   // The form waits: the permission question has the terminal.
   expect(events).toEqual(["begin", "permission asked"]);
   answerFirst("y");
@@ -61,7 +61,7 @@ test("lines typed ahead at a terminal are dropped before a question; piped lines
   const atTerminal = new LineReader(tty, ttyOut);
   tty.write("y\r");
   tty.write("half-typ");
-  await waitFor(() => atTerminal.currentLine === "half-typ");
+  await waitFor(() => atTerminal.currentLine === "half-typ", "the half-typed line");
   expect(atTerminal.dropTypedAhead()).toBe(2);
   const read = atTerminal.read("Allow? ", { remember: false });
   tty.write("n\r");
@@ -72,7 +72,7 @@ test("lines typed ahead at a terminal are dropped before a question; piped lines
   const pipedReader = new LineReader(piped, new PassThrough());
   piped.write("y\n");
   // Wait until the line is queued: a read made now resolves it from the queue.
-  await waitFor(() => (pipedReader as unknown as { queue: string[] }).queue.length === 1);
+  await waitFor(() => (pipedReader as unknown as { queue: string[] }).queue.length === 1, "the piped line queued");
   expect(pipedReader.dropTypedAhead()).toBe(0);
   expect(await pipedReader.read("Allow? ")).toBe("y");
   pipedReader.close();
