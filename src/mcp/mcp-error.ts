@@ -15,6 +15,13 @@ export interface McpErrorOptions {
   url?: string;
   /** The request carried a session the server no longer knows (HTTP 404): the client may renew it. */
   sessionExpired?: boolean;
+  /**
+   * A modern (2026-07-28) HTTP response stream ended before the response: there is no resumption
+   * in that revision, so the request is lost and the client may send it again with a new id.
+   */
+  streamLost?: boolean;
+  /** The server could not be reached at all (no HTTP answer): nothing was said by a server. */
+  unreachable?: boolean;
 }
 
 /**
@@ -31,6 +38,8 @@ export class McpError extends Error {
   readonly status: number | undefined;
   readonly url: string | undefined;
   readonly sessionExpired: boolean;
+  readonly streamLost: boolean;
+  readonly unreachable: boolean;
 
   constructor(code: number | undefined, message: string, options: McpErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -39,6 +48,8 @@ export class McpError extends Error {
     this.status = options.status;
     this.url = options.url;
     this.sessionExpired = options.sessionExpired ?? false;
+    this.streamLost = options.streamLost ?? false;
+    this.unreachable = options.unreachable ?? false;
   }
 
   /** A JSON-RPC error object from the server, its message cut where it enters. */

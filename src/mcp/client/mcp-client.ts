@@ -1,6 +1,5 @@
 import { log } from "../../log.ts";
 import type { Clock } from "../../system/clock.ts";
-import { VERSION } from "../../version.ts";
 import { isCancellation, McpError } from "../mcp-error.ts";
 import {
   CallToolResult,
@@ -15,10 +14,17 @@ import {
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
+import { MODERN_PROTOCOL_VERSION, type ClientCapabilities, type ProgressToken } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import type { ProgressUpdate } from "./progress.ts";
-import type { ClientFeatureOptions } from "./client-capabilities.ts";
+import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
+import { answeredByServer, detectEra, STDIO_PROBE_WINDOW_MS, stillOffersModern, type ModernServer } from "./era-detection.ts";
+import type { EraRecord } from "./era-memory.ts";
+import { paramsForEra } from "./era-params.ts";
+import { CLIENT_INFO } from "./request-meta.ts";
+import { SubscriptionListener } from "./subscription-listener.ts";
+import type { Era } from "./version-negotiation.ts";
 import type { ServerLogEntry } from "./server-log.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
@@ -45,6 +51,24 @@ export interface CallOptions {
   onProgress?: (progress: ProgressUpdate) => void;
 }
 
+/** What the client is told of its server's era from earlier runs (the pool binds `EraMemory` to one entry). */
+export interface BoundEraMemory {
+  recall(): EraRecord | undefined;
+  remember(record: Omit<EraRecord, "at">): void;
+  forget(): void;
+}
+
+/** A request's options inside the client: a call's, plus what the protocol adds to it. */
+export type RequestOptions = CallOptions & {
+  /** Asks for `notifications/progress` with this token (`_meta.progressToken`). */
+  progressToken?: ProgressToken;
+  /** Extra HTTP headers for this request (`Mcp-Param-*`); stdio ignores them. */
+  headers?: Record<string, string>;
+};
+
+/** How often a modern request whose response stream broke is sent again (each time with a new id). */
+const MAX_STREAM_REISSUES = 2;
+
 export interface McpClientOptions extends ClientFeatureOptions {
   /** The server's name in the config: what messages and the elicitation question call it. */
   name?: string;
@@ -58,19 +82,15 @@ export interface McpClientOptions extends ClientFeatureOptions {
   onRejectedTool?: (tool: RejectedTool) => void;
   /** Hears each valid `notifications/message`; the pool names the server in `entry.server`. */
   onLog?: (entry: ServerLogEntry) => void;
+  /** The era this server spoke last time: a legacy one skips the probe (see `connect`). */
+  eraMemory?: BoundEraMemory;
 }
 
-/** What the client says of itself in `initialize`: the same on every handshake of a connection. */
-const INITIALIZE_PARAMS = {
-  protocolVersion: LATEST_PROTOCOL_VERSION,
-  capabilities: {},
-  clientInfo: { name: "cat-code", version: VERSION },
-};
-
 /**
- * One MCP server: the handshake (and its renewal when an HTTP server expires the session),
- * tools/list (paged, cached for the connection) and tools/call, each with a timeout. Speaks
- * JSON-RPC through a `JsonRpcConnection` and knows nothing of how bytes move.
+ * One MCP server, of either protocol era: the modern one (2026-07-28: no handshake, `_meta` on
+ * every request) or a legacy one (the handshake, and its renewal when an HTTP server expires the
+ * session); tools/list (paged, cached for the connection) and tools/call, each with a timeout.
+ * Speaks JSON-RPC through a `JsonRpcConnection` and knows nothing of how bytes move.
  */
 export class McpClient {
   private _state: ClientState = { status: "idle" };
@@ -82,6 +102,11 @@ export class McpClient {
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
   instructions: string | undefined;
+  /** What the server declared (`initialize`, or `server/discover` for a modern server). */
+  serverCapabilities: Record<string, unknown> | undefined;
+  private _era: Era = "legacy";
+  private readonly capabilities: ClientCapabilities;
+  private subscription: SubscriptionListener | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -89,10 +114,12 @@ export class McpClient {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.timeouts = new TimeoutGroups(options.clock);
+    this.capabilities = declaredCapabilities(options);
     this.connection = new JsonRpcConnection(transport);
     this.connection.onRequest = (request) => this.answerServerRequest(request);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
     this.connection.onClose = (error) => {
+      this.subscription?.stop();
       if (this._state.status === "connected" || this._state.status === "connecting") {
         this._state = { status: "failed", reason: error.message };
       }
@@ -103,12 +130,20 @@ export class McpClient {
     return this._state;
   }
 
-  /** Starts the transport and runs the handshake. On failure the state is FAILED with the reason. */
+  /** The protocol generation the server speaks; "legacy" until `connect` found otherwise. */
+  get era(): Era {
+    return this._era;
+  }
+
+  /**
+   * Starts the transport, finds the server's era and opens it (the handshake, or the modern
+   * server's `server/discover`). On failure the state is FAILED with the reason.
+   */
   async connect(options: { signal?: AbortSignal } = {}): Promise<void> {
     this._state = { status: "connecting" };
     try {
       await this.transport.start();
-      await this.handshake(options);
+      await this.establish(options);
       this._state = { status: "connected" };
     } catch (error) {
       this._state =
@@ -134,7 +169,68 @@ export class McpClient {
 
   async close(): Promise<void> {
     if (this._state.status !== "failed") this._state = { status: "closed" };
+    this.subscription?.stop();
     await this.connection.close();
+  }
+
+  /**
+   * Finds the era and opens it. A server remembered as legacy goes straight to the handshake (a
+   * silent legacy stdio server would cost the probe's window every time); if the server answers
+   * that with an error, the memory no longer holds: forget it and probe. A transport that names
+   * no kind gets the handshake only. What was found is remembered.
+   */
+  private async establish(options: CallOptions): Promise<void> {
+    const { kind } = this.transport;
+    if (kind === undefined) return this.handshake(options);
+    const memory = this.options.eraMemory;
+    if (memory?.recall()?.era === "legacy") {
+      try {
+        await this.handshake(options);
+        return;
+      } catch (error) {
+        if (!answeredByServer(error, this.connectionEnded)) throw error;
+        log.debug(`${this.transport.description}: the remembered legacy era failed (${(error as Error).message}); probing again`);
+        memory.forget();
+      }
+    }
+    const finding = await detectEra({ kind, connectionEnded: () => this.connectionEnded, discover: () => this.probe(kind, options) });
+    if (finding.era === "modern") this.openModern(finding);
+    else await this.handshake(options);
+    memory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
+  }
+
+  /** `server/discover`, the modern way; over stdio within the probe's short window. */
+  private probe(kind: "stdio" | "http", options: CallOptions): Promise<unknown> {
+    this._era = "modern";
+    this.transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
+    // Closing a modern HTTP request's stream is its cancellation.
+    this.connection.sendsCancellation = kind !== "http";
+    const timeoutMs = kind === "stdio" ? Math.min(STDIO_PROBE_WINDOW_MS, options.timeoutMs ?? this.timeoutMs) : options.timeoutMs;
+    return this.request("server/discover", {}, { ...options, timeoutMs });
+  }
+
+  private openModern(server: ModernServer): void {
+    this._era = "modern";
+    this.protocolVersion = server.version;
+    this.serverInfo = server.serverInfo;
+    this.instructions = server.instructions;
+    this.serverCapabilities = server.capabilities;
+    const tools = server.capabilities.tools;
+    if (typeof tools === "object" && tools !== null && (tools as Record<string, unknown>).listChanged === true) {
+      this.subscription = new SubscriptionListener((signal) => this.listen(signal), this.transport.description, this.options.clock);
+      this.subscription.start();
+    }
+  }
+
+  /** The long-lived `subscriptions/listen` request: no timeout; its notifications go to `handleNotification`. */
+  private listen(signal: AbortSignal): Promise<unknown> {
+    const params = paramsForEra("modern", { notifications: { toolsListChanged: true } }, this.metaOptions({}));
+    return this.connection.request("subscriptions/listen", params, { signal });
+  }
+
+  /** Whether the connection ended by itself (a stdio server that exited) during connect. */
+  private get connectionEnded(): boolean {
+    return this._state.status === "failed";
   }
 
   /**
@@ -142,7 +238,12 @@ export class McpClient {
    * renewal of an expired session alike, so a new session cannot slip in a version we do not speak.
    */
   private async handshake(options: CallOptions): Promise<void> {
-    const raw = await this.request("initialize", INITIALIZE_PARAMS, options);
+    // Back from a modern probe, if there was one: no version header until the handshake agrees one.
+    this._era = "legacy";
+    this.connection.sendsCancellation = true;
+    this.transport.setProtocolVersion?.(undefined);
+    const params = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.capabilities, clientInfo: CLIENT_INFO };
+    const raw = await this.request("initialize", params, options);
     const result = parseResult(InitializeResult, raw, "initialize");
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
       throw new McpError(
@@ -153,6 +254,7 @@ export class McpClient {
     this.protocolVersion = result.protocolVersion;
     this.serverInfo = result.serverInfo;
     this.instructions = result.instructions;
+    this.serverCapabilities = result.capabilities;
     this.transport.setProtocolVersion?.(result.protocolVersion);
     await this.connection.notify("notifications/initialized");
     this.session.established();
@@ -182,26 +284,42 @@ export class McpClient {
   }
 
   /**
-   * A request with this client's timeout. A timeout and a caller's abort both make the connection
-   * forget the id and send `notifications/cancelled`; only the timeout is an error of the server.
-   * A request that meets an expired session renews it (once for all that met the same expiry) and
-   * goes again, once: the timeout covers the whole.
+   * A request with this client's timeout, its params as the era wants them (`paramsForEra`). A
+   * timeout and a caller's abort both give the id up (stdio and legacy HTTP: with
+   * `notifications/cancelled`); only the timeout is an error of the server. Sent again, within the
+   * same timeout: a legacy request that met an expired session, after renewing it (once for all
+   * that met the same expiry), once; a modern request whose response stream broke, with a new id,
+   * at most twice; a modern request refused with -32022 while our version is still listed, once.
    */
-  private async request(method: string, params: unknown, options: CallOptions): Promise<unknown> {
+  private async request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const timeout = this.timeouts.acquire(method, timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    const again = { session: 0, stream: 0, version: 0 };
     try {
-      for (let attempt = 0; ; attempt++) {
+      for (;;) {
         // An initialize is the renewal itself: it never waits for one.
         if (this.session.needed && method !== "initialize") await this.session.renew(signal);
         const sentIn = this.session.generation;
         try {
-          return await this.connection.request(method, params, { signal });
+          const sent = paramsForEra(this._era, params, this.metaOptions(options));
+          return await this.connection.request(method, sent, { signal, headers: options.headers });
         } catch (error) {
-          if (!(error instanceof McpError && error.sessionExpired) || method === "initialize") throw error;
+          if (!(error instanceof McpError)) throw error;
+          if (this._era === "modern") {
+            if (error.streamLost && again.stream++ < MAX_STREAM_REISSUES) {
+              log.debug(`${this.transport.description}: the stream answering ${method} broke; sending it again`);
+              continue;
+            }
+            if (stillOffersModern(error) && again.version++ < 1) {
+              log.debug(`${this.transport.description}: ${method} was refused with -32022 though the server lists our version; once more`);
+              continue;
+            }
+            throw error;
+          }
+          if (!error.sessionExpired || method === "initialize") throw error;
           this.session.expired(sentIn);
-          if (attempt > 0) {
+          if (again.session++ > 0) {
             throw McpError.closed(`the server at ${error.url} expired the session, then refused the new one too (404 twice)`);
           }
           log.debug(`${this.transport.description}: the session expired; starting a new one`);
@@ -214,6 +332,11 @@ export class McpClient {
     } finally {
       this.timeouts.release(timeout);
     }
+  }
+
+  private metaOptions(options: RequestOptions) {
+    // The debug log is where a server's log lines go: ask for all of them only when it is shown.
+    return { capabilities: this.capabilities, logLevel: log.level >= 4 ? ("debug" as const) : ("warning" as const), progressToken: options.progressToken };
   }
 
   private rejectTool(rejected: RejectedTool): void {

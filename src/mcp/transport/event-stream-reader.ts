@@ -1,6 +1,7 @@
 import { createParser } from "eventsource-parser";
 import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
+import { ErrorCode } from "../protocol.ts";
 import { systemClock, type Clock, type ClockTimer } from "../../system/clock.ts";
 import { sleep } from "../../system/timers.ts";
 import { httpStatusError } from "./http-errors.ts";
@@ -30,8 +31,11 @@ export interface ReadStreamOptions {
 }
 
 export interface ReadUntilAnsweredOptions extends ReadStreamOptions {
-  /** Re-opens the stream with `GET` + `Last-Event-ID`. */
-  resume: (lastEventId: string) => Promise<Response>;
+  /**
+   * Re-opens the stream with `GET` + `Last-Event-ID`. Absent (the 2026-07-28 revision has no
+   * resumption), a stream that ends unanswered fails with an `McpError` marked `streamLost`.
+   */
+  resume?: (lastEventId: string) => Promise<Response>;
   /** The wait before resuming when the server sent no `retry`. */
   defaultRetryMs: number;
   /** Resumptions in a row that may bring nothing before giving up. */
@@ -72,6 +76,9 @@ export async function readUntilAnswered(first: Response, options: ReadUntilAnswe
       if (outcome.progressed) attempts = 0;
     }
     signal.throwIfAborted();
+    if (!options.resume) {
+      throw new McpError(ErrorCode.ConnectionClosed, `the server at ${url} ended the stream before answering ${method}`, { url, streamLost: true });
+    }
     const { lastEventId, retryMs } = position;
     if (lastEventId === undefined) {
       throw McpError.closed(`the server at ${url} ended the stream before answering ${method}, with no event id to resume from`);

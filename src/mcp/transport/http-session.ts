@@ -2,8 +2,10 @@ import { log } from "../../log.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { McpError } from "../mcp-error.ts";
 import type { JsonRpcMessage } from "../protocol.ts";
+import { MODERN_PROTOCOL_VERSION } from "../stateless-protocol.ts";
 import { unreachable } from "./http-errors.ts";
 import { fetchWithinOrigin } from "./http-redirects.ts";
+import { modernHeaders } from "./modern-headers.ts";
 
 const JSON_TYPE = "application/json";
 const SSE_TYPE = "text/event-stream";
@@ -27,7 +29,12 @@ export function isEventStream(response: Response): boolean {
 export class HttpSession {
   /** Set from the answer to `initialize`; sent on every later request. */
   sessionId: string | undefined;
-  /** The version agreed in the handshake; sent on every request after it. */
+  /**
+   * The version agreed in the handshake, sent on every request after it; or the modern version
+   * (2026-07-28), which puts the session in modern mode: no session at all (an `Mcp-Session-Id`
+   * the server sends is ignored, none is sent, nothing to `DELETE`), and `Mcp-Method`/`Mcp-Name`
+   * on every POST.
+   */
   protocolVersion: string | undefined;
 
   /** The endpoint as it may be shown: in messages, logs and `mcp list`. */
@@ -42,6 +49,11 @@ export class HttpSession {
     this.shownUrl = redactUrl(url);
   }
 
+  /** Whether messages go the 2026-07-28 way (see `protocolVersion`). */
+  get modern(): boolean {
+    return this.protocolVersion === MODERN_PROTOCOL_VERSION;
+  }
+
   /** Aborted by `terminate()`: every fetch and every wait of the transport listens to it. */
   get closeSignal(): AbortSignal {
     return this.closer.signal;
@@ -53,9 +65,10 @@ export class HttpSession {
    */
   async post(message: JsonRpcMessage, signal?: AbortSignal, headers?: Record<string, string>): Promise<Response> {
     const initialize = "method" in message && message.method === "initialize";
+    const protocolHeaders = this.modern ? modernHeaders(message) : {};
     const response = await this.fetch(
       "POST",
-      { ...headers, "Content-Type": JSON_TYPE, Accept: `${JSON_TYPE}, ${SSE_TYPE}` },
+      { ...headers, ...protocolHeaders, "Content-Type": JSON_TYPE, Accept: `${JSON_TYPE}, ${SSE_TYPE}` },
       JSON.stringify(message),
       signal,
       !initialize,
@@ -121,7 +134,7 @@ export class HttpSession {
     try {
       return await fetchWithinOrigin(this.url, {
         method,
-        headers: this.headersFor(ownHeaders, inSession ? this.sessionId : undefined, inSession),
+        headers: this.headersFor(ownHeaders, inSession && !this.modern ? this.sessionId : undefined, inSession),
         body,
         signal: combined,
       });

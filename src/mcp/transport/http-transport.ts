@@ -32,7 +32,8 @@ export interface HttpTransportOptions {
 }
 
 /**
- * An MCP server behind one Streamable HTTP endpoint (spec 2025-11-25). Each message is a POST; a
+ * An MCP server behind one Streamable HTTP endpoint (spec 2025-11-25, and 2026-07-28 once the
+ * client sets that version: see `setProtocolVersion`). Each message is a POST; a
  * request is answered with JSON or with an SSE stream that may carry the server's own requests and
  * notifications before the response. It moves messages only: every message from the server goes
  * to `onMessage`, and it looks into one only to know whether it is the response that ends a
@@ -50,6 +51,7 @@ export class HttpTransport implements Transport {
   /** HTTP has no connection that ends by itself: this is called by `close()` only. */
   onClose?: (error: Error) => void;
   readonly description: string;
+  readonly kind = "http" as const;
 
   private readonly session: HttpSession;
   private closing: Promise<void> | undefined;
@@ -112,7 +114,12 @@ export class HttpTransport implements Transport {
     return this.session.sessionId;
   }
 
-  setProtocolVersion(version: string): void {
+  /**
+   * The version to send in `MCP-Protocol-Version`; undefined sends none (before a handshake). The
+   * modern version (2026-07-28) switches to its way of moving messages: no session, `Mcp-Method`
+   * and `Mcp-Name` headers, no GET stream, no resumption of a broken response stream.
+   */
+  setProtocolVersion(version: string | undefined): void {
     this.session.protocolVersion = version;
   }
 
@@ -122,7 +129,8 @@ export class HttpTransport implements Transport {
    * that offers none (405) is simply not asked again.
    */
   openNotificationStream(): void {
-    if (this.closing) return;
+    // The modern revision has no standalone stream: change notifications come through `subscriptions/listen`.
+    if (this.closing || this.session.modern) return;
     if (this.notifications.state === "off") this.notifications.open();
     else this.notifications.renew();
   }
@@ -171,7 +179,7 @@ export class HttpTransport implements Transport {
         method: message.method,
         signal,
         onMessage: receive,
-        resume: (lastEventId) => this.session.resume(lastEventId, signal),
+        resume: this.session.modern ? undefined : (lastEventId) => this.session.resume(lastEventId, signal),
         defaultRetryMs: this.options.defaultRetryMs,
         maxResumeAttempts: this.options.maxResumeAttempts,
         maxMessageChars: this.options.maxMessageChars,

@@ -40,6 +40,7 @@ export class StdioTransport implements Transport {
   onClose?: (error: Error) => void;
 
   readonly description: string;
+  readonly kind = "stdio" as const;
   readonly stderr = new StderrRing();
 
   private process: ServerProcess | undefined;

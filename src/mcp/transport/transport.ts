@@ -31,8 +31,17 @@ export interface Transport {
    * (a `ConnectionClosed` error). Nothing it was asked to send is answered after it.
    */
   onClose?: (error: Error) => void;
-  /** Tells the transport which protocol version was agreed (HTTP sends it as a header). */
-  setProtocolVersion?(version: string): void;
+  /**
+   * Tells the transport which protocol version is spoken (HTTP sends it as a header, and moves
+   * messages the 2026-07-28 way for that version); undefined: none yet.
+   */
+  setProtocolVersion?(version: string | undefined): void;
+  /**
+   * How the transport carries messages, which decides how the client tells a server's protocol
+   * era: "http" sends a modern request first, "stdio" probes with `server/discover` in a short
+   * window. A transport that names none (an in-process test double) gets the handshake only.
+   */
+  readonly kind?: "stdio" | "http";
   /**
    * Asks for server messages that belong to no request (HTTP: the standalone GET stream); called
    * after every handshake, the first and each renewal.

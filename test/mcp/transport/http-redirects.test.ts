@@ -88,12 +88,12 @@ describe("HTTP redirects within the origin", () => {
       await client.close();
       // The standalone GET is followed too, in its own time: left out of the order.
       const moved = server.requests.filter((r) => r.path === "/v2/mcp" && r.method !== "GET");
-      expect(moved.map((r) => r.body?.method ?? r.method)).toEqual(["initialize", "notifications/initialized", "tools/call", "DELETE"]);
+      expect(moved.map((r) => r.body?.method ?? r.method)).toEqual(["server/discover", "initialize", "notifications/initialized", "tools/call", "DELETE"]);
       for (const request of moved) {
         expect(request.headers.get("x-api-key")).toBe(HEADERS["X-Api-Key"]);
         expect(request.headers.get("authorization")).toBe(HEADERS.Authorization);
       }
-      expect(moved.slice(1).map((r) => r.headers.get("mcp-session-id"))).toEqual(["session-1", "session-1", "session-1"]);
+      expect(moved.slice(2).map((r) => r.headers.get("mcp-session-id"))).toEqual(["session-1", "session-1", "session-1"]);
     });
   }
 

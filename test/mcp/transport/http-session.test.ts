@@ -33,7 +33,8 @@ describe("HttpTransport sessions and headers", () => {
     const { client } = await connect(server, { Authorization: SECRET, "X-Team": "cats" });
     await client.listTools();
     const posts = server.requests.filter((r) => r.method === "POST");
-    expect(posts.map((r) => r.body.method)).toEqual(["initialize", "notifications/initialized", "tools/list"]);
+    // The modern probe first: the scripted server answers it 200 -32601, a legacy server's way.
+    expect(posts.map((r) => r.body.method)).toEqual(["server/discover", "initialize", "notifications/initialized", "tools/list"]);
     for (const post of posts) {
       expect(post.headers.get("content-type")).toBe("application/json");
       expect(post.headers.get("accept")).toBe("application/json, text/event-stream");
@@ -47,7 +48,9 @@ describe("HttpTransport sessions and headers", () => {
     const { client } = await connect(server);
     await client.listTools();
     await server.waitFor((r) => r.method === "GET");
-    const [initialize, ...later] = server.requests;
+    const [probe, initialize, ...later] = server.requests;
+    expect(probe!.headers.get("mcp-session-id")).toBeNull();
+    expect(probe!.headers.get("mcp-protocol-version")).toBe("2026-07-28");
     expect(initialize!.headers.get("mcp-session-id")).toBeNull();
     expect(initialize!.headers.get("mcp-protocol-version")).toBeNull();
     // notifications/initialized, tools/list and the standalone GET.
