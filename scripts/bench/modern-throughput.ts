@@ -45,8 +45,7 @@ async function connect(kind: Kind, transport: "stdio" | "http", url: string): Pr
       { timeoutMs: 120_000 },
     );
     await client.connect();
-    const era = (client as { era?: string }).era;
-    if (era !== "modern") throw new Error(`cat-code spoke ${era ?? "the handshake"} with the modern fixture, not 2026-07-28`);
+    if (client.era !== "modern") throw new Error(`cat-code spoke the ${client.era} era with the modern fixture, not 2026-07-28`);
     return { call: (text) => client.callTool("echo", { text }), close: () => client.close() };
   }
   const client = new Client({ name: "bench", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });

@@ -25,17 +25,6 @@ export interface EraRecord {
   at: number;
 }
 
-/**
- * One configuration's slice of the memory, what a client is handed (option `eraMemory`): it knows
- * nothing of files or fingerprints. `remember` and `forget` return at once; the writing is the
- * owner's (the pool waits for it before the process ends).
- */
-export interface EraMemoryHandle {
-  recall(): EraRecord | undefined;
-  remember(choice: Omit<EraRecord, "at">): void;
-  forget(): void;
-}
-
 const StoredRecord = v.object({ era: v.picklist(["modern", "legacy"]), version: v.pipe(v.string(), v.maxLength(64)), at: v.number() });
 
 /** Far more servers than anyone configures; beyond it the oldest records are dropped. */

@@ -1,9 +1,8 @@
 import { log } from "../../log.ts";
-import type { Clock } from "../../system/clock.ts";
+import { systemClock, type Clock } from "../../system/clock.ts";
 import { isCancellation, McpError } from "../mcp-error.ts";
 import {
   CallToolResult,
-  ErrorCode,
   InitializeResult,
   LATEST_PROTOCOL_VERSION,
   ListToolsResult,
@@ -14,18 +13,23 @@ import {
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
-import { MODERN_PROTOCOL_VERSION, type ClientCapabilities, type ProgressToken } from "../stateless-protocol.ts";
+import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities } from "../stateless-protocol.ts";
+import { HttpTransport } from "../transport/http-transport.ts";
 import type { Transport } from "../transport/transport.ts";
-import { parseResult } from "./parse-result.ts";
-import type { ProgressUpdate } from "./progress.ts";
 import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
+import { answerClientRequest, answerInputRequests } from "./client-requests.ts";
+import { sendWithInputRounds } from "./input-required.ts";
+import { buildParamHeaders, checkParamHeaders, type ParamHeader } from "./mcp-param-headers.ts";
+import { parseResult } from "./parse-result.ts";
 import { answeredByServer, detectEra, STDIO_PROBE_WINDOW_MS, stillOffersModern, type ModernServer } from "./era-detection.ts";
 import type { EraRecord } from "./era-memory.ts";
 import { paramsForEra } from "./era-params.ts";
+import { ProgressTracker, type ProgressToken, type ProgressUpdate } from "./progress.ts";
+import { ProgressTimeout } from "./progress-timeout.ts";
 import { CLIENT_INFO } from "./request-meta.ts";
+import { parseServerLog, type ServerLogEntry } from "./server-log.ts";
 import { SubscriptionListener } from "./subscription-listener.ts";
 import type { Era } from "./version-negotiation.ts";
-import type { ServerLogEntry } from "./server-log.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
@@ -64,6 +68,8 @@ export type RequestOptions = CallOptions & {
   progressToken?: ProgressToken;
   /** Extra HTTP headers for this request (`Mcp-Param-*`); stdio ignores them. */
   headers?: Record<string, string>;
+  /** A timeout that progress resets (tools/call); without it the request joins a shared group. */
+  timeout?: ProgressTimeout;
 };
 
 /** How often a modern request whose response stream broke is sent again (each time with a new id). */
@@ -98,6 +104,13 @@ export class McpClient {
   private readonly timeoutMs: number;
   private readonly timeouts: TimeoutGroups;
   private readonly session = new SessionRenewal(() => this.handshake({}));
+  private readonly clock: Clock;
+  private readonly progress = new ProgressTracker();
+  /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
+  private paramHeaders = new Map<string, ParamHeader[]>();
+  /** Aborts on close: a question a server request put to the user is taken away. */
+  private readonly closing = new AbortController();
+  private readonly stopWatchingRoots: (() => void) | undefined;
   readonly connection: JsonRpcConnection;
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
@@ -113,8 +126,10 @@ export class McpClient {
     private readonly options: McpClientOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.timeouts = new TimeoutGroups(options.clock);
+    this.clock = options.clock ?? systemClock;
+    this.timeouts = new TimeoutGroups(this.clock);
     this.capabilities = declaredCapabilities(options);
+    this.stopWatchingRoots = options.roots?.onChange(() => this.rootsChanged());
     this.connection = new JsonRpcConnection(transport);
     this.connection.onRequest = (request) => this.answerServerRequest(request);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
@@ -162,12 +177,39 @@ export class McpClient {
     return this.toolsCache;
   }
 
+  /**
+   * Calls a tool. The call carries a progress token: each progress the server reports goes to
+   * `onProgress` and resets the call's timeout (bounded, see progress-timeout.ts). In the modern era
+   * an `input_required` answer is answered (forms, roots) and the call sent again until complete;
+   * over HTTP the marked arguments go in `Mcp-Param-*` headers, and a HeaderMismatch re-lists the
+   * tools and retries once.
+   */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const raw = await this.request("tools/call", { name, arguments: args }, options);
-    return parseResult(CallToolResult, raw, "tools/call");
+    const timeout = new ProgressTimeout(this.clock, this.timeouts, (id, signal) => this.connection.rewatch(id, signal), this.overHttp);
+    const tracked = this.progress.start((update) => {
+      timeout.progressed();
+      options.onProgress?.(update);
+    });
+    try {
+      let raw: unknown;
+      try {
+        raw = await this.sendToolCall(name, args, options, tracked.token, timeout);
+      } catch (error) {
+        if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.paramHeadersApply)) throw error;
+        log.debug(`${this.options.name ?? "server"}: ${error.message}; listing the tools again and retrying ${name} once`);
+        this.toolsCache = undefined;
+        await this.listTools(options);
+        raw = await this.sendToolCall(name, args, options, tracked.token, timeout);
+      }
+      return parseResult(CallToolResult, raw, "tools/call");
+    } finally {
+      tracked.release();
+    }
   }
 
   async close(): Promise<void> {
+    this.closing.abort(McpError.closed("the connection was closed"));
+    this.stopWatchingRoots?.();
     if (this._state.status !== "failed") this._state = { status: "closed" };
     this.subscription?.stop();
     await this.connection.close();
@@ -262,7 +304,43 @@ export class McpClient {
     this.transport.openNotificationStream?.();
   }
 
+  private async sendToolCall(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+    progressToken: ProgressToken,
+    timeout: ProgressTimeout,
+  ): Promise<unknown> {
+    const declared = this.paramHeadersApply ? this.paramHeaders.get(name) : undefined;
+    const sendOptions: RequestOptions = { ...options, progressToken, timeout };
+    if (declared) sendOptions.headers = buildParamHeaders(declared, args);
+    const params = { name, arguments: args };
+    if (this.era === "legacy") return this.request("tools/call", params, sendOptions);
+    return sendWithInputRounds(params, {
+      method: "tools/call",
+      signal: options.signal,
+      send: (round) => this.request("tools/call", round, sendOptions),
+      answer: (inputRequests) => answerInputRequests(inputRequests, { server: this.serverName, features: this.options, signal: options.signal }),
+    });
+  }
+
+  /** Whether `x-mcp-header` applies: only the modern revision's HTTP transport carries the headers. */
+  private get paramHeadersApply(): boolean {
+    return this.era === "modern" && this.overHttp;
+  }
+
+  private get overHttp(): boolean {
+    return this.transport instanceof HttpTransport;
+  }
+
+  /** Who asks, in questions put to the user; never the transport's description (a URL may hold a token). */
+  private get serverName(): string {
+    return this.options.name ?? "the MCP server";
+  }
+
   private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
+    const checkHeaders = this.paramHeadersApply;
+    const paramHeaders = new Map<string, ParamHeader[]>();
     const tools: ToolDefinition[] = [];
     let listed = 0;
     const seenCursors = new Set<string>();
@@ -274,9 +352,22 @@ export class McpClient {
       const page = checkToolDefinitions(result.tools, listed);
       listed += result.tools.length;
       for (const rejected of page.rejected) this.rejectTool(rejected);
-      tools.push(...page.tools);
+      for (const tool of page.tools) {
+        if (checkHeaders) {
+          const marked = checkParamHeaders(tool.inputSchema);
+          if (!marked.ok) {
+            this.rejectTool({ name: tool.name.slice(0, 100), reason: marked.reason });
+            continue;
+          }
+          if (marked.headers.length > 0) paramHeaders.set(tool.name, marked.headers);
+        }
+        tools.push(tool);
+      }
       cursor = result.nextCursor;
-      if (cursor === undefined || cursor === "") return tools;
+      if (cursor === undefined || cursor === "") {
+        this.paramHeaders = paramHeaders;
+        return tools;
+      }
       if (seenCursors.has(cursor)) throw new McpError(undefined, `tools/list repeated the cursor ${JSON.stringify(cursor)}`);
       seenCursors.add(cursor);
     }
@@ -293,8 +384,9 @@ export class McpClient {
    */
   private async request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const timeout = this.timeouts.acquire(method, timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    const own = options.timeout;
+    const timeout = own ? undefined : this.timeouts.acquire(method, timeoutMs);
+    let signal = own ? own.begin(method, timeoutMs, options.signal) : options.signal ? AbortSignal.any([options.signal, timeout!.signal]) : timeout!.signal;
     const again = { session: 0, stream: 0, version: 0 };
     try {
       for (;;) {
@@ -303,7 +395,8 @@ export class McpClient {
         const sentIn = this.session.generation;
         try {
           const sent = paramsForEra(this._era, params, this.metaOptions(options));
-          return await this.connection.request(method, sent, { signal, headers: options.headers });
+          signal = own ? own.signal : signal;
+          return await this.connection.request(method, sent, { signal, headers: options.headers, onRegistered: own?.registered });
         } catch (error) {
           if (!(error instanceof McpError)) throw error;
           if (this._era === "modern") {
@@ -326,11 +419,13 @@ export class McpClient {
         }
       }
     } catch (error) {
-      if (timeout.signal.aborted) throw McpError.timeout(method, timeoutMs);
+      const expired = own ? own.expired() : timeout!.signal.aborted ? McpError.timeout(method, timeoutMs) : undefined;
+      if (expired) throw expired;
       if (options.signal?.aborted) throw McpError.cancelled(method);
       throw error;
     } finally {
-      this.timeouts.release(timeout);
+      if (own) own.end();
+      else this.timeouts.release(timeout!);
     }
   }
 
@@ -345,15 +440,40 @@ export class McpClient {
     else log.warn(`MCP tool '${rejected.name}' is left out: ${rejected.reason}`);
   }
 
-  private answerServerRequest(request: JsonRpcRequest): unknown {
-    if (request.method === "ping") return {};
-    // We declare no client capabilities (sampling, roots, elicitation): refuse, never stay silent.
-    throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+  /** A request of the server's (handshake revisions): ping, a form for the user, our roots; anything else -32601. */
+  private answerServerRequest(request: JsonRpcRequest): Promise<unknown> {
+    return answerClientRequest(request.method, request.params, {
+      server: this.serverName,
+      features: this.options,
+      origin: "server-request",
+      signal: this.closing.signal,
+    });
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
-    if (notification.method === "notifications/tools/list_changed") this.toolsCache = undefined;
+    switch (notification.method) {
+      case "notifications/progress":
+        if (!this.progress.handle(notification.params)) log.debug(`${this.serverName}: dropped a progress notification no running call asked for`);
+        return;
+      case "notifications/message": {
+        const entry = parseServerLog(this.serverName, notification.params);
+        if (!entry) log.debug(`${this.serverName}: dropped a malformed notifications/message`);
+        else if (this.options.onLog) this.options.onLog(entry);
+        else log.debug(`${this.serverName} [${entry.level}] ${entry.data}`);
+        return;
+      }
+      case "notifications/tools/list_changed":
+        this.toolsCache = undefined;
+    }
     log.debug(`notification from ${this.transport.description}: ${notification.method}`);
     this.options.onNotification?.(notification);
+  }
+
+  /** Our roots changed: a handshake-revision server is told (the modern revision has no such notification). */
+  private rootsChanged(): void {
+    if (this.era !== "legacy" || this._state.status !== "connected") return;
+    this.connection
+      .notify("notifications/roots/list_changed")
+      .catch((error: Error) => log.debug(`${this.serverName}: could not send notifications/roots/list_changed: ${error.message}`));
   }
 }

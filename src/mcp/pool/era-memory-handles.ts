@@ -1,4 +1,5 @@
-import type { EraMemory, EraMemoryHandle } from "../client/era-memory.ts";
+import type { EraMemory } from "../client/era-memory.ts";
+import type { BoundEraMemory } from "../client/mcp-client.ts";
 import type { ServerConfig } from "../config/server-config.ts";
 
 /**
@@ -12,7 +13,7 @@ export class EraMemoryHandles {
   constructor(private readonly memory: EraMemory) {}
 
   /** The handle of one configuration: recall reads the file, remember and forget write it in the background. */
-  handleFor(config: ServerConfig): EraMemoryHandle {
+  handleFor(config: ServerConfig): BoundEraMemory {
     return {
       recall: () => this.memory.recall(config),
       remember: (choice) => this.track(this.memory.remember(config, { era: choice.era, version: choice.version })),

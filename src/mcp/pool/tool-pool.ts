@@ -1,7 +1,7 @@
 import type { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
-import type { EraMemory, EraMemoryHandle } from "../client/era-memory.ts";
+import type { EraMemory } from "../client/era-memory.ts";
 import { McpClient, type McpClientOptions } from "../client/mcp-client.ts";
 import type { RootsProvider } from "../client/roots.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
@@ -202,7 +202,7 @@ export class McpToolPool {
     const { entry } = connection;
     if (!entry.ok || entry.config.disabled || entry.trust || this.closing) return;
     const transport = this.makeTransport(entry.config);
-    const options: McpClientOptions & { eraMemory?: EraMemoryHandle } = {
+    const options: McpClientOptions = {
       name: entry.name,
       timeoutMs: entry.config.timeout,
       roots: this.roots,
@@ -233,7 +233,7 @@ export class McpToolPool {
         tools,
         serverInfo: client.serverInfo,
         protocolVersion: client.protocolVersion ?? "",
-        era: eraOf(client),
+        era: client.era,
       };
     } catch (error) {
       const stderr = transport instanceof StdioTransport ? transport.stderr.tail(STDERR_LINES_IN_STATUS) : [];
@@ -252,11 +252,6 @@ export class McpToolPool {
     log.debug(`MCP server '${entry.server}' logged (${entry.level})${entry.logger ? ` ${entry.logger}` : ""}: ${entry.data}`);
     this.onServerLog?.(entry);
   }
-}
-
-/** The client's era; a client that never learned one (no modern support in it) spoke the handshake. */
-function eraOf(client: McpClient): Era {
-  return (client as { era?: Era }).era ?? "legacy";
 }
 
 function initialStatus(entry: ServerEntry): ServerStatus {

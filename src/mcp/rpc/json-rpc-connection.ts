@@ -12,8 +12,11 @@ import { PendingRequests } from "./pending-requests.ts";
  */
 export const MAX_SERVER_REQUESTS_IN_FLIGHT = 10_000;
 
-/** `signal`: aborting rejects the request at once and forgets its id; a late answer is dropped. */
-export type RequestOptions = SendOptions;
+/**
+ * `signal`: aborting rejects the request at once and forgets its id; a late answer is dropped.
+ * `onRegistered` hears the id before the request is sent, for `rewatch`.
+ */
+export type RequestOptions = SendOptions & { onRegistered?: (id: number) => void };
 
 /** Answers a request the server sent us; throw an `McpError` to answer with a JSON-RPC error. */
 export type ServerRequestHandler = (request: JsonRpcRequest) => Promise<unknown> | unknown;
@@ -51,6 +54,7 @@ export class JsonRpcConnection {
     if (this.ended) return Promise.reject(this.ended);
     const { id, answer } = this.pending.register(method, options.signal);
     if (options.signal?.aborted) return answer;
+    options.onRegistered?.(id);
     // Registered before the send: the answer cannot overtake its waiter.
     this.transport
       .send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }, options)
@@ -61,6 +65,14 @@ export class JsonRpcConnection {
   async notify(method: string, params?: unknown, options?: SendOptions): Promise<void> {
     if (this.ended) throw this.ended;
     await this.transport.send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }, options);
+  }
+
+  /**
+   * Puts the pending request `id` under `signal` instead of the one it was sent with. Only the
+   * waiting moves: a transport that holds the send's signal (an HTTP fetch) still holds the old one.
+   */
+  rewatch(id: number, signal: AbortSignal): void {
+    this.pending.rewatch(id, signal);
   }
 
   /** Fails every pending request and ends the transport. Safe to call twice. */

@@ -60,6 +60,25 @@ export class PendingRequests {
     return true;
   }
 
+  /**
+   * Puts a pending request under another signal: the old one no longer aborts it. A call that
+   * reported progress leaves its shared timeout group this way for a deadline of its own.
+   */
+  rewatch(id: number, signal: AbortSignal): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    if (entry.signal) this.watched.get(entry.signal)?.delete(id);
+    entry.signal = signal;
+    if (signal.aborted) {
+      this.pending.delete(id);
+      const reason = abortReason(signal, entry.method);
+      this.onAbandon?.(id, entry.method, reason.message);
+      entry.reject(reason);
+      return;
+    }
+    this.watch(signal, id);
+  }
+
   /** Fails one request (a write that did not go through, say). */
   fail(id: RequestId, error: Error): void {
     const entry = this.pending.get(id);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ElicitationRequest } from "../../../src/mcp/client/elicitation.ts";
-import { EraMemory, type EraMemoryHandle } from "../../../src/mcp/client/era-memory.ts";
+import { EraMemory } from "../../../src/mcp/client/era-memory.ts";
 import type { McpClientOptions } from "../../../src/mcp/client/mcp-client.ts";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
 import { McpToolPool, type ToolPoolOptions } from "../../../src/mcp/pool/tool-pool.ts";
@@ -21,8 +21,8 @@ function memoryPool(names: string[], options: ToolPoolOptions = {}) {
 }
 
 /** The options the pool gave a server's client (the client acts on them; here the wiring shows). */
-function clientOptions(pool: McpToolPool, name: string): McpClientOptions & { eraMemory?: EraMemoryHandle } {
-  return (pool.client(name) as unknown as { options: McpClientOptions & { eraMemory?: EraMemoryHandle } }).options;
+function clientOptions(pool: McpToolPool, name: string): McpClientOptions {
+  return (pool.client(name) as unknown as { options: McpClientOptions }).options;
 }
 
 const question = (server: string): ElicitationRequest => ({
