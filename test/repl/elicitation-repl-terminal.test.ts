@@ -21,11 +21,11 @@ afterEach(async () => {
   standIn = undefined;
 });
 
-function startRepl(servers: Record<string, unknown>): PtyTerminal {
-  standIn = startMessagesStandIn([
-    reply(text("Asking for the name."), toolUse("mcp__modern__ask_name", {})),
-    (request) => reply(text(`The server said: ${resultText(toolResultsOf(request)[0])}`)),
-  ]);
+function startRepl(servers: Record<string, unknown>, eventDelayMs = 0): PtyTerminal {
+  standIn = startMessagesStandIn(
+    [reply(text("Asking for the name."), toolUse("mcp__modern__ask_name", {})), (request) => reply(text(`The server said: ${resultText(toolResultsOf(request)[0])}`))],
+    { eventDelayMs },
+  );
   const configDir = tempDir();
   writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: servers }));
   const started = new PtyTerminal();
@@ -71,4 +71,19 @@ test("Esc at the form cancels the question; the server hears cancel and the turn
   terminal.send("Escape");
   const screen = await terminal.waitForText("The server said: You cancelled the question.");
   expect(screen).toContain("(cancelled)");
+}, 60_000);
+
+test("a line typed while the model streams does not answer the permission question that follows it", async () => {
+  // Events 300 ms apart: after the text shows, the tool call still takes seconds to arrive.
+  terminal = startRepl({ modern: { command: BUN, args: [MODERN, "--stdio"] } }, 300);
+  await terminal.waitForText("MCP: 1 server(s)");
+  terminal.type("ask me my name");
+  await terminal.waitForText("Asking for the name.");
+  terminal.type("y");
+  const screen = await terminal.waitForText("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool");
+  expect(screen).toContain("(1 line(s) typed before this question were dropped: answer it below)");
+  // Still waiting for an answer: the typed-ahead y did not allow the call.
+  expect(screen.trimEnd().split("\n").at(-1)).toBe("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool");
+  terminal.type("n");
+  await terminal.waitForText("The server said: The user declined to run mcp__modern__ask_name");
 }, 60_000);
