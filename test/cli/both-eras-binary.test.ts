@@ -93,6 +93,15 @@ test("mcp list --json says the revision of each server; a server that speaks bot
   });
 }, 60_000);
 
+test("mcp get names the revision: stateless for a modern server, handshake for an old one", async () => {
+  const modern = await cat(["get", "modern-stdio"]);
+  expect(modern.stdout).toMatch(/\n  server: +cat-code-modern-fixture 1\.0\.0  \(protocol 2026-07-28 \(stateless\)\)\n/);
+  const old = await cat(["get", "old-http"]);
+  expect(old.stdout).toContain("(protocol 2025-11-25 (handshake))");
+  const json = JSON.parse((await cat(["get", "dual-http", "--json"])).stdout);
+  expect(json.status).toMatchObject({ state: "connected", protocolVersion: "2026-07-28", era: "modern", revision: "2026-07-28 (stateless)" });
+}, 60_000);
+
 describe("a server's question (ask_name) in mcp call", () => {
   for (const server of ["modern-stdio", "modern-http", "dual-stdio", "dual-http"]) {
     test(`${server}: --elicitation accept-defaults sends the form's defaults`, async () => {
