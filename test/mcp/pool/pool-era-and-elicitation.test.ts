@@ -9,6 +9,7 @@ import { McpToolPool, type ToolPoolOptions } from "../../../src/mcp/pool/tool-po
 import { statusToJson } from "../../../src/terminal/render-status.ts";
 import { initializeHandler, MemoryTransport } from "../../helpers/memory-transport.ts";
 import { tempDir } from "../../helpers/paths.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 
 const config = (name: string) => ({ type: "stdio" as const, command: name, args: [], env: {} });
 const entry = (name: string): ServerEntry => ({ name, scope: "user", source: "test", ok: true, config: config(name) });
@@ -91,6 +92,25 @@ describe("the pool hands each client its slice of the era memory", () => {
     expect(later.recall(config("files"))).toMatchObject({ era: "modern", version: "2026-07-28" });
     expect(later.recall(config("db"))).toMatchObject({ era: "legacy", version: "2025-11-25" });
     expect(Object.keys(JSON.parse(readFileSync(join(home, "protocol-eras.json"), "utf8")).servers)).toHaveLength(2);
+  });
+
+  test("closeAll resolves only once a write the handles started is done (an exit mid-write would leave its lock)", async () => {
+    let finishWrite!: () => void;
+    const writing = new Promise<void>((resolve) => (finishWrite = resolve));
+    const memory = { recall: () => undefined, remember: () => writing, forget: async () => {} } as unknown as EraMemory;
+    const pool = memoryPool(["files"], { eraMemory: memory });
+    await pool.connectAll();
+    const client = pool.client("files")!;
+    clientOptions(pool, "files").eraMemory!.remember({ era: "legacy", version: "2025-11-25" });
+    let closed = false;
+    const closing = pool.closeAll().then(() => (closed = true));
+    await waitFor(() => client.state.status === "closed", "the client closed");
+    // A macrotask later every continuation of the clients' close has run: only the write holds closeAll.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    finishWrite();
+    await closing;
+    expect(closed).toBe(true);
   });
 
   test("forget drops only that entry's record", async () => {
