@@ -14,22 +14,21 @@ import {
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
 import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities } from "../stateless-protocol.ts";
-import { HttpTransport } from "../transport/http-transport.ts";
 import type { Transport } from "../transport/transport.ts";
+import { parseResult } from "./parse-result.ts";
+import { ProgressTracker, type ProgressToken, type ProgressUpdate } from "./progress.ts";
+import { ProgressTimeout } from "./progress-timeout.ts";
 import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
 import { answerClientRequest, answerInputRequests } from "./client-requests.ts";
 import { sendWithInputRounds } from "./input-required.ts";
 import { buildParamHeaders, checkParamHeaders, type ParamHeader } from "./mcp-param-headers.ts";
-import { parseResult } from "./parse-result.ts";
 import { answeredByServer, detectEra, STDIO_PROBE_WINDOW_MS, stillOffersModern, type ModernServer } from "./era-detection.ts";
 import type { EraRecord } from "./era-memory.ts";
 import { paramsForEra } from "./era-params.ts";
-import { ProgressTracker, type ProgressToken, type ProgressUpdate } from "./progress.ts";
-import { ProgressTimeout } from "./progress-timeout.ts";
 import { CLIENT_INFO } from "./request-meta.ts";
-import { parseServerLog, type ServerLogEntry } from "./server-log.ts";
 import { SubscriptionListener } from "./subscription-listener.ts";
 import type { Era } from "./version-negotiation.ts";
+import { parseServerLog, type ServerLogEntry } from "./server-log.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
@@ -128,8 +127,8 @@ export class McpClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.clock = options.clock ?? systemClock;
     this.timeouts = new TimeoutGroups(this.clock);
-    this.capabilities = declaredCapabilities(options);
     this.stopWatchingRoots = options.roots?.onChange(() => this.rootsChanged());
+    this.capabilities = declaredCapabilities(options);
     this.connection = new JsonRpcConnection(transport);
     this.connection.onRequest = (request) => this.answerServerRequest(request);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
@@ -185,25 +184,22 @@ export class McpClient {
    * tools and retries once.
    */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const timeout = new ProgressTimeout(this.clock, this.timeouts, (id, signal) => this.connection.rewatch(id, signal), this.overHttp);
-    const tracked = this.progress.start((update) => {
-      timeout.progressed();
-      options.onProgress?.(update);
-    });
+    const timeout = new ProgressTimeout(this.clock, this.timeouts, this.connection, this.transport.kind === "http", options.onProgress);
+    const token = this.progress.track(timeout);
     try {
       let raw: unknown;
       try {
-        raw = await this.sendToolCall(name, args, options, tracked.token, timeout);
+        raw = await this.sendToolCall(name, args, options, token, timeout);
       } catch (error) {
         if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.paramHeadersApply)) throw error;
-        log.debug(`${this.options.name ?? "server"}: ${error.message}; listing the tools again and retrying ${name} once`);
+        log.debug(`${this.serverName}: ${error.message}; listing the tools again and retrying ${name} once`);
         this.toolsCache = undefined;
         await this.listTools(options);
-        raw = await this.sendToolCall(name, args, options, tracked.token, timeout);
+        raw = await this.sendToolCall(name, args, options, token, timeout);
       }
       return parseResult(CallToolResult, raw, "tools/call");
     } finally {
-      tracked.release();
+      this.progress.untrack(token);
     }
   }
 
@@ -304,19 +300,22 @@ export class McpClient {
     this.transport.openNotificationStream?.();
   }
 
-  private async sendToolCall(
+  private sendToolCall(
     name: string,
     args: Record<string, unknown>,
     options: CallOptions,
     progressToken: ProgressToken,
     timeout: ProgressTimeout,
   ): Promise<unknown> {
+    if (this._era === "legacy") {
+      // The token written in place: one object, not a copy of the params with `_meta` added later.
+      const legacyOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, timeout };
+      return this.request("tools/call", { name, arguments: args, _meta: { progressToken } }, legacyOptions);
+    }
     const declared = this.paramHeadersApply ? this.paramHeaders.get(name) : undefined;
-    const sendOptions: RequestOptions = { ...options, progressToken, timeout };
-    if (declared) sendOptions.headers = buildParamHeaders(declared, args);
-    const params = { name, arguments: args };
-    if (this.era === "legacy") return this.request("tools/call", params, sendOptions);
-    return sendWithInputRounds(params, {
+    const headers = declared ? buildParamHeaders(declared, args) : undefined;
+    const sendOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progressToken, headers, timeout };
+    return sendWithInputRounds({ name, arguments: args }, {
       method: "tools/call",
       signal: options.signal,
       send: (round) => this.request("tools/call", round, sendOptions),
@@ -326,11 +325,7 @@ export class McpClient {
 
   /** Whether `x-mcp-header` applies: only the modern revision's HTTP transport carries the headers. */
   private get paramHeadersApply(): boolean {
-    return this.era === "modern" && this.overHttp;
-  }
-
-  private get overHttp(): boolean {
-    return this.transport instanceof HttpTransport;
+    return this._era === "modern" && this.transport.kind === "http";
   }
 
   /** Who asks, in questions put to the user; never the transport's description (a URL may hold a token). */
@@ -384,6 +379,7 @@ export class McpClient {
    */
   private async request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    // A tools/call brings its own timeout, which progress resets (progress-timeout.ts).
     const own = options.timeout;
     const timeout = own ? undefined : this.timeouts.acquire(method, timeoutMs);
     let signal = own ? own.begin(method, timeoutMs, options.signal) : options.signal ? AbortSignal.any([options.signal, timeout!.signal]) : timeout!.signal;
@@ -395,8 +391,8 @@ export class McpClient {
         const sentIn = this.session.generation;
         try {
           const sent = paramsForEra(this._era, params, this.metaOptions(options));
-          signal = own ? own.signal : signal;
-          return await this.connection.request(method, sent, { signal, headers: options.headers, onRegistered: own?.registered });
+          if (own) signal = own.signal;
+          return await this.connection.request(method, sent, { signal, headers: options.headers, registration: own });
         } catch (error) {
           if (!(error instanceof McpError)) throw error;
           if (this._era === "modern") {
@@ -471,7 +467,7 @@ export class McpClient {
 
   /** Our roots changed: a handshake-revision server is told (the modern revision has no such notification). */
   private rootsChanged(): void {
-    if (this.era !== "legacy" || this._state.status !== "connected") return;
+    if (this._era !== "legacy" || this._state.status !== "connected") return;
     this.connection
       .notify("notifications/roots/list_changed")
       .catch((error: Error) => log.debug(`${this.serverName}: could not send notifications/roots/list_changed: ${error.message}`));

@@ -1,9 +1,11 @@
 import type { Clock, ClockTimer } from "../../system/clock.ts";
 import { McpError } from "../mcp-error.ts";
+import type { ProgressListener, ProgressUpdate } from "./progress.ts";
 import type { TimeoutGroup, TimeoutGroups } from "./timeout-groups.ts";
 
 /**
- * How far progress may stretch a call: at most this many times its timeout in all. Progress proves
+ * How far progress may stretch a call: at most this many times its timeout in all (counted from
+ * the first progress on, which came within the first timeout: so at most this many in all). Progress proves
  * the server is alive, not that it will ever finish; a server that reports forever (or a loop that
  * resends the same step with a growing number) must still end, and ten timeouts (5 minutes at the
  * default 30 s) outlast any honest long step while still ending a runaway in bounded time.
@@ -19,7 +21,7 @@ export const MAX_PROGRESS_STRETCH = 10;
  * deadline from the start (`ownFromStart`; HTTP costs far more than a timer anyway).
  * One instance serves every round of an MRTR call: each round `begin`s afresh.
  */
-export class ProgressTimeout {
+export class ProgressTimeout implements ProgressListener {
   private group: TimeoutGroup | undefined;
   private controller: AbortController | undefined;
   private timer: ClockTimer | undefined;
@@ -35,8 +37,10 @@ export class ProgressTimeout {
   constructor(
     private readonly clock: Clock,
     private readonly groups: TimeoutGroups,
-    private readonly rewatch: (id: number, signal: AbortSignal) => void,
+    private readonly connection: { rewatch(id: number, signal: AbortSignal): void },
     private readonly ownFromStart: boolean,
+    /** The caller's own listener for the updates. */
+    private readonly onProgress: ((update: ProgressUpdate) => void) | undefined,
   ) {}
 
   /** Starts a round's timeout; returns the signal to send with (the caller's folded in). */
@@ -44,7 +48,8 @@ export class ProgressTimeout {
     this.method = method;
     this.timeoutMs = timeoutMs;
     this.callerSignal = callerSignal;
-    this.hardStop = this.clock.now() + timeoutMs * MAX_PROGRESS_STRETCH;
+    // Read the clock only when progress comes (a call that reports none never needs it).
+    this.hardStop = this.ownFromStart ? this.clock.now() + timeoutMs * MAX_PROGRESS_STRETCH : Number.NaN;
     this.requestId = undefined;
     this.active = true;
     let own: AbortSignal;
@@ -55,13 +60,20 @@ export class ProgressTimeout {
   }
 
   /** The connection's id for the round's request (for re-watching it). */
-  readonly registered = (id: number): void => {
+  registered(id: number): void {
     this.requestId = id;
-  };
+  }
 
-  /** The server reported progress: the round gets its full timeout again, within the overall bound. */
-  progressed(): void {
+  /** A progress for this call: the caller hears it, and the round gets its full timeout again. */
+  progressed(update: ProgressUpdate): void {
+    this.extend();
+    this.onProgress?.(update);
+  }
+
+  /** The round gets its full timeout again, within the overall bound. */
+  private extend(): void {
     if (!this.active) return;
+    if (Number.isNaN(this.hardStop)) this.hardStop = this.clock.now() + this.timeoutMs * (MAX_PROGRESS_STRETCH - 1);
     const remaining = Math.min(this.timeoutMs, this.hardStop - this.clock.now());
     if (this.controller) {
       if (this.controller.signal.aborted) return;
@@ -72,7 +84,7 @@ export class ProgressTimeout {
     if (this.group?.signal.aborted) return;
     const own = this.arm(remaining);
     this.signal = this.callerSignal ? AbortSignal.any([this.callerSignal, own]) : own;
-    if (this.requestId !== undefined) this.rewatch(this.requestId, this.signal);
+    if (this.requestId !== undefined) this.connection.rewatch(this.requestId, this.signal);
     this.releaseGroup();
   }
 
@@ -104,7 +116,7 @@ export class ProgressTimeout {
       stretched
         ? new McpError(
             McpError.timeout(this.method, this.timeoutMs).code,
-            `${this.method} timed out: it kept reporting progress but ran past ${this.timeoutMs * MAX_PROGRESS_STRETCH} ms (${MAX_PROGRESS_STRETCH}× its ${this.timeoutMs} ms timeout)`,
+            `${this.method} timed out: it kept reporting progress, but a call may run at most ${this.timeoutMs * MAX_PROGRESS_STRETCH} ms (${MAX_PROGRESS_STRETCH}× its ${this.timeoutMs} ms timeout)`,
           )
         : McpError.timeout(this.method, this.timeoutMs),
     );

@@ -23,8 +23,13 @@ const ProgressParams = v.object({
   message: v.optional(v.string()),
 });
 
+/** What hears a call's updates: an object, so a call's own bookkeeping can be it (no closure per call). */
+export interface ProgressListener {
+  progressed(update: ProgressUpdate): void;
+}
+
 interface TrackedCall {
-  listener: (update: ProgressUpdate) => void;
+  listener: ProgressListener;
   last: number | undefined;
 }
 
@@ -41,9 +46,19 @@ export class ProgressTracker {
 
   /** A fresh token whose updates go to `listener` until `release` is called (when the call settles). */
   start(listener: (update: ProgressUpdate) => void): { token: ProgressToken; release: () => void } {
+    const token = this.track({ progressed: listener });
+    return { token, release: () => this.untrack(token) };
+  }
+
+  /** `start` for the hot path: a fresh token for `listener`, held until `untrack`. */
+  track(listener: ProgressListener): ProgressToken {
     const token = this.nextToken++;
     this.calls.set(token, { listener, last: undefined });
-    return { token, release: () => this.calls.delete(token) };
+    return token;
+  }
+
+  untrack(token: ProgressToken): void {
+    this.calls.delete(token);
   }
 
   /** How many calls hold a token: none once every call has settled. */
@@ -65,7 +80,7 @@ export class ProgressTracker {
     const update: ProgressUpdate = { progress };
     if (total !== undefined) update.total = total;
     if (message !== undefined) update.message = cutText(message, MAX_PROGRESS_MESSAGE_CHARS);
-    call.listener(update);
+    call.listener.progressed(update);
     return true;
   }
 }

@@ -14,9 +14,10 @@ export const MAX_SERVER_REQUESTS_IN_FLIGHT = 10_000;
 
 /**
  * `signal`: aborting rejects the request at once and forgets its id; a late answer is dropped.
- * `onRegistered` hears the id before the request is sent, for `rewatch`.
+ * `registration` hears the id before the request is sent, for `rewatch` (an object, not a
+ * callback: no closure per request on the hot path).
  */
-export type RequestOptions = SendOptions & { onRegistered?: (id: number) => void };
+export type RequestOptions = SendOptions & { registration?: { registered(id: number): void } };
 
 /** Answers a request the server sent us; throw an `McpError` to answer with a JSON-RPC error. */
 export type ServerRequestHandler = (request: JsonRpcRequest) => Promise<unknown> | unknown;
@@ -54,7 +55,7 @@ export class JsonRpcConnection {
     if (this.ended) return Promise.reject(this.ended);
     const { id, answer } = this.pending.register(method, options.signal);
     if (options.signal?.aborted) return answer;
-    options.onRegistered?.(id);
+    options.registration?.registered(id);
     // Registered before the send: the answer cannot overtake its waiter.
     this.transport
       .send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }, options)
