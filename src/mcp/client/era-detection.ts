@@ -27,7 +27,8 @@ export interface ModernServer {
   instructions: string | undefined;
 }
 
-export type EraFinding = ModernServer | { era: "legacy" };
+/** `silent`: the server did not answer within the window (a legacy server, or a modern one still starting). */
+export type EraFinding = ModernServer | { era: "legacy"; silent?: boolean };
 
 export interface EraProbe {
   kind: "stdio" | "http";
@@ -71,10 +72,9 @@ function afterFailedProbe(error: unknown, probe: EraProbe): EraFinding {
   if (!(error instanceof McpError) || isCancellation(error)) throw error;
   // An unreachable server or an exited process: `initialize` would fail the same way.
   if (error.unreachable || probe.connectionEnded()) throw error;
-  if (error.isTimeout) {
-    if (probe.kind === "stdio") return { era: "legacy" };
-    throw error;
-  }
+  // Silence: a legacy stdio server may ignore a request before `initialize`. Over HTTP the probe had
+  // the connect's whole time: the handshake that follows then fails at once, as it always did.
+  if (error.isTimeout) return { era: "legacy", silent: true };
   switch (error.code) {
     case ModernErrorCode.UnsupportedProtocolVersion: {
       // Throws when the server names no version we speak.

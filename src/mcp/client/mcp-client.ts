@@ -22,8 +22,8 @@ import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabi
 import { answerClientRequest, answerInputRequests } from "./client-requests.ts";
 import { sendWithInputRounds } from "./input-required.ts";
 import { buildParamHeaders, checkParamHeaders, type ParamHeader } from "./mcp-param-headers.ts";
-import { answeredByServer, detectEra, STDIO_PROBE_WINDOW_MS, stillOffersModern, type ModernServer } from "./era-detection.ts";
-import type { EraRecord } from "./era-memory.ts";
+import { stillOffersModern, type ModernServer } from "./era-detection.ts";
+import { openEra, type BoundEraMemory } from "./era-opening.ts";
 import { paramsForEra } from "./era-params.ts";
 import { CLIENT_INFO } from "./request-meta.ts";
 import { SubscriptionListener } from "./subscription-listener.ts";
@@ -32,6 +32,8 @@ import { parseServerLog, type ServerLogEntry } from "./server-log.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
+
+export type { BoundEraMemory } from "./era-opening.ts";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -52,13 +54,6 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Hears the call's `notifications/progress`, each with a progress greater than the last. */
   onProgress?: (progress: ProgressUpdate) => void;
-}
-
-/** What the client is told of its server's era from earlier runs (the pool binds `EraMemory` to one entry). */
-export interface BoundEraMemory {
-  recall(): EraRecord | undefined;
-  remember(record: Omit<EraRecord, "at">): void;
-  forget(): void;
 }
 
 /** A request's options inside the client: a call's, plus what the protocol adds to it. */
@@ -211,40 +206,31 @@ export class McpClient {
     await this.connection.close();
   }
 
-  /**
-   * Finds the era and opens it. A server remembered as legacy goes straight to the handshake (a
-   * silent legacy stdio server would cost the probe's window every time); if the server answers
-   * that with an error, the memory no longer holds: forget it and probe. A transport that names
-   * no kind gets the handshake only. What was found is remembered.
-   */
+  /** Finds the era and opens it (`openEra`); a transport that names no kind gets the handshake only. */
   private async establish(options: CallOptions): Promise<void> {
     const { kind } = this.transport;
     if (kind === undefined) return this.handshake(options);
-    const memory = this.options.eraMemory;
-    if (memory?.recall()?.era === "legacy") {
-      try {
-        await this.handshake(options);
-        return;
-      } catch (error) {
-        if (!answeredByServer(error, this.connectionEnded)) throw error;
-        log.debug(`${this.transport.description}: the remembered legacy era failed (${(error as Error).message}); probing again`);
-        memory.forget();
-      }
-    }
-    const finding = await detectEra({ kind, connectionEnded: () => this.connectionEnded, discover: () => this.probe(kind, options) });
-    if (finding.era === "modern") this.openModern(finding);
-    else await this.handshake(options);
-    memory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
+    await openEra({
+      kind,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      clock: this.options.clock ?? systemClock,
+      memory: this.options.eraMemory,
+      description: this.transport.description,
+      handshake: (timeoutMs) => this.handshake({ ...options, timeoutMs }),
+      discover: (timeoutMs) => this.probe(kind, { ...options, timeoutMs }),
+      openModern: (server) => this.openModern(server),
+      connectionEnded: () => this.connectionEnded,
+    });
+    this.options.eraMemory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
   }
 
-  /** `server/discover`, the modern way; over stdio within the probe's short window. */
+  /** `server/discover`, the modern way. */
   private probe(kind: "stdio" | "http", options: CallOptions): Promise<unknown> {
     this._era = "modern";
     this.transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
     // Closing a modern HTTP request's stream is its cancellation.
     this.connection.sendsCancellation = kind !== "http";
-    const timeoutMs = kind === "stdio" ? Math.min(STDIO_PROBE_WINDOW_MS, options.timeoutMs ?? this.timeoutMs) : options.timeoutMs;
-    return this.request("server/discover", {}, { ...options, timeoutMs });
+    return this.request("server/discover", {}, options);
   }
 
   private openModern(server: ModernServer): void {

@@ -6,7 +6,9 @@
 import { afterEach, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
-import { result, ScriptedServer, sseEvent, sseResponse, textResult, type RecordedRequest, type Script } from "../../../fixtures/http/scripted-server.ts";
+import { result, ScriptedServer, silence, sseEvent, sseResponse, textResult, type RecordedRequest, type Script } from "../../../fixtures/http/scripted-server.ts";
+import { FakeClock } from "../../helpers/fake-clock.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 
 const MODERN = "2026-07-28";
 
@@ -32,8 +34,8 @@ function serveModern(script: Script = () => undefined): ScriptedServer {
   return server;
 }
 
-async function connect(server: ScriptedServer): Promise<McpClient> {
-  const client = new McpClient(new HttpTransport({ url: server.url, headers: { "X-Team": "cats" } }), { timeoutMs: 5_000 });
+async function connect(server: ScriptedServer, clock?: FakeClock): Promise<McpClient> {
+  const client = new McpClient(new HttpTransport({ url: server.url, headers: { "X-Team": "cats" } }), { timeoutMs: 5_000, clock });
   opened.push(client);
   await client.connect();
   expect(client.era).toBe("modern");
@@ -108,4 +110,28 @@ test("per-call headers (Mcp-Param-*) go with the request, beside the protocol's"
   expect(call.headers.get("mcp-param-region")).toBe("eu");
   expect(call.headers.get("mcp-method")).toBe("tools/call");
   expect(call.headers.get("mcp-name")).toBe("region_query");
+});
+
+test("a call given up closes its stream, which is the cancellation: no notifications/cancelled is posted", async () => {
+  const server = serveModern((request) => (request.body?.params?.name === "hang" ? sseResponse(silence()) : undefined));
+  const clock = new FakeClock();
+  const client = await connect(server, clock);
+  const hanging = client.callTool("hang", {}).catch((e) => e);
+  const call = await server.waitFor((r) => r.body?.params?.name === "hang");
+  clock.advance(5_010);
+  expect((await hanging).message).toBe("tools/call timed out after 5000 ms");
+  await waitFor(() => call.signal.aborted, "the server to see the stream closed");
+  // A later call is the sign that anything sent on the timeout would have arrived before it.
+  await client.callTool("after", {});
+  expect(server.requests.filter((r) => r.method === "POST").map((r) => r.body.method)).toEqual(["server/discover", "tools/call", "tools/call"]);
+});
+
+test("a tool name with CR/LF cannot add a header: Mcp-Name goes base64", async () => {
+  const server = serveModern();
+  const client = await connect(server);
+  const name = "evil\r\nX-Injected: 1";
+  await client.callTool(name, {});
+  const call = server.posts("tools/call")[0]!;
+  expect(call.headers.get("x-injected")).toBeNull();
+  expect(call.headers.get("mcp-name")).toBe(`=?base64?${Buffer.from(name).toString("base64")}?=`);
 });

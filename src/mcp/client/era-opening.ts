@@ -1,0 +1,82 @@
+import { log } from "../../log.ts";
+import type { Clock } from "../../system/clock.ts";
+import { McpError } from "../mcp-error.ts";
+import { answeredByServer, detectEra, STDIO_PROBE_WINDOW_MS, type ModernServer } from "./era-detection.ts";
+import type { EraRecord } from "./era-memory.ts";
+import { isModernError } from "./version-negotiation.ts";
+
+/** What the client is told of its server's era from earlier runs (the pool binds `EraMemory` to one entry). */
+export interface BoundEraMemory {
+  recall(): EraRecord | undefined;
+  remember(record: Omit<EraRecord, "at">): void;
+  forget(): void;
+}
+
+/** The client's side of opening an era: the steps it knows how to take. */
+export interface EraOpeningSteps {
+  kind: "stdio" | "http";
+  /** The connect's one timeout: probe and handshake share it. */
+  timeoutMs: number;
+  clock: Clock;
+  memory: BoundEraMemory | undefined;
+  /** For log lines. */
+  description: string;
+  /** `initialize` and its checks, within `timeoutMs`. */
+  handshake(timeoutMs: number): Promise<void>;
+  /** `server/discover` the modern way, within `timeoutMs`; resolves to its raw result. */
+  discover(timeoutMs: number): Promise<unknown>;
+  openModern(server: ModernServer): void;
+  /** Whether the connection ended by itself (a stdio server that exited). */
+  connectionEnded(): boolean;
+}
+
+/**
+ * Finds a server's era and opens it, within one timeout. A server remembered as legacy goes
+ * straight to the handshake (a silent legacy stdio server would cost the probe's window every
+ * time); if the server answers that with an error, the memory no longer holds: it is forgotten and
+ * the server probed. A silent stdio server costs at most the window, and leaves the handshake half
+ * the time. Resolves to the era opened; the caller remembers it.
+ */
+export async function openEra(steps: EraOpeningSteps): Promise<"modern" | "legacy"> {
+  const { kind, timeoutMs, clock, memory } = steps;
+  const startedAt = clock.now();
+  const left = () => Math.max(0, timeoutMs - (clock.now() - startedAt));
+  const handshake = async () => {
+    try {
+      await steps.handshake(left());
+    } catch (error) {
+      // A server that answers neither fails as before, "initialize timed out after <timeout>"; only
+      // our own timeout is renamed so: a server's error may carry the same code (-32001).
+      const timedOut = error instanceof McpError && error.isTimeout && clock.now() - startedAt >= timeoutMs;
+      throw timedOut ? McpError.timeout("initialize", timeoutMs) : error;
+    }
+  };
+  if (memory?.recall()?.era === "legacy") {
+    try {
+      await handshake();
+      return "legacy";
+    } catch (error) {
+      if (!answeredByServer(error, steps.connectionEnded())) throw error;
+      log.debug(`${steps.description}: the remembered legacy era failed (${(error as Error).message}); probing again`);
+      memory.forget();
+    }
+  }
+  const detect = (probeMs: number) => detectEra({ kind, connectionEnded: steps.connectionEnded, discover: () => steps.discover(probeMs) });
+  const finding = await detect(kind === "stdio" ? Math.min(STDIO_PROBE_WINDOW_MS, timeoutMs / 2) : timeoutMs);
+  if (finding.era === "modern") {
+    steps.openModern(finding);
+    return "modern";
+  }
+  try {
+    await handshake();
+    return "legacy";
+  } catch (error) {
+    // A modern server still starting up misses the window, then refuses `initialize` with one of
+    // the revision's own errors: ask it again, now that it listens, with the time left.
+    if (!(finding.silent && error instanceof McpError && isModernError(error))) throw error;
+    const second = await detect(left());
+    if (second.era !== "modern") throw error;
+    steps.openModern(second);
+    return "modern";
+  }
+}
