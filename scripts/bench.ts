@@ -11,6 +11,7 @@ import { ROOT } from "./bench/paths.ts";
 import { Report, type Section } from "./bench/report.ts";
 import { httpThroughput } from "./bench/http-throughput.ts";
 import { largeResults } from "./bench/large-results.ts";
+import { modernThroughput } from "./bench/modern-throughput.ts";
 import { parallelConnect } from "./bench/parallel-connect.ts";
 import { replStart } from "./bench/repl-start.ts";
 import { stdioThroughput } from "./bench/stdio-throughput.ts";
@@ -47,5 +48,6 @@ await bench(4, "large results", () => largeResults({ rounds: quick ? 1 : 3, log 
 await bench(5, "parallel connect", () => parallelConnect({ rounds: quick ? 2 : 5, log }));
 await bench(6, "cold start", () => coldStart({ rounds: quick ? 3 : 10, log }));
 await bench(7, "REPL start", () => replStart({ rounds: quick ? 2 : 5, log }));
+await bench(8, "2026-07-28 revision", () => modernThroughput({ stdioCalls: quick ? 1000 : 5000, httpCalls: quick ? 500 : 2000, rounds: quick ? 3 : 5, log }));
 
 log(`wrote ${path}`);

@@ -59,9 +59,9 @@ export class CatCodeCli {
     }
   }
 
-  /** `cat-code mcp call conformance <tool> --json '<arguments>'`. */
-  call(tool: string, args: Record<string, unknown>): Promise<Step> {
-    return this.run(["call", SERVER_NAME, tool, "--json", JSON.stringify(args)]);
+  /** `cat-code mcp call conformance <tool> --json '<arguments>' [flags]`. */
+  call(tool: string, args: Record<string, unknown>, flags: string[] = []): Promise<Step> {
+    return this.run(["call", SERVER_NAME, tool, "--json", JSON.stringify(args), ...flags]);
   }
 
   /** Runs `cat-code mcp <args> --mcp-config <temp>` to its end, echoing its output with a header line. */

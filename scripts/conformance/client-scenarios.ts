@@ -22,10 +22,10 @@ export const PLAYS: Record<string, ScenarioPlay> = {
     await cli.call("add_numbers", { a: 2, b: 3 });
   },
   // The tool asks, over the standalone GET stream, for a form whose every field has a default, and
-  // expects `accept` with each default filled in (SEP-1034). `mcp call` is not interactive: see
-  // the report of issue 13 for the non-interactive answer this needs.
+  // expects `accept` with each default filled in (SEP-1034). `mcp call` has nobody to ask, so the
+  // user says up front what to answer: the form's defaults.
   "elicitation-sep1034-client-defaults": async (cli) => {
-    await cli.call("test_client_elicitation_defaults", {});
+    await cli.call("test_client_elicitation_defaults", {}, ["--elicitation", "accept-defaults"]);
   },
   // The tool's SSE stream closes before its answer (retry: 500 ms); the answer comes on a GET with
   // Last-Event-ID sent no earlier than the retry time.

@@ -32,9 +32,10 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
   rejectUnknownFlags(rawArgs, rootArgs);
   const maxTurns = parseMaxTurns(args["max-turns"]);
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ resolveModel }, { loadServerEntries, openPool, rootsFromArgs }] = await Promise.all([
+  const [{ resolveModel }, { loadServerEntries, openPool, rootsFromArgs }, { declinedElicitation }] = await Promise.all([
     import("../agent/model-client.ts"),
     import("./mcp/server-selection.ts"),
+    import("../terminal/declined-elicitation.ts"),
   ]);
   const model = resolveModel(args.model);
   const roots = rootsFromArgs(rawArgs);
@@ -44,7 +45,8 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
     const { askProjectApprovals } = await import("../repl/project-approval-question.ts");
     entries = await askProjectApprovals(entries);
   }
-  const pool = openPool(entries, { roots });
+  // The servers may ask the user (elicitation): -p declines with a line on stderr, the REPL puts its form in place.
+  const pool = openPool(entries, { roots, elicitation: declinedElicitation() });
   const common = { model, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns };
 
   if (args.print !== undefined) {

@@ -109,6 +109,21 @@ export class LineReader {
     });
   }
 
+  /**
+   * Forgets the lines typed at a terminal while nobody asked, and the half-typed one: called before
+   * a question whose answer consents to something, which only a line typed after it may give.
+   * Piped input is a script's deliberate answers and is kept. Returns how many lines were dropped.
+   */
+  dropTypedAhead(): number {
+    if (!this.isTerminal) return 0;
+    const dropped = this.queue.splice(0).length;
+    if (this.rl.line) {
+      this.discardLine();
+      return dropped + 1;
+    }
+    return dropped;
+  }
+
   /** Clears what was typed at the prompt and shows the prompt again (Ctrl-C on a non-empty line). */
   discardLine(): void {
     this.rl.write(null, { ctrl: true, name: "e" });

@@ -2,6 +2,7 @@ import { AgentError } from "../agent/agent-error.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
+import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { StatusLine } from "../terminal/status-line.ts";
 import { firstLine } from "../terminal/terminal-text.ts";
@@ -38,6 +39,8 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
+  // Nobody is there to answer a server's question: decline it, and say so between the run's lines.
+  session.pool.elicitation = declinedElicitation((line) => renderer.notice(line));
   const logLines = new ServerLogLines();
   session.pool.onServerLog = (entry) => {
     const line = logLines.lineFor(entry);

@@ -11,6 +11,9 @@ import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
 import { LineReader } from "./line-reader.ts";
 import { showInPager } from "./pager.ts";
 import { interactivePermissions } from "./permission-prompt.ts";
+import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
+import { TerminalQuestions } from "./terminal-questions.ts";
+import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { runSlashCommand } from "./slash-commands.ts";
 import { ansiStyle, plainStyle } from "./tool-call-line.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
@@ -45,22 +48,45 @@ export async function runRepl(options: ReplOptions): Promise<number> {
 
   let turn: AbortController | undefined;
   let renderer: TurnRenderer | undefined;
+  const notices: string[] = [];
+  // At a terminal, news goes above the prompt at once; otherwise it waits for the next prompt.
+  const news = (line: string) => {
+    if (reader.isTerminal && reader.waiting && !turn) reader.printAbove(line);
+    else notices.push(line);
+  };
   const ask = (question: string, signal?: AbortSignal) => reader.read(question, { signal, remember: false });
+  // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
+  const questions = new TerminalQuestions({
+    begin: () => {
+      renderer?.hold();
+      const dropped = reader.dropTypedAhead();
+      if (dropped > 0) print(style.dim(`(${dropped} line(s) typed before this question were dropped: answer it below)`));
+    },
+    end: () => renderer?.release(),
+  });
+  const gate = options.allowAll
+    ? undefined
+    : interactivePermissions(ask, {
+        print,
+        page: reader.isTerminal ? (text) => showInPager(text, reader) : undefined,
+        columns: (output as { columns?: number }).columns,
+        rows: (output as { rows?: number }).rows,
+        style,
+      });
+  const form = interactiveElicitation({ ask, onCancelKey: reader.isTerminal ? cancelKeys(input) : undefined, print, style });
+  // A server's question is answered within a turn, and given up with it (Ctrl-C). One that comes
+  // while no prompt runs would take the line the user is typing at the prompt: it is declined.
+  options.pool.elicitation = (request, signal) => {
+    const running = turn?.signal;
+    if (!running) return declinedElicitation(news, "it came while no prompt was running")(request);
+    return questions.ask(() => form(request, signal ? AbortSignal.any([signal, running]) : running));
+  };
   const session = new AgentSession({
     model: options.model,
     cwd: options.cwd,
     pool: options.pool,
     maxTurns: options.maxTurns,
-    permissions: options.allowAll
-      ? async () => "allow"
-      : interactivePermissions(ask, {
-          before: () => renderer?.endLine(),
-          print,
-          page: reader.isTerminal ? (text) => showInPager(text, reader) : undefined,
-          columns: (output as { columns?: number }).columns,
-          rows: (output as { rows?: number }).rows,
-          style,
-        }),
+    permissions: gate ? (request) => questions.ask(() => gate(request)) : async () => "allow",
   });
 
   // Ctrl-C: cancels the turn if one runs; else clears the line; twice on an empty line, exits.
@@ -89,12 +115,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   print(`cat-code ${VERSION} · ${options.model} · /help for commands, Ctrl-D to exit`);
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
 
-  const notices: string[] = [];
-  // At a terminal, news goes above the prompt at once; otherwise it waits for the next prompt.
-  const news = (line: string) => {
-    if (reader.isTerminal && reader.waiting && !turn) reader.printAbove(line);
-    else notices.push(line);
-  };
   void session.connectMcp().then((summary) => summary.line && news(summary.line));
   options.pool.onToolsChanged = (server, tools) => news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);
   // A server's warning during a turn is shown at once, between the turn's lines; otherwise as news.

@@ -17,6 +17,8 @@ export interface TextSink {
  */
 export class TurnRenderer implements AgentObserver {
   private midLine = false;
+  /** Lines held back while a question has the terminal (see hold); undefined when none is open. */
+  private held: string[] | undefined;
 
   constructor(
     private readonly text: TextSink | undefined,
@@ -36,7 +38,8 @@ export class TurnRenderer implements AgentObserver {
 
   /** `⏺ mcp__idx__index 3/10 indexing…`, rewritten with each update of whichever call reported last. */
   onToolProgress(call: ToolCall, progress: ToolProgress): void {
-    if (!this.status?.isLive) return;
+    // A question owns the line the status would rewrite; the next update after it shows again.
+    if (!this.status?.isLive || this.held) return;
     // Streamed text that did not end its line would be erased with the status line.
     if (this.midLine) this.text?.write("\n");
     this.midLine = false;
@@ -44,19 +47,41 @@ export class TurnRenderer implements AgentObserver {
   }
 
   onToolResult(call: ToolCall, result: ToolResult): void {
-    this.endLine();
-    this.info.write(`${formatToolCall(call, result, this.style)}\n`);
+    this.writeInfo(formatToolCall(call, result, this.style));
   }
 
   onRetry(notice: RetryNotice): void {
-    this.endLine();
     const seconds = (notice.delayMs / 1000).toFixed(1);
     // The reason quotes the API's answer: shown as text, like everything else from outside.
-    this.info.write(`${this.style.dim(`⎿ ${sanitizeForTerminal(notice.error.reason)}; retrying in ${seconds}s (${notice.retry}/${notice.maxRetries})`)}\n`);
+    this.writeInfo(this.style.dim(`⎿ ${sanitizeForTerminal(notice.error.reason)}; retrying in ${seconds}s (${notice.retry}/${notice.maxRetries})`));
   }
 
   /** A line of news during the run (a server's warning), on its own line. The caller sanitizes it. */
   notice(line: string): void {
+    this.writeInfo(line);
+  }
+
+  /**
+   * A question (permission, a server's form) takes the terminal: the status line is erased and
+   * stays off, and lines of the run (another tool's result, a server's warning) wait until
+   * `release`, so nothing is written between the question and its answer.
+   */
+  hold(): void {
+    this.endLine();
+    this.held ??= [];
+  }
+
+  release(): void {
+    const lines = this.held ?? [];
+    this.held = undefined;
+    for (const line of lines) this.writeInfo(line);
+  }
+
+  private writeInfo(line: string): void {
+    if (this.held) {
+      this.held.push(line);
+      return;
+    }
     this.endLine();
     this.info.write(`${line}\n`);
   }

@@ -26,6 +26,11 @@ export class CallFeedback {
     if (line !== undefined) this.status.printAbove(line);
   }
 
+  /** A line of cat-code's own (a declined question, already sanitized), above the progress line. */
+  note(line: string): void {
+    this.status.printAbove(line);
+  }
+
   /** Erases the progress line: called before the result or an error is printed. */
   done(): void {
     this.status.clear();

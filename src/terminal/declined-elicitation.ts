@@ -11,9 +11,12 @@ const MAX_NAME_CHARS = 40;
  * on stderr what was asked, so the user knows to run it in the REPL. Declining (not cancelling)
  * tells the server the answer is no, at once, instead of leaving the call to time out.
  */
-export function declinedElicitation(writeLine: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): ElicitationHandler {
+export function declinedElicitation(
+  writeLine: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  why = "run it in the REPL to answer",
+): ElicitationHandler {
   return async (request) => {
-    writeLine(declineNote(request));
+    writeLine(declineNote(request, why));
     return { action: "decline" };
   };
 }
@@ -23,16 +26,16 @@ export function declinedElicitation(writeLine: (line: string) => void = (line) =
  * answer`: one line, sanitized, bounded. For a link only its origin is named: the rest of a URL
  * may carry a one-time code, and nobody consented to see it.
  */
-export function declineNote(request: ElicitationRequest): string {
+export function declineNote(request: ElicitationRequest, why = "run it in the REPL to answer"): string {
   const message = JSON.stringify(clean(request.message, MAX_MESSAGE_CHARS));
   const server = clean(request.server, MAX_NAME_CHARS);
   if (request.mode === "url") {
-    return `cat-code: ${server} asked you to open a link on ${clean(new URL(request.url).origin, 200)} (${message}) — declined: run it in the REPL to answer`;
+    return `cat-code: ${server} asked you to open a link on ${clean(new URL(request.url).origin, 200)} (${message}) — declined: ${why}`;
   }
   const names = request.form.fields.map((field) => clean(field.name, MAX_NAME_CHARS));
   const more = names.length > MAX_FIELDS_NAMED ? `, and ${names.length - MAX_FIELDS_NAMED} more` : "";
   const fields = names.length === 0 ? "" : `, fields: ${names.slice(0, MAX_FIELDS_NAMED).join(", ")}${more}`;
-  return `cat-code: ${server} asked for input (${message}${fields}) — declined: run it in the REPL to answer`;
+  return `cat-code: ${server} asked for input (${message}${fields}) — declined: ${why}`;
 }
 
 function clean(text: string, max: number): string {

@@ -77,6 +77,14 @@ function shortPath(path: string): string {
 }
 
 /**
+ * The protocol revision a connected server speaks, as people read it: `2026-07-28 (stateless)` for
+ * the modern era (no handshake, metadata on every request), `2025-11-25 (handshake)` for the legacy one.
+ */
+export function revisionText(status: { protocolVersion: string; era?: "modern" | "legacy" }): string {
+  return `${status.protocolVersion} (${status.era === "modern" ? "stateless" : "handshake"})`;
+}
+
+/**
  * `--json`: the same facts as data. Never carries the user's env or header values; `transport` is
  * the entry's description, from the entry as written (see describeServer). A project server that
  * waits for approval carries, given the `entries`, its entry as written and the warnings about it:
@@ -92,6 +100,8 @@ export function statusToJson(status: ServerStatus, entries: ServerEntry[] = []):
         tools: status.tools.map((tool) => tool.name),
         serverInfo: status.serverInfo ?? null,
         protocolVersion: status.protocolVersion,
+        era: status.era ?? "legacy",
+        revision: revisionText(status),
       };
     case "failed":
       return { ...base, reason: status.reason, stderr: status.stderr };

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runSource } from "../helpers/binary.ts";
-import { BUN, CHAOS_SERVER, ECHO_SERVER, EVERYTHING_SERVER, SDK_STDIO_SERVER, tempDir, uniqueSeconds, writeConfig } from "../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, EVERYTHING_SERVER, REPO, SDK_STDIO_SERVER, tempDir, uniqueSeconds, writeConfig } from "../helpers/paths.ts";
 import { waitForNoProcesses, killAll } from "../helpers/processes.ts";
 
 const chaos = (...flags: string[]) => ({ command: BUN, args: [CHAOS_SERVER, ...flags] });
@@ -187,7 +187,8 @@ describe("cat-code mcp call", () => {
     const { exitCode, stdout } = await runSource(["mcp", "call", "asks", "echo", "text=hi", "--mcp-config", cfg]);
     expect(exitCode).toBe(0);
     expect(stdout).toContain("ping:ok {}");
-    expect(stdout).toContain("roots/list:error -32601");
+    // cat-code declares roots (the working directory): roots/list is answered now, not refused.
+    expect(stdout).toContain(`roots/list:ok {"roots":[{"uri":"file://${REPO}"`);
   });
 
   test("a 20 MB result is printed whole", async () => {

@@ -163,7 +163,7 @@ describe("cat-code mcp get", () => {
       "  env:      SECRET_TOKEN=***",
       "  timeout:  5000",
       "  status:   CONNECTED  1 tool(s)",
-      "  server:   echo-server.sh 1.0.0  (protocol 2025-06-18)",
+      "  server:   echo-server.sh 1.0.0  (protocol 2025-06-18 (handshake))",
       "  tools:    echo",
       "",
     ]);

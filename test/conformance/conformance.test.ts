@@ -17,12 +17,7 @@ import { REPO } from "../helpers/paths.ts";
  * elicitation). Each is asserted to FAIL today: when one starts passing its test fails, and its
  * line here is to be deleted. When issue 13 is done, this list is empty.
  */
-const EXPECTED_TO_FAIL_UNTIL_ISSUE_13_LANDS = new Set([
-  "2025-11-25 elicitation-sep1034-client-defaults",
-  "2026-07-28 sep-2322-client-request-state",
-  "2026-07-28 http-custom-headers",
-  "2026-07-28 http-invalid-tool-headers",
-]);
+const EXPECTED_TO_FAIL_UNTIL_ISSUE_13_LANDS = new Set<string>([]);
 
 const RUNS = (await Promise.all(REVISIONS.map(clientScenarios))).flat();
 const keyOf = (run: { revision: string; scenario: string }) => `${run.revision} ${run.scenario}`;

@@ -26,14 +26,16 @@ const WRAPPER_KEYWORDS = new Set([...SUBSCHEMA_KEYWORDS, ...SCHEMA_MAP_KEYWORDS,
  * naming the argument and what was expected. Servers are lenient where their schemas are strict,
  * so the check is too: a required argument with a `default` may be left out (the server fills it
  * in), `format` is not asserted, and a schema the validator cannot use (too large, too deep, a
- * remote `$ref`, a bad pattern) means the call goes unchecked and the server decides.
+ * remote `$ref`, a bad pattern) means the call goes unchecked and the server decides. A `null` on
+ * an argument that is not required counts as left out (clients send it so; the spec treats it as
+ * absent, e.g. for x-mcp-header); it is still sent as given.
  */
 export function checkArguments(args: Record<string, unknown>, inputSchema: JsonSchema): void {
   let errors: OutputUnit[];
   let schema: Schema;
   try {
     schema = lenientSchema(inputSchema, { nodes: 0 }, 0) as Schema;
-    const result = new Validator(schema, draftOf(inputSchema), false).validate(args);
+    const result = new Validator(schema, draftOf(inputSchema), false).validate(withoutOptionalNulls(args, schema));
     if (result.valid) return;
     errors = result.errors;
   } catch (error) {
@@ -41,6 +43,12 @@ export function checkArguments(args: Record<string, unknown>, inputSchema: JsonS
     return;
   }
   throw CliError.usage(describeFailure(args, schema, errors));
+}
+
+/** The arguments without the top-level nulls of properties the schema does not require. */
+function withoutOptionalNulls(args: Record<string, unknown>, schema: Schema): Record<string, unknown> {
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  return Object.fromEntries(Object.entries(args).filter(([name, value]) => value !== null || required.has(name)));
 }
 
 function draftOf(schema: JsonSchema): SchemaDraft {

@@ -2,6 +2,8 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { McpError } from "../../mcp/mcp-error.ts";
 import { flattenContent } from "../../mcp/tools/flatten-content.ts";
+import { answerWithDefaults } from "../../mcp/client/elicitation.ts";
+import { declinedElicitation } from "../../terminal/declined-elicitation.ts";
 import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
@@ -15,6 +17,11 @@ const callArgs = {
   tool: { type: "positional", required: false, description: "The tool's name as the server gives it" },
   json: { type: "string", description: "The arguments as one JSON object", valueHint: "object" },
   raw: { type: "boolean", description: "Print the whole JSON result" },
+  elicitation: {
+    type: "string",
+    description: "When the server asks for input: decline (the default; a line on stderr says what it asked) or accept-defaults (send a form's defaults)",
+    valueHint: "decline|accept-defaults",
+  },
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
 
@@ -32,11 +39,13 @@ export default defineCommand({
     if (!serverName || !toolName) throw CliError.usage("usage: cat-code mcp call <server> <tool> [--json '<object>' | key=value ...]");
     if (args.json !== undefined && pairs.length > 0) throw CliError.usage("give the arguments either as --json or as key=value, not both");
     const jsonArguments = args.json === undefined ? undefined : parseJsonArguments(args.json);
+    const answering = elicitationMode(args.elicitation);
 
     const roots = rootsFromArgs(rawArgs);
     const entry = selectEntry(loadServerEntries(args), serverName);
     const feedback = new CallFeedback();
-    const pool = openPool([entry], { roots, onServerLog: (logged) => feedback.log(logged) });
+    const elicitation = answering === "accept-defaults" ? answerWithDefaults : declinedElicitation((line) => feedback.note(line));
+    const pool = openPool([entry], { roots, elicitation, onServerLog: (logged) => feedback.log(logged) });
     try {
       await pool.connectAll();
       const status = pool.status()[0];
@@ -70,3 +79,17 @@ export default defineCommand({
     }
   },
 });
+
+const ELICITATION_MODES = ["decline", "accept-defaults"] as const;
+
+/**
+ * `--elicitation`: nobody is there to answer a server's question, so the flag says what to send.
+ * Accepting defaults is what pressing Enter through the form would send; a form that needs an
+ * answer without a default, and every link, are declined all the same.
+ */
+function elicitationMode(value: string | undefined): (typeof ELICITATION_MODES)[number] {
+  if (value === undefined) return "decline";
+  const mode = ELICITATION_MODES.find((m) => m === value);
+  if (!mode) throw CliError.usage(`--elicitation must be decline or accept-defaults, got '${value}'`);
+  return mode;
+}

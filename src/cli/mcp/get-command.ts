@@ -6,7 +6,7 @@ import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { printResult } from "../../terminal/output.ts";
-import { redactStatus, statusToJson } from "../../terminal/render-status.ts";
+import { redactStatus, revisionText, statusToJson } from "../../terminal/render-status.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { serverEnvironment } from "../../system/own-secrets.ts";
@@ -104,7 +104,7 @@ function statusRows(entry: ServerEntry, status: ServerStatus): string[][] {
       const info = status.serverInfo;
       return [
         ["status:", `${state}  ${status.tools.length} tool(s)`],
-        ["server:", `${info ? `${info.name} ${info.version}` : "(no serverInfo)"}  (protocol ${status.protocolVersion})`],
+        ["server:", `${info ? `${info.name} ${info.version}` : "(no serverInfo)"}  (protocol ${revisionText(status)})`],
         ["tools:", status.tools.map((tool) => tool.name).join(", ") || "(none)"],
       ];
     }

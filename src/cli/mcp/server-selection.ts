@@ -6,6 +6,7 @@ import { ConfigError } from "../../mcp/config/config-error.ts";
 import { readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.ts";
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../../mcp/config/server-config.ts";
+import { EraMemory } from "../../mcp/client/era-memory.ts";
 import { RootsProvider } from "../../mcp/client/roots.ts";
 import { McpToolPool, type ToolPoolOptions } from "../../mcp/pool/tool-pool.ts";
 import { CliError } from "../../terminal/cli-error.ts";
@@ -112,9 +113,12 @@ export function selectEntry(entries: ServerEntry[], name: string): ServerEntry {
   return entry;
 }
 
-/** A pool whose servers are closed on every way out of the command, signals included. */
+/**
+ * A pool whose servers are closed on every way out of the command, signals included, and which
+ * remembers each server's protocol era in $CAT_CODE_HOME, so the next command skips the probe.
+ */
 export function openPool(entries: ServerEntry[], options: ToolPoolOptions = {}): McpToolPool {
-  const pool = new McpToolPool(entries, options);
+  const pool = new McpToolPool(entries, { eraMemory: new EraMemory(), ...options });
   onShutdown(() => pool.closeAll());
   return pool;
 }

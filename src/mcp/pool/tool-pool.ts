@@ -1,8 +1,11 @@
 import type { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
-import { McpClient } from "../client/mcp-client.ts";
+import type { ElicitationHandler } from "../client/elicitation.ts";
+import type { EraMemory } from "../client/era-memory.ts";
+import { McpClient, type McpClientOptions } from "../client/mcp-client.ts";
 import type { RootsProvider } from "../client/roots.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
+import type { Era } from "../client/version-negotiation.ts";
 import { describeServer, type ConfigScope, type ServerConfig, type ServerEntry } from "../config/server-config.ts";
 import type { Implementation, ToolDefinition } from "../protocol.ts";
 import { McpToolAdapter } from "../tools/mcp-tool-adapter.ts";
@@ -10,6 +13,7 @@ import { namespacedToolName, stableHash, withSuffix } from "../tools/tool-names.
 import { createTransport } from "../transport/create-transport.ts";
 import { StdioTransport } from "../transport/stdio-transport.ts";
 import type { Transport } from "../transport/transport.ts";
+import { EraMemoryHandles } from "./era-memory-handles.ts";
 
 /** What `mcp list` and `/mcp` render: one per configured server, data only. */
 export type ServerStatus = {
@@ -21,7 +25,14 @@ export type ServerStatus = {
   description: string;
 } & (
   | { state: "pending" }
-  | { state: "connected"; tools: ToolDefinition[]; serverInfo: Implementation | undefined; protocolVersion: string }
+  | {
+      state: "connected";
+      tools: ToolDefinition[];
+      serverInfo: Implementation | undefined;
+      protocolVersion: string;
+      /** Which generation it speaks (modern: 2026-07-28, stateless; legacy: the handshake); the pool always sets it. */
+      era?: Era;
+    }
   | { state: "failed"; reason: string; stderr: string[] }
   | { state: "invalid"; reason: string }
   | { state: "disabled" }
@@ -53,6 +64,13 @@ export interface ToolPoolOptions {
   roots?: RootsProvider;
   /** Hears every server's log messages, each named by the server's config name; also settable later. */
   onServerLog?: (entry: ServerLogEntry) => void;
+  /**
+   * Answers the servers' questions (elicitation). Only a pool made with one declares the capability;
+   * the answerer itself may be replaced later (`pool.elicitation`), once the front end has a terminal.
+   */
+  elicitation?: ElicitationHandler;
+  /** Which era each configuration spoke last time ($CAT_CODE_HOME); absent: every connect probes afresh. */
+  eraMemory?: EraMemory;
 }
 
 /** How many stderr lines a failure shows when the reason does not already carry them. */
@@ -66,17 +84,24 @@ export class McpToolPool {
   private readonly connections: Connection[];
   private readonly makeTransport: (config: ServerConfig) => Transport;
   private readonly roots: RootsProvider | undefined;
+  private readonly declaresElicitation: boolean;
+  private readonly eraMemory: EraMemoryHandles | undefined;
   private readonly registries = new Set<ToolRegistry>();
   private closing: Promise<void> | undefined;
   /** Hears that a server's tools changed and were registered anew (the REPL says so). */
   onToolsChanged?: (server: string, tools: ToolDefinition[]) => void;
   /** Hears every server's log messages (the REPL shows warnings and worse). All go to the debug log. */
   onServerLog?: (entry: ServerLogEntry) => void;
+  /** Answers every server's questions; see ToolPoolOptions.elicitation. */
+  elicitation: ElicitationHandler | undefined;
 
   constructor(entries: ServerEntry[], options: ToolPoolOptions = {}) {
     this.makeTransport = options.createTransport ?? createTransport;
     this.roots = options.roots;
     this.onServerLog = options.onServerLog;
+    this.elicitation = options.elicitation;
+    this.declaresElicitation = options.elicitation !== undefined;
+    this.eraMemory = options.eraMemory && new EraMemoryHandles(options.eraMemory);
     this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), registered: new Map(), rejectedTools: new Set() }));
   }
 
@@ -167,7 +192,9 @@ export class McpToolPool {
 
   /** Closes every client, in parallel. Safe to call twice. */
   closeAll(): Promise<void> {
-    this.closing ??= Promise.all(this.connections.map((c) => c.client?.close().catch(() => {}))).then(() => {});
+    this.closing ??= Promise.all(this.connections.map((c) => c.client?.close().catch(() => {})))
+      .then(() => this.eraMemory?.settled())
+      .then(() => {});
     return this.closing;
   }
 
@@ -175,9 +202,13 @@ export class McpToolPool {
     const { entry } = connection;
     if (!entry.ok || entry.config.disabled || entry.trust || this.closing) return;
     const transport = this.makeTransport(entry.config);
-    const client = new McpClient(transport, {
+    const options: McpClientOptions = {
+      name: entry.name,
       timeoutMs: entry.config.timeout,
       roots: this.roots,
+      // Bound late: the REPL sets its form after the pool exists; a question goes to whoever answers now.
+      elicitation: this.declaresElicitation ? (request, signal) => this.answer(request, signal) : undefined,
+      eraMemory: this.eraMemory?.handleFor(entry.config),
       onLog: (logged) => this.serverLog({ ...logged, server: entry.name }),
       onNotification: (notification) => {
         if (notification.method === "notifications/tools/list_changed") this.toolsChanged(connection);
@@ -188,7 +219,8 @@ export class McpToolPool {
         connection.rejectedTools.add(key);
         log.warn(`MCP tool '${tool.name}' of server '${entry.name}' is left out: ${tool.reason}; the server's other tools work`);
       },
-    });
+    };
+    const client = new McpClient(transport, options);
     connection.client = client;
     const { name, scope, source, description } = connection.status;
     const base = { name, scope, source, description };
@@ -201,6 +233,7 @@ export class McpToolPool {
         tools,
         serverInfo: client.serverInfo,
         protocolVersion: client.protocolVersion ?? "",
+        era: client.era,
       };
     } catch (error) {
       const stderr = transport instanceof StdioTransport ? transport.stderr.tail(STDERR_LINES_IN_STATUS) : [];
@@ -209,6 +242,10 @@ export class McpToolPool {
       connection.status = { ...base, state: "failed", reason, stderr: reason.includes(stderr.at(-1) ?? "\0") ? [] : stderr };
       await client.close();
     }
+  }
+
+  private answer(...[request, signal]: Parameters<ElicitationHandler>): ReturnType<ElicitationHandler> {
+    return this.elicitation ? this.elicitation(request, signal) : Promise.resolve({ action: "decline" });
   }
 
   private serverLog(entry: ServerLogEntry): void {
