@@ -23,3 +23,11 @@ export function nullIdError(value: unknown): JsonRpcErrorObject | undefined {
   if (message.id !== null || message.method !== undefined) return undefined;
   return v.is(JsonRpcErrorObject, message.error) ? message.error : undefined;
 }
+
+/** Whether a message (or a batch) holds a request: something that waits for an answer from us. */
+export function isRequest(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(isRequest);
+  if (typeof value !== "object" || value === null) return false;
+  const message = value as Record<string, unknown>;
+  return typeof message.method === "string" && (typeof message.id === "string" || typeof message.id === "number");
+}

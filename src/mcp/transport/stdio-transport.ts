@@ -9,8 +9,9 @@ import { rememberDetachedDescendants, signalGroup, trackGroup, untrackGroup, wai
 import { startsOwnGroup } from "../../system/tree-signal-plan.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import { TextLineSplitter } from "./text-line-splitter.ts";
+import { isRequest } from "./answer-to.ts";
 import { forEachMessage, type Transport } from "./transport.ts";
-import { settlesWithin } from "../../system/timers.ts";
+import { settlesWithin, sleep } from "../../system/timers.ts";
 
 export interface StdioServerParams {
   command: string;
@@ -51,6 +52,8 @@ export class StdioTransport implements Transport {
   private stderrDone: Promise<void> = Promise.resolve();
   private exitHandled: Promise<void> = Promise.resolve();
   private readonly graceMs: number;
+  /** Set while `close()` waits for the server to exit: called when the server sends a request meanwhile. */
+  private askedWhileClosing: (() => void) | undefined;
 
   constructor(
     private readonly params: StdioServerParams,
@@ -110,10 +113,18 @@ export class StdioTransport implements Transport {
     } catch {
       // Already closed: the process is gone or going.
     }
-    const exitedAlone = await settlesWithin(child.exited, this.graceMs);
+    // A server that asks us something now waits for an answer that cannot come (its stdin is closed):
+    // server-everything asks roots/list 350 ms after the handshake and then lingers. End it at once.
+    const graceOver = new AbortController();
+    const asking = new Promise<"asking">((resolve) => (this.askedWhileClosing = () => resolve("asking")));
+    const exited = child.exited.then(() => "exited" as const);
+    const grace = sleep(this.graceMs, graceOver.signal).then(() => "grace over" as const);
+    const stage1 = await Promise.race([exited, asking, grace]);
+    graceOver.abort();
+    this.askedWhileClosing = undefined;
     // Stage 2 and 3: the leader may be gone while its children (an `sh -c` background job) live on.
-    if (exitedAlone && !(await waitForGroupExit(child.pid, 50))) signalGroup(child.pid, "SIGTERM");
-    if (!exitedAlone) signalGroup(child.pid, "SIGTERM");
+    if (stage1 === "exited" && !(await waitForGroupExit(child.pid, 50))) signalGroup(child.pid, "SIGTERM");
+    if (stage1 !== "exited") signalGroup(child.pid, "SIGTERM");
     if (!(await waitForGroupExit(child.pid, this.graceMs))) signalGroup(child.pid, "SIGKILL");
     untrackGroup(child.pid);
     await child.exited;
@@ -138,7 +149,7 @@ export class StdioTransport implements Transport {
     try {
       for await (const chunk of stdout) {
         // A failed connection reads no more: what the server still writes would only cost memory.
-        if (this.exitError) break;
+        if (this.exitError && !this.closed) break;
         splitter.push(chunk, onLine);
         if (splitter.pendingLength > MAX_MESSAGE_CHARS) {
           // Memory must stay bounded whatever the server writes: a line this long is no message.
@@ -171,6 +182,10 @@ export class StdioTransport implements Transport {
       value = parseMessage(text);
     } catch {
       log.debug(`${this.description}: skipped a line that is not JSON: ${text.slice(0, 200)}`);
+      return;
+    }
+    if (this.closed) {
+      if (isRequest(value)) this.askedWhileClosing?.();
       return;
     }
     forEachMessage(value, this.onMessage);

@@ -186,6 +186,21 @@ describe("StdioTransport", () => {
     expect(existsSync(signals)).toBe(false);
   });
 
+  test("a server that asks something after its stdin closed is ended at once: the answer can never come", async () => {
+    const signals = join(tempDir(), "signals");
+    const transport = new StdioTransport(
+      { command: BUN, args: [CHAOS_SERVER, "--ask-on-close", `--record-signal=${signals}`], env: process.env as Record<string, string> },
+      { closeGraceMs: 30_000 },
+    );
+    open.push(transport);
+    await handshake(transport);
+    const started = performance.now();
+    await transport.close();
+    // Without the rule it would wait out the 30 s grace; the bound only catches that.
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(readFileSync(signals, "utf8")).toContain("SIGTERM");
+  });
+
   test("a server that ignores stdin closing gets SIGTERM once the grace period is over, not before", async () => {
     const signals = join(tempDir(), "signals");
     const graceMs = 300;
