@@ -139,21 +139,6 @@ export const ListRootsResult = v.looseObject({
 });
 export type ListRootsResult = v.InferOutput<typeof ListRootsResult>;
 
-export const ProgressNotificationParams = v.looseObject({
-  progressToken: ProgressToken,
-  progress: v.number(),
-  total: v.optional(v.number()),
-  message: v.optional(v.string()),
-});
-export type ProgressNotificationParams = v.InferOutput<typeof ProgressNotificationParams>;
-
-export const LoggingMessageParams = v.looseObject({
-  level: LoggingLevel,
-  logger: v.optional(v.string()),
-  data: v.unknown(),
-});
-export type LoggingMessageParams = v.InferOutput<typeof LoggingMessageParams>;
-
 /** What a `subscriptions/listen` stream opts in to; the server sends nothing else on it. */
 export const SubscriptionFilter = v.looseObject({
   toolsListChanged: v.optional(v.boolean()),

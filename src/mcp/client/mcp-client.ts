@@ -13,10 +13,10 @@ import {
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
-import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities } from "../stateless-protocol.ts";
+import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities, type ProgressToken } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
-import { ProgressTracker, type ProgressToken, type ProgressUpdate } from "./progress.ts";
+import { ProgressTracker, type ProgressUpdate } from "./progress.ts";
 import { ProgressTimeout } from "./progress-timeout.ts";
 import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { cutText } from "../../system/cut-text.ts";
+import { ProgressToken } from "../stateless-protocol.ts";
 
 /** One `notifications/progress` for a call, as the caller sees it. */
 export interface ProgressUpdate {
@@ -8,7 +9,6 @@ export interface ProgressUpdate {
   message?: string;
 }
 
-export type ProgressToken = string | number;
 
 /** A server's message is one line on a screen, not a document. */
 export const MAX_PROGRESS_MESSAGE_CHARS = 200;
@@ -17,7 +17,7 @@ export const MAX_PROGRESS_MESSAGE_CHARS = 200;
 const FiniteNumber = v.pipe(v.number(), v.finite());
 
 const ProgressParams = v.object({
-  progressToken: v.union([v.string(), v.number()]),
+  progressToken: ProgressToken,
   progress: FiniteNumber,
   total: v.optional(FiniteNumber),
   message: v.optional(v.string()),

@@ -1,16 +1,13 @@
 import * as v from "valibot";
 import { cutText } from "../../system/cut-text.ts";
 import { exceedsDepth } from "../../system/json-depth.ts";
-
-/** The syslog levels of RFC 5424 that MCP uses, least severe first. */
-export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import { LOGGING_LEVELS, LoggingLevel } from "../stateless-protocol.ts";
 
 /** One `notifications/message` from a server, with the data already rendered as bounded text. */
 export interface ServerLogEntry {
   /** The server's name in the config (the pool names it; a bare client uses its description). */
   server: string;
-  level: LogLevel;
+  level: LoggingLevel;
   logger?: string;
   /** The message: a string as it is, anything else as JSON; at most MAX_LOG_DATA_CHARS. */
   data: string;
@@ -23,7 +20,7 @@ const MAX_LOGGER_CHARS = 100;
 const MAX_LOG_DATA_DEPTH = 32;
 
 const LogMessageParams = v.object({
-  level: v.picklist(LOG_LEVELS),
+  level: LoggingLevel,
   logger: v.optional(v.string()),
   data: v.unknown(),
 });
@@ -39,8 +36,8 @@ export function parseServerLog(server: string, params: unknown): ServerLogEntry 
 }
 
 /** True when `level` is `min` or more severe. */
-export function atLeast(level: LogLevel, min: LogLevel): boolean {
-  return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(min);
+export function atLeast(level: LoggingLevel, min: LoggingLevel): boolean {
+  return LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(min);
 }
 
 function renderData(data: unknown): string {

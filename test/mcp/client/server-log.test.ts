@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { atLeast, LOG_LEVELS, MAX_LOG_DATA_CHARS, parseServerLog } from "../../../src/mcp/client/server-log.ts";
+import { atLeast, MAX_LOG_DATA_CHARS, parseServerLog } from "../../../src/mcp/client/server-log.ts";
+import { LOGGING_LEVELS } from "../../../src/mcp/stateless-protocol.ts";
 import { nestedObject } from "../../helpers/nested-object.ts";
 
 describe("parseServerLog", () => {
@@ -18,7 +19,7 @@ describe("parseServerLog", () => {
   });
 
   test("the eight syslog levels are accepted; anything else, or no data, drops the message", () => {
-    for (const level of LOG_LEVELS) expect(parseServerLog("s", { level, data: "x" })?.level).toBe(level);
+    for (const level of LOGGING_LEVELS) expect(parseServerLog("s", { level, data: "x" })?.level).toBe(level);
     for (const params of [{ level: "warn", data: "x" }, { level: "WARNING", data: "x" }, { data: "x" }, { level: "info" }, null, "warning", { level: "info", logger: 3, data: "x" }]) {
       expect(parseServerLog("s", params)).toBeUndefined();
     }
