@@ -45,7 +45,7 @@ export default defineCommand({
     const entry = selectEntry(loadServerEntries(args), serverName);
     const feedback = new CallFeedback();
     const elicitation = answering === "accept-defaults" ? answerWithDefaults : declinedElicitation((line) => feedback.note(line));
-    const pool = openPool([entry], { roots, elicitation, onServerLog: (logged) => feedback.log(logged) });
+    const pool = openPool([entry], { roots, elicitation, onServerLog: (logged) => feedback.log(logged), watchChanges: false });
     try {
       await pool.connectAll();
       const status = pool.status()[0];

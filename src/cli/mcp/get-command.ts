@@ -34,7 +34,7 @@ export default defineCommand({
     const overrides = shadowed.find((e) => e.name === entry.name)?.source;
 
     // A project server that is not approved stays as it is: the pool starts nothing for it.
-    const pool = openPool([entry]);
+    const pool = openPool([entry], { watchChanges: false });
     let status: ServerStatus;
     try {
       await pool.connectAll();

@@ -17,7 +17,7 @@ export default defineCommand({
     rejectUnknownFlags(rawArgs, listArgs);
     const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
-    const pool = openPool(entries, { roots });
+    const pool = openPool(entries, { roots, watchChanges: false });
     try {
       await pool.connectAll();
       const statuses = pool.status().map((status) => redactStatus(status, entries));

@@ -23,7 +23,7 @@ export default defineCommand({
     const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
     const only = isAdHoc(args) ? AD_HOC_NAME : args.server;
-    const pool = openPool(only === undefined ? entries : [selectEntry(entries, only)], { roots });
+    const pool = openPool(only === undefined ? entries : [selectEntry(entries, only)], { roots, watchChanges: false });
     try {
       await pool.connectAll();
       for (const status of pool.status()) {

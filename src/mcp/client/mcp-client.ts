@@ -85,6 +85,8 @@ export interface McpClientOptions extends ClientFeatureOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** The era this server spoke last time: a legacy one skips the probe (see `connect`). */
   eraMemory?: BoundEraMemory;
+  /** Whether a 2026-07-28 server that declares `tools.listChanged` gets a `subscriptions/listen` (default true). */
+  watchChanges?: boolean;
 }
 
 /**
@@ -242,7 +244,8 @@ export class McpClient {
     this.instructions = server.instructions;
     this.serverCapabilities = server.capabilities;
     const tools = server.capabilities.tools;
-    if (typeof tools === "object" && tools !== null && (tools as Record<string, unknown>).listChanged === true) {
+    const announcesChanges = typeof tools === "object" && tools !== null && (tools as Record<string, unknown>).listChanged === true;
+    if (announcesChanges && this.options.watchChanges !== false) {
       this.subscription = new SubscriptionListener((signal) => this.listen(signal), this.transport.description, this.options.clock);
       this.subscription.start();
     }

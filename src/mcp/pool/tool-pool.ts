@@ -71,6 +71,11 @@ export interface ToolPoolOptions {
   elicitation?: ElicitationHandler;
   /** Which era each configuration spoke last time ($CAT_CODE_HOME); absent: every connect probes afresh. */
   eraMemory?: EraMemory;
+  /**
+   * Whether to hear of tools that change while connected (default true). A one-shot command turns it
+   * off: a 2026-07-28 server would otherwise get a `subscriptions/listen` stream opened for nothing.
+   */
+  watchChanges?: boolean;
 }
 
 /** How many stderr lines a failure shows when the reason does not already carry them. */
@@ -86,6 +91,7 @@ export class McpToolPool {
   private readonly roots: RootsProvider | undefined;
   private readonly declaresElicitation: boolean;
   private readonly eraMemory: EraMemoryHandles | undefined;
+  private readonly watchChanges: boolean;
   private readonly registries = new Set<ToolRegistry>();
   private closing: Promise<void> | undefined;
   /** Hears that a server's tools changed and were registered anew (the REPL says so). */
@@ -102,6 +108,7 @@ export class McpToolPool {
     this.elicitation = options.elicitation;
     this.declaresElicitation = options.elicitation !== undefined;
     this.eraMemory = options.eraMemory && new EraMemoryHandles(options.eraMemory);
+    this.watchChanges = options.watchChanges ?? true;
     this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), registered: new Map(), rejectedTools: new Set() }));
   }
 
@@ -209,6 +216,7 @@ export class McpToolPool {
       // Bound late: the REPL sets its form after the pool exists; a question goes to whoever answers now.
       elicitation: this.declaresElicitation ? (request, signal) => this.answer(request, signal) : undefined,
       eraMemory: this.eraMemory?.handleFor(entry.config),
+      watchChanges: this.watchChanges,
       onLog: (logged) => this.serverLog({ ...logged, server: entry.name }),
       onNotification: (notification) => {
         if (notification.method === "notifications/tools/list_changed") this.toolsChanged(connection);
