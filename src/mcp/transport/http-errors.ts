@@ -36,7 +36,10 @@ export async function httpStatusError(shownUrl: string, response: Response): Pro
       data: rpcError?.data,
     });
   }
-  if (rpcError) return new McpError(rpcError.code, rpcError.message, { ...fields, data: rpcError.data });
+  if (rpcError) {
+    const { code, message } = McpError.fromJsonRpc(rpcError);
+    return new McpError(code, message, { ...fields, data: rpcError.data });
+  }
   const start = excerpt(new TextDecoder("utf-8", { fatal: false }).decode(body.subarray(0, BODY_EXCERPT_CHARS * 4)).trim());
   return new McpError(undefined, `the server at ${shownUrl} answered ${status}${start ? `: ${start}` : " with an empty body"}`, fields);
 }

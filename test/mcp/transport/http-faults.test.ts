@@ -285,6 +285,17 @@ describe("HttpTransport errors", () => {
     });
   }
 
+  test("a JSON-RPC error in the body of an HTTP 400 fails the call with its message cut at 4,000 characters", async () => {
+    const error = { jsonrpc: "2.0", id: null, error: { code: -32602, message: "y".repeat(50_000) } };
+    const server = serve(onCall(() => Response.json(error, { status: 400 })));
+    const { client } = await connect(server);
+    const failed = await failure(client.callTool("x", {}));
+    expect(failed.code).toBe(-32602);
+    expect(failed.status).toBe(400);
+    expect(failed.message).toStartWith("y".repeat(4000));
+    expect(failed.message).toEndWith("more characters not shown)");
+  });
+
   test("a JSON answer without the response to the request fails instead of hanging", async () => {
     const server = serve(onCall(() => Response.json({ jsonrpc: "2.0", method: "notifications/message", params: {} })));
     const { client } = await connect(server);
