@@ -12,13 +12,6 @@ import { clientScenarios, REVISIONS } from "../../scripts/conformance/requiremen
 import type { ScenarioOutcome } from "../../scripts/conformance/suite-run.ts";
 import { REPO } from "../helpers/paths.ts";
 
-/**
- * Scenarios that cannot pass before the rest of issue 13 is built (the 2026-07-28 revision;
- * elicitation). Each is asserted to FAIL today: when one starts passing its test fails, and its
- * line here is to be deleted. When issue 13 is done, this list is empty.
- */
-const EXPECTED_TO_FAIL_UNTIL_ISSUE_13_LANDS = new Set<string>([]);
-
 const RUNS = (await Promise.all(REVISIONS.map(clientScenarios))).flat();
 const keyOf = (run: { revision: string; scenario: string }) => `${run.revision} ${run.scenario}`;
 
@@ -48,25 +41,15 @@ test("the runs are every client scenario of both requirement lists that is not a
     "2026-07-28 json-schema-ref-no-deref",
     "2026-07-28 json-schema-2020-12-preservation (not scored)",
   ]);
-  expect([...EXPECTED_TO_FAIL_UNTIL_ISSUE_13_LANDS].filter((key) => !RUNS.some((run) => keyOf(run) === key))).toEqual([]);
 });
 
 for (const run of RUNS) {
   const key = keyOf(run);
-  if (EXPECTED_TO_FAIL_UNTIL_ISSUE_13_LANDS.has(key)) {
-    test(`${key}: still fails, as listed until issue 13 lands`, () => {
-      const outcome = outcomes.get(key);
-      // Passing now? Delete its line from EXPECTED_TO_FAIL_UNTIL_ISSUE_13_LANDS.
-      expect({ key, passed: outcome?.passed }).toEqual({ key, passed: false });
-      expect(outcome?.problems.length).toBeGreaterThan(0);
-    });
-  } else {
-    test(`${key}: passes`, () => {
-      const outcome = outcomes.get(key);
-      expect({ key, problems: outcome?.problems }).toEqual({ key, problems: [] });
-      expect(outcome?.passed).toBe(true);
-    });
-  }
+  test(`${key}: passes`, () => {
+    const outcome = outcomes.get(key);
+    expect({ key, problems: outcome?.problems }).toEqual({ key, problems: [] });
+    expect(outcome?.passed).toBe(true);
+  });
 }
 
 test("each run keeps the suite's checks.json and the client's output, outside the repository", async () => {
