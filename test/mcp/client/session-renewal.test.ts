@@ -3,26 +3,18 @@
  * handshake as connect(), version check included, once for every request that met the expiry.
  * Against a real server on 127.0.0.1 that scripts the expiry.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
-import { ScriptedServer, initializeResult, textResult, type Script } from "../../../fixtures/http/scripted-server.ts";
+import { ScriptedServer, initializeResult, textResult } from "../../../fixtures/http/scripted-server.ts";
 import { failure } from "../../helpers/mcp-failure.ts";
+import { scriptedServers } from "../../helpers/scripted-servers.ts";
 
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const thing of opened.splice(0).reverse()) await thing.close();
-});
-
-function serve(script: Script): ScriptedServer {
-  const server = new ScriptedServer(script);
-  opened.push({ close: () => server.stop() });
-  return server;
-}
+const { serve, keep } = scriptedServers();
 
 async function connect(server: ScriptedServer): Promise<McpClient> {
   const client = new McpClient(new HttpTransport({ url: server.url, headers: {} }), { timeoutMs: 10_000 });
-  opened.push(client);
+  keep(client);
   await client.connect();
   return client;
 }

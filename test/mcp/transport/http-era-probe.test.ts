@@ -2,31 +2,23 @@
  * Era detection over real HTTP (Bun.serve on 127.0.0.1): each way a server answers the modern
  * probe in test/conformance/SCENARIOS.md, played by the scripted server, and what cat-code does.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import type { EraRecord } from "../../../src/mcp/client/era-memory.ts";
 import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
 import { freePort } from "./http-server-process.ts";
-import { result, ScriptedServer, type RecordedRequest, type Script } from "../../../fixtures/http/scripted-server.ts";
+import { result, ScriptedServer, type RecordedRequest } from "../../../fixtures/http/scripted-server.ts";
+import { scriptedServers } from "../../helpers/scripted-servers.ts";
 
 const MODERN = "2026-07-28";
 const SERVER_INFO = { name: "scripted-modern", version: "9" };
 
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const thing of opened.splice(0).reverse()) await thing.close();
-});
-
-function serve(script: Script): ScriptedServer {
-  const server = new ScriptedServer(script);
-  opened.push({ close: () => server.stop() });
-  return server;
-}
+const { serve, keep } = scriptedServers();
 
 function client(url: string, options: ConstructorParameters<typeof McpClient>[1] = {}): McpClient {
   const made = new McpClient(new HttpTransport({ url, headers: {} }), { timeoutMs: 5_000, ...options });
-  opened.push(made);
+  keep(made);
   return made;
 }
 

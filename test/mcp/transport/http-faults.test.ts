@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import type { JsonRpcNotification } from "../../../src/mcp/protocol.ts";
 import { HttpTransport, type HttpTransportOptions } from "../../../src/mcp/transport/http-transport.ts";
@@ -14,19 +14,11 @@ import {
 } from "../../../fixtures/http/scripted-server.ts";
 import { failure } from "../../helpers/mcp-failure.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
+import { scriptedServers } from "../../helpers/scripted-servers.ts";
 
 const SECRET = "Bearer sekrit-value-123";
 
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const thing of opened.splice(0).reverse()) await thing.close();
-});
-
-function serve(script: Script): ScriptedServer {
-  const server = new ScriptedServer(script);
-  opened.push({ close: () => server.stop() });
-  return server;
-}
+const { serve, keep } = scriptedServers();
 
 async function connect(
   server: ScriptedServer,
@@ -35,7 +27,7 @@ async function connect(
   const transport = new HttpTransport({ url: server.url, headers: options.headers ?? {} }, options.transport);
   const notifications: JsonRpcNotification[] = [];
   const client = new McpClient(transport, { timeoutMs: options.timeoutMs ?? 5_000, onNotification: (n) => notifications.push(n) });
-  opened.push(client);
+  keep(client);
   await client.connect();
   return { client, transport, notifications };
 }
@@ -217,7 +209,7 @@ describe("HttpTransport errors", () => {
     const server = serve((request) => (request.body?.method === "initialize" ? new Response("denied", { status: 401 }) : undefined));
     const transport = new HttpTransport({ url: server.url, headers: { Authorization: SECRET } });
     const client = new McpClient(transport);
-    opened.push(client);
+    keep(client);
     const error = await failure(client.connect());
     expect(error.message).toContain("401");
     expect(error.message).toContain('"headers"');
@@ -242,7 +234,7 @@ describe("HttpTransport errors", () => {
   test("an initialize that times out is not cancelled", async () => {
     const server = serve((request) => (request.body?.method === "initialize" ? sseResponse(silence()) : undefined));
     const client = new McpClient(new HttpTransport({ url: server.url, headers: {} }), { timeoutMs: 200 });
-    opened.push(client);
+    keep(client);
     const error = await failure(client.connect());
     expect(error.isTimeout).toBe(true);
     // A cancellation would be POSTed as the request is given up: wait for that moment to pass at the

@@ -1,23 +1,15 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
-import { initializeResult, ScriptedServer, textResult, type Script } from "../../../fixtures/http/scripted-server.ts";
+import { initializeResult, textResult } from "../../../fixtures/http/scripted-server.ts";
 import { failure } from "../../helpers/mcp-failure.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
+import { scriptedServers } from "../../helpers/scripted-servers.ts";
 
 /** The headers of the entry: each must stay with the origin it was configured for. */
 const HEADERS = { "X-Api-Key": "key-SECRET-1", Authorization: "Bearer token-SECRET-2" };
 
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const thing of opened.splice(0).reverse()) await thing.close();
-});
-
-function serve(script: Script = () => undefined): ScriptedServer {
-  const server = new ScriptedServer(script);
-  opened.push({ close: () => server.stop() });
-  return server;
-}
+const { serve, keep } = scriptedServers();
 
 function redirect(status: number, location: string): Response {
   return new Response(null, { status, headers: { Location: location } });
@@ -26,7 +18,7 @@ function redirect(status: number, location: string): Response {
 async function connect(url: string): Promise<{ client: McpClient; transport: HttpTransport }> {
   const transport = new HttpTransport({ url, headers: HEADERS }, { defaultRetryMs: 5, maxNotificationStreamFailures: 2 });
   const client = new McpClient(transport, { timeoutMs: 5_000 });
-  opened.push(client);
+  keep(client);
   await client.connect();
   return { client, transport };
 }
@@ -37,7 +29,7 @@ describe("HTTP redirects to another origin are never followed", () => {
       const elsewhere = serve();
       const server = serve(() => redirect(status, `${elsewhere.origin}/collect?token=STOLEN`));
       const client = new McpClient(new HttpTransport({ url: `${server.url}?key=URL-SECRET`, headers: HEADERS }));
-      opened.push(client);
+      keep(client);
       const error = await failure(client.connect());
       expect(error.message).toBe(
         `the server at ${server.url}?key=*** redirected POST (${status}) to another origin, ${elsewhere.origin}/collect?token=***; cat-code follows no redirect to another origin, so the entry's headers are not sent there. If the server moved, put the new address in the entry's "url"`,

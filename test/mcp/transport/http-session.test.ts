@@ -1,28 +1,20 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
-import { ScriptedServer, silence, sseResponse, textResult, type Script } from "../../../fixtures/http/scripted-server.ts";
+import { ScriptedServer, silence, sseResponse, textResult } from "../../../fixtures/http/scripted-server.ts";
+import { scriptedServers } from "../../helpers/scripted-servers.ts";
 
 const REPO = join(import.meta.dir, "..", "..", "..");
 const SECRET = "Bearer sekrit-value-123";
 
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const thing of opened.splice(0).reverse()) await thing.close();
-});
-
-function serve(script: Script = () => undefined): ScriptedServer {
-  const server = new ScriptedServer(script);
-  opened.push({ close: () => server.stop() });
-  return server;
-}
+const { serve, keep } = scriptedServers();
 
 async function connect(server: ScriptedServer, headers: Record<string, string> = {}): Promise<{ client: McpClient; transport: HttpTransport }> {
   const transport = new HttpTransport({ url: server.url, headers });
   const client = new McpClient(transport, { timeoutMs: 5_000 });
-  opened.push(client);
+  keep(client);
   await client.connect();
   return { client, transport };
 }
