@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary, runBinary } from "../helpers/binary.ts";
-import { BUN, ECHO_SERVER, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
+import { BUN, ECHO_SERVER, MODERN_SERVER, REPO, SDK_V2_SERVER, tempDir, writeConfig } from "../helpers/paths.ts";
 import { spawnServer, type ServerProcess } from "../mcp/transport/http-server-process.ts";
 
 /**
@@ -12,8 +12,6 @@ import { spawnServer, type ServerProcess } from "../mcp/transport/http-server-pr
  * `mcp list --json` says which revision each speaks; a server's question is declined (with its
  * line on stderr) or answered with the form's defaults, as `--elicitation` says.
  */
-const MODERN = join(REPO, "fixtures", "modern", "modern-server.ts");
-const SDK_V2 = join(REPO, "fixtures", "sdk-v2", "sdk-v2-server.ts");
 const SDK_V1_HTTP = join(REPO, "fixtures", "http", "sdk-http-server.ts");
 
 let modernHttp: ServerProcess;
@@ -23,17 +21,17 @@ let config: string;
 
 beforeAll(async () => {
   [modernHttp, dualHttp, oldHttp] = await Promise.all([
-    spawnServer([BUN, MODERN, "--http"], { ready: /listening http:\/\/127\.0\.0\.1:(\d+)\//, path: "/mcp" }),
-    spawnServer([BUN, SDK_V2, "--http"], { ready: /listening http:\/\/127\.0\.0\.1:(\d+)\//, path: "/mcp" }),
+    spawnServer([BUN, MODERN_SERVER, "--http"], { ready: /listening http:\/\/127\.0\.0\.1:(\d+)\//, path: "/mcp" }),
+    spawnServer([BUN, SDK_V2_SERVER, "--http"], { ready: /listening http:\/\/127\.0\.0\.1:(\d+)\//, path: "/mcp" }),
     spawnServer([BUN, SDK_V1_HTTP, "--mode", "sse"], { ready: /PORT (\d+)/, path: "/mcp" }),
     compiledBinary(),
   ]);
   config = writeConfig({
     "old-stdio": { command: ECHO_SERVER },
     "old-http": { type: "http", url: oldHttp.url },
-    "modern-stdio": { command: BUN, args: [MODERN, "--stdio"] },
+    "modern-stdio": { command: BUN, args: [MODERN_SERVER, "--stdio"] },
     "modern-http": { type: "http", url: modernHttp.url },
-    "dual-stdio": { command: BUN, args: [SDK_V2, "--stdio"] },
+    "dual-stdio": { command: BUN, args: [SDK_V2_SERVER, "--stdio"] },
     "dual-http": { type: "http", url: dualHttp.url },
   });
 }, 120_000);

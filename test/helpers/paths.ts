@@ -8,6 +8,10 @@ export const BUN = process.execPath;
 export const ECHO_SERVER = join(REPO, "fixtures", "echo-server.sh");
 export const CHAOS_SERVER = join(REPO, "fixtures", "chaos-server.ts");
 export const SDK_STDIO_SERVER = join(REPO, "fixtures", "sdk-stdio-server.ts");
+/** Ours, speaking only the 2026-07-28 revision (`--stdio` or `--http`). */
+export const MODERN_SERVER = join(REPO, "fixtures", "modern", "modern-server.ts");
+/** The official SDK v2 server, serving both revisions (`--stdio` or `--http`). */
+export const SDK_V2_SERVER = join(REPO, "fixtures", "sdk-v2", "sdk-v2-server.ts");
 export const EVERYTHING_SERVER = join(REPO, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 
 export function tempDir(prefix = "cat-code-test-"): string {

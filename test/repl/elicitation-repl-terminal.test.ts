@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, resultText, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, REPO, tempDir } from "../helpers/paths.ts";
+import { BUN, MODERN_SERVER, REPO, tempDir } from "../helpers/paths.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
 
 /**
@@ -11,7 +11,6 @@ import { PtyTerminal } from "./pty-terminal.ts";
  * REPL asks the permission question, then the form, one after the other, and the server's greeting
  * reaches the model.
  */
-const MODERN = join(REPO, "fixtures", "modern", "modern-server.ts");
 let terminal: PtyTerminal | undefined;
 let standIn: MessagesStandIn | undefined;
 afterEach(async () => {
@@ -43,7 +42,7 @@ async function answer(pty: PtyTerminal, question: string, typed: string): Promis
 }
 
 test("the modern fixture's ask_name form is answered at the terminal, and the answer reaches the server", async () => {
-  terminal = startRepl({ modern: { command: BUN, args: [MODERN, "--stdio"] } });
+  terminal = startRepl({ modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] } });
   await terminal.waitForText("MCP: 1 server(s)");
   terminal.type("ask me my name");
   await answer(terminal, "Allow mcp__modern__ask_name?", "y");
@@ -63,7 +62,7 @@ test("the modern fixture's ask_name form is answered at the terminal, and the an
 }, 60_000);
 
 test("Esc at the form cancels the question; the server hears cancel and the turn goes on", async () => {
-  terminal = startRepl({ modern: { command: BUN, args: [MODERN, "--stdio"] } });
+  terminal = startRepl({ modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] } });
   await terminal.waitForText("MCP: 1 server(s)");
   terminal.type("ask me my name");
   await answer(terminal, "Allow mcp__modern__ask_name?", "y");
@@ -75,7 +74,7 @@ test("Esc at the form cancels the question; the server hears cancel and the turn
 
 test("a line typed while the model streams does not answer the permission question that follows it", async () => {
   // Events 300 ms apart: after the text shows, the tool call still takes seconds to arrive.
-  terminal = startRepl({ modern: { command: BUN, args: [MODERN, "--stdio"] } }, 300);
+  terminal = startRepl({ modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] } }, 300);
   await terminal.waitForText("MCP: 1 server(s)");
   terminal.type("ask me my name");
   await terminal.waitForText("Asking for the name.");

@@ -13,10 +13,9 @@ import type { ServerLogEntry } from "../../../src/mcp/client/server-log.ts";
 import type { RejectedTool } from "../../../src/mcp/client/tool-definitions.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
 import { StdioTransport } from "../../../src/mcp/transport/stdio-transport.ts";
-import { BUN, REPO, tempDir } from "../../helpers/paths.ts";
-import { type ServerProcess, spawnServer } from "../transport/http-server-process.ts";
+import { BUN, MODERN_SERVER, tempDir } from "../../helpers/paths.ts";
+import { LISTENING_ON_MCP, type ServerProcess, spawnServer } from "../transport/http-server-process.ts";
 
-const SERVER = join(REPO, "fixtures", "modern", "modern-server.ts");
 const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
 
 type Connect = (options: McpClientOptions) => Promise<McpClient>;
@@ -76,7 +75,7 @@ function sharedBehaviour(connect: Connect) {
 
 describe("modern server over stdio", () => {
   const connect: Connect = async (options) => {
-    const transport = new StdioTransport({ command: BUN, args: [SERVER, "--stdio"], env: process.env as Record<string, string> });
+    const transport = new StdioTransport({ command: BUN, args: [MODERN_SERVER, "--stdio"], env: process.env as Record<string, string> });
     const client = new McpClient(transport, { name: "modern", ...options });
     await client.connect();
     expect(client.era).toBe("modern");
@@ -96,7 +95,7 @@ describe("modern server over HTTP", () => {
   let recordFile: string;
   beforeAll(async () => {
     recordFile = join(tempDir(), "requests.jsonl");
-    server = await spawnServer([BUN, SERVER, "--http", "--record", recordFile], { ready: /listening http:\/\/127\.0\.0\.1:(\d+)\/mcp/, path: "/mcp" });
+    server = await spawnServer([BUN, MODERN_SERVER, "--http", "--record", recordFile], LISTENING_ON_MCP);
   });
   afterAll(() => server?.stop());
 

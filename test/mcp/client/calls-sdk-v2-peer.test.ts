@@ -4,15 +4,13 @@
  * stdio and over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { McpClient, type McpClientOptions } from "../../../src/mcp/client/mcp-client.ts";
 import type { ProgressUpdate } from "../../../src/mcp/client/progress.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
 import { StdioTransport } from "../../../src/mcp/transport/stdio-transport.ts";
-import { BUN, REPO } from "../../helpers/paths.ts";
-import { type ServerProcess, spawnServer } from "../transport/http-server-process.ts";
+import { BUN, SDK_V2_SERVER } from "../../helpers/paths.ts";
+import { LISTENING_ON_MCP, type ServerProcess, spawnServer } from "../transport/http-server-process.ts";
 
-const SERVER = join(REPO, "fixtures", "sdk-v2", "sdk-v2-server.ts");
 const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
 
 function behaviour(connect: (options: McpClientOptions) => Promise<McpClient>) {
@@ -40,7 +38,7 @@ function behaviour(connect: (options: McpClientOptions) => Promise<McpClient>) {
 
 describe("SDK v2 server over stdio", () => {
   behaviour(async (options) => {
-    const client = new McpClient(new StdioTransport({ command: BUN, args: [SERVER, "--stdio"], env: process.env as Record<string, string> }), { name: "v2", ...options });
+    const client = new McpClient(new StdioTransport({ command: BUN, args: [SDK_V2_SERVER, "--stdio"], env: process.env as Record<string, string> }), { name: "v2", ...options });
     await client.connect();
     return client;
   });
@@ -49,7 +47,7 @@ describe("SDK v2 server over stdio", () => {
 describe("SDK v2 server over HTTP", () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await spawnServer([BUN, SERVER, "--http"], { ready: /listening http:\/\/127\.0\.0\.1:(\d+)\/mcp/, path: "/mcp" });
+    server = await spawnServer([BUN, SDK_V2_SERVER, "--http"], LISTENING_ON_MCP);
   });
   afterAll(() => server?.stop());
   behaviour(async (options) => {

@@ -1,28 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { log } from "../../../src/log.ts";
 import { EraMemory, eraFingerprint, MAX_ERA_FILE_BYTES } from "../../../src/mcp/client/era-memory.ts";
 import type { HttpServerConfig, StdioServerConfig } from "../../../src/mcp/config/server-config.ts";
 import { tempDir } from "../../helpers/paths.ts";
+import { debugLines } from "../../helpers/debug-lines.ts";
 
 const stdio = (command: string, more: Partial<StdioServerConfig> = {}): StdioServerConfig => ({ type: "stdio", command, args: [], env: {}, ...more });
 const http = (url: string, headers: Record<string, string> = {}): HttpServerConfig => ({ type: "http", url, headers });
-
-/** The debug lines logged while `body` runs. */
-async function debugLines(body: () => Promise<void>): Promise<string[]> {
-  const lines: string[] = [];
-  const [level, reporters] = [log.level, [...log.options.reporters]];
-  log.level = 4;
-  log.setReporters([{ log: (entry) => lines.push(entry.args.map(String).join(" ")) }]);
-  try {
-    await body();
-  } finally {
-    log.setReporters(reporters);
-    log.level = level;
-  }
-  return lines;
-}
 
 /** A memory in a fresh CAT_CODE_HOME, with a clock the test moves. */
 function fresh(options: { maxRecords?: number } = {}) {

@@ -13,15 +13,12 @@ import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
 import { StdioTransport } from "../../../src/mcp/transport/stdio-transport.ts";
 import type { Transport } from "../../../src/mcp/transport/transport.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
-import { BUN, ECHO_SERVER, EVERYTHING_SERVER, REPO, SDK_STDIO_SERVER, tempDir } from "../../helpers/paths.ts";
+import { BUN, ECHO_SERVER, EVERYTHING_SERVER, MODERN_SERVER, REPO, SDK_STDIO_SERVER, SDK_V2_SERVER, tempDir } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
-import { spawnServer, type ServerProcess } from "../transport/http-server-process.ts";
+import { LISTENING_ON_MCP, spawnServer, type ServerProcess } from "../transport/http-server-process.ts";
 
 const MODERN = "2026-07-28";
-const MODERN_SERVER = join(REPO, "fixtures", "modern", "modern-server.ts");
-const SDK_V2_SERVER = join(REPO, "fixtures", "sdk-v2", "sdk-v2-server.ts");
 const SDK_V1_HTTP_SERVER = join(REPO, "fixtures", "http", "sdk-http-server.ts");
-const READY = { ready: /listening http:\/\/127\.0\.0\.1:(\d+)\/mcp/, path: "/mcp" };
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -38,7 +35,7 @@ async function connected(transport: Transport, options: ConstructorParameters<ty
   return client;
 }
 
-async function httpServer(argv: string[], ready = READY): Promise<ServerProcess> {
+async function httpServer(argv: string[], ready = LISTENING_ON_MCP): Promise<ServerProcess> {
   const server = await spawnServer(argv, ready);
   cleanup.push(() => server.stop());
   return server;

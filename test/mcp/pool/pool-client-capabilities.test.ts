@@ -1,13 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import type { LogObject } from "consola";
 import type { McpClientOptions } from "../../../src/mcp/client/mcp-client.ts";
 import { RootsProvider } from "../../../src/mcp/client/roots.ts";
 import type { ServerLogEntry } from "../../../src/mcp/client/server-log.ts";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
 import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
-import { log } from "../../../src/log.ts";
 import { initializeHandler, MemoryTransport } from "../../helpers/memory-transport.ts";
 import { tempDir } from "../../helpers/paths.ts";
+import { debugLines } from "../../helpers/debug-lines.ts";
 
 const entry = (name: string): ServerEntry => ({ name, scope: "user", source: "test", ok: true, config: { type: "stdio", command: name, args: [], env: {} } });
 
@@ -24,23 +23,6 @@ function memoryPool(names: string[], options: ConstructorParameters<typeof McpTo
  */
 function clientOptions(pool: McpToolPool, name: string): McpClientOptions {
   return (pool.client(name) as unknown as { options: McpClientOptions }).options;
-}
-
-/** Debug lines logged while `body` runs (debug enabled for the time, caught instead of printed). */
-async function debugLines(body: () => void | Promise<void>): Promise<string[]> {
-  const lines: string[] = [];
-  const reporter = { log: (entry: LogObject) => entry.type === "debug" && lines.push(entry.args.join(" ")) };
-  const level = log.level;
-  const reporters = [...log.options.reporters];
-  log.level = 4;
-  log.setReporters([reporter]);
-  try {
-    await body();
-  } finally {
-    log.setReporters(reporters);
-    log.level = level;
-  }
-  return lines;
 }
 
 describe("the pool hands each client the client capabilities", () => {

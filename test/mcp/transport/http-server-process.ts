@@ -8,6 +8,9 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** How the HTTP fixtures of the 2026-07-28 work say they listen (`listening http://127.0.0.1:<port>/mcp`). */
+export const LISTENING_ON_MCP = { ready: /listening http:\/\/127\.0\.0\.1:(\d+)\/mcp/, path: "/mcp" };
+
 /**
  * Spawns `argv` and waits (generously, against hangs only) until stdout or stderr shows `ready`,
  * whose first group is the port. Output keeps being drained so a chatty server never blocks.
