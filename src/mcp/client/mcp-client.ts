@@ -217,7 +217,7 @@ export class McpClient {
     await openEra({
       kind,
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
-      clock: this.options.clock ?? systemClock,
+      clock: this.clock,
       memory: this.options.eraMemory,
       description: this.transport.description,
       handshake: (timeoutMs) => this.handshake({ ...options, timeoutMs }),
@@ -246,7 +246,7 @@ export class McpClient {
     const tools = server.capabilities.tools;
     const announcesChanges = typeof tools === "object" && tools !== null && (tools as Record<string, unknown>).listChanged === true;
     if (announcesChanges && this.options.watchChanges !== false) {
-      this.subscription = new SubscriptionListener((signal) => this.listen(signal), this.transport.description, this.options.clock);
+      this.subscription = new SubscriptionListener((signal) => this.listen(signal), this.transport.description, this.clock);
       this.subscription.start();
     }
   }
