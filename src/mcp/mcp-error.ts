@@ -22,6 +22,11 @@ export interface McpErrorOptions {
   streamLost?: boolean;
   /** The server could not be reached at all (no HTTP answer): nothing was said by a server. */
   unreachable?: boolean;
+  /**
+   * The server wants an OAuth sign-in that only the user can give (no tokens, a refused refresh, a
+   * token without the scope a request needs): the server is NEEDS-AUTH, not FAILED.
+   */
+  needsAuth?: boolean;
 }
 
 /**
@@ -40,6 +45,7 @@ export class McpError extends Error {
   readonly sessionExpired: boolean;
   readonly streamLost: boolean;
   readonly unreachable: boolean;
+  readonly needsAuth: boolean;
 
   constructor(code: number | undefined, message: string, options: McpErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -50,6 +56,7 @@ export class McpError extends Error {
     this.sessionExpired = options.sessionExpired ?? false;
     this.streamLost = options.streamLost ?? false;
     this.unreachable = options.unreachable ?? false;
+    this.needsAuth = options.needsAuth ?? false;
   }
 
   /** A JSON-RPC error object from the server, its message cut where it enters. */

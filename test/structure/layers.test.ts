@@ -6,20 +6,22 @@ import { REPO } from "../helpers/paths.ts";
 /**
  * The layers of DESIGN.md, each with the layers it may import from (besides itself). Arrows run one
  * way: cli -> repl -> terminal -> agent and mcp -> system; inside mcp, pool -> tools -> client ->
- * rpc -> transport. The MCP adapter and pool know the agent's Tool interface (the seed's design);
+ * rpc -> transport -> auth -> config. The MCP adapter and pool know the agent's Tool interface (the seed's design);
  * nothing in agent knows MCP.
  */
 const ALLOWED: Record<string, string[]> = {
-  cli: ["repl", "terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/config", "mcp", "system", "root"],
-  repl: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/config", "mcp", "system", "root"],
-  terminal: ["agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/config", "mcp", "system", "root"],
+  cli: ["repl", "terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  repl: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  terminal: ["agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
   agent: ["system", "root"],
-  "mcp/pool": ["mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/config", "mcp", "agent", "system", "root"],
-  "mcp/tools": ["mcp/client", "mcp/rpc", "mcp/transport", "mcp/config", "mcp", "agent", "system", "root"],
-  "mcp/client": ["mcp/rpc", "mcp/transport", "mcp/config", "mcp", "system", "root"],
+  "mcp/pool": ["mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "agent", "system", "root"],
+  "mcp/tools": ["mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "agent", "system", "root"],
+  "mcp/client": ["mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
   "mcp/rpc": ["mcp/transport", "mcp", "system", "root"],
   // Moves messages only: it must not know the connection above it (ids, replies, cancellation).
-  "mcp/transport": ["mcp/config", "mcp", "system", "root"],
+  "mcp/transport": ["mcp/auth", "mcp/config", "mcp", "system", "root"],
+  // OAuth sign-in: called by the HTTP transport, knows nothing of it nor of the CLI.
+  "mcp/auth": ["mcp/config", "mcp", "system", "root"],
   "mcp/config": ["mcp", "system", "root"],
   mcp: ["system", "root"],
   system: ["root"],
