@@ -70,8 +70,8 @@ export function fromDiscoverResult(raw: unknown): EraFinding {
 
 function afterFailedProbe(error: unknown, probe: EraProbe): EraFinding {
   if (!(error instanceof McpError) || isCancellation(error)) throw error;
-  // An unreachable server or an exited process: `initialize` would fail the same way.
-  if (error.unreachable || probe.connectionEnded()) throw error;
+  // An unreachable server, an exited process, a refused sign-in: `initialize` would fail the same way.
+  if (error.unreachable || error.status === 401 || error.status === 403 || probe.connectionEnded()) throw error;
   // Silence: a legacy stdio server may ignore a request before `initialize`. Over HTTP the probe had
   // the connect's whole time: the handshake that follows then fails at once, as it always did.
   if (error.isTimeout) return { era: "legacy", silent: true };

@@ -1,5 +1,6 @@
 import type { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
+import type { AuthContext } from "../auth/server-authorizer.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
 import type { EraMemory } from "../client/era-memory.ts";
 import { McpClient, type McpClientOptions } from "../client/mcp-client.ts";
@@ -7,10 +8,11 @@ import type { RootsProvider } from "../client/roots.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
 import type { Era } from "../client/version-negotiation.ts";
 import { describeServer, type ConfigScope, type ServerConfig, type ServerEntry } from "../config/server-config.ts";
+import { McpError } from "../mcp-error.ts";
 import type { Implementation, ToolDefinition } from "../protocol.ts";
 import { McpToolAdapter } from "../tools/mcp-tool-adapter.ts";
 import { namespacedToolName, stableHash, withSuffix } from "../tools/tool-names.ts";
-import { createTransport } from "../transport/create-transport.ts";
+import { createTransport, type TransportContext } from "../transport/create-transport.ts";
 import { StdioTransport } from "../transport/stdio-transport.ts";
 import type { Transport } from "../transport/transport.ts";
 import { EraMemoryHandles } from "./era-memory-handles.ts";
@@ -34,6 +36,8 @@ export type ServerStatus = {
       era?: Era;
     }
   | { state: "failed"; reason: string; stderr: string[] }
+  /** An HTTP server that wants an OAuth sign-in only the user can give; `reason` says how. */
+  | { state: "needs-auth"; reason: string }
   | { state: "invalid"; reason: string }
   | { state: "disabled" }
   /** A project entry the user has not approved in this form: nothing is spawned or contacted. */
@@ -59,7 +63,9 @@ interface Connection {
 
 export interface ToolPoolOptions {
   /** Builds the transport of an entry; tests swap in fakes. */
-  createTransport?: (config: ServerConfig) => Transport;
+  createTransport?: (config: ServerConfig, context: TransportContext) => Transport;
+  /** OAuth for HTTP servers: where tokens live, and who may sign in (see AuthContext). Absent: none. */
+  auth?: AuthContext;
   /** The folders every server is told it may work in (`roots/list`). */
   roots?: RootsProvider;
   /** Hears every server's log messages, each named by the server's config name; also settable later. */
@@ -87,7 +93,8 @@ const STDERR_LINES_IN_STATUS = 10;
  */
 export class McpToolPool {
   private readonly connections: Connection[];
-  private readonly makeTransport: (config: ServerConfig) => Transport;
+  private readonly makeTransport: (config: ServerConfig, context: TransportContext) => Transport;
+  private readonly auth: AuthContext | undefined;
   private readonly roots: RootsProvider | undefined;
   private readonly declaresElicitation: boolean;
   private readonly eraMemory: EraMemoryHandles | undefined;
@@ -104,6 +111,7 @@ export class McpToolPool {
   constructor(entries: ServerEntry[], options: ToolPoolOptions = {}) {
     this.makeTransport = options.createTransport ?? createTransport;
     this.roots = options.roots;
+    this.auth = options.auth;
     this.onServerLog = options.onServerLog;
     this.elicitation = options.elicitation;
     this.declaresElicitation = options.elicitation !== undefined;
@@ -208,7 +216,7 @@ export class McpToolPool {
   private async connect(connection: Connection, signal: AbortSignal | undefined): Promise<void> {
     const { entry } = connection;
     if (!entry.ok || entry.config.disabled || entry.trust || this.closing) return;
-    const transport = this.makeTransport(entry.config);
+    const transport = this.makeTransport(entry.config, { serverName: entry.name, auth: this.auth });
     const options: McpClientOptions = {
       name: entry.name,
       timeoutMs: entry.config.timeout,
@@ -244,8 +252,13 @@ export class McpToolPool {
         era: client.era,
       };
     } catch (error) {
-      const stderr = transport instanceof StdioTransport ? transport.stderr.tail(STDERR_LINES_IN_STATUS) : [];
       const reason = (error as Error).message;
+      if (error instanceof McpError && error.needsAuth) {
+        connection.status = { ...base, state: "needs-auth", reason };
+        await client.close();
+        return;
+      }
+      const stderr = transport instanceof StdioTransport ? transport.stderr.tail(STDERR_LINES_IN_STATUS) : [];
       // An exit already quotes stderr in its reason; say it once.
       connection.status = { ...base, state: "failed", reason, stderr: reason.includes(stderr.at(-1) ?? "\0") ? [] : stderr };
       await client.close();

@@ -1,10 +1,17 @@
 import { serverEnvironment } from "../../system/own-secrets.ts";
-import type { ServerConfig } from "../config/server-config.ts";
+import { type AuthContext, ServerAuthorizer } from "../auth/server-authorizer.ts";
+import type { HttpServerConfig, ServerConfig } from "../config/server-config.ts";
 import { HttpTransport } from "./http-transport.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import type { Transport } from "./transport.ts";
 
-export function createTransport(config: ServerConfig): Transport {
+/** What a transport may need besides its entry: the entry's name and, for OAuth, the tokens' home. */
+export interface TransportContext {
+  serverName: string;
+  auth?: AuthContext;
+}
+
+export function createTransport(config: ServerConfig, context?: TransportContext): Transport {
   switch (config.type) {
     case "stdio":
       return new StdioTransport({
@@ -15,6 +22,16 @@ export function createTransport(config: ServerConfig): Transport {
         cwd: config.cwd,
       });
     case "http":
-      return new HttpTransport({ url: config.url, headers: config.headers });
+      return new HttpTransport({ url: config.url, headers: config.headers, authorizer: authorizerFor(config, context) });
   }
+}
+
+/**
+ * OAuth for an HTTP entry, unless its own headers already authorize it: a token the user put in
+ * `headers` is theirs to manage, and is never replaced by one of ours.
+ */
+export function authorizerFor(config: HttpServerConfig, context: TransportContext | undefined): ServerAuthorizer | undefined {
+  if (!context?.auth) return undefined;
+  if (Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization")) return undefined;
+  return new ServerAuthorizer({ name: context.serverName, url: config.url, oauth: config.oauth }, context.auth);
 }

@@ -45,14 +45,14 @@ export async function httpStatusError(shownUrl: string, response: Response): Pro
 }
 
 /**
- * What to do about a 401 or 403. The entry's headers are the way in; OAuth is named only when the
- * server asked for it with a Bearer challenge (`WWW-Authenticate`), since cat-code cannot sign in.
- * Header values are never echoed.
+ * What to do about a 401 or 403 that reached the client: OAuth had no say in it (the entry sets its
+ * own Authorization header, or the server sent no Bearer challenge), so the entry's headers are the
+ * way in; the sign-in is named when the server asked for one. Header values are never echoed.
  */
 function accessHint(response: Response): string {
   const challenge = response.headers.get("www-authenticate") ?? "";
   const oauth = /(^|[\s,])bearer(\s|,|$)/i.test(challenge)
-    ? " The server asks for an OAuth sign-in (WWW-Authenticate: Bearer), which cat-code does not support yet: use a token it accepts in the headers."
+    ? " The server asks for an OAuth sign-in (WWW-Authenticate: Bearer): remove the Authorization header from the entry's \"headers\" and run cat-code mcp login with the server's name."
     : "";
   const what =
     response.status === 401

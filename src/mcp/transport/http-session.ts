@@ -2,6 +2,8 @@ import { log } from "../../log.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { McpError } from "../mcp-error.ts";
 import type { JsonRpcMessage } from "../protocol.ts";
+import { AuthError } from "../auth/auth-error.ts";
+import type { ServerAuthorizer } from "../auth/server-authorizer.ts";
 import { MODERN_PROTOCOL_VERSION } from "../stateless-protocol.ts";
 import { unreachable } from "./http-errors.ts";
 import { fetchWithinOrigin } from "./http-redirects.ts";
@@ -9,6 +11,12 @@ import { modernHeaders } from "./modern-headers.ts";
 
 const JSON_TYPE = "application/json";
 const SSE_TYPE = "text/event-stream";
+
+/**
+ * Times one request is sent in a row for OAuth: a refresh, then a sign-in, then a sign-in for more
+ * scope. The authorizer bounds its own retries; this only keeps a confused server from looping.
+ */
+const MAX_AUTH_ATTEMPTS = 4;
 
 /** The media type of a response, lower case and without parameters (`charset=…`). */
 export function mediaType(response: Response): string {
@@ -24,7 +32,9 @@ export function isEventStream(response: Response): boolean {
  * `Mcp-Session-Id` and the `MCP-Protocol-Version` are added in one place, a failed connection becomes
  * one error, and `terminate()` aborts everything still in flight. It never logs header values, and
  * shows the URL only redacted (`shownUrl`): userinfo and query values may hold secrets. Redirects
- * are followed only within the endpoint's origin (`fetchWithinOrigin`).
+ * are followed only within the endpoint's origin (`fetchWithinOrigin`). With an authorizer, each
+ * request carries its OAuth token, and a 401 or 403 goes to the authorizer first, which may renew the
+ * token (the request is then sent again) or end the request with the reason (NEEDS-AUTH).
  */
 export class HttpSession {
   /** Set from the answer to `initialize`; sent on every later request. */
@@ -45,6 +55,7 @@ export class HttpSession {
   constructor(
     private readonly url: string,
     private readonly headers: Record<string, string>,
+    private readonly authorizer?: ServerAuthorizer,
   ) {
     this.shownUrl = redactUrl(url);
   }
@@ -106,9 +117,10 @@ export class HttpSession {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error(`DELETE timed out after ${timeoutMs} ms`)), timeoutMs);
     try {
+      const authorization = await this.authorizer?.authorization();
       const response = await fetchWithinOrigin(this.url, {
         method: "DELETE",
-        headers: this.headersFor({}, sessionId),
+        headers: this.headersFor({}, sessionId, true, authorization),
         signal: deadline.signal,
       });
       await response.body?.cancel();
@@ -132,12 +144,19 @@ export class HttpSession {
     const combined = signal ? AbortSignal.any([signal, this.closer.signal]) : this.closer.signal;
     combined.throwIfAborted();
     try {
-      return await fetchWithinOrigin(this.url, {
-        method,
-        headers: this.headersFor(ownHeaders, inSession && !this.modern ? this.sessionId : undefined, inSession),
-        body,
-        signal: combined,
-      });
+      for (let attempt = 1; ; attempt++) {
+        const authorization = await this.authorizer?.authorization();
+        const response = await fetchWithinOrigin(this.url, {
+          method,
+          headers: this.headersFor(ownHeaders, inSession && !this.modern ? this.sessionId : undefined, inSession, authorization),
+          body,
+          signal: combined,
+        });
+        if (!this.authorizer || (response.status !== 401 && response.status !== 403) || attempt === MAX_AUTH_ATTEMPTS) return response;
+        await response.body?.cancel().catch(() => {});
+        if (!(await this.renewAuthorization(response, authorization))) return response;
+        combined.throwIfAborted();
+      }
     } catch (error) {
       if (combined.aborted) throw combined.reason;
       if (error instanceof McpError) throw error;
@@ -145,10 +164,22 @@ export class HttpSession {
     }
   }
 
+  /** Asks the authorizer about a 401 or 403: true to send the request again; its failure as an McpError. */
+  private async renewAuthorization(response: Response, sent: string | undefined): Promise<boolean> {
+    try {
+      return await this.authorizer!.refused(response.status, response.headers, sent);
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      // The status stays, so no one mistakes a refused sign-in for a server that cannot be reached.
+      throw new McpError(undefined, error.message, { url: this.shownUrl, status: response.status, needsAuth: error.needsSignIn, cause: error });
+    }
+  }
+
   /** The configured headers first, so they cannot break the protocol headers set on top of them. */
-  private headersFor(ownHeaders: Record<string, string>, sessionId: string | undefined, withVersion = true): Headers {
+  private headersFor(ownHeaders: Record<string, string>, sessionId: string | undefined, withVersion = true, authorization?: string): Headers {
     const headers = new Headers(this.headers);
     for (const [name, value] of Object.entries(ownHeaders)) headers.set(name, value);
+    if (authorization !== undefined) headers.set("Authorization", authorization);
     if (sessionId !== undefined) headers.set("Mcp-Session-Id", sessionId);
     if (withVersion && this.protocolVersion !== undefined) headers.set("MCP-Protocol-Version", this.protocolVersion);
     return headers;

@@ -1,3 +1,4 @@
+import type { ServerAuthorizer } from "../auth/server-authorizer.ts";
 import { McpError } from "../mcp-error.ts";
 import type { JsonRpcMessage, JsonRpcRequest } from "../protocol.ts";
 import { isAnswerTo, nullIdError } from "./answer-to.ts";
@@ -12,6 +13,8 @@ import { forEachMessage, type SendOptions, type Transport } from "./transport.ts
 export interface HttpServerParams {
   url: string;
   headers: Record<string, string>;
+  /** OAuth for this server: its token on every request, and a say on every 401 and 403. */
+  authorizer?: ServerAuthorizer;
 }
 
 export interface HttpTransportOptions {
@@ -62,7 +65,7 @@ export class HttpTransport implements Transport {
     private readonly params: HttpServerParams,
     options: HttpTransportOptions = {},
   ) {
-    this.session = new HttpSession(params.url, params.headers);
+    this.session = new HttpSession(params.url, params.headers, params.authorizer);
     // The url may carry a secret in its userinfo or query: it is only ever shown redacted.
     this.description = `http: ${this.session.shownUrl}`;
     this.options = {

@@ -45,13 +45,13 @@ describe("401 and 403 answers", () => {
     expect(error.message).not.toContain("OAuth");
   });
 
-  test("a 401 with a Bearer challenge says the server wants an OAuth sign-in", async () => {
+  test("a 401 with a Bearer challenge to an entry with its own Authorization header names the sign-in instead", async () => {
     const server = refusing(
       () => new Response("sign in first", { status: 401, headers: { "WWW-Authenticate": 'Bearer resource_metadata="http://127.0.0.1:1/.well-known/oauth-protected-resource"' } }),
     );
     const error = await connectError(server);
     expect(error.message).toStartWith(`the server at ${server.url} answered 401 Unauthorized: sign in first. Set "headers"`);
-    expect(error.message).toContain("The server asks for an OAuth sign-in (WWW-Authenticate: Bearer), which cat-code does not support yet");
+    expect(error.message).toContain(`The server asks for an OAuth sign-in (WWW-Authenticate: Bearer): remove the Authorization header from the entry's "headers" and run cat-code mcp login with the server's name.`);
   });
 
   test("a 401 with another challenge (Basic) does not mention OAuth", async () => {
