@@ -1,5 +1,5 @@
 import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
-import type { LoginHint } from "../terminal/render-status.ts";
+import { type LoginHint, replLoginHint } from "../terminal/render-status.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
 export interface McpStartupSummary {
@@ -26,9 +26,6 @@ export function summarizeMcpStartup(statuses: ServerStatus[], registeredTools: n
   const tail = notes.length ? ` (${notes.join("; ")})` : "";
   return { ...summary, line: `MCP: ${connected} server(s), ${registeredTools} tool(s) registered${tail}` };
 }
-
-/** In the REPL a server is signed in to without leaving it. */
-export const replLoginHint: LoginHint = (name) => `/mcp login ${name}`;
 
 /** `1 server needs sign-in: /mcp login linear`, or `2 servers need sign-in: /mcp login a, /mcp login b`. */
 export function signInNote(names: readonly string[], loginHint: LoginHint): string {

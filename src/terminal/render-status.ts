@@ -10,6 +10,8 @@ import { alignColumns, sanitizeForTerminal } from "./terminal-text.ts";
 export type LoginHint = (serverName: string) => string;
 
 export const cliLoginHint: LoginHint = (name) => `cat-code mcp login ${name}`;
+/** In the REPL a server is signed in to without leaving it. */
+export const replLoginHint: LoginHint = (name) => `/mcp login ${name}`;
 
 /**
  * The seed's status table, one server a line: `echo  CONNECTED  1 tool(s)  (stdio: ./echo-server.sh)`.
