@@ -61,8 +61,8 @@ describe("parseWwwAuthenticate", () => {
   test("the first of a repeated parameter wins; '__proto__' and 'constructor' are plain names", () => {
     const [challenge] = parseWwwAuthenticate('Bearer scope="first", SCOPE="second", __proto__="p", constructor="c"');
     expect(challenge?.params.scope).toBe("first");
-    expect(challenge?.params.__proto__).toBe("p");
-    expect(challenge?.params.constructor).toBe("c");
+    expect(challenge?.params["__proto__"]).toBe("p");
+    expect(challenge?.params["constructor"]).toBe("c");
   });
 
   test("an unclosed quote runs to the end of its value only: the next value is still read", () => {
