@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { AuthError } from "../../../src/mcp/auth/auth-error.ts";
 import { MAX_AUTH_BODY_BYTES } from "../../../src/mcp/auth/auth-fetch.ts";
 import { discoverProtectedResource, resourceCovers } from "../../../src/mcp/auth/protected-resource-metadata.ts";
+import { silence } from "../../../fixtures/http/scripted-server.ts";
 import { debugLines } from "../../helpers/debug-lines.ts";
 import { documentServers } from "./document-server.ts";
 
@@ -178,6 +179,27 @@ describe("refusals", () => {
     const error = await refusal(discoverProtectedResource(`${server.url}?api_key=sekrit`, undefined));
     expect(error.message).not.toContain("sekrit");
     expect(error.message).toContain(`${server.url}?api_key=***`);
+  });
+});
+
+describe("options reach every request", () => {
+  test("a server that never answers ends in the timeout's AuthError, or in the caller's abort", async () => {
+    const server = documents(() => ({ [PATH_AWARE]: () => new Response(silence()) }));
+    expect((await refusal(discoverProtectedResource(server.url, undefined, { timeoutMs: 300 }))).message).toBe(`${server.origin}${PATH_AWARE} did not answer within 0.3 s`);
+    const controller = new AbortController();
+    const pending = discoverProtectedResource(server.url, undefined, { signal: controller.signal });
+    controller.abort(new Error("cancelled by the user"));
+    await expect(pending).rejects.toThrow("cancelled by the user");
+  });
+
+  test("the fetch handed in is the one used", async () => {
+    const asked: string[] = [];
+    const fetcher = async (input: string | URL) => {
+      asked.push(String(input));
+      return new Response("no", { status: 404 });
+    };
+    expect(await discoverProtectedResource("https://mcp.example.com/v1", undefined, { fetch: fetcher })).toBeUndefined();
+    expect(asked).toEqual([`https://mcp.example.com${ROOT}/v1`, `https://mcp.example.com${ROOT}`]);
   });
 });
 
