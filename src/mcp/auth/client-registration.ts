@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { isPlainObject } from "../../system/plain-object.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { AuthError } from "./auth-error.ts";
 import { authRequest, type AuthRequestOptions } from "./auth-fetch.ts";
@@ -54,12 +55,12 @@ export async function registerClient(metadata: AuthorizationServerMetadata, redi
     const reason = refusal ? `the authorization server answered ${describeOAuthError(refusal)}` : `it answered ${answer.status}${answer.text ? `: ${serverWords(answer.text, 200)}` : ""}`;
     throw new AuthError(`${failed}: ${reason}. Or register a client there by hand and set "oauth.clientId" in the server's entry`, refusal ? { oauthError: refusal.error } : {});
   }
-  if (answer.json === undefined) throw new AuthError(`${failed}: its answer is not JSON`);
+  if (!isPlainObject(answer.json)) throw new AuthError(`${failed}: its answer is not a JSON object`);
   const parsed = v.safeParse(RegistrationAnswer, answer.json);
   if (!parsed.success) {
     // Named by field only: valibot's message quotes the value, which may be a client secret.
-    const field = String(parsed.issues[0].path?.[0]?.key ?? "the answer");
-    throw new AuthError(`${failed}: its answer has no usable ${field === "client_id" ? "client_id" : field} (RFC 7591 §3.2.1)`);
+    const field = String(parsed.issues[0].path?.[0]?.key ?? "");
+    throw new AuthError(`${failed}: its answer has no usable ${field} (RFC 7591 §3.2.1: ${field === "redirect_uris" ? "a list of strings" : `a non-empty string of at most ${MAX_CLIENT_FIELD_CHARS} characters`})`);
   }
   const { client_id, client_secret, token_endpoint_auth_method, redirect_uris } = parsed.output;
   let authMethod: ClientAuthMethod;

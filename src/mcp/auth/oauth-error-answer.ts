@@ -1,4 +1,5 @@
 import { cutText } from "../../system/cut-text.ts";
+import { isPlainObject } from "../../system/plain-object.ts";
 
 /** An `error` code is a short ASCII token (RFC 6749 §5.2); a longer one is cut. */
 const MAX_ERROR_CHARS = 64;
@@ -25,7 +26,7 @@ export function serverWords(text: string, max = MAX_DESCRIPTION_CHARS): string {
 /** `error` and `error_description` of a parsed JSON body or a redirect's query; undefined when there is no `error`. */
 export function oauthErrorOf(source: unknown): OAuthErrorAnswer | undefined {
   const get = (name: string): unknown =>
-    source instanceof URLSearchParams ? (source.get(name) ?? undefined) : typeof source === "object" && source !== null ? (source as Record<string, unknown>)[name] : undefined;
+    source instanceof URLSearchParams ? (source.get(name) ?? undefined) : isPlainObject(source) ? source[name] : undefined;
   const error = get("error");
   if (typeof error !== "string" || error.trim() === "") return undefined;
   const description = get("error_description");

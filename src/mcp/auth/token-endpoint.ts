@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { log } from "../../log.ts";
+import { isPlainObject } from "../../system/plain-object.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { AuthError } from "./auth-error.ts";
 import { authRequest, type AuthAnswer, type AuthRequestOptions } from "./auth-fetch.ts";
@@ -157,11 +158,12 @@ function tokenSet(
     throw new AuthError(`${failed}: it answered ${answer.status}${start ? `: ${start}` : ""}`);
   }
   if (answer.json === undefined) throw new AuthError(`${failed}: its answer is not JSON`);
+  if (!isPlainObject(answer.json)) throw new AuthError(`${failed}: its answer is not a token answer (not a JSON object)`);
   const parsed = v.safeParse(TokenAnswer, answer.json);
   if (!parsed.success) {
     // Named by field only: valibot's message quotes the value received, which may be a token.
     const field = String(parsed.issues[0].path?.[0]?.key ?? "");
-    throw new AuthError(`${failed}: its answer is not a token answer (${FIELD_RULES[field] ?? "not a JSON object"})`);
+    throw new AuthError(`${failed}: its answer is not a token answer (${FIELD_RULES[field] ?? `${field} is invalid`})`);
   }
   const { access_token, token_type, expires_in, refresh_token, scope } = parsed.output;
   if (token_type.toLowerCase() !== "bearer") {
@@ -178,5 +180,5 @@ function tokenSet(
 }
 
 function hasAccessToken(json: unknown): boolean {
-  return typeof json === "object" && json !== null && "access_token" in json;
+  return isPlainObject(json) && "access_token" in json;
 }
