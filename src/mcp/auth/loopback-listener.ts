@@ -112,19 +112,30 @@ function judge(query: URLSearchParams, options: { state: string; issuer: string;
     return new AuthError("the sign-in's redirect does not carry this sign-in's state (a forged or stale redirect): refused; run the login again");
   }
   const iss = query.get("iss");
-  const issuer = redactUrl(options.issuer);
+  const issuer = shownIssuer(options.issuer);
   if (iss === null && options.issParameterSupported) {
     return new AuthError(`the authorization server ${issuer} promises an "iss" in its redirect (RFC 9207) but this one has none: refused, as it may come from another server`);
   }
   // A plain string comparison: RFC 9207 §2.4 allows no normalization (a trailing "/" is another issuer).
   if (iss !== null && iss !== options.issuer) {
-    return new AuthError(`the sign-in's redirect says it comes from ${serverWords(redactUrl(iss), 200)}, not from ${issuer} where cat-code signed in: refused (a mix-up attack would look like this)`);
+    return new AuthError(`the sign-in's redirect says it comes from ${shownIssuer(iss)}, not from ${issuer} where cat-code signed in (compared exactly): refused, as a mix-up attack would look like this`);
   }
   const refusal = oauthErrorOf(query);
   if (refusal) return new AuthError(`the authorization server ${issuer} did not sign you in: ${describeOAuthError(refusal)}`, { oauthError: refusal.error });
   const code = query.get("code");
   if (!code || code.length > MAX_CODE_CHARS) return new AuthError(`the sign-in's redirect from ${issuer} carries no usable authorization code: run the login again`);
   return { code };
+}
+
+/**
+ * An issuer as it was written: the comparison is exact, so the message must show the difference (a
+ * trailing "/", a capital) that `redactUrl`'s normalized form would hide. An issuer has no query,
+ * userinfo or fragment (RFC 8414 §2); one that has them is redacted all the same.
+ */
+function shownIssuer(text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  const secretive = url !== undefined && `${url.username}${url.password}${url.search}${url.hash}` !== "";
+  return serverWords(secretive ? redactUrl(text) : text, 200);
 }
 
 /** The page the browser shows: fixed words and an escaped message; no script, no links, nothing cached. */
