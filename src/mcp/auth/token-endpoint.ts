@@ -65,7 +65,7 @@ export async function exchangeCode(
   options?: AuthRequestOptions,
 ): Promise<TokenSet> {
   const params = new URLSearchParams({ grant_type: "authorization_code", code: input.code, code_verifier: input.codeVerifier, redirect_uri: input.redirectUri, resource: input.resource });
-  const answer = await tokenRequest(input.metadata, input.client, params, options);
+  const answer = await authRequest(input.metadata.tokenEndpoint, formPost(input.client, params), options);
   return tokenSet(input.metadata, answer, { now: input.now, grant: "exchanging the sign-in code", needsSignIn: false });
 }
 
@@ -76,7 +76,7 @@ export async function refreshTokens(
 ): Promise<TokenSet> {
   const params = new URLSearchParams({ grant_type: "refresh_token", refresh_token: input.refreshToken, resource: input.resource });
   if (input.scopes?.length) params.set("scope", input.scopes.join(" "));
-  const answer = await tokenRequest(input.metadata, input.client, params, options);
+  const answer = await authRequest(input.metadata.tokenEndpoint, formPost(input.client, params), options);
   const tokens = tokenSet(input.metadata, answer, { now: input.now, grant: "refreshing the sign-in", needsSignIn: true, requested: input.scopes });
   return { ...tokens, refreshToken: tokens.refreshToken ?? input.refreshToken };
 }
@@ -91,7 +91,7 @@ export async function clientCredentialsGrant(
   }
   const params = new URLSearchParams({ grant_type: "client_credentials", resource: input.resource });
   if (input.scopes?.length) params.set("scope", input.scopes.join(" "));
-  const answer = await tokenRequest(input.metadata, input.client, params, options);
+  const answer = await authRequest(input.metadata.tokenEndpoint, formPost(input.client, params), options);
   return tokenSet(input.metadata, answer, { now: input.now, grant: "the client_credentials grant", needsSignIn: false, requested: input.scopes });
 }
 
@@ -130,10 +130,6 @@ function formPost(client: OAuthClient, params: URLSearchParams): RequestInit {
 
 function formEncode(text: string): string {
   return new URLSearchParams([["", text]]).toString().slice(1);
-}
-
-async function tokenRequest(metadata: AuthorizationServerMetadata, client: OAuthClient, params: URLSearchParams, options?: AuthRequestOptions): Promise<AuthAnswer> {
-  return authRequest(metadata.tokenEndpoint, formPost(client, params), options);
 }
 
 /** The answer of the token endpoint as tokens, or the AuthError that says why not. */
