@@ -154,7 +154,7 @@ function page(status: number, title: string, message: string): Response {
   });
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
