@@ -44,7 +44,8 @@ const StoredTokensSchema = v.object({
   accessToken: Text(MAX_TOKEN_CHARS),
   tokenType: Text(64),
   refreshToken: v.optional(Text(MAX_TOKEN_CHARS)),
-  expiresAt: v.optional(v.number()),
+  // Within what a Date can hold, so it can be shown.
+  expiresAt: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(8.64e15))),
   scopes: v.optional(Scopes),
   issuer: Text(2048),
   resource: Text(2048),
