@@ -82,6 +82,7 @@ describe("cat-code mcp add: the oauth flags", () => {
     ["an empty scope", ["add", "-t", "http", "a", URL_, "--oauth-scope", " "], "--oauth-scope needs at least one scope name"],
     ["a scope with a quote", ["add", "-t", "http", "a", URL_, "--oauth-scope", 'read"x'], 'every item of "oauth.scopes" must be one scope name without spaces or quotes'],
     ["a literal secret for the shared project file", ["add", "-t", "http", "a", URL_, "-s", "project", "--client-id", "c", "--client-secret", `${SECRET}-3`], "would write the secret into .mcp.json, which the project shares: pass it as '${VARIABLE}'"],
+    ["an OAuth scope given to --scope", ["add", "-t", "http", "a", URL_, "--scope", "read"], "--scope must be user or project (the file the entry goes to), not 'read'; the scopes to ask a server for go in --oauth-scope 'read'"],
     ["a flag without its value", ["add", "-t", "http", "a", URL_, "--client-id"], "--client-id needs a value"],
   ];
   for (const [what, args, message] of refusals) {

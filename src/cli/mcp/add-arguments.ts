@@ -74,7 +74,12 @@ export function parseAddArguments(rawArgs: string[]): AddRequest {
   };
 
   const transport = single("transport") ?? "stdio";
-  const scope = parseScope(single("scope"));
+  const scopeText = single("scope");
+  // Claude Code's --scope says which file; someone signing in may well mean the OAuth kind.
+  if (scopeText !== undefined && scopeText !== "user" && scopeText !== "project" && transport === "http") {
+    throw CliError.usage(`--scope must be user or project (the file the entry goes to), not '${scopeText}'; the scopes to ask a server for go in --oauth-scope '${scopeText}'`);
+  }
+  const scope = parseScope(scopeText);
   const [name, ...rest] = positionals;
   if (name === undefined) throw CliError.usage(USAGE);
   const timeout = parseTimeout(single("timeout"));

@@ -23,7 +23,7 @@ const addArgs = {
 export default defineCommand({
   meta: {
     name: "add",
-    description: "Add a server: cat-code mcp add <name> [-e KEY=VALUE]… -- <command> [args…], or --transport http <name> <url> [-H 'Key: Value']… [--client-id <id> --client-secret '${VAR}'] [--callback-port <port>] [--oauth-scope 'a b']",
+    description: "Add a server: cat-code mcp add <name> [-e KEY=VALUE]… -- <command> [args…], or --transport http <name> <url> [-H 'Key: Value']… [--client-id <id>] [--oauth-scope 'a b']…",
   },
   args: addArgs,
   async run({ rawArgs }) {
