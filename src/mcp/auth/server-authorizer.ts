@@ -95,11 +95,18 @@ export class ServerAuthorizer {
   async authorization(): Promise<string | undefined> {
     await this.busy?.catch(() => {});
     const tokens = this.tokens;
-    if (tokens?.refreshToken && tokens.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_MS <= this.context.now() && !this.spent.has(tokens.accessToken)) {
+    if (tokens?.refreshToken && this.expiring(tokens) && !this.spent.has(tokens.accessToken)) {
       // A refresh that fails here leaves the old token: the server's refusal then takes the usual way.
       await this.once(() => this.refresh(tokens)).catch(() => {});
     }
     return this.tokens && `Bearer ${this.tokens.accessToken}`;
+  }
+
+  /** Whether a token is about to expire: within a minute, or half its lifetime when it is short. */
+  private expiring(tokens: StoredTokens): boolean {
+    if (tokens.expiresAt === undefined) return false;
+    const margin = Math.min(EXPIRY_MARGIN_MS, Math.max(0, tokens.expiresAt - tokens.savedAt) / 2);
+    return tokens.expiresAt - margin <= this.context.now();
   }
 
   /**
