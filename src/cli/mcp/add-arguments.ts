@@ -14,6 +14,7 @@ export interface AddRequest {
 const USAGE = [
   "usage: cat-code mcp add <name> [-e KEY=VALUE]… [--cwd <dir>] [--timeout <ms>] [--scope user|project] -- <command> [args…]",
   "       cat-code mcp add --transport http <name> <url> [-H 'Key: Value']… [--timeout <ms>] [--scope user|project]",
+  "            [--client-id <id>] [--client-secret '${VAR}'] [--callback-port <port>] [--oauth-scope 'a b']…",
 ].join("\n");
 
 /** Flags that take a value; `-e` and `-H` may repeat, which citty cannot express, hence this parser. */
@@ -28,7 +29,13 @@ const VALUE_FLAGS: Record<string, string> = {
   H: "header",
   cwd: "cwd",
   timeout: "timeout",
+  "client-id": "client-id",
+  "client-secret": "client-secret",
+  "callback-port": "callback-port",
+  "oauth-scope": "oauth-scope",
 };
+/** The flags that write an http entry's `oauth` block. */
+const OAUTH_FLAGS = ["client-id", "client-secret", "callback-port", "oauth-scope"];
 const BOOLEAN_FLAGS = new Set(["verbose"]);
 
 /**
@@ -67,7 +74,12 @@ export function parseAddArguments(rawArgs: string[]): AddRequest {
   };
 
   const transport = single("transport") ?? "stdio";
-  const scope = parseScope(single("scope"));
+  const scopeText = single("scope");
+  // Claude Code's --scope says which file; someone signing in may well mean the OAuth kind.
+  if (scopeText !== undefined && scopeText !== "user" && scopeText !== "project" && transport === "http") {
+    throw CliError.usage(`--scope must be user or project (the file the entry goes to), not '${scopeText}'; the scopes to ask a server for go in --oauth-scope '${scopeText}'`);
+  }
+  const scope = parseScope(scopeText);
   const [name, ...rest] = positionals;
   if (name === undefined) throw CliError.usage(USAGE);
   const timeout = parseTimeout(single("timeout"));
@@ -79,13 +91,24 @@ export function parseAddArguments(rawArgs: string[]): AddRequest {
     const [url, ...extra] = [...rest, ...commandWords];
     if (url === undefined || extra.length > 0) throw CliError.usage(`an http server takes one url\n${USAGE}`);
     if (values.env || cwd !== undefined) throw CliError.usage("-e and --cwd are for stdio servers; an http server takes -H 'Key: Value'");
-    return { name, scope, entry: compact({ type: "http", url, headers, timeout }) };
+    const oauth = compact({
+      clientId: single("client-id"),
+      clientSecret: single("client-secret"),
+      scopes: parseScopes(values["oauth-scope"] ?? []),
+      callbackPort: parsePort(single("callback-port")),
+    });
+    checkOAuth(oauth, scope);
+    return { name, scope, entry: compact({ type: "http", url, headers, timeout, oauth }) };
   }
   if (transport === "sse") throw CliError.usage("the deprecated HTTP+SSE transport is not supported; use --transport http");
   if (transport !== "stdio") throw CliError.usage(`--transport must be stdio or http, not '${transport}'`);
   const [command, ...args] = [...rest, ...commandWords];
   if (command === undefined) throw CliError.usage(`a stdio server needs a command after --\n${USAGE}`);
   if (values.header) throw CliError.usage("-H is for http servers; a stdio server takes -e KEY=VALUE");
+  const oauthFlags = OAUTH_FLAGS.filter((flag) => values[flag]);
+  if (oauthFlags.length > 0) {
+    throw CliError.usage(`${oauthFlags.map((flag) => `--${flag}`).join(", ")}: OAuth is for http servers (--transport http <name> <url>); a stdio server takes -e KEY=VALUE`);
+  }
   // A relative --cwd in the user's file would depend on where cat-code happens to start.
   const dir = cwd !== undefined && scope === "user" ? resolve(cwd) : cwd;
   return { name, scope, entry: compact({ type: "stdio", command, args, env, cwd: dir, timeout }) };
@@ -120,6 +143,33 @@ function parseTimeout(text: string | undefined): number | undefined {
   }
   if (ms > MAX_TIMEOUT_MS) throw CliError.usage(`--timeout must be at most ${MAX_TIMEOUT_MS} ms (about 24 days), got ${text}; nothing was written`);
   return ms;
+}
+
+/** `--oauth-scope` repeats, and each may hold several scopes separated by spaces, as OAuth writes them. */
+function parseScopes(given: string[]): string[] {
+  const scopes = given.flatMap((text) => text.split(/\s+/)).filter((scope) => scope !== "");
+  if (given.length > 0 && scopes.length === 0) throw CliError.usage("--oauth-scope needs at least one scope name, like --oauth-scope 'read write'");
+  return [...new Set(scopes)];
+}
+
+function parsePort(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65535) throw CliError.usage(`--callback-port must be a port number from 1 to 65535, got '${text}'`);
+  return port;
+}
+
+/**
+ * A client secret belongs to a client id. Typed as it is, it would also land in a project's
+ * `.mcp.json`, which is shared with everyone who clones the project: there it must be a `${VAR}`
+ * that each user sets.
+ */
+function checkOAuth(oauth: Record<string, unknown>, scope: WritableScope): void {
+  if (oauth.clientSecret === undefined) return;
+  if (oauth.clientId === undefined) throw CliError.usage("--client-secret needs --client-id: the secret belongs to the client id the server's owner gave you");
+  if (scope === "project" && !String(oauth.clientSecret).includes("${")) {
+    throw CliError.usage("--client-secret with --scope project would write the secret into .mcp.json, which the project shares: pass it as '${VARIABLE}' and set the variable; nothing was written");
+  }
 }
 
 /** Leaves out what was not given: no empty `args`, `env` or `headers` in the file. */

@@ -12,6 +12,10 @@ const addArgs = {
   header: { type: "string", alias: "H", description: "An HTTP header for an http server; repeat for more", valueHint: "'Key: Value'" },
   cwd: { type: "string", description: "The folder a stdio server starts in", valueHint: "dir" },
   timeout: { type: "string", description: "The server's request timeout", valueHint: "ms" },
+  "client-id": { type: "string", description: "OAuth (http): the client id the server's owner gave you, instead of registering one", valueHint: "id" },
+  "client-secret": { type: "string", description: "OAuth (http): its secret; write '${VAR}' to keep it out of the file and your shell history", valueHint: "'${VAR}'" },
+  "callback-port": { type: "string", description: "OAuth (http): the fixed local port the sign-in returns to, when the client id was registered with one", valueHint: "port" },
+  "oauth-scope": { type: "string", description: "OAuth (http): the scopes to ask for; repeat, or separate with spaces", valueHint: "'a b'" },
   ...scopeArg,
   verbose: { type: "boolean", description: "Log debug lines to stderr" },
 } as const satisfies ArgsDef;
@@ -19,7 +23,7 @@ const addArgs = {
 export default defineCommand({
   meta: {
     name: "add",
-    description: "Add a server: cat-code mcp add <name> [-e KEY=VALUE]… -- <command> [args…], or --transport http <name> <url> [-H 'Key: Value']…",
+    description: "Add a server: cat-code mcp add <name> [-e KEY=VALUE]… -- <command> [args…], or --transport http <name> <url> [-H 'Key: Value']… [--client-id <id>] [--oauth-scope 'a b']…",
   },
   args: addArgs,
   async run({ rawArgs }) {

@@ -13,6 +13,7 @@ import { serverEnvironment } from "../../system/own-secrets.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
 import { launchRows } from "../../terminal/render-launch.ts";
 import { maskedEntry } from "./masked-entry.ts";
+import { maskedOAuth, oauthRows, signInState } from "./sign-in-summary.ts";
 import { loadServerEntries, openPool } from "./server-selection.ts";
 
 const getArgs = {
@@ -43,7 +44,9 @@ export default defineCommand({
       await pool.closeAll();
     }
 
+    const signIn = signInState(entry);
     if (args.json) {
+      const raw = isPlainObject(entry.raw) ? entry.raw : {};
       const json = {
         name: entry.name,
         scope: entry.scope,
@@ -51,12 +54,14 @@ export default defineCommand({
         overrides: overrides ?? null,
         entry: maskedEntry(entry),
         withheldEnv: withheldVariables(entry),
+        oauth: maskedOAuth(raw.oauth) ?? null,
+        signedIn: signIn.signedIn,
         status: statusToJson(status),
       };
       await printResult(JSON.stringify(json, null, 2));
       return;
     }
-    await printResult(renderEntry(entry, status, overrides).join("\n"));
+    await printResult(renderEntry(entry, status, overrides, signIn.row).join("\n"));
   },
 });
 
@@ -67,7 +72,7 @@ function loadEntries(flagFile: string | undefined): { entries: ServerEntry[]; sh
   return { entries: loaded.servers, shadowed: loaded.shadowed };
 }
 
-function renderEntry(entry: ServerEntry, status: ServerStatus, overrides: string | undefined): string[] {
+function renderEntry(entry: ServerEntry, status: ServerStatus, overrides: string | undefined, tokensRow: [string, string] | undefined): string[] {
   const rows: string[][] = [
     ["scope:", entry.scope],
     ["file:", entry.source],
@@ -81,8 +86,11 @@ function renderEntry(entry: ServerEntry, status: ServerStatus, overrides: string
   if (withheld.length > 0) rows.push(["withheld:", `${withheld.join(", ")} (not passed to the server; name one in "env" to pass it)`]);
   if (!isPlainObject(entry.raw)) rows.push(["entry:", JSON.stringify(entry.raw) ?? ""]);
   for (const [key, value] of Object.entries(raw)) {
-    if (!LAUNCH_FIELDS.has(key)) rows.push([`${key}:`, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]);
+    if (!LAUNCH_FIELDS.has(key) && key !== "oauth") rows.push([`${key}:`, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]);
   }
+  // The oauth block with its secret masked, then whether tokens are kept (never the tokens).
+  rows.push(...oauthRows(entry));
+  if (tokensRow) rows.push(tokensRow);
   rows.push(...statusRows(entry, status));
   const lines = alignColumns(rows.map(([label = "", value = ""]) => [label, sanitizeForTerminal(value)]));
   return [entry.name, ...lines.map((line) => `  ${line}`)];

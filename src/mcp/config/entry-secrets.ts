@@ -6,14 +6,14 @@ import type { ServerEntry } from "./server-config.ts";
 const MIN_SECRET_LENGTH = 4;
 
 /**
- * The values an entry's `${VAR}`s expand to in its url and headers: the secrets sent to an HTTP
- * server. Text about the server that may quote them (an error that names the expanded url, say)
+ * The values an entry's `${VAR}`s expand to in its url, headers and `oauth.clientSecret`: the
+ * secrets sent to an HTTP server or its authorization server. Text about the server that may quote them (an error that names the expanded url, say)
  * goes through `redactSecrets` before it is shown. (A stdio server's env is its own to print:
  * its stderr is shown as it wrote it.)
  */
 export function entrySecretValues(entry: ServerEntry, env: Record<string, string | undefined> = process.env): string[] {
   const raw = isPlainObject(entry.raw) ? entry.raw : {};
-  const written = [raw.url, ...Object.values(isPlainObject(raw.headers) ? raw.headers : {})];
+  const written = [raw.url, ...Object.values(isPlainObject(raw.headers) ? raw.headers : {}), isPlainObject(raw.oauth) ? raw.oauth.clientSecret : undefined];
   const values = new Set<string>();
   for (const text of written) {
     if (typeof text !== "string") continue;

@@ -140,6 +140,16 @@ function expandEntry(entry: Record<string, unknown>, env: Record<string, string 
     isPlainObject(value)
       ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expand(item, `${field}.${key}`)]))
       : value;
+  // The oauth block nests one level more: its lists (scopes) expand item by item.
+  const expandOAuth = (value: unknown): unknown =>
+    isPlainObject(value)
+      ? Object.fromEntries(
+          Object.entries(value).map(([key, item]) => [
+            key,
+            Array.isArray(item) ? item.map((each, i) => expand(each, `oauth.${key}[${i}]`)) : expand(item, `oauth.${key}`),
+          ]),
+        )
+      : value;
   return {
     ...entry,
     command: expand(entry.command, "command"),
@@ -148,6 +158,7 @@ function expandEntry(entry: Record<string, unknown>, env: Record<string, string 
     cwd: expand(entry.cwd, "cwd"),
     url: expand(entry.url, "url"),
     headers: expandMap(entry.headers, "headers"),
+    oauth: expandOAuth(entry.oauth),
   };
 }
 

@@ -26,12 +26,70 @@ const Common = {
   excludeTools: v.optional(v.array(v.string(), '"excludeTools" must be a list of tool names')),
 };
 
+/** RFC 6749 §3.3: a scope is a run of visible ASCII other than `"` and `\`; a list joins them with spaces. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/**
+ * How cat-code signs in to an http server that asks for OAuth. Everything is optional: without a
+ * `clientId` the client registers itself (or uses its Client ID Metadata Document). Unknown fields
+ * are kept, as in the entry itself, so another tool's `.mcp.json` still loads.
+ */
+export const OAuthConfig = v.pipe(
+  v.looseObject(
+    {
+      clientId: v.optional(NonEmpty("oauth.clientId")),
+      clientSecret: v.optional(NonEmpty("oauth.clientSecret")),
+      scopes: v.optional(
+        v.array(
+          v.pipe(
+            v.string('every item of "oauth.scopes" must be a string'),
+            v.regex(SCOPE_TOKEN, 'every item of "oauth.scopes" must be one scope name without spaces or quotes, like ["read", "write"]'),
+          ),
+          '"oauth.scopes" must be a list of scope names, like ["read", "write"]',
+        ),
+      ),
+      callbackPort: v.optional(
+        v.pipe(
+          v.number('"oauth.callbackPort" must be a port number from 1 to 65535'),
+          v.integer('"oauth.callbackPort" must be a whole port number from 1 to 65535'),
+          v.minValue(1, '"oauth.callbackPort" must be a port number from 1 to 65535'),
+          v.maxValue(65535, '"oauth.callbackPort" must be a port number from 1 to 65535'),
+        ),
+      ),
+      grant: v.optional(
+        v.picklist(["authorization_code", "client_credentials"], '"oauth.grant" must be "authorization_code" (the default: sign in with a browser) or "client_credentials"'),
+      ),
+      clientMetadataUrl: v.optional(
+        v.pipe(
+          NonEmpty("oauth.clientMetadataUrl"),
+          v.check(isClientMetadataUrl, '"oauth.clientMetadataUrl" must be an https URL with a path, like https://example.com/oauth/client.json'),
+        ),
+      ),
+    },
+    '"oauth" must be an object, like {"clientId": "…", "clientSecret": "${SECRET}"}',
+  ),
+  v.check(
+    (oauth) => oauth.grant !== "client_credentials" || (oauth.clientId !== undefined && oauth.clientSecret !== undefined),
+    '"oauth.grant": "client_credentials" needs "oauth.clientId" and "oauth.clientSecret"; add both (the secret as "${VARIABLE}")',
+  ),
+);
+export type OAuthConfig = v.InferOutput<typeof OAuthConfig>;
+
+/** A Client ID Metadata Document's URL is the client id itself: https, with a path naming the document. */
+function isClientMetadataUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return url.protocol === "https:" && url.pathname !== "/" && url.username === "" && url.password === "" && url.hash === "";
+}
+
 export const StdioServerConfig = v.looseObject({
   type: v.literal("stdio"),
   command: NonEmpty("command"),
   args: v.optional(v.array(v.string('every item of "args" must be a string'), '"args" must be a list of strings'), []),
   env: v.optional(StringMap("env"), {}),
   cwd: v.optional(NonEmpty("cwd")),
+  // A stdio server gets no HTTP requests to sign: an oauth block there is a mistake, not a no-op.
+  oauth: v.optional(v.never('"oauth" is for http servers; a stdio server takes its credentials through "env"')),
   ...Common,
 });
 export type StdioServerConfig = v.InferOutput<typeof StdioServerConfig>;
@@ -40,6 +98,7 @@ export const HttpServerConfig = v.looseObject({
   type: v.literal("http"),
   url: v.pipe(NonEmpty("url"), v.url('"url" is not a valid URL')),
   headers: v.optional(StringMap("headers"), {}),
+  oauth: v.optional(OAuthConfig),
   ...Common,
 });
 export type HttpServerConfig = v.InferOutput<typeof HttpServerConfig>;

@@ -1,0 +1,105 @@
+import * as v from "valibot";
+import { isPlainObject } from "../../system/plain-object.ts";
+import { redactUrl } from "../../system/redact-url.ts";
+import { AuthError } from "./auth-error.ts";
+import { authRequest, type AuthRequestOptions } from "./auth-fetch.ts";
+import type { AuthorizationServerMetadata } from "./authorization-server-metadata.ts";
+import { describeOAuthError, oauthErrorOf, serverWords } from "./oauth-error-answer.ts";
+import { chooseAuthMethod, type ClientAuthMethod, type OAuthClient } from "./token-endpoint.ts";
+
+/** Where cat-code's Client ID Metadata Document is published (its text: docs/oauth-client-metadata.json). */
+export const DEFAULT_CLIENT_METADATA_URL = "https://cat-code.dev/oauth/client-metadata.json";
+
+/** A client id or secret longer than this is not one; it would only bloat the credentials file. */
+const MAX_CLIENT_FIELD_CHARS = 4096;
+
+export interface ClientRegistration {
+  clientId: string;
+  clientSecret?: string;
+  authMethod: ClientAuthMethod;
+  redirectUris: string[];
+  issuer: string;
+}
+
+const ClientField = v.pipe(v.string(), v.nonEmpty(), v.maxLength(MAX_CLIENT_FIELD_CHARS));
+/** RFC 7591 §3.2.1: what cat-code keeps of the answer. */
+const RegistrationAnswer = v.object({
+  client_id: ClientField,
+  client_secret: v.optional(ClientField),
+  token_endpoint_auth_method: v.optional(v.string()),
+  redirect_uris: v.optional(v.array(v.pipe(v.string(), v.maxLength(MAX_CLIENT_FIELD_CHARS)))),
+});
+const AUTH_METHODS: readonly string[] = ["client_secret_basic", "client_secret_post", "none"] satisfies ClientAuthMethod[];
+
+/** RFC 7591 with application_type "native", client_name "cat-code", grant_types [authorization_code, refresh_token], response_types [code], token_endpoint_auth_method "none" (a native client keeps no secret; take what the AS answers). Throws AuthError when the AS has no registration endpoint, saying to set oauth.clientId. */
+export async function registerClient(metadata: AuthorizationServerMetadata, redirectUris: string[], options?: AuthRequestOptions): Promise<ClientRegistration> {
+  const endpoint = metadata.registrationEndpoint;
+  const issuer = redactUrl(metadata.issuer);
+  if (!endpoint) {
+    throw new AuthError(
+      `the authorization server ${issuer} offers no client registration, so cat-code needs a client id registered there by hand: set "oauth.clientId" (and "oauth.clientSecret" if it has one) in the server's entry, e.g. cat-code mcp add --transport http <name> <url> --client-id <id>`,
+    );
+  }
+  const request = {
+    client_name: "cat-code",
+    application_type: "native",
+    redirect_uris: redirectUris,
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  };
+  const answer = await authRequest(endpoint, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(request) }, options);
+  const failed = `registering cat-code as a client at ${redactUrl(endpoint)} failed`;
+  const refusal = oauthErrorOf(answer.json);
+  if (answer.status < 200 || answer.status >= 300) {
+    const reason = refusal ? `the authorization server answered ${describeOAuthError(refusal)}` : `it answered ${answer.status}${answer.text ? `: ${serverWords(answer.text, 200)}` : ""}`;
+    throw new AuthError(`${failed}: ${reason}. Or register a client there by hand and set "oauth.clientId" in the server's entry`, refusal ? { oauthError: refusal.error } : {});
+  }
+  if (!isPlainObject(answer.json)) throw new AuthError(`${failed}: its answer is not a JSON object`);
+  const parsed = v.safeParse(RegistrationAnswer, answer.json);
+  if (!parsed.success) {
+    // Named by field only: valibot's message quotes the value, which may be a client secret.
+    const field = String(parsed.issues[0].path?.[0]?.key ?? "");
+    throw new AuthError(`${failed}: its answer has no usable ${field} (RFC 7591 §3.2.1: ${field === "redirect_uris" ? "a list of strings" : `a non-empty string of at most ${MAX_CLIENT_FIELD_CHARS} characters`})`);
+  }
+  const { client_id, client_secret, token_endpoint_auth_method, redirect_uris } = parsed.output;
+  let authMethod: ClientAuthMethod;
+  if (token_endpoint_auth_method === undefined) {
+    authMethod = chooseAuthMethod(metadata, client_id, client_secret).authMethod;
+  } else if (AUTH_METHODS.includes(token_endpoint_auth_method)) {
+    authMethod = token_endpoint_auth_method as ClientAuthMethod;
+  } else {
+    throw new AuthError(
+      `${failed}: it registered the client for token endpoint authentication "${serverWords(token_endpoint_auth_method, 60)}", which cat-code does not do (it does client_secret_basic, client_secret_post and none). Register a client there by hand and set "oauth.clientId" in the server's entry`,
+    );
+  }
+  return {
+    clientId: client_id,
+    ...(client_secret !== undefined ? { clientSecret: client_secret } : {}),
+    authMethod,
+    redirectUris: redirect_uris ?? [...redirectUris],
+    issuer: metadata.issuer,
+  };
+}
+
+/** The client identity in the spec's order: configured clientId; else CIMD (metadata.clientIdMetadataDocumentSupported && cimdUrl: client id = that URL, method none); else `stored` registration when it holds `redirectUri`; else register. `registered` is set when a new registration must be stored by the caller. */
+export async function resolveClient(
+  input: {
+    metadata: AuthorizationServerMetadata;
+    configured?: { clientId: string; clientSecret?: string };
+    clientMetadataUrl?: string;
+    stored?: ClientRegistration;
+    redirectUri: string;
+  },
+  options?: AuthRequestOptions,
+): Promise<{ client: OAuthClient; registered?: ClientRegistration }> {
+  const { metadata, configured, stored } = input;
+  if (configured) return { client: chooseAuthMethod(metadata, configured.clientId, configured.clientSecret) };
+  // The URL is the client id as it is given: the AS fetches it and compares it with the document's client_id.
+  if (metadata.clientIdMetadataDocumentSupported && input.clientMetadataUrl) return { client: { clientId: input.clientMetadataUrl, authMethod: "none" } };
+  if (stored && stored.issuer === metadata.issuer && stored.redirectUris.includes(input.redirectUri)) {
+    return { client: chooseAuthMethod(metadata, stored.clientId, stored.clientSecret, stored.authMethod) };
+  }
+  const registered = await registerClient(metadata, [input.redirectUri], options);
+  return { client: chooseAuthMethod(metadata, registered.clientId, registered.clientSecret, registered.authMethod), registered };
+}

@@ -1,0 +1,292 @@
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { AuthError } from "../../../src/mcp/auth/auth-error.ts";
+import { CredentialsStore, MAX_CREDENTIALS_BYTES, type StoredTokens } from "../../../src/mcp/auth/credentials-store.ts";
+import type { ClientRegistration } from "../../../src/mcp/auth/client-registration.ts";
+import { debugLines } from "../../helpers/debug-lines.ts";
+import { REPO, tempDir } from "../../helpers/paths.ts";
+
+const URL_A = "https://mcp.linear.example/mcp";
+const URL_B = "https://mcp.other.example/mcp";
+const ISSUER = "https://auth.linear.example";
+
+function storeIn(home = join(tempDir("cat-code-home-"), "home")) {
+  return { home, store: new CredentialsStore({ env: { CAT_CODE_HOME: home }, now: () => 1_000 }) };
+}
+
+function tokens(access: string, extra: Partial<StoredTokens> = {}): StoredTokens {
+  return { accessToken: access, tokenType: "Bearer", refreshToken: `${access}-refresh`, expiresAt: 2_000_000, scopes: ["read"], issuer: ISSUER, resource: URL_A, savedAt: 1_000, ...extra };
+}
+
+function registration(issuer: string, clientId: string): ClientRegistration {
+  return { clientId, clientSecret: `${clientId}-secret`, authMethod: "client_secret_post", redirectUris: ["http://127.0.0.1/callback"], issuer };
+}
+
+async function failure(promise: Promise<unknown>): Promise<AuthError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AuthError) return error;
+    throw error;
+  }
+  throw new Error("expected an AuthError");
+}
+
+describe("credentials.json: where and with which permissions", () => {
+  test("lives in CAT_CODE_HOME; a missing folder is created 0700 and the file 0600", async () => {
+    const { home, store } = storeIn();
+    expect(store.path).toBe(join(home, "credentials.json"));
+    expect(store.tokens({ server: "linear", url: URL_A })).toBeUndefined();
+    expect(existsSync(home)).toBe(false);
+    await store.saveTokens({ server: "linear", url: URL_A }, tokens("tok-A"));
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+    // No lock or temporary file is left behind.
+    expect(readdirSync(home)).toEqual(["credentials.json"]);
+  });
+
+  test("a file that exists readable by others is made 0600, on a write and on a read", async () => {
+    const { home, store } = storeIn();
+    mkdirSync(home, { mode: 0o755 });
+    writeFileSync(store.path, "{}", { mode: 0o644 });
+    chmodSync(store.path, 0o644);
+    await store.saveTokens({ server: "linear", url: URL_A }, tokens("tok-A"));
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+    // An existing folder is the user's: left as it is.
+    expect(statSync(home).mode & 0o777).toBe(0o755);
+
+    chmodSync(store.path, 0o664);
+    expect(store.tokens({ server: "linear", url: URL_A })?.accessToken).toBe("tok-A");
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("tokens", () => {
+  test("are kept per entry and url: another url of the same entry gets none", async () => {
+    const { store } = storeIn();
+    const saved = tokens("tok-A");
+    await store.saveTokens({ server: "linear", url: URL_A }, saved);
+    expect(store.tokens({ server: "linear", url: URL_A })).toEqual(saved);
+    expect(store.tokens({ server: "linear", url: URL_B })).toBeUndefined();
+    expect(store.tokens({ server: "other", url: URL_A })).toBeUndefined();
+    expect(store.hasTokens("linear")).toBe(true);
+    expect(store.hasTokens("other")).toBe(false);
+    // A new store (another process) reads the same.
+    expect(new CredentialsStore({ env: { CAT_CODE_HOME: storeIn().home } }).hasTokens("linear")).toBe(false);
+  });
+
+  test("a second save replaces the first; other entries stay", async () => {
+    const { store } = storeIn();
+    await store.saveTokens({ server: "linear", url: URL_A }, tokens("tok-1"));
+    await store.saveTokens({ server: "notion", url: URL_B }, tokens("tok-N", { resource: URL_B }));
+    await store.saveTokens({ server: "linear", url: URL_A }, tokens("tok-2"));
+    expect(store.tokens({ server: "linear", url: URL_A })?.accessToken).toBe("tok-2");
+    expect(store.tokens({ server: "notion", url: URL_B })?.accessToken).toBe("tok-N");
+  });
+
+  test("forgetTokens removes and returns every url's tokens of the entry, nothing else", async () => {
+    const { store } = storeIn();
+    await store.saveTokens({ server: "linear", url: URL_A }, tokens("tok-A"));
+    await store.saveTokens({ server: "linear", url: URL_B }, tokens("tok-B", { resource: URL_B }));
+    await store.saveTokens({ server: "notion", url: URL_A }, tokens("tok-N"));
+    await store.saveRegistration(registration(ISSUER, "client-1"));
+    const forgotten = await store.forgetTokens("linear");
+    expect(forgotten.map((t) => t.accessToken).sort()).toEqual(["tok-A", "tok-B"]);
+    expect(store.hasTokens("linear")).toBe(false);
+    expect(store.tokens({ server: "linear", url: URL_A })).toBeUndefined();
+    expect(store.tokens({ server: "notion", url: URL_A })?.accessToken).toBe("tok-N");
+    expect(store.registration(ISSUER)?.clientId).toBe("client-1");
+    expect(JSON.parse(readFileSync(store.path, "utf8")).servers).toEqual({ notion: expect.any(Object) });
+    expect(await store.forgetTokens("linear")).toEqual([]);
+  });
+
+  test("forgetting with no file writes none", async () => {
+    const { home, store } = storeIn();
+    expect(await store.forgetTokens("linear")).toEqual([]);
+    expect(existsSync(home) && readdirSync(home).includes("credentials.json")).toBe(false);
+  });
+
+  test("server names that are names of Object's own properties are just names", async () => {
+    const { store } = storeIn();
+    for (const name of ["__proto__", "constructor", "toString"]) {
+      expect(store.tokens({ server: name, url: URL_A })).toBeUndefined();
+      expect(store.hasTokens(name)).toBe(false);
+      await store.saveTokens({ server: name, url: URL_A }, tokens(`tok-${name}`));
+      expect(store.tokens({ server: name, url: URL_A })?.accessToken).toBe(`tok-${name}`);
+    }
+    expect(Object.keys(JSON.parse(readFileSync(store.path, "utf8")).servers)).toEqual(["__proto__", "constructor", "toString"]);
+  });
+
+  test("tokens of a form cat-code never writes are refused at save and ignored at read", async () => {
+    const { store } = storeIn();
+    const error = await failure(store.saveTokens({ server: "linear", url: URL_A }, { ...tokens("tok-A"), accessToken: "" }));
+    expect(error.message).toBe(`the tokens for 'linear' are not in a form cat-code keeps ("accessToken" is missing or invalid); nothing was saved`);
+    mkdirSync(dirname(store.path), { recursive: true });
+    writeFileSync(store.path, JSON.stringify({ servers: { linear: { tokens: { [URL_A]: { accessToken: "tok-hidden-1234", tokenType: 7 } } } } }));
+    const lines = await debugLines(() => {
+      expect(store.tokens({ server: "linear", url: URL_A })).toBeUndefined();
+      expect(store.hasTokens("linear")).toBe(false);
+    });
+    expect(lines).toEqual([`${store.path}: the tokens of 'linear' cannot be used ("tokenType" is missing or invalid); ignored`]);
+  });
+});
+
+describe("wanted scopes", () => {
+  test("are kept per url until tokens with them are saved; an empty list forgets them", async () => {
+    const { store } = storeIn();
+    const key = { server: "linear", url: URL_A };
+    expect(store.wantedScopes(key)).toBeUndefined();
+    await store.saveWantedScopes(key, ["read", "write", "read"]);
+    expect(store.wantedScopes(key)).toEqual(["read", "write"]);
+    expect(store.wantedScopes({ server: "linear", url: URL_B })).toBeUndefined();
+    // Tokens without every wanted scope: still wanted.
+    await store.saveTokens(key, tokens("tok-1", { scopes: ["read"] }));
+    expect(store.wantedScopes(key)).toEqual(["read", "write"]);
+    // Tokens that carry them: no longer wanted.
+    await store.saveTokens(key, tokens("tok-2", { scopes: ["read", "write", "admin"] }));
+    expect(store.wantedScopes(key)).toBeUndefined();
+    await store.saveWantedScopes(key, ["admin"]);
+    await store.saveWantedScopes(key, []);
+    expect(store.wantedScopes(key)).toBeUndefined();
+    // Logging out keeps what the server asked for.
+    await store.saveWantedScopes(key, ["admin"]);
+    await store.forgetTokens("linear");
+    expect(store.wantedScopes(key)).toEqual(["admin"]);
+  });
+});
+
+describe("client registrations", () => {
+  test("are kept per issuer", async () => {
+    const { store } = storeIn();
+    const first = registration(ISSUER, "client-1");
+    const second = registration("https://auth.other.example/tenant", "client-2");
+    await store.saveRegistration(first);
+    await store.saveRegistration(second);
+    expect(store.registration(ISSUER)).toEqual(first);
+    expect(store.registration("https://auth.other.example/tenant")).toEqual(second);
+    expect(store.registration("https://auth.other.example")).toBeUndefined();
+    await store.saveRegistration({ ...first, clientId: "client-1b" });
+    expect(store.registration(ISSUER)?.clientId).toBe("client-1b");
+  });
+
+  test("one filed under another issuer's name is not handed out", async () => {
+    const { store } = storeIn();
+    mkdirSync(dirname(store.path), { recursive: true });
+    writeFileSync(store.path, JSON.stringify({ registrations: { [ISSUER]: registration("https://evil.example", "client-x") } }));
+    expect(store.registration(ISSUER)).toBeUndefined();
+  });
+});
+
+describe("a file that cannot be used", () => {
+  const cases: [string, (path: string) => void, string][] = [
+    ["a corrupt file", (path) => writeFileSync(path, '{"servers": {"linear": {"tokens": {"u": {"accessToken": "tok-secret-corrupt",,}}}}}'), "is not valid JSON; move it away (or delete it) and sign in again"],
+    ["a file of another shape", (path) => writeFileSync(path, '{"servers": ["tok-secret-corrupt"]}'), "is not a file of cat-code's sign-ins; move it away (or delete it) and sign in again"],
+    ["an oversized file", (path) => writeFileSync(path, JSON.stringify({ pad: "tok-secret-corrupt".repeat(MAX_CREDENTIALS_BYTES / 16) })), "larger than"],
+  ];
+  for (const [what, make, message] of cases) {
+    test(`${what}: reads find no tokens (a debug line), writes are refused and change nothing`, async () => {
+      const { home, store } = storeIn();
+      mkdirSync(home, { recursive: true });
+      make(store.path);
+      const before = readFileSync(store.path);
+      const lines = await debugLines(() => {
+        expect(store.tokens({ server: "linear", url: "u" })).toBeUndefined();
+        expect(store.hasTokens("linear")).toBe(false);
+        expect(store.registration(ISSUER)).toBeUndefined();
+      });
+      // (The logger may fold the same line repeated at once into one.)
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) {
+        expect(line).toContain(store.path);
+        expect(line).toContain(message);
+        expect(line).toEndWith("; no stored sign-in is used");
+      }
+      const error = await failure(store.saveTokens({ server: "linear", url: "u" }, tokens("tok-new")));
+      expect(error.message).toContain(store.path);
+      expect(error.message).toContain(message);
+      expect(error.message).toEndWith("nothing was written");
+      for (const text of [...lines, error.message]) expect(text).not.toContain("tok-secret");
+      expect(readFileSync(store.path).equals(before)).toBe(true);
+      expect(readdirSync(home)).toEqual(["credentials.json"]);
+    });
+  }
+
+  test("a file that would grow past the bound is refused, nothing written", async () => {
+    const { store } = storeIn();
+    await store.saveTokens({ server: "linear", url: URL_A }, tokens("tok-A"));
+    const before = readFileSync(store.path, "utf8");
+    // Scopes are bounded one by one; a thousand servers' worth of them is not.
+    const many = Array.from({ length: 256 }, (_, i) => `scope-${i}-${"x".repeat(1000)}`);
+    for (const server of ["a", "b", "c"]) await store.saveWantedScopes({ server, url: URL_A }, many);
+    const grown = readFileSync(store.path, "utf8");
+    const error = await failure(store.saveWantedScopes({ server: "d", url: URL_A }, many));
+    expect(error.message).toBe(`${store.path} would grow past 1024 KB; run cat-code mcp logout for servers you no longer use; nothing was written`);
+    expect(readFileSync(store.path, "utf8")).toBe(grown);
+    expect(grown).toContain(before.split("\n")[3] as string);
+    expect(store.wantedScopes({ server: "d", url: URL_A })).toBeUndefined();
+  });
+});
+
+/** Runs `body` (TypeScript, with `CredentialsStore` in scope) in a separate Bun process. */
+function storeProcess(home: string, body: string, env: Record<string, string> = {}) {
+  const source = `const { CredentialsStore } = await import(${JSON.stringify(join(REPO, "src/mcp/auth/credentials-store.ts"))});\n${body}`;
+  return Bun.spawn([process.execPath, "-e", source], {
+    env: { ...process.env, CAT_CODE_HOME: home, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+}
+
+describe("other processes", () => {
+  test("two processes saving at once both keep every change", async () => {
+    const { home, store } = storeIn();
+    const saves = (prefix: string) => `
+      const store = new CredentialsStore();
+      for (let i = 0; i < 15; i++) {
+        await store.saveTokens({ server: "${prefix}" + i, url: "${URL_A}" }, { accessToken: "tok-${prefix}" + i, tokenType: "Bearer", issuer: "${ISSUER}", resource: "${URL_A}", savedAt: i });
+        await store.saveRegistration({ clientId: "${prefix}" + i, authMethod: "none", redirectUris: [], issuer: "https://${prefix}" + i + ".example" });
+      }`;
+    const children = [storeProcess(home, saves("first")), storeProcess(home, saves("second"))];
+    const results = await Promise.all(children.map(async (child) => [await child.exited, await new Response(child.stderr).text()]));
+    expect(results).toEqual([[0, ""], [0, ""]]);
+    for (const prefix of ["first", "second"]) {
+      for (let i = 0; i < 15; i++) {
+        expect(store.tokens({ server: `${prefix}${i}`, url: URL_A })?.accessToken).toBe(`tok-${prefix}${i}`);
+        expect(store.registration(`https://${prefix}${i}.example`)?.clientId).toBe(`${prefix}${i}`);
+      }
+    }
+    expect(readdirSync(home)).toEqual(["credentials.json"]);
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+  });
+
+  test("no token, refresh token or client secret reaches stderr, even with debug on and every path taken", async () => {
+    const { home } = storeIn();
+    const child = storeProcess(
+      home,
+      `
+      const { writeFileSync } = await import("node:fs");
+      const store = new CredentialsStore();
+      const key = { server: "linear", url: "${URL_A}" };
+      await store.saveTokens(key, { accessToken: "tok-SECRET-access", refreshToken: "tok-SECRET-refresh", tokenType: "Bearer", issuer: "${ISSUER}", resource: "${URL_A}", savedAt: 1 });
+      await store.saveRegistration({ clientId: "c", clientSecret: "tok-SECRET-client", authMethod: "client_secret_basic", redirectUris: [], issuer: "${ISSUER}" });
+      console.error("read:", store.tokens(key) !== undefined, store.registration("${ISSUER}") !== undefined);
+      writeFileSync(store.path, JSON.stringify({ servers: { linear: { tokens: { "${URL_A}": { accessToken: "tok-SECRET-access", tokenType: ["tok-SECRET-type"] } } } }, registrations: { "${ISSUER}": { clientId: 5, clientSecret: "tok-SECRET-client" } } }));
+      store.tokens(key); store.registration("${ISSUER}");
+      writeFileSync(store.path, '{"tok-SECRET-corrupt": tok-SECRET-bare}');
+      store.tokens(key);
+      try { await store.saveTokens(key, { accessToken: "tok-SECRET-new", tokenType: "Bearer", issuer: "${ISSUER}", resource: "${URL_A}", savedAt: 2 }); } catch (error) { console.error("refused:", error.message); }
+      try { await store.saveTokens(key, { accessToken: "tok-SECRET-new", tokenType: "", issuer: "${ISSUER}", resource: "${URL_A}", savedAt: 2 }); } catch (error) { console.error("refused:", error.message); }
+      `,
+      { CAT_CODE_DEBUG: "1" },
+    );
+    const [exitCode, stdout, stderr] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
+    expect(exitCode).toBe(0);
+    // A positive sign that every path ran and logged.
+    expect(stderr).toContain("read: true true");
+    expect(stderr).toContain("cannot be used");
+    expect(stderr).toContain("is not valid JSON");
+    expect(stderr.match(/refused:/g)?.length).toBe(2);
+    expect(stdout + stderr).not.toContain("SECRET");
+  });
+});
