@@ -99,6 +99,17 @@ describe("mcp login, then calls without a browser", () => {
   });
 });
 
+describe("a sign-in that fails", () => {
+  test("an authorization server that names another issuer: exit 3 with the reason, nothing stored", async () => {
+    const { cat, stored } = await setUp(["--issuer", "wrong"]);
+    const login = await cat(["mcp", "login", "linear"], browserEnv());
+    expect(login.stderr).toMatch(/^error: signing in to 'linear' failed: .*issuer/m);
+    expect(login.stderr.trim().split("\n")).toHaveLength(1);
+    expect(login.exitCode).toBe(3);
+    expect(stored()).toBeUndefined();
+  });
+});
+
 describe("mcp logout", () => {
   test("forgets the tokens and revokes them where the server offers revocation", async () => {
     const { fixture, cat, stored, expectNoSecretPrinted } = await setUp(["--revocation"]);
@@ -133,6 +144,13 @@ describe("--login", () => {
     expect(JSON.parse(stepUp.stdout).scopes).toContain("admin");
     expect(stepUp.exitCode).toBe(0);
     expectNoSecretPrinted();
+  });
+
+  test("mcp tools --login signs in and lists the server's tools", async () => {
+    const { cat } = await setUp();
+    const tools = await cat(["mcp", "tools", "--login", "linear"], browserEnv());
+    expect(tools.stdout).toContain("mcp__linear__whoami");
+    expect(tools.exitCode).toBe(0);
   });
 
   test("with no tokens, --login signs in before the call", async () => {

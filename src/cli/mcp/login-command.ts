@@ -8,7 +8,7 @@ import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { AD_HOC_NAME, cliAuth, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { browserArg, signInAtTerminal } from "./sign-in-flags.ts";
 
-const { stdio: _stdio, ...sources } = serverSourceArgs;
+const { stdio: _stdio, root: _root, ...sources } = serverSourceArgs;
 
 const loginArgs = {
   name: { type: "positional", required: false, description: "The server's name in the config (absent with --url)" },
