@@ -123,6 +123,16 @@ describe("mcp logout", () => {
     expectNoSecretPrinted();
   });
 
+  test("an authorization server that cannot be reached: the tokens are forgotten all the same, and it says so", async () => {
+    const { fixture, cat, stored } = await setUp(["--revocation"]);
+    expect((await cat(["mcp", "login", "linear"], browserEnv())).exitCode).toBe(0);
+    await fixture.stop();
+    const logout = await cat(["mcp", "logout", "linear"]);
+    expect(logout.stdout.trim()).toBe(`signed out of linear (revoking them at ${fixture.issuer} failed; the tokens were forgotten here)`);
+    expect(logout.exitCode).toBe(0);
+    expect(stored()).toBeUndefined();
+  });
+
   test("without revocation it says the tokens were only forgotten here", async () => {
     const { fixture, cat, stored } = await setUp();
     expect((await cat(["mcp", "login", "linear"], browserEnv())).exitCode).toBe(0);
