@@ -4,6 +4,7 @@ import type { ServerEntry } from "../mcp/config/server-config.ts";
 import { signInToServer } from "../mcp/pool/server-sign-in.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { browserSignIn, issuerText } from "../terminal/browser-sign-in.ts";
+import { signOutLine } from "../terminal/sign-out-line.ts";
 import { nearestNames } from "../terminal/suggest.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
@@ -44,15 +45,16 @@ export async function replLogin(name: string, context: SignInCommandContext): Pr
   }
 }
 
-/** `/mcp logout <name>`: forgets the tokens (revoking them where offered); the server is NEEDS-AUTH from its next connection. */
+/** `/mcp logout <name>`: forgets the tokens (revoking them where offered); the server is NEEDS-AUTH at once. */
 export async function replLogout(name: string, context: SignInCommandContext): Promise<void> {
   const entry = oauthEntry(name, context);
   const auth = context.pool.authContext;
   if (!entry?.ok || entry.config.type !== "http" || !auth) return;
   const shown = sanitizeForTerminal(name);
   const result = await signOut({ name, url: entry.config.url, oauth: entry.config.oauth }, auth.store);
-  if (result.forgotten === 0) context.print(`no tokens stored for ${shown}`);
-  else context.print(`signed out of ${shown}${result.revokedAt.length ? " (tokens revoked)" : " (the tokens were forgotten here)"}`);
+  context.print(signOutLine(shown, result));
+  // The live connection still holds the token it was given: connect anew, so the server is NEEDS-AUTH now and its tools leave.
+  if (result.forgotten > 0) await context.pool.reconnect(name);
 }
 
 /** The HTTP entry OAuth applies to, or undefined after a line saying why not. */

@@ -52,7 +52,11 @@ test("/mcp shows NEEDS-AUTH; /mcp login signs in without leaving; the tools join
   repl.send("/mcp tools");
   at = await repl.waitFor("mcp__linear__whoami", at);
   repl.send("/mcp logout linear");
-  at = await repl.waitFor("signed out of linear (tokens revoked)", at);
+  at = await repl.waitFor(`signed out of linear (tokens revoked at ${fixture!.issuer})`, at);
+  repl.send("/mcp");
+  at = await repl.waitFor("run: /mcp login linear", at);
+  repl.send("/mcp tools");
+  at = await repl.waitFor("No MCP tools.", at);
   repl.send("/mcp login nope");
   at = await repl.waitFor("No MCP server 'nope'", at);
   repl.end();

@@ -3,8 +3,8 @@ import { rejectUnknownFlags } from "../known-flags.ts";
 import { CredentialsStore } from "../../mcp/auth/credentials-store.ts";
 import { signOut } from "../../mcp/auth/sign-out.ts";
 import { redactUrl } from "../../system/redact-url.ts";
-import { issuerText } from "../../terminal/browser-sign-in.ts";
 import { CliError } from "../../terminal/cli-error.ts";
+import { signOutLine } from "../../terminal/sign-out-line.ts";
 import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { AD_HOC_NAME, loadServerEntries, selectEntry, serverSourceArgs } from "./server-selection.ts";
 
@@ -28,16 +28,6 @@ export default defineCommand({
     if (!entry.ok || entry.config.type !== "http") throw CliError.usage(`'${shown}' is a stdio server: it has no OAuth tokens`);
 
     const result = await signOut({ name, url: entry.config.url, oauth: entry.config.oauth }, new CredentialsStore(), { onlyUrl: adHoc });
-    if (result.forgotten === 0) {
-      console.log(`no tokens stored for ${shown}`);
-      return;
-    }
-    const issuers = (list: string[]) => list.map(issuerText).join(", ");
-    const notes = [
-      result.revokedAt.length ? `tokens revoked at ${issuers(result.revokedAt)}` : "",
-      result.noRevocationAt.length ? `${issuers(result.noRevocationAt)} offers no revocation; the tokens were forgotten here` : "",
-      result.failedAt.length ? `revoking them at ${issuers(result.failedAt)} failed; the tokens were forgotten here` : "",
-    ].filter(Boolean);
-    console.log(`signed out of ${shown} (${notes.join("; ")})`);
+    console.log(signOutLine(shown, result));
   },
 });
