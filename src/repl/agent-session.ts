@@ -50,7 +50,7 @@ export class AgentSession {
   connectMcp(signal?: AbortSignal): Promise<McpStartupSummary> {
     this.mcpStartup ??= this.pool.connectAll({ signal }).then(() => {
       const registered = this.pool.registerInto(this.registry);
-      return summarizeMcpStartup(this.pool.status(), registered);
+      return summarizeMcpStartup(this.pool.status(), registered, this.pool.authContext?.loginHint);
     });
     return this.mcpStartup;
   }

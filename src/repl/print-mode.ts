@@ -62,7 +62,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
       log.warn(`MCP server '${status.name}' is not available: ${reason} (see cat-code mcp list)`);
     }
     // Not failures: each is one command away, and that command is what to say.
-    const signIns = signInNote(session.pool.status().filter((s) => s.state === "needs-auth").map((s) => s.name), cliLoginHint);
+    const signIns = signInNote(session.pool.status().filter((s) => s.state === "needs-auth").map((s) => s.name), session.pool.authContext?.loginHint ?? cliLoginHint);
     if (signIns) log.warn(`MCP: ${signIns}`);
 
     let outcome;

@@ -74,7 +74,7 @@ function helpText(): string {
 export function mcpStatusText(session: AgentSession): string {
   const statuses = session.pool.status();
   if (statuses.length === 0) return "MCP servers: none configured (add them to ~/.cat-code/mcp.json, or pass --mcp-config <file>)";
-  return ["MCP servers:", ...renderStatusLines(statuses, [], replLoginHint).map((line) => `  ${line}`)].join("\n");
+  return ["MCP servers:", ...renderStatusLines(statuses, [], session.pool.authContext?.loginHint ?? replLoginHint).map((line) => `  ${line}`)].join("\n");
 }
 
 function mcpToolsText(session: AgentSession): string {
