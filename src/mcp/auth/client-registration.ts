@@ -82,24 +82,37 @@ export async function registerClient(metadata: AuthorizationServerMetadata, redi
   };
 }
 
-/** The client identity in the spec's order: configured clientId; else CIMD (metadata.clientIdMetadataDocumentSupported && cimdUrl: client id = that URL, method none); else `stored` registration when it holds `redirectUri`; else register. `registered` is set when a new registration must be stored by the caller. */
-export async function resolveClient(
-  input: {
-    metadata: AuthorizationServerMetadata;
-    configured?: { clientId: string; clientSecret?: string };
-    clientMetadataUrl?: string;
-    stored?: ClientRegistration;
-    redirectUri: string;
-  },
-  options?: AuthRequestOptions,
-): Promise<{ client: OAuthClient; registered?: ClientRegistration }> {
+export interface ClientChoice {
+  metadata: AuthorizationServerMetadata;
+  configured?: { clientId: string; clientSecret?: string };
+  clientMetadataUrl?: string;
+  stored?: ClientRegistration;
+  redirectUri: string;
+}
+
+/**
+ * The client identity that needs no new registration, in the spec's order: the configured client id;
+ * the entry's Client ID Metadata Document URL where the authorization server takes one; the stored
+ * registration when it holds `redirectUri`; cat-code's own document URL where the server takes one and
+ * offers no registration. The default document comes last, not first: it works only once it is served
+ * at DEFAULT_CLIENT_METADATA_URL, and registration works wherever it is offered.
+ */
+export function clientWithoutRegistering(input: ClientChoice): OAuthClient | undefined {
   const { metadata, configured, stored } = input;
-  if (configured) return { client: chooseAuthMethod(metadata, configured.clientId, configured.clientSecret) };
+  if (configured) return chooseAuthMethod(metadata, configured.clientId, configured.clientSecret);
   // The URL is the client id as it is given: the AS fetches it and compares it with the document's client_id.
-  if (metadata.clientIdMetadataDocumentSupported && input.clientMetadataUrl) return { client: { clientId: input.clientMetadataUrl, authMethod: "none" } };
+  if (metadata.clientIdMetadataDocumentSupported && input.clientMetadataUrl) return { clientId: input.clientMetadataUrl, authMethod: "none" };
   if (stored && stored.issuer === metadata.issuer && stored.redirectUris.includes(input.redirectUri)) {
-    return { client: chooseAuthMethod(metadata, stored.clientId, stored.clientSecret, stored.authMethod) };
+    return chooseAuthMethod(metadata, stored.clientId, stored.clientSecret, stored.authMethod);
   }
-  const registered = await registerClient(metadata, [input.redirectUri], options);
-  return { client: chooseAuthMethod(metadata, registered.clientId, registered.clientSecret, registered.authMethod), registered };
+  if (metadata.clientIdMetadataDocumentSupported && !metadata.registrationEndpoint) return { clientId: DEFAULT_CLIENT_METADATA_URL, authMethod: "none" };
+  return undefined;
+}
+
+/** The client identity (see clientWithoutRegistering), else a new registration; `registered` is set when the caller must store one. */
+export async function resolveClient(input: ClientChoice, options?: AuthRequestOptions): Promise<{ client: OAuthClient; registered?: ClientRegistration }> {
+  const known = clientWithoutRegistering(input);
+  if (known) return { client: known };
+  const registered = await registerClient(input.metadata, [input.redirectUri], options);
+  return { client: chooseAuthMethod(input.metadata, registered.clientId, registered.clientSecret, registered.authMethod), registered };
 }

@@ -188,7 +188,7 @@ export class ServerAuthorizer {
     const { context } = this;
     this.refreshedFrom.add(tokens.accessToken);
     const { metadata, resource } = await findAuthorization(context.serverUrl, undefined, context.request);
-    const client = metadata.issuer === tokens.issuer ? await knownClient(context, metadata) : undefined;
+    const client = metadata.issuer === tokens.issuer ? knownClient(context, metadata) : undefined;
     if (!client || !tokens.refreshToken) throw needsSignIn(context, undefined);
     const renewed = await refreshTokens({ metadata, client, refreshToken: tokens.refreshToken, resource, scopes: undefined, now: context.now }, context.request);
     this.tokens = {

@@ -5,7 +5,7 @@ import { AuthError } from "./auth-error.ts";
 import type { AuthRequestOptions } from "./auth-fetch.ts";
 import { type AuthorizationServerMetadata, discoverAuthorizationServer } from "./authorization-server-metadata.ts";
 import { authorizationUrl } from "./authorization-url.ts";
-import { resolveClient } from "./client-registration.ts";
+import { clientWithoutRegistering, resolveClient } from "./client-registration.ts";
 import type { CredentialKey, CredentialsStore, StoredTokens } from "./credentials-store.ts";
 import { listenForCallback } from "./loopback-listener.ts";
 import { createPkce, randomState } from "./pkce.ts";
@@ -70,19 +70,18 @@ export async function findAuthorization(serverUrl: string, challenge: BearerChal
 }
 
 /**
- * The client to use with an authorization server without registering anew: the configured one, the
- * metadata document URL, or the registration stored for the issuer. Undefined when none is known (a
- * refresh then cannot be made, and a sign-in registers).
+ * The client to use with an authorization server without registering anew (a refresh, a revocation):
+ * the one a sign-in would choose, short of a new registration. Undefined when none is known.
  */
-export async function knownClient(context: SignInContext, metadata: AuthorizationServerMetadata): Promise<OAuthClient | undefined> {
+export function knownClient(context: Pick<SignInContext, "oauth" | "store">, metadata: AuthorizationServerMetadata): OAuthClient | undefined {
   const stored = context.store.registration(metadata.issuer);
-  const configured = configuredClient(context.oauth);
-  if (!configured && !(metadata.clientIdMetadataDocumentSupported && context.oauth?.clientMetadataUrl) && !stored) return undefined;
-  const { client } = await resolveClient(
-    { metadata, configured, clientMetadataUrl: context.oauth?.clientMetadataUrl, stored, redirectUri: stored?.redirectUris[0] ?? "" },
-    context.request,
-  );
-  return client;
+  return clientWithoutRegistering({
+    metadata,
+    configured: configuredClient(context.oauth),
+    clientMetadataUrl: context.oauth?.clientMetadataUrl,
+    stored,
+    redirectUri: stored?.redirectUris[0] ?? "",
+  });
 }
 
 /**

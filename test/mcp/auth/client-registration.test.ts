@@ -96,6 +96,14 @@ describe("which client identity a sign-in uses", () => {
     expect(result.client.clientId).toBe("dcr-client-1");
   });
 
+  test("CIMD advertised and no URL given: registration where offered, cat-code's own document only where it is not", async () => {
+    const as = endpoint(registered());
+    const registering = await resolveClient({ metadata: as.metadata({ clientIdMetadataDocumentSupported: true }), redirectUri: REDIRECT });
+    expect(registering.client.clientId).toBe("dcr-client-1");
+    const noRegistration = as.metadata({ clientIdMetadataDocumentSupported: true, registrationEndpoint: undefined });
+    expect(await resolveClient({ metadata: noRegistration, redirectUri: REDIRECT })).toEqual({ client: { clientId: DEFAULT_CLIENT_METADATA_URL, authMethod: "none" } });
+  });
+
   test("a stored registration is reused when it holds the current redirect URI", async () => {
     const as = endpoint(registered());
     const result = await resolveClient({ metadata: as.metadata(), stored: stored(as.origin), redirectUri: REDIRECT });

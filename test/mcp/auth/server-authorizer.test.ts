@@ -147,6 +147,22 @@ describe("signing in", () => {
     expect(tokenGrants(server)).toEqual(["authorization_code", "refresh_token"]);
   });
 
+  test("a server that moved to another authorization server gets a new sign-in, never the old one's refresh token", async () => {
+    const server = await fixture(["--revocation"]);
+    const store = storeIn();
+    await connect(server.mcpUrl, { store, interaction: fetchingBrowser() });
+    const key = { server: "notes", url: server.mcpUrl };
+    const held = store.tokens(key)!;
+    // As if the tokens came from the server's former authorization server; the server refuses them.
+    await store.saveTokens(key, { ...held, issuer: "https://old-issuer.example" });
+    const body = new URLSearchParams({ token: held.accessToken, client_id: store.registration(server.issuer)!.clientId });
+    await (await fetch(`${server.issuer}/revoke`, { method: "POST", body })).arrayBuffer();
+    await waitUntilRefused(server, held.accessToken);
+    const error = await failure(connect(server.mcpUrl, { store }));
+    expect(error.needsAuth).toBe(true);
+    expect(tokenGrants(server)).toEqual(["authorization_code"]);
+  });
+
   test("a refresh the authorization server refuses makes the server NEEDS-AUTH", async () => {
     const server = await fixture(["--token-ttl", "1", "--refuse-refresh"]);
     const store = storeIn();
