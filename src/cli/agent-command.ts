@@ -32,10 +32,11 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
   rejectUnknownFlags(rawArgs, rootArgs);
   const maxTurns = parseMaxTurns(args["max-turns"]);
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ resolveModel }, { loadServerEntries, openPool, rootsFromArgs }, { declinedElicitation }] = await Promise.all([
+  const [{ resolveModel }, { cliAuth, loadServerEntries, openPool, rootsFromArgs }, { declinedElicitation }, { replLoginHint }] = await Promise.all([
     import("../agent/model-client.ts"),
     import("./mcp/server-selection.ts"),
     import("../terminal/declined-elicitation.ts"),
+    import("../terminal/render-status.ts"),
   ]);
   const model = resolveModel(args.model);
   const roots = rootsFromArgs(rawArgs);
@@ -46,7 +47,10 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
     entries = await askProjectApprovals(entries);
   }
   // The servers may ask the user (elicitation): -p declines with a line on stderr, the REPL puts its form in place.
-  const pool = openPool(entries, { roots, elicitation: declinedElicitation() });
+  // A server that wants a sign-in is NEEDS-AUTH at first; in the REPL, `/mcp login <name>` signs in.
+  const auth = cliAuth({ "mcp-config": args["mcp-config"] });
+  if (args.print === undefined) auth.loginHint = replLoginHint;
+  const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
   const common = { model, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns };
 
   if (args.print !== undefined) {

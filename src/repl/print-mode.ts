@@ -9,6 +9,8 @@ import { firstLine } from "../terminal/terminal-text.ts";
 import { log } from "../log.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { AgentSession } from "./agent-session.ts";
+import { signInNote } from "./mcp-startup.ts";
+import { cliLoginHint } from "../terminal/render-status.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
 
 /** How long print mode waits for the MCP servers before it starts without the slow ones. */
@@ -59,6 +61,9 @@ export async function runPrint(options: PrintOptions): Promise<number> {
       const reason = startup.aborted && /cancel/i.test(status.reason) ? `not ready within ${timeoutMs} ms` : firstLine(status.reason);
       log.warn(`MCP server '${status.name}' is not available: ${reason} (see cat-code mcp list)`);
     }
+    // Not failures: each is one command away, and that command is what to say.
+    const signIns = signInNote(session.pool.status().filter((s) => s.state === "needs-auth").map((s) => s.name), cliLoginHint);
+    if (signIns) log.warn(`MCP: ${signIns}`);
 
     let outcome;
     try {

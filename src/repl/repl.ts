@@ -107,6 +107,17 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     }
     reader.printAbove(style.dim("(Ctrl-C again to exit)"));
   });
+  // Work a slash command waits for (a sign-in): Ctrl-C cancels it as it would a turn, and so does Esc.
+  const cancellable = async <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    turn = new AbortController();
+    const stopKeys = reader.isTerminal ? cancelKeys(input)(() => turn?.abort()) : () => {};
+    try {
+      return await work(turn.signal);
+    } finally {
+      stopKeys();
+      turn = undefined;
+    }
+  };
   // Piped stdin has no raw mode, so Ctrl-C (or kill -INT) arrives as a signal.
   const releaseSignal = claimSignal("SIGINT");
   const onSigint = () => reader.interrupt();
@@ -136,7 +147,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       if (text === "") continue;
       interruptsAtEmptyPrompt = 0;
       if (text.startsWith("/")) {
-        if (runSlashCommand(text, { session, print }) === "exit") break;
+        if ((await runSlashCommand(text, { session, print, cancellable })) === "exit") break;
         continue;
       }
       const agent = session.agentOrMissingKey();

@@ -1,32 +1,41 @@
 import type { Tool } from "../agent/tool.ts";
-import { renderStatusLines } from "../terminal/render-status.ts";
+import { renderStatusLines, replLoginHint } from "../terminal/render-status.ts";
 import { nearestNames } from "../terminal/suggest.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { McpToolAdapter } from "../mcp/tools/mcp-tool-adapter.ts";
 import type { AgentSession } from "./agent-session.ts";
+import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
 
 export type SlashOutcome = "continue" | "exit";
 
 export interface SlashContext {
   session: AgentSession;
   print(text: string): void;
+  /** Runs work the user may give up (a sign-in waiting for the browser): Ctrl-C or Esc aborts its signal. */
+  cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** The browser opener (default: the system's, honouring $BROWSER). */
+  open?: (url: string) => Promise<boolean>;
 }
 
 interface SlashCommand {
   usage: string;
   help: string;
-  run(args: string, context: SlashContext): SlashOutcome;
+  run(args: string, context: SlashContext): SlashOutcome | Promise<SlashOutcome>;
 }
 
 const COMMANDS: Record<string, SlashCommand> = {
   help: { usage: "/help", help: "Show this list", run: (_args, context) => (context.print(helpText()), "continue") },
   mcp: {
-    usage: "/mcp [tools]",
-    help: "Show the MCP servers and their state; /mcp tools lists their tools",
-    run: (args, context) => {
+    usage: "/mcp [tools | login <server> | logout <server>]",
+    help: "Show the MCP servers and their state; /mcp tools lists their tools; /mcp login signs in to a NEEDS-AUTH server",
+    run: async (args, context): Promise<SlashOutcome> => {
+      const [sub = "", name = ""] = args.split(/\s+/, 2);
+      const signIn = { pool: context.session.pool, print: context.print, cancellable: context.cancellable, open: context.open };
       if (args === "tools") context.print(mcpToolsText(context.session));
       else if (args === "") context.print(mcpStatusText(context.session));
-      else context.print(`Unknown: /mcp ${args}. Use /mcp or /mcp tools.`);
+      else if (sub === "login") await replLogin(name, signIn);
+      else if (sub === "logout") await replLogout(name, signIn);
+      else context.print(`Unknown: /mcp ${sanitizeForTerminal(args)}. Use /mcp, /mcp tools, /mcp login <server> or /mcp logout <server>.`);
       return "continue";
     },
   },
@@ -45,7 +54,7 @@ const COMMANDS: Record<string, SlashCommand> = {
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help" };
 
 /** Runs a line that starts with "/". */
-export function runSlashCommand(line: string, context: SlashContext): SlashOutcome {
+export async function runSlashCommand(line: string, context: SlashContext): Promise<SlashOutcome> {
   const [, name = "", args = ""] = /^\/(\S*)\s*(.*)$/.exec(line.trim()) ?? [];
   const command = COMMANDS[ALIASES[name] ?? name];
   if (!command) {
@@ -65,7 +74,7 @@ function helpText(): string {
 export function mcpStatusText(session: AgentSession): string {
   const statuses = session.pool.status();
   if (statuses.length === 0) return "MCP servers: none configured (add them to ~/.cat-code/mcp.json, or pass --mcp-config <file>)";
-  return ["MCP servers:", ...renderStatusLines(statuses).map((line) => `  ${line}`)].join("\n");
+  return ["MCP servers:", ...renderStatusLines(statuses, [], replLoginHint).map((line) => `  ${line}`)].join("\n");
 }
 
 function mcpToolsText(session: AgentSession): string {

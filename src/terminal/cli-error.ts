@@ -9,6 +9,8 @@ export const ExitCode = {
   Unavailable: 3,
   /** A bug in cat-code. */
   Internal: 4,
+  /** The server needs an OAuth sign-in: run `cat-code mcp login <server>`. */
+  NeedsAuth: 5,
   /**
    * Whoever read stdout went away (`cat-code … | head -1`): 128 + SIGPIPE, what a shell reports for
    * a program that a closed pipe ended, so `set -o pipefail` scripts can tell it from a failure.
@@ -38,6 +40,11 @@ export class CliError extends Error {
 
   static unavailable(message: string): CliError {
     return new CliError(message, ExitCode.Unavailable);
+  }
+
+  /** A server that wants an OAuth sign-in; `reason` names the command that gives it. */
+  static needsAuth(reason: string): CliError {
+    return new CliError(reason, ExitCode.NeedsAuth);
   }
 
   static outputClosed(): CliError {

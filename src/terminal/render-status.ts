@@ -6,13 +6,21 @@ import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import { launchRows } from "./render-launch.ts";
 import { alignColumns, sanitizeForTerminal } from "./terminal-text.ts";
 
+/** What signs in to a server where the table is shown: `cat-code mcp login <name>`, or `/mcp login <name>` in the REPL. */
+export type LoginHint = (serverName: string) => string;
+
+export const cliLoginHint: LoginHint = (name) => `cat-code mcp login ${name}`;
+/** In the REPL a server is signed in to without leaving it. */
+export const replLoginHint: LoginHint = (name) => `/mcp login ${name}`;
+
 /**
  * The seed's status table, one server a line: `echo  CONNECTED  1 tool(s)  (stdio: ./echo-server.sh)`.
+ * A server that waits for an OAuth sign-in reads `linear  NEEDS-AUTH  run: cat-code mcp login linear  (http: …)`.
  * A failure's stderr lines follow it, indented. A project server ends with `[project]`; one that waits
  * for approval reads `echo  NEEDS-APPROVAL  (project: .mcp.json)`; given the `entries`, what it would
  * run follows, whole (see render-launch.ts). Used by `mcp list` and the REPL's `/mcp`.
  */
-export function renderStatusLines(statuses: ServerStatus[], entries: ServerEntry[] = []): string[] {
+export function renderStatusLines(statuses: ServerStatus[], entries: ServerEntry[] = [], loginHint: LoginHint = cliLoginHint): string[] {
   const rows: string[][] = [];
   const details = new Map<number, string[]>();
   for (const status of statuses) {
@@ -29,6 +37,9 @@ export function renderStatusLines(statuses: ServerStatus[], entries: ServerEntry
         details.set(rows.length - 1, [...rest, ...status.stderr.map((line) => `stderr: ${line}`)]);
         break;
       }
+      case "needs-auth":
+        rows.push([...cells, `run: ${loginHint(status.name)}  ${where}${tag}`]);
+        break;
       case "invalid":
         rows.push([...cells, `${status.reason}  (${status.source})${tag}`]);
         break;
@@ -58,10 +69,11 @@ export function renderStatusLines(statuses: ServerStatus[], entries: ServerEntry
  * lower layer's error may quote the expanded url. Every status a command shows passes here first.
  */
 export function redactStatus(status: ServerStatus, entries: ServerEntry[]): ServerStatus {
-  if (status.state !== "failed") return status;
+  if (status.state !== "failed" && status.state !== "needs-auth") return status;
   const entry = entryOf(status, entries);
   const secrets = entry ? entrySecretValues(entry) : [];
   if (secrets.length === 0) return status;
+  if (status.state === "needs-auth") return { ...status, reason: redactSecrets(status.reason, secrets) };
   return { ...status, reason: redactSecrets(status.reason, secrets), stderr: status.stderr.map((line) => redactSecrets(line, secrets)) };
 }
 
@@ -106,6 +118,7 @@ export function statusToJson(status: ServerStatus, entries: ServerEntry[] = []):
     case "failed":
       return { ...base, reason: status.reason, stderr: status.stderr };
     case "invalid":
+    case "needs-auth":
       return { ...base, reason: status.reason };
     case "needs-approval": {
       const entry = entryOf(status, entries);

@@ -10,7 +10,8 @@ import { printResult } from "../../terminal/output.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { checkArguments } from "./argument-check.ts";
 import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
-import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { AD_HOC_NAME, cliAuth, isAdHoc, loadServerEntries, openPool, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { loginFirst, signInArgs } from "./sign-in-flags.ts";
 
 const callArgs = {
   server: { type: "positional", required: false, description: "The server's name in the config (absent with --stdio or --url)" },
@@ -22,6 +23,7 @@ const callArgs = {
     description: "When the server asks for input: decline (the default; a line on stderr says what it asked) or accept-defaults (send a form's defaults)",
     valueHint: "decline|accept-defaults",
   },
+  ...signInArgs,
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
 
@@ -45,11 +47,13 @@ export default defineCommand({
     const entry = selectEntry(loadServerEntries(args), serverName);
     const feedback = new CallFeedback();
     const elicitation = answering === "accept-defaults" ? answerWithDefaults : declinedElicitation((line) => feedback.note(line));
-    const pool = openPool([entry], { roots, elicitation, onServerLog: (logged) => feedback.log(logged), watchChanges: false });
+    const auth = args.login ? await loginFirst([entry], cliAuth(args), args.browser) : cliAuth(args);
+    const pool = openPool([entry], { roots, elicitation, onServerLog: (logged) => feedback.log(logged), watchChanges: false, auth });
     try {
       await pool.connectAll();
       const status = pool.status()[0];
       const client = pool.client(serverName);
+      if (status?.state === "needs-auth") throw CliError.needsAuth(status.reason);
       if (status?.state !== "connected" || !client) {
         const reason = status?.state === "failed" ? status.reason : "not connected";
         const stderr = status?.state === "failed" && status.stderr.length ? `\n${status.stderr.join("\n")}` : "";
@@ -64,6 +68,8 @@ export default defineCommand({
       try {
         result = await client.callTool(toolName, toolArguments, { onProgress: (update) => feedback.progress(update) });
       } catch (error) {
+        // A refresh refused mid-call, or more scope than a sign-in without --login can give.
+        if (error instanceof McpError && error.needsAuth) throw CliError.needsAuth(error.message);
         if (error instanceof McpError) throw CliError.unavailable(`calling '${toolName}' on '${serverName}' failed: ${error.message}`);
         throw error;
       } finally {

@@ -3,7 +3,7 @@ import { rejectUnknownFlags } from "../known-flags.ts";
 import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
 import { redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
-import { loadServerEntries, openPool, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
+import { cliSignInHint, loadServerEntries, openPool, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
 
 const listArgs = {
   json: { type: "boolean", description: "Print one JSON document" },
@@ -17,7 +17,7 @@ export default defineCommand({
     rejectUnknownFlags(rawArgs, listArgs);
     const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
-    const pool = openPool(entries, { roots, watchChanges: false });
+    const pool = openPool(entries, { roots, watchChanges: false }, args);
     try {
       await pool.connectAll();
       const statuses = pool.status().map((status) => redactStatus(status, entries));
@@ -27,7 +27,7 @@ export default defineCommand({
         const files = args["mcp-config"] ?? `${userConfigPath()} or ${projectConfigPath()}`;
         console.error(`No MCP servers configured in ${files}. Add one, e.g.:\n  cat-code mcp add echo -- ./echo-server.sh`);
       } else {
-        console.log(renderStatusLines(statuses, entries).join("\n"));
+        console.log(renderStatusLines(statuses, entries, cliSignInHint(args)).join("\n"));
         const waiting = statuses.filter((status) => status.state === "needs-approval").map((status) => status.name);
         if (waiting.length > 0) {
           console.error(`Project servers start only once approved; check each (cat-code mcp get <name>), then: cat-code mcp approve ${waiting.join(" ")}`);

@@ -9,6 +9,8 @@ export default defineCommand({
     get: () => import("./get-command.ts").then((m) => m.default),
     add: () => import("./add-command.ts").then((m) => m.default),
     "add-json": () => import("./add-json-command.ts").then((m) => m.default),
+    login: () => import("./login-command.ts").then((m) => m.default),
+    logout: () => import("./logout-command.ts").then((m) => m.default),
     remove: () => import("./remove-command.ts").then((m) => m.default),
     approve: () => import("./approval-commands.ts").then((m) => m.approve),
     deny: () => import("./approval-commands.ts").then((m) => m.deny),

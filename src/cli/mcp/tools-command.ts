@@ -6,12 +6,14 @@ import type { McpToolAdapter } from "../../mcp/tools/mcp-tool-adapter.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
-import { AD_HOC_NAME, isAdHoc, loadServerEntries, openPool, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { AD_HOC_NAME, cliAuth, isAdHoc, loadServerEntries, openPool, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { loginFirst, signInArgs } from "./sign-in-flags.ts";
 
 const toolsArgs = {
   server: { type: "positional", required: false, description: "Only this server's tools" },
   json: { type: "boolean", description: "Print one JSON document" },
   schema: { type: "boolean", description: "Show each tool's input schema" },
+  ...signInArgs,
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
 
@@ -23,11 +25,18 @@ export default defineCommand({
     const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
     const only = isAdHoc(args) ? AD_HOC_NAME : args.server;
-    const pool = openPool(only === undefined ? entries : [selectEntry(entries, only)], { roots, watchChanges: false });
+    const selected = only === undefined ? entries : [selectEntry(entries, only)];
+    const auth = args.login ? await loginFirst(selected, cliAuth(args), args.browser) : cliAuth(args);
+    const pool = openPool(selected, { roots, watchChanges: false, auth });
     try {
       await pool.connectAll();
       for (const status of pool.status()) {
         if (status.state === "needs-approval") log.warn(`MCP server '${status.name}' of ${status.source} is not approved yet (cat-code mcp approve ${status.name})`);
+        if (status.state === "needs-auth") {
+          if (only !== undefined) throw CliError.needsAuth(status.reason);
+          log.warn(firstLine(status.reason));
+          continue;
+        }
         if (status.state !== "failed") continue;
         if (only !== undefined) throw CliError.unavailable(`cannot connect to MCP server '${status.name}': ${status.reason}`);
         log.warn(`MCP server '${status.name}' failed: ${firstLine(status.reason)} (see cat-code mcp list)`);

@@ -81,7 +81,7 @@ export function visible(text: string): string {
 }
 
 /** A word as a POSIX shell would need it: bare when safe, else single-quoted. */
-function shellQuote(word: string): string {
+export function shellQuote(word: string): string {
   const shown = visible(word);
   if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(shown)) return shown;
   return `'${shown.replaceAll("'", `'\\''`)}'`;

@@ -174,6 +174,36 @@ export class McpToolPool {
     return names.length;
   }
 
+  /** OAuth for this pool's HTTP servers (a sign-in uses the same store and hint). */
+  get authContext(): AuthContext | undefined {
+    return this.auth;
+  }
+
+  /** The entry of a configured server. */
+  entry(name: string): ServerEntry | undefined {
+    return this.connections.find((c) => c.entry.name === name)?.entry;
+  }
+
+  /**
+   * Connects one server anew (after a sign-in gave it tokens): closes its client, connects with the
+   * pool's auth, and puts its tools in place of the old ones in every registry, telling
+   * onToolsChanged. Resolves with its new status; never rejects (a failure is in the status).
+   */
+  async reconnect(name: string, options: { signal?: AbortSignal } = {}): Promise<ServerStatus | undefined> {
+    const connection = this.connections.find((c) => c.entry.name === name);
+    if (!connection || this.closing) return connection?.status;
+    await connection.client?.close().catch(() => {});
+    connection.client = undefined;
+    for (const [registry, names] of connection.registered) for (const registered of names) registry.unregister(registered);
+    connection.registered.clear();
+    connection.status = initialStatus(connection.entry);
+    await this.connect(connection, options.signal);
+    for (const registry of this.registries) this.registerTools(connection, registry);
+    const { status } = connection;
+    if (status.state === "connected") this.onToolsChanged?.(name, status.tools);
+    return status;
+  }
+
   /** A server said its tools changed: list them again (once more if it says so meanwhile). */
   private toolsChanged(connection: Connection): void {
     connection.refreshAgain = true;

@@ -1,0 +1,63 @@
+import { defineCommand, type ArgsDef } from "citty";
+import { rejectUnknownFlags } from "../known-flags.ts";
+import type { ServerEntry } from "../../mcp/config/server-config.ts";
+import { redactUrl } from "../../system/redact-url.ts";
+import { CliError } from "../../terminal/cli-error.ts";
+import { AD_HOC_NAME, cliAuth, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { browserArg, signInAtTerminal } from "./sign-in-flags.ts";
+
+const { stdio: _stdio, ...sources } = serverSourceArgs;
+
+const loginArgs = {
+  name: { type: "positional", required: false, description: "The server's name in the config (absent with --url)" },
+  ...browserArg,
+  ...sources,
+} as const satisfies ArgsDef;
+
+export default defineCommand({
+  meta: { name: "login", description: "Sign in to an MCP server that asks for OAuth: cat-code mcp login <server> [--no-browser] (or --url <url>)" },
+  args: loginArgs,
+  async run({ args, rawArgs }) {
+    rejectUnknownFlags(rawArgs, loginArgs);
+    const name = args.url !== undefined ? AD_HOC_NAME : args.name;
+    if (name === undefined || (args.url !== undefined && args.name !== undefined)) {
+      throw CliError.usage("usage: cat-code mcp login <server> [--no-browser], or cat-code mcp login --url <url>");
+    }
+    const entry = selectEntry(loadServerEntries(args), name);
+    const shown = args.url !== undefined ? redactUrl(args.url) : name;
+    refuseWithoutOAuth(entry, shown);
+
+    const auth = cliAuth(args);
+    const outcome = await signInAtTerminal(entry, auth, args.browser);
+    if (outcome.kind === "not-asked") {
+      console.log(`'${shown}' does not ask for a sign-in`);
+      return;
+    }
+    if (outcome.kind !== "signed-in") throw CliError.usage(`'${shown}' cannot be signed in to`);
+    // The new tokens are in the store: a pool like every command's shows they work.
+    const pool = openPool([entry], { watchChanges: false, auth });
+    try {
+      await pool.connectAll();
+      const status = pool.status()[0];
+      if (status?.state === "connected") {
+        console.log(`signed in to ${shown} (${redactUrl(outcome.issuer)}), ${status.tools.length} tool(s)`);
+        return;
+      }
+      const reason = status && "reason" in status ? status.reason : "not connected";
+      throw CliError.unavailable(`signed in to ${shown} (${redactUrl(outcome.issuer)}), but connecting failed: ${reason}`);
+    } finally {
+      await pool.closeAll();
+    }
+  },
+});
+
+/** A usage error for an entry OAuth does not apply to, saying why. */
+function refuseWithoutOAuth(entry: ServerEntry, shown: string): void {
+  if (!entry.ok) return;
+  if (entry.config.type !== "http") {
+    throw CliError.usage(`'${shown}' is a stdio server: OAuth sign-in is for HTTP servers (a stdio server gets its credentials from its env)`);
+  }
+  if (Object.keys(entry.config.headers).some((header) => header.toLowerCase() === "authorization")) {
+    throw CliError.usage(`'${shown}' sets its own Authorization header in ${entry.source}: cat-code never replaces it; remove it from "headers" to sign in with OAuth`);
+  }
+}

@@ -1,0 +1,87 @@
+import { log } from "../../log.ts";
+import { redactUrl } from "../../system/redact-url.ts";
+import type { OAuthConfig } from "../config/server-config.ts";
+import type { AuthRequestOptions } from "./auth-fetch.ts";
+import { discoverAuthorizationServer } from "./authorization-server-metadata.ts";
+import type { CredentialsStore, StoredTokens } from "./credentials-store.ts";
+import { knownClient } from "./sign-in.ts";
+import { revokeToken } from "./token-endpoint.ts";
+
+/** How long a sign-out spends on revocation, all authorization servers together: it is a courtesy. */
+export const REVOCATION_BUDGET_MS = 10_000;
+
+export interface SignOutResult {
+  /** How many token sets were forgotten here. */
+  forgotten: number;
+  /** Issuers that took the revocation of every token they had issued. */
+  revokedAt: string[];
+  /** Issuers that offer no revocation. */
+  noRevocationAt: string[];
+  /** Issuers where revocation failed (unreachable, refused, too slow, no client known for them). */
+  failedAt: string[];
+}
+
+type Revocation = "revoked" | "none" | "failed";
+
+/**
+ * Signs out of one entry: forgets its tokens first (that alone is the promise: nothing is sent any
+ * more), then asks each issuer to revoke them (RFC 7009) where it offers that, refresh token first
+ * (revoking it usually ends the access token too). Revocation is best effort and bounded in time.
+ * `onlyUrl`: forget only the tokens issued for this URL (ad-hoc servers all share one name, and
+ * signing out of one must not sign out of the others).
+ */
+export async function signOut(
+  server: { name: string; url: string; oauth?: OAuthConfig },
+  store: CredentialsStore,
+  options: { onlyUrl?: boolean; request?: AuthRequestOptions; now?: () => number } = {},
+): Promise<SignOutResult> {
+  const all = await store.forgetTokens(server.name);
+  const forgotten = options.onlyUrl ? all.filter((tokens) => tokens.resource === server.url) : all;
+  for (const kept of all.filter((tokens) => !forgotten.includes(tokens))) await store.saveTokens({ server: server.name, url: kept.resource }, kept);
+
+  const budget = AbortSignal.timeout(REVOCATION_BUDGET_MS);
+  const signal = options.request?.signal ? AbortSignal.any([options.request.signal, budget]) : budget;
+  const request = { ...options.request, signal };
+  const result: SignOutResult = { forgotten: forgotten.length, revokedAt: [], noRevocationAt: [], failedAt: [] };
+  const lists = { revoked: result.revokedAt, none: result.noRevocationAt, failed: result.failedAt };
+  for (const issuer of new Set(forgotten.map((tokens) => tokens.issuer))) {
+    const ofIssuer = forgotten.filter((tokens) => tokens.issuer === issuer);
+    const revocation = await revokeAll(server, store, issuer, ofIssuer, request, options.now ?? Date.now).catch((error: Error): Revocation => {
+      log.debug(`revoking the tokens of '${server.name}' at ${redactUrl(issuer)} failed: ${error.message}`);
+      return "failed";
+    });
+    lists[revocation].push(issuer);
+  }
+  return result;
+}
+
+/** Whether the issuer took every revocation, offers none, or did not take them. */
+async function revokeAll(
+  server: { name: string; url: string; oauth?: OAuthConfig },
+  store: CredentialsStore,
+  issuer: string,
+  tokens: StoredTokens[],
+  request: AuthRequestOptions,
+  now: () => number,
+): Promise<Revocation> {
+  const metadata = await discoverAuthorizationServer(issuer, request);
+  if (!metadata.revocationEndpoint) return "none";
+  const context = {
+    serverName: server.name,
+    serverUrl: server.url,
+    loginHint: "",
+    oauth: server.oauth,
+    store,
+    key: { server: server.name, url: server.url },
+    request,
+    now,
+  };
+  const client = await knownClient(context, metadata);
+  if (!client) return "failed";
+  let all = true;
+  for (const set of tokens) {
+    if (set.refreshToken) all = (await revokeToken({ metadata, client, token: set.refreshToken, hint: "refresh_token" }, request)) && all;
+    all = (await revokeToken({ metadata, client, token: set.accessToken, hint: "access_token" }, request)) && all;
+  }
+  return all ? "revoked" : "failed";
+}

@@ -1,0 +1,90 @@
+import { AuthError } from "../mcp/auth/auth-error.ts";
+import { signOut } from "../mcp/auth/sign-out.ts";
+import type { ServerEntry } from "../mcp/config/server-config.ts";
+import { signInToServer } from "../mcp/pool/server-sign-in.ts";
+import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import { redactUrl } from "../system/redact-url.ts";
+import { browserSignIn } from "../terminal/browser-sign-in.ts";
+import { nearestNames } from "../terminal/suggest.ts";
+import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
+
+export interface SignInCommandContext {
+  pool: McpToolPool;
+  print(text: string): void;
+  /** Runs work the user may give up: Ctrl-C or Esc aborts its signal and the prompt comes back. */
+  cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** The opener (tests keep the default, which honours $BROWSER). */
+  open?: (url: string) => Promise<boolean>;
+}
+
+/**
+ * `/mcp login <name>`: signs in without leaving the session (the URL printed, the browser opened),
+ * then connects the server anew so its tools join the registry. Every outcome is one line.
+ */
+export async function replLogin(name: string, context: SignInCommandContext): Promise<void> {
+  const entry = oauthEntry(name, context);
+  const auth = context.pool.authContext;
+  if (!entry || !auth) return;
+  const shown = sanitizeForTerminal(name);
+  try {
+    const outcome = await context.cancellable((signal) =>
+      signInToServer(entry, auth, browserSignIn({ serverName: name, print: context.print, openBrowser: true, signal, open: context.open })),
+    );
+    if (outcome.kind === "not-asked") {
+      context.print(`'${shown}' does not ask for a sign-in`);
+      return;
+    }
+    if (outcome.kind !== "signed-in") return;
+    const status = await context.pool.reconnect(name);
+    const issuer = sanitizeForTerminal(redactUrl(outcome.issuer));
+    if (status?.state === "connected") context.print(`signed in to ${shown} (${issuer}), ${status.tools.length} tool(s)`);
+    else context.print(`signed in to ${shown} (${issuer}), but connecting failed: ${sanitizeForTerminal(firstLine(status && "reason" in status ? status.reason : "not connected"))}`);
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+    context.print(`signing in to '${shown}' failed: ${sanitizeForTerminal(firstLine(error.message))}`);
+  }
+}
+
+/** `/mcp logout <name>`: forgets the tokens (revoking them where offered); the server is NEEDS-AUTH from its next connection. */
+export async function replLogout(name: string, context: SignInCommandContext): Promise<void> {
+  const entry = oauthEntry(name, context);
+  const auth = context.pool.authContext;
+  if (!entry?.ok || entry.config.type !== "http" || !auth) return;
+  const shown = sanitizeForTerminal(name);
+  const result = await signOut({ name, url: entry.config.url, oauth: entry.config.oauth }, auth.store);
+  if (result.forgotten === 0) context.print(`no tokens stored for ${shown}`);
+  else context.print(`signed out of ${shown}${result.revokedAt.length ? " (tokens revoked)" : " (the tokens were forgotten here)"}`);
+}
+
+/** The HTTP entry OAuth applies to, or undefined after a line saying why not. */
+function oauthEntry(name: string, context: SignInCommandContext): ServerEntry | undefined {
+  const shown = sanitizeForTerminal(name);
+  if (!name) {
+    context.print("Usage: /mcp login <server> or /mcp logout <server>");
+    return undefined;
+  }
+  const entry = context.pool.entry(name);
+  const names = context.pool.status().map((status) => status.name);
+  if (!entry) {
+    const near = nearestNames(name, names);
+    context.print(`No MCP server '${shown}'.${near.length ? ` Did you mean ${sanitizeForTerminal(near[0]!)}?` : ""} /mcp lists them.`);
+    return undefined;
+  }
+  if (!entry.ok || entry.config.disabled || entry.trust) {
+    context.print(`'${shown}' is not in use (see /mcp)`);
+    return undefined;
+  }
+  if (entry.config.type !== "http") {
+    context.print(`'${shown}' is a stdio server: OAuth sign-in is for HTTP servers`);
+    return undefined;
+  }
+  if (Object.keys(entry.config.headers).some((header) => header.toLowerCase() === "authorization")) {
+    context.print(`'${shown}' sets its own Authorization header in ${sanitizeForTerminal(entry.source)}: remove it to sign in with OAuth`);
+    return undefined;
+  }
+  if (!context.pool.authContext) {
+    context.print("OAuth sign-in is not available here");
+    return undefined;
+  }
+  return entry;
+}

@@ -1,0 +1,35 @@
+import type { SignInInteraction } from "../mcp/auth/sign-in.ts";
+import { openInBrowser } from "../system/open-in-browser.ts";
+import { sanitizeForTerminal } from "./terminal-text.ts";
+
+export interface BrowserSignInOptions {
+  /** Named in the line; absent when the interaction serves several servers. */
+  serverName?: string;
+  /** Where the URL and the notes go (stderr for the CLI, above the prompt in the REPL). */
+  print(line: string): void;
+  /** False with `--no-browser`: the URL is only printed (a remote shell, another machine's browser). */
+  openBrowser: boolean;
+  /** Ctrl-C: ends the wait for the browser and closes the listener. */
+  signal?: AbortSignal;
+  /** The opener; tests and the REPL keep the default, which honours $BROWSER. */
+  open?: (url: string) => Promise<boolean>;
+}
+
+/**
+ * How a person signs in from a terminal: the authorization URL is ALWAYS printed (the browser may
+ * open on a screen the user is not looking at, or not at all), then handed to the browser. A browser
+ * that cannot be opened is a note: the printed URL still works.
+ */
+export function browserSignIn(options: BrowserSignInOptions): SignInInteraction {
+  const open = options.open ?? openInBrowser;
+  return {
+    signal: options.signal,
+    async openAuthorizationUrl(url: string) {
+      // The URL comes from the authorization server's metadata: nothing in it may drive the terminal.
+      const to = options.serverName === undefined ? "" : ` to ${sanitizeForTerminal(options.serverName)}`;
+      options.print(`Sign in${to} in your browser: ${sanitizeForTerminal(url)}`);
+      if (!options.openBrowser) return;
+      if (!(await open(url))) options.print("(no browser could be opened: open the link above yourself; waiting for it)");
+    },
+  };
+}
