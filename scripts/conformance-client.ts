@@ -9,7 +9,9 @@
  * then judges what its server saw. Each scenario is played through cat-code's own CLI (`mcp tools`,
  * `mcp call`) against a temp config with one HTTP entry for the URL: the suite judges the code a user
  * runs, and cat-code must tell the protocol revision by itself (MCP_CONFORMANCE_PROTOCOL_VERSION is
- * deliberately ignored). Exits 1 when a step failed, naming it; 2 on a usage error or unknown scenario.
+ * deliberately ignored). An `auth/*` scenario's entry gets the `oauth` block a user would write (the
+ * client the context names, if any), a fresh CAT_CODE_HOME, and a fetch-based `$BROWSER` that
+ * approves the sign-in. Exits 1 when a step failed, naming it; 2 on a usage error or unknown scenario.
  */
 import { CatCodeCli, stopRunningSteps } from "./conformance/cat-code-cli.ts";
 import { oauthSettings, PLAYS, playFor, type ScenarioContext } from "./conformance/client-scenarios.ts";

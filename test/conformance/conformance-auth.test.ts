@@ -6,9 +6,11 @@
  * (authorization server included, which approves at once) are real processes on localhost.
  */
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { clientScenarios, REVISIONS } from "../../scripts/conformance/requirements.ts";
+import { runScenario } from "../../scripts/conformance/suite-run.ts";
+import { tempDir } from "../helpers/paths.ts";
 import { keyOf, labelOf, testScenarioRuns } from "./scenario-runs.ts";
 
 const RUNS = (await Promise.all(REVISIONS.map(clientScenarios))).flat().filter((run) => run.scenario.startsWith("auth/"));
@@ -68,5 +70,18 @@ test("no token, code or client secret of any run reaches cat-code's output", () 
       const text = readFileSync(join(outcome.resultDir, file), "utf8");
       expect({ run: keyOf(outcome), file, leaked: secrets.exec(text)?.[0] }).toEqual({ run: keyOf(outcome), file, leaked: undefined });
     }
+  }
+});
+
+test("a scenario the suite skips at a revision runs only when forced: unforced, it is SKIPPED and judged a failure", async () => {
+  const run = { revision: "2025-11-25", scenario: "auth/2025-03-26-oauth-endpoint-fallback", scored: false } as const;
+  const outDir = tempDir("cat-code-conformance-skip-");
+  try {
+    const outcome = await runScenario(run, { outDir, clientTimeoutMs: 30_000, requestTimeoutMs: 10_000 });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.problems).toEqual([`the suite wrote no checks.json (exit 0): see ${join(outcome.resultDir, "suite-output.txt")}`]);
+    expect(readFileSync(join(outcome.resultDir, "suite-output.txt"), "utf8")).toContain("SKIPPED");
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
   }
 });
