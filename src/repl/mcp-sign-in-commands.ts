@@ -3,8 +3,7 @@ import { signOut } from "../mcp/auth/sign-out.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
 import { signInToServer } from "../mcp/pool/server-sign-in.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
-import { redactUrl } from "../system/redact-url.ts";
-import { browserSignIn } from "../terminal/browser-sign-in.ts";
+import { browserSignIn, issuerText } from "../terminal/browser-sign-in.ts";
 import { nearestNames } from "../terminal/suggest.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
@@ -36,7 +35,7 @@ export async function replLogin(name: string, context: SignInCommandContext): Pr
     }
     if (outcome.kind !== "signed-in") return;
     const status = await context.pool.reconnect(name);
-    const issuer = sanitizeForTerminal(redactUrl(outcome.issuer));
+    const issuer = issuerText(outcome.issuer);
     if (status?.state === "connected") context.print(`signed in to ${shown} (${issuer}), ${status.tools.length} tool(s)`);
     else context.print(`signed in to ${shown} (${issuer}), but connecting failed: ${sanitizeForTerminal(firstLine(status && "reason" in status ? status.reason : "not connected"))}`);
   } catch (error) {

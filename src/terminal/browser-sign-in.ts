@@ -1,5 +1,6 @@
 import type { SignInInteraction } from "../mcp/auth/sign-in.ts";
 import { openInBrowser } from "../system/open-in-browser.ts";
+import { redactUrl } from "../system/redact-url.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
 export interface BrowserSignInOptions {
@@ -32,4 +33,13 @@ export function browserSignIn(options: BrowserSignInOptions): SignInInteraction 
       if (!(await open(url))) options.print("(no browser could be opened: open the link above yourself; waiting for it)");
     },
   };
+}
+
+/**
+ * An issuer as a person reads it: exactly as the authorization server names itself (the URL parser
+ * would add a slash), unless it carries userinfo, a query or a fragment, which are masked.
+ */
+export function issuerText(issuer: string): string {
+  const plain = URL.canParse(issuer) && !/[@?#]/.test(issuer);
+  return sanitizeForTerminal(plain ? issuer : redactUrl(issuer));
 }

@@ -79,7 +79,7 @@ describe("a server that needs a sign-in, from the CLI", () => {
   test("an ad-hoc --url server's hint is mcp login --url, its query values masked", async () => {
     const url = `${protectedServer.url}?key=s3cr3t-value`;
     const { exitCode, stderr } = await cat(["mcp", "call", "--url", url, "echo"]);
-    expect(stderr).toContain("run: cat-code mcp login --url ");
+    expect(stderr).toContain(`run cat-code mcp login --url '${protectedServer.url}?key=***'`);
     expect(stderr).toContain("key=***");
     expect(stderr).not.toContain("s3cr3t-value");
     expect(exitCode).toBe(5);

@@ -2,11 +2,13 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import { redactUrl } from "../../system/redact-url.ts";
+import { issuerText } from "../../terminal/browser-sign-in.ts";
 import { CliError } from "../../terminal/cli-error.ts";
+import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { AD_HOC_NAME, cliAuth, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { browserArg, signInAtTerminal } from "./sign-in-flags.ts";
 
-const { stdio: _stdio, ...sources } = serverSourceArgs;
+const { stdio: _stdio, root: _root, ...sources } = serverSourceArgs;
 
 const loginArgs = {
   name: { type: "positional", required: false, description: "The server's name in the config (absent with --url)" },
@@ -30,7 +32,7 @@ export default defineCommand({
     const auth = cliAuth(args);
     const outcome = await signInAtTerminal(entry, auth, args.browser);
     if (outcome.kind === "not-asked") {
-      console.log(`'${shown}' does not ask for a sign-in`);
+      console.log(`'${sanitizeForTerminal(shown)}' does not ask for a sign-in`);
       return;
     }
     if (outcome.kind !== "signed-in") throw CliError.usage(`'${shown}' cannot be signed in to`);
@@ -40,11 +42,11 @@ export default defineCommand({
       await pool.connectAll();
       const status = pool.status()[0];
       if (status?.state === "connected") {
-        console.log(`signed in to ${shown} (${redactUrl(outcome.issuer)}), ${status.tools.length} tool(s)`);
+        console.log(`signed in to ${sanitizeForTerminal(shown)} (${issuerText(outcome.issuer)}), ${status.tools.length} tool(s)`);
         return;
       }
       const reason = status && "reason" in status ? status.reason : "not connected";
-      throw CliError.unavailable(`signed in to ${shown} (${redactUrl(outcome.issuer)}), but connecting failed: ${reason}`);
+      throw CliError.unavailable(`signed in to ${shown} (${issuerText(outcome.issuer)}), but connecting failed: ${reason}`);
     } finally {
       await pool.closeAll();
     }

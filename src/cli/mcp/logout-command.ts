@@ -3,6 +3,7 @@ import { rejectUnknownFlags } from "../known-flags.ts";
 import { CredentialsStore } from "../../mcp/auth/credentials-store.ts";
 import { signOut } from "../../mcp/auth/sign-out.ts";
 import { redactUrl } from "../../system/redact-url.ts";
+import { issuerText } from "../../terminal/browser-sign-in.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { AD_HOC_NAME, loadServerEntries, selectEntry, serverSourceArgs } from "./server-selection.ts";
@@ -31,7 +32,7 @@ export default defineCommand({
       console.log(`no tokens stored for ${shown}`);
       return;
     }
-    const issuers = (list: string[]) => list.map((issuer) => sanitizeForTerminal(redactUrl(issuer))).join(", ");
+    const issuers = (list: string[]) => list.map(issuerText).join(", ");
     const notes = [
       result.revokedAt.length ? `tokens revoked at ${issuers(result.revokedAt)}` : "",
       result.noRevocationAt.length ? `${issuers(result.noRevocationAt)} offers no revocation; the tokens were forgotten here` : "",

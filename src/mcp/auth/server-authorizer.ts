@@ -48,8 +48,10 @@ export class ServerAuthorizer {
   private tokens: StoredTokens | undefined;
   private busy: Promise<void> | undefined;
   private stepUps = 0;
-  /** Access tokens this authorizer refreshed from, or got by signing in: a refusal of one is final. */
-  private readonly spent = new Set<string>();
+  /** Access tokens a refresh was made from: never twice from the same one. */
+  private readonly refreshedFrom = new Set<string>();
+  /** How this authorizer got each access token it holds or held: a refused fresh one is not renewed the same way. */
+  private readonly obtained = new Map<string, "sign-in" | "refresh">();
   private readonly context: SignInContext;
   private readonly interaction: SignInInteraction | undefined;
   /** The issuer of the last sign-in this authorizer made (`mcp login` names it). */
@@ -95,7 +97,7 @@ export class ServerAuthorizer {
   async authorization(): Promise<string | undefined> {
     await this.busy?.catch(() => {});
     const tokens = this.tokens;
-    if (tokens?.refreshToken && this.expiring(tokens) && !this.spent.has(tokens.accessToken)) {
+    if (this.mayRefresh(tokens) && this.expiring(tokens)) {
       // A refresh that fails here leaves the old token: the server's refusal then takes the usual way.
       await this.once(() => this.refresh(tokens)).catch(() => {});
     }
@@ -124,19 +126,27 @@ export class ServerAuthorizer {
     if (this.tokens && sent !== `Bearer ${this.tokens.accessToken}`) return true;
     const tokens = this.tokens;
     await this.once(async () => {
-      if (tokens?.refreshToken && !this.spent.has(tokens.accessToken)) {
+      if (this.mayRefresh(tokens)) {
         try {
           await this.refresh(tokens);
           return;
         } catch (error) {
           if (!(error instanceof AuthError) || !error.needsSignIn) throw error;
         }
-      } else if (tokens && this.spent.has(tokens.accessToken) && this.signedInWith) {
-        throw new AuthError(`'${this.context.serverName}' refused the token ${this.signedInWith} just issued for it: the server and its authorization server disagree; try again later or ask the server's operator`);
+      }
+      if (tokens && this.obtained.get(tokens.accessToken) === "sign-in") {
+        throw new AuthError(
+          `'${this.context.serverName}' refused the token ${tokens.issuer} just issued for it: the server and its authorization server disagree; try again later or ask the server's operator`,
+        );
       }
       await this.signIn(challenge, undefined);
     });
     return true;
+  }
+
+  /** A refresh token to use, and no refresh made from this token yet nor this token got by one (a loop). */
+  private mayRefresh(tokens: StoredTokens | undefined): tokens is StoredTokens {
+    return !!tokens?.refreshToken && !this.refreshedFrom.has(tokens.accessToken) && this.obtained.get(tokens.accessToken) !== "refresh";
   }
 
   /** A 403 `insufficient_scope`: sign in again for the held scopes and the asked ones. */
@@ -165,7 +175,7 @@ export class ServerAuthorizer {
     const tokens = await signIn(context, this.interaction, challenge, previous);
     if (context.store.wantedScopes(context.key)?.length) await context.store.saveWantedScopes(context.key, []);
     this.tokens = tokens;
-    this.spent.add(tokens.accessToken);
+    this.obtained.set(tokens.accessToken, "sign-in");
     this.signedInWith = tokens.issuer;
   }
 
@@ -174,9 +184,9 @@ export class ServerAuthorizer {
    * that moved to another authorization server gets no refresh token of the old one: that would hand
    * a secret to another party, so it is a sign-in instead.
    */
-  private async refresh(tokens: StoredTokens & { refreshToken?: string }): Promise<void> {
+  private async refresh(tokens: StoredTokens): Promise<void> {
     const { context } = this;
-    this.spent.add(tokens.accessToken);
+    this.refreshedFrom.add(tokens.accessToken);
     const { metadata, resource } = await findAuthorization(context.serverUrl, undefined, context.request);
     const client = metadata.issuer === tokens.issuer ? await knownClient(context, metadata) : undefined;
     if (!client || !tokens.refreshToken) throw needsSignIn(context, undefined);
@@ -189,6 +199,7 @@ export class ServerAuthorizer {
       resource: context.serverUrl,
       savedAt: context.now(),
     };
+    this.obtained.set(this.tokens.accessToken, "refresh");
     await context.store.saveTokens(context.key, this.tokens);
   }
 
