@@ -9,10 +9,12 @@
  * then judges what its server saw. Each scenario is played through cat-code's own CLI (`mcp tools`,
  * `mcp call`) against a temp config with one HTTP entry for the URL: the suite judges the code a user
  * runs, and cat-code must tell the protocol revision by itself (MCP_CONFORMANCE_PROTOCOL_VERSION is
- * deliberately ignored). Exits 1 when a step failed, naming it; 2 on a usage error or unknown scenario.
+ * deliberately ignored). An `auth/*` scenario's entry gets the `oauth` block a user would write (the
+ * client the context names, if any), a fresh CAT_CODE_HOME, and a fetch-based `$BROWSER` that
+ * approves the sign-in. Exits 1 when a step failed, naming it; 2 on a usage error or unknown scenario.
  */
 import { CatCodeCli, stopRunningSteps } from "./conformance/cat-code-cli.ts";
-import { PLAYS, type ScenarioContext } from "./conformance/client-scenarios.ts";
+import { oauthSettings, PLAYS, playFor, type ScenarioContext } from "./conformance/client-scenarios.ts";
 
 /** Each request cat-code makes gives up after this: a scenario that hangs fails in bounded time. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -50,10 +52,11 @@ function readContext(): ScenarioContext {
 
 const { url, requestTimeoutMs } = parseArgs(process.argv.slice(2));
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
-const play = PLAYS[scenario];
-if (!play) usage(`no play for scenario '${scenario}' (known: ${Object.keys(PLAYS).join(", ")}): add one to scripts/conformance/client-scenarios.ts`);
+const play = playFor(scenario);
+if (!play) usage(`no play for scenario '${scenario}' (known: ${Object.keys(PLAYS).join(", ")}, auth/*): add one to scripts/conformance/client-scenarios.ts`);
 
-const cli = new CatCodeCli(url, requestTimeoutMs);
+const context = readContext();
+const cli = new CatCodeCli(url, requestTimeoutMs, oauthSettings(scenario, context));
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, () => {
     stopRunningSteps();
@@ -62,7 +65,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   });
 }
 try {
-  await play(cli, readContext());
+  await play(cli, context);
 } catch (error) {
   cli.failures.push((error as Error).message);
 } finally {

@@ -2,9 +2,10 @@
 /**
  * `bun run conformance`: the official MCP conformance suite (`@modelcontextprotocol/conformance`,
  * a devDependency) against cat-code as a client. For each revision (2025-11-25, 2026-07-28) it runs
- * every client scenario of the suite's requirement list that is not about authorization, a few at a
- * time, each with `scripts/conformance-client.ts` driving cat-code's CLI, and prints one line per
- * scenario and revision: PASS, or FAIL with the failed checks' messages.
+ * every client scenario of the suite's requirement list, authorization (`auth/*`) included, plus the
+ * few not-scored ones cat-code implements (see requirements.ts), a few at a time, each with
+ * `scripts/conformance-client.ts` driving cat-code's CLI, and prints one line per scenario and
+ * revision: PASS, or FAIL with the failed checks' messages.
  *
  *   bun run conformance [--revision <r>]... [--scenario <name>]... [--jobs N] [--out <dir>]
  *

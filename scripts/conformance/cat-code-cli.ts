@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { writeBrowserOpener } from "./browser-opener.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "cli", "main.ts");
 /** The entry's name in the temp config: tool names read `mcp__conformance__<tool>`. */
@@ -34,17 +35,21 @@ export function stopRunningSteps(): void {
 /**
  * cat-code's own CLI pointed at the scenario's server: each step is a `cat-code mcp ...` process
  * (run from source with the same Bun) reading a temp `--mcp-config` with one HTTP entry for the URL,
- * with `CAT_CODE_HOME` in a temp folder, so nothing of the user's is read or written.
+ * with `CAT_CODE_HOME` in a temp folder, so nothing of the user's is read or written (and no token
+ * of another run is ever sent: the suite counts any unknown token as a failure). `$BROWSER` is the
+ * fetch-based stand-in, so a sign-in completes without a person.
  */
 export class CatCodeCli {
   private readonly home = mkdtempSync(join(tmpdir(), "cat-code-conformance-"));
   private readonly configPath = join(this.home, "mcp.json");
+  private readonly browser = writeBrowserOpener(this.home);
   /** Every step that exited non-zero, as a line naming the command and its exit code. */
   readonly failures: string[] = [];
 
-  constructor(serverUrl: string, requestTimeoutMs: number) {
-    const config = { mcpServers: { [SERVER_NAME]: { type: "http", url: serverUrl, timeout: requestTimeoutMs } } };
-    writeFileSync(this.configPath, JSON.stringify(config, null, 2));
+  /** `oauth`: the entry's `oauth` block, as a user would write it for this server. */
+  constructor(serverUrl: string, requestTimeoutMs: number, oauth?: Record<string, unknown>) {
+    const entry = { type: "http", url: serverUrl, timeout: requestTimeoutMs, ...(oauth ? { oauth } : {}) };
+    writeFileSync(this.configPath, JSON.stringify({ mcpServers: { [SERVER_NAME]: entry } }, null, 2));
   }
 
   /** `cat-code mcp tools conformance --json`: the tools cat-code keeps (what the model would see). */
@@ -68,7 +73,7 @@ export class CatCodeCli {
   async run(args: string[]): Promise<Step> {
     const argv = [process.execPath, MAIN, "mcp", ...args, "--mcp-config", this.configPath];
     const child = Bun.spawn(argv, {
-      env: { ...process.env, CAT_CODE_HOME: this.home },
+      env: { ...process.env, CAT_CODE_HOME: this.home, BROWSER: this.browser },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",

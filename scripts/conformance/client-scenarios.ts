@@ -3,6 +3,46 @@ import type { CatCodeCli } from "./cat-code-cli.ts";
 /** `MCP_CONFORMANCE_CONTEXT`: what some scenarios tell the client to do (e.g. the calls to make). */
 export interface ScenarioContext {
   toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+  /** A client registered beforehand (auth/pre-registration, auth/client-credentials-basic). */
+  client_id?: string;
+  client_secret?: string;
+}
+
+/** The Client ID Metadata Document URL the suite's own client uses (its AS accepts it as a client id). */
+export const CONFORMANCE_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+/** The scenarios whose server takes the machine grant instead of a sign-in in a browser. */
+const CLIENT_CREDENTIALS = new Set(["auth/client-credentials-basic"]);
+
+/**
+ * The `oauth` block a user would write in the entry for an `auth/*` scenario's server: the client
+ * the context gives (pre-registration), the grant the server wants (client_credentials), and a
+ * Client ID Metadata Document URL, a user setting cat-code uses only when the authorization server
+ * advertises CIMD support. Undefined for a scenario that is not about authorization.
+ */
+export function oauthSettings(scenario: string, context: ScenarioContext): Record<string, unknown> | undefined {
+  if (!scenario.startsWith("auth/")) return undefined;
+  return {
+    ...(context.client_id ? { clientId: context.client_id } : {}),
+    ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
+    ...(CLIENT_CREDENTIALS.has(scenario) ? { grant: "client_credentials" } : {}),
+    clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
+  };
+}
+
+/**
+ * Every `auth/*` scenario: the call a user makes with `--login`, so a server that asks for a sign-in
+ * gets one in the same process (the browser stand-in approves), a 403 insufficient_scope steps up
+ * inside the call, and a server that changes its authorization server is signed in to again. The
+ * scenarios that must be refused (wrong resource, issuer or iss) fail this step, which their
+ * verdict allows; the suite judges that no token was asked for.
+ */
+export const AUTH_PLAY: ScenarioPlay = async (cli) => {
+  await cli.call("test-tool", {}, ["--login"]);
+};
+
+/** The play for a scenario, or undefined when there is none. */
+export function playFor(scenario: string): ScenarioPlay | undefined {
+  return PLAYS[scenario] ?? (scenario.startsWith("auth/") ? AUTH_PLAY : undefined);
 }
 
 /**

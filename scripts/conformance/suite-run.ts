@@ -54,6 +54,7 @@ export async function runScenario(run: ScenarioRun, options: RunOptions): Promis
   // exec (dash forks) the kill would miss the client, which would run on, orphaned, until its own end.
   const command = `exec ${client.join(" ")}`;
   const argv = [process.execPath, SUITE_ENTRY, "client", "--command", command, "--scenario", run.scenario, "--spec-version", run.revision];
+  if (run.forced) argv.push("--force");
   argv.push("--timeout", String(options.clientTimeoutMs), "-o", resultDir);
   const started = performance.now();
   const suite = Bun.spawn(argv, { cwd: resultDir, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
@@ -79,8 +80,10 @@ export async function runScenario(run: ScenarioRun, options: RunOptions): Promis
   if (checks !== undefined && !judged) problems.push("no check succeeded: the client never sent what the scenario judges");
   const passed = exitCode === 0 && judged;
   if (!passed && problems.length === 0) problems.push(`the suite exited ${exitCode}: see ${join(resultDir, "suite-output.txt")}`);
-  // A check the suite declares but never saw is reported once per declared id: say it once.
-  return { ...run, passed, problems: [...new Set(problems)], resultDir, seconds };
+  // A check the suite declares but never saw is reported once per declared id: say it once. A pass
+  // has none: what remains then is the client's refusal in a scenario that allows a client error
+  // (auth/resource-mismatch, auth/iss-*), which is what that scenario wants (its output is kept).
+  return { ...run, passed, problems: passed ? [] : [...new Set(problems)], resultDir, seconds };
 }
 
 /** What the suite says of the client itself: a timeout, an exit code, and our client's own summary. */

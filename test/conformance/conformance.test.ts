@@ -3,30 +3,17 @@
  * test run: one test per scenario and revision, so a failure names it. The suite's servers are real
  * (127.0.0.1, ports from the OS), and so is the client: cat-code's CLI in its own processes.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { runConformance } from "../../scripts/conformance.ts";
 import { clientScenarios, REVISIONS } from "../../scripts/conformance/requirements.ts";
-import type { ScenarioOutcome } from "../../scripts/conformance/suite-run.ts";
 import { REPO } from "../helpers/paths.ts";
+import { keyOf, labelOf, testScenarioRuns } from "./scenario-runs.ts";
 
-const RUNS = (await Promise.all(REVISIONS.map(clientScenarios))).flat();
-const keyOf = (run: { revision: string; scenario: string }) => `${run.revision} ${run.scenario}`;
-
-const outDir = mkdtempSync(join(tmpdir(), "cat-code-conformance-test-"));
-const outcomes = new Map<string, ScenarioOutcome>();
-
-beforeAll(async () => {
-  const { outcomes: list } = await runConformance({ outDir });
-  for (const outcome of list) outcomes.set(keyOf(outcome), outcome);
-}, 180_000);
-
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+/** Authorization has its own file (conformance-auth.test.ts). */
+const RUNS = (await Promise.all(REVISIONS.map(clientScenarios))).flat().filter((run) => !run.scenario.startsWith("auth/"));
 
 test("the runs are every client scenario of both requirement lists that is not about authorization", () => {
-  expect(RUNS.map((run) => `${keyOf(run)}${run.scored ? "" : " (not scored)"}`)).toEqual([
+  expect(RUNS.map(labelOf)).toEqual([
     "2025-11-25 initialize",
     "2025-11-25 tools_call",
     "2025-11-25 elicitation-sep1034-client-defaults",
@@ -43,14 +30,7 @@ test("the runs are every client scenario of both requirement lists that is not a
   ]);
 });
 
-for (const run of RUNS) {
-  const key = keyOf(run);
-  test(`${key}: passes`, () => {
-    const outcome = outcomes.get(key);
-    expect({ key, problems: outcome?.problems }).toEqual({ key, problems: [] });
-    expect(outcome?.passed).toBe(true);
-  });
-}
+const { outcomes, outDir } = testScenarioRuns(RUNS, 180_000);
 
 test("each run keeps the suite's checks.json and the client's output, outside the repository", async () => {
   for (const outcome of outcomes.values()) {

@@ -1,10 +1,10 @@
 /**
- * A stand-in for a web browser, for tests of the sign-in flow: `fetch-browser.ts <url>` GETs the
- * URL and follows its redirects the way a browser would, so the authorization server's redirect
- * reaches cat-code's loopback listener with the code. It goes only to 127.0.0.1 and localhost (a
- * test has no network, and nothing should leave the machine). With FETCH_BROWSER_LOG set, it
- * appends each URL it visits and the status it got, one JSON line each. Exit 0 when the last page
- * answered 2xx, else 1 with one line on stderr.
+ * A stand-in for a web browser, for tests of the sign-in flow and the conformance client (run through
+ * browser-opener.ts): `fetch-browser.ts <url>` GETs the URL and follows its redirects the way a browser
+ * would, so the authorization server's redirect reaches cat-code's loopback listener with the code. It
+ * goes only to 127.0.0.1 and localhost (a test has no network, and nothing should leave the machine).
+ * With FETCH_BROWSER_LOG set, it appends each URL it visits and the status it got, one JSON line each.
+ * Exit 0 when the last page answered 2xx, else 1 with one line on stderr.
  */
 import { appendFileSync } from "node:fs";
 
