@@ -62,3 +62,21 @@ export class PipedCli {
     for await (const chunk of stream) this.output += decoder.decode(chunk, { stream: true });
   }
 }
+
+/**
+ * Waits for the servers' startup line. Piped output prints such news only when it shows a prompt, so
+ * each poll sends an empty line (which the REPL skips) to bring the next prompt.
+ */
+export async function waitForServers(cli: PipedCli): Promise<number> {
+  const startupLine = /MCP: .* registered.*\n/;
+  return waitFor(
+    () => {
+      const match = startupLine.exec(cli.output);
+      if (match) return match.index + match[0].length;
+      cli.send("");
+      return false;
+    },
+    () => `the MCP startup line; output so far:\n${cli.output}`,
+    { intervalMs: 50 },
+  );
+}

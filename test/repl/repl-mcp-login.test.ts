@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { browserEnv } from "../helpers/browser.ts";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
-import { waitFor } from "../helpers/wait-for.ts";
-import { childEnv, PipedCli } from "./cli-process.ts";
+import { childEnv, PipedCli, waitForServers } from "./cli-process.ts";
 
 /** `/mcp login` in the REPL (piped stdin) against the OAuth fixture, the browser replaced by a fetch. */
 let fixture: OAuthServerProcess | undefined;
@@ -22,21 +21,6 @@ async function startRepl(env: Record<string, string>): Promise<PipedCli> {
   const config = writeConfig({ linear: { type: "http", url: fixture.mcpUrl } }, dir);
   cli = new PipedCli(["--mcp-config", config], { cwd: dir, env: childEnv(join(dir, "home"), env) });
   return cli;
-}
-
-/** The startup line: piped output shows news only with a prompt, so each poll brings one. */
-function waitForServers(cli: PipedCli): Promise<number> {
-  const startupLine = /MCP: .* registered.*\n/;
-  return waitFor(
-    () => {
-      const match = startupLine.exec(cli.output);
-      if (match) return match.index + match[0].length;
-      cli.send("");
-      return false;
-    },
-    () => `the MCP startup line; output so far:\n${cli.output}`,
-    { intervalMs: 50 },
-  );
 }
 
 test("/mcp shows NEEDS-AUTH; /mcp login signs in without leaving; the tools join; /mcp logout", async () => {

@@ -14,8 +14,7 @@ import {
   type MessagesStandIn,
 } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { findProcesses } from "../helpers/processes.ts";
-import { waitFor } from "../helpers/wait-for.ts";
-import { childEnv, PipedCli, REPO } from "./cli-process.ts";
+import { childEnv, PipedCli, REPO, waitForServers } from "./cli-process.ts";
 
 let dir: string;
 let standIn: MessagesStandIn | undefined;
@@ -31,24 +30,6 @@ afterEach(async () => {
   standIn = undefined;
   await rm(dir, { recursive: true, force: true });
 });
-
-/**
- * Waits for the servers' startup line. Piped output prints such news only when it shows a prompt, so
- * each poll sends an empty line (which the REPL skips) to bring the next prompt.
- */
-async function waitForServers(cli: PipedCli): Promise<number> {
-  const startupLine = /MCP: .* registered.*\n/;
-  return waitFor(
-    () => {
-      const match = startupLine.exec(cli.output);
-      if (match) return match.index + match[0].length;
-      cli.send("");
-      return false;
-    },
-    () => `the MCP startup line; output so far:\n${cli.output}`,
-    { intervalMs: 50 },
-  );
-}
 
 test("piped stdin, one line per prompt: MCP tool turn, a declined permission, /clear, then end of input", async () => {
   standIn = startMessagesStandIn([

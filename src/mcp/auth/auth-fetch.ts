@@ -78,11 +78,5 @@ async function readBounded(response: Response, shown: string): Promise<Uint8Arra
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+  return Buffer.concat(chunks);
 }

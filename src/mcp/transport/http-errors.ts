@@ -104,11 +104,5 @@ async function readPrefix(response: Response, limit: number): Promise<Uint8Array
   } finally {
     reader.cancel().catch(() => {});
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+  return Buffer.concat(chunks);
 }

@@ -3,6 +3,7 @@ import { AuthError } from "../../../src/mcp/auth/auth-error.ts";
 import { discoverAuthorizationServer, metadataUrls } from "../../../src/mcp/auth/authorization-server-metadata.ts";
 import { debugLines } from "../../helpers/debug-lines.ts";
 import { documentServers } from "./document-server.ts";
+import { authFailure } from "./oauth-endpoint.ts";
 
 const { documents, asked } = documentServers();
 
@@ -12,15 +13,6 @@ const OIDC = "/.well-known/openid-configuration";
 /** A minimal valid document for `issuer`, endpoints under `prefix` of the issuer's origin. */
 function asDocument(issuer: string, extra: object = {}): object {
   return { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, response_types_supported: ["code"], ...extra };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<AuthError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthError);
-  return error as AuthError;
 }
 
 describe("metadataUrls", () => {
@@ -93,7 +85,7 @@ describe("discovery order against a real server", () => {
 
   test("a 5xx is an AuthError naming the URL and status, and stops the walk", async () => {
     const server = documents((origin) => ({ [OAUTH]: () => new Response("", { status: 500 }), [OIDC]: asDocument(origin) }));
-    const error = await refusal(discoverAuthorizationServer(server.origin, { legacyFallback: true }));
+    const error = await authFailure(discoverAuthorizationServer(server.origin, { legacyFallback: true }));
     expect(error.message).toBe(`authorization server metadata at ${server.origin}${OAUTH} failed with HTTP 500: the server has a problem; try again later or tell its operator`);
     expect(asked(server)).toEqual([OAUTH]);
   });
@@ -147,7 +139,7 @@ describe("what a document must hold", () => {
 
   test("an issuer other than the one asked for is refused, naming both (auth/metadata-issuer-mismatch)", async () => {
     const server = documents(() => ({ [OAUTH]: asDocument("https://attacker.example.com") }));
-    const error = await refusal(discoverAuthorizationServer(server.origin));
+    const error = await authFailure(discoverAuthorizationServer(server.origin));
     expect(error.message).toBe(
       `the authorization server metadata at ${server.origin}${OAUTH} names the issuer https://attacker.example.com, not ${server.origin} it was fetched for: cat-code refuses metadata that speaks for another server (tell the server's operator)`,
     );
@@ -158,19 +150,19 @@ describe("what a document must hold", () => {
     const root = documents((origin) => ({ [OAUTH]: asDocument(origin) }));
     expect((await discoverAuthorizationServer(`${root.origin}/`)).issuer).toBe(root.origin);
     const tenant = documents((origin) => ({ [`${OAUTH}/t`]: asDocument(`${origin}/t`), [`${OAUTH}/T`]: asDocument(`${origin}/t`) }));
-    expect((await refusal(discoverAuthorizationServer(`${tenant.origin}/t/`))).message).toContain(`names the issuer ${tenant.origin}/t, not ${tenant.origin}/t/`);
-    expect((await refusal(discoverAuthorizationServer(`${tenant.origin}/T`))).message).toContain(`names the issuer ${tenant.origin}/t, not ${tenant.origin}/T`);
+    expect((await authFailure(discoverAuthorizationServer(`${tenant.origin}/t/`))).message).toContain(`names the issuer ${tenant.origin}/t, not ${tenant.origin}/t/`);
+    expect((await authFailure(discoverAuthorizationServer(`${tenant.origin}/T`))).message).toContain(`names the issuer ${tenant.origin}/t, not ${tenant.origin}/T`);
     const slashed = documents((origin) => ({ [OAUTH]: asDocument(`${origin}/`) }));
-    expect((await refusal(discoverAuthorizationServer(slashed.origin))).message).toContain(`names the issuer ${slashed.origin}/, not ${slashed.origin} it`);
+    expect((await authFailure(discoverAuthorizationServer(slashed.origin))).message).toContain(`names the issuer ${slashed.origin}/, not ${slashed.origin} it`);
   });
 
   test("metadata without PKCE S256 is refused when it lists its methods; absent methods are accepted", async () => {
     const plain = documents((origin) => ({ [OAUTH]: asDocument(origin, { code_challenge_methods_supported: ["plain"] }) }));
-    expect((await refusal(discoverAuthorizationServer(plain.origin))).message).toBe(
+    expect((await authFailure(discoverAuthorizationServer(plain.origin))).message).toBe(
       `the authorization server ${plain.origin} does not support PKCE with S256 (its code_challenge_methods_supported lists plain); cat-code requires it to sign in safely`,
     );
     const none = documents((origin) => ({ [OAUTH]: asDocument(origin, { code_challenge_methods_supported: [] }) }));
-    expect((await refusal(discoverAuthorizationServer(none.origin))).message).toContain("lists nothing");
+    expect((await authFailure(discoverAuthorizationServer(none.origin))).message).toContain("lists nothing");
     const silent = documents((origin) => ({ [OAUTH]: asDocument(origin) }));
     expect((await discoverAuthorizationServer(silent.origin)).codeChallengeMethodsSupported).toBeUndefined();
   });
@@ -185,7 +177,7 @@ describe("what a document must hold", () => {
     ];
     for (const [make, problem] of cases) {
       const server = documents((origin) => ({ [OAUTH]: make(origin) }));
-      expect((await refusal(discoverAuthorizationServer(server.origin))).message).toBe(
+      expect((await authFailure(discoverAuthorizationServer(server.origin))).message).toBe(
         `the authorization server metadata at ${server.origin}${OAUTH} is invalid: ${problem}; the server publishes broken metadata (tell its operator)`,
       );
     }
@@ -193,20 +185,20 @@ describe("what a document must hold", () => {
 
   test("endpoints must be https: (http: only on this machine)", async () => {
     const server = documents((origin) => ({ [OAUTH]: asDocument(origin, { token_endpoint: "http://tokens.example.com/token" }) }));
-    expect((await refusal(discoverAuthorizationServer(server.origin))).message).toBe(
+    expect((await authFailure(discoverAuthorizationServer(server.origin))).message).toBe(
       `the authorization server metadata at ${server.origin}${OAUTH} gives "token_endpoint" http://tokens.example.com/token, which uses plain http: on a host that is not this machine; OAuth needs https: there`,
     );
   });
 
   test("an issuer that is no issuer identifier is refused before any request", async () => {
-    expect((await refusal(discoverAuthorizationServer("http://auth.example.com"))).message).toContain("uses plain http: on a host that is not this machine");
+    expect((await authFailure(discoverAuthorizationServer("http://auth.example.com"))).message).toContain("uses plain http: on a host that is not this machine");
   });
 });
 
 describe("no metadata at all", () => {
   test("is an AuthError naming the URLs tried", async () => {
     const server = documents(() => ({}));
-    const error = await refusal(discoverAuthorizationServer(`${server.origin}/t`));
+    const error = await authFailure(discoverAuthorizationServer(`${server.origin}/t`));
     expect(error.message).toBe(
       `the authorization server ${server.origin}/t publishes no metadata (tried ${server.origin}${OAUTH}/t, ${server.origin}${OIDC}/t, ${server.origin}/t${OIDC}); cat-code cannot sign in to it (tell the server's operator)`,
     );

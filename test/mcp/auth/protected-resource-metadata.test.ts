@@ -1,25 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { AuthError } from "../../../src/mcp/auth/auth-error.ts";
 import { MAX_AUTH_BODY_BYTES } from "../../../src/mcp/auth/auth-fetch.ts";
 import { discoverProtectedResource, resourceCovers } from "../../../src/mcp/auth/protected-resource-metadata.ts";
 import { silence } from "../../../fixtures/http/scripted-server.ts";
 import { debugLines } from "../../helpers/debug-lines.ts";
 import { documentServers } from "./document-server.ts";
+import { authFailure } from "./oauth-endpoint.ts";
 
 const { documents, asked } = documentServers();
 
 const PATH_AWARE = "/.well-known/oauth-protected-resource/mcp";
 const ROOT = "/.well-known/oauth-protected-resource";
 const AS = "https://auth.example.com/tenant1";
-
-async function refusal(promise: Promise<unknown>): Promise<AuthError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthError);
-  return error as AuthError;
-}
 
 describe("where the metadata is looked for, in order", () => {
   test("without resource_metadata in the challenge, the path-aware URL first, and the root never once it is found (auth/metadata-default, var1)", async () => {
@@ -98,14 +89,14 @@ describe("nothing found means the 2025-03-26 fallback", () => {
 describe("refusals", () => {
   test("a 5xx is an AuthError naming the URL and the status, and nothing after it is asked", async () => {
     const server = documents(() => ({ [PATH_AWARE]: () => new Response("boom", { status: 503 }) }));
-    const error = await refusal(discoverProtectedResource(server.url, undefined));
+    const error = await authFailure(discoverProtectedResource(server.url, undefined));
     expect(error.message).toBe(`protected resource metadata at ${server.origin}${PATH_AWARE} failed with HTTP 503: the server has a problem; try again later or tell its operator`);
     expect(asked(server)).toEqual([PATH_AWARE]);
   });
 
   test("a resource that is not the server's is refused, naming both URLs (auth/resource-mismatch)", async () => {
     const server = documents(() => ({ [PATH_AWARE]: { resource: "https://evil.example.com/mcp", authorization_servers: [AS] } }));
-    const error = await refusal(discoverProtectedResource(server.url, undefined));
+    const error = await authFailure(discoverProtectedResource(server.url, undefined));
     expect(error.message).toBe(
       `the protected resource metadata at ${server.origin}${PATH_AWARE} is for https://evil.example.com/mcp, not for ${server.url}: cat-code refuses to send a token to a server the metadata is not for (check the server URL, or tell its operator)`,
     );
@@ -114,7 +105,7 @@ describe("refusals", () => {
 
   test("a resource on the same origin but another path is refused too", async () => {
     const server = documents((origin) => ({ [PATH_AWARE]: { resource: `${origin}/other`, authorization_servers: [AS] } }));
-    expect((await refusal(discoverProtectedResource(server.url, undefined))).message).toContain(`is for ${server.origin}/other, not for ${server.url}`);
+    expect((await authFailure(discoverProtectedResource(server.url, undefined))).message).toContain(`is for ${server.origin}/other, not for ${server.url}`);
   });
 
   test("an invalid document is an AuthError that says what is wrong; unknown fields are ignored", async () => {
@@ -130,7 +121,7 @@ describe("refusals", () => {
     ];
     for (const [document, problem] of cases) {
       const server = documents((origin) => ({ [PATH_AWARE]: JSON.parse(JSON.stringify(document).replace('"R"', JSON.stringify(`${origin}/mcp`))) }));
-      const error = await refusal(discoverProtectedResource(server.url, undefined));
+      const error = await authFailure(discoverProtectedResource(server.url, undefined));
       expect(error.message).toBe(`the protected resource metadata at ${server.origin}${PATH_AWARE} is invalid: ${problem}; the server publishes broken metadata (tell its operator)`);
     }
     const server = documents((origin) => ({ [PATH_AWARE]: { resource: `${origin}/mcp`, authorization_servers: [AS], scopes_supported: ["a"], bearer_methods_supported: ["header"], x: { y: 1 } } }));
@@ -152,7 +143,7 @@ describe("refusals", () => {
 
   test("a document naming no usable authorization server is refused with the reason", async () => {
     const server = documents((origin) => ({ [PATH_AWARE]: { resource: `${origin}/mcp`, authorization_servers: ["http://auth.example.com/"] } }));
-    expect((await refusal(discoverProtectedResource(server.url, undefined))).message).toBe(
+    expect((await authFailure(discoverProtectedResource(server.url, undefined))).message).toBe(
       `the protected resource metadata at ${server.origin}${PATH_AWARE} names no usable authorization server: http://auth.example.com/ uses plain http: on a host that is not this machine; OAuth needs https: there`,
     );
   });
@@ -163,7 +154,7 @@ describe("refusals", () => {
       ["http://metadata.example.com/prm", "uses plain http: on a host that is not this machine; OAuth needs https: there"],
       ["/relative/prm", "is not an absolute URL"],
     ]) {
-      const error = await refusal(discoverProtectedResource(server.url, { resourceMetadata: pointer }));
+      const error = await authFailure(discoverProtectedResource(server.url, { resourceMetadata: pointer }));
       expect(error.message).toBe(`the server ${server.url} points to its protected resource metadata at ${pointer === "/relative/prm" ? "***" : pointer}, which ${problem}; cat-code does not fetch it (tell the server's operator)`);
     }
     expect(asked(server)).toEqual([]);
@@ -171,12 +162,12 @@ describe("refusals", () => {
 
   test("a document over the size limit is an AuthError, not read whole", async () => {
     const server = documents((origin) => ({ [PATH_AWARE]: { resource: `${origin}/mcp`, authorization_servers: [AS], padding: "x".repeat(MAX_AUTH_BODY_BYTES) } }));
-    expect((await refusal(discoverProtectedResource(server.url, undefined))).message).toContain("more than the 256 KB an OAuth answer may have");
+    expect((await authFailure(discoverProtectedResource(server.url, undefined))).message).toContain("more than the 256 KB an OAuth answer may have");
   });
 
   test("secrets in the server URL's query are masked in messages", async () => {
     const server = documents(() => ({ [`${ROOT}/mcp?api_key=sekrit`]: { resource: "https://evil.example.com/mcp", authorization_servers: [AS] } }));
-    const error = await refusal(discoverProtectedResource(`${server.url}?api_key=sekrit`, undefined));
+    const error = await authFailure(discoverProtectedResource(`${server.url}?api_key=sekrit`, undefined));
     expect(error.message).not.toContain("sekrit");
     expect(error.message).toContain(`${server.url}?api_key=***`);
   });
@@ -185,7 +176,7 @@ describe("refusals", () => {
 describe("options reach every request", () => {
   test("a server that never answers ends in the timeout's AuthError, or in the caller's abort", async () => {
     const server = documents(() => ({ [PATH_AWARE]: () => new Response(silence()) }));
-    expect((await refusal(discoverProtectedResource(server.url, undefined, { timeoutMs: 300 }))).message).toBe(`${server.origin}${PATH_AWARE} did not answer within 0.3 s`);
+    expect((await authFailure(discoverProtectedResource(server.url, undefined, { timeoutMs: 300 }))).message).toBe(`${server.origin}${PATH_AWARE} did not answer within 0.3 s`);
     const controller = new AbortController();
     const pending = discoverProtectedResource(server.url, undefined, { signal: controller.signal });
     controller.abort(new Error("cancelled by the user"));

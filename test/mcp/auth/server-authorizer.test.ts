@@ -4,11 +4,11 @@ import type { AuthContext } from "../../../src/mcp/auth/server-authorizer.ts";
 import type { SignInInteraction } from "../../../src/mcp/auth/sign-in.ts";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import type { OAuthConfig } from "../../../src/mcp/config/server-config.ts";
-import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { ScriptedServer } from "../../../fixtures/http/scripted-server.ts";
 import { authorizerFor } from "../../../src/mcp/transport/create-transport.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
 import { type OAuthServerProcess, spawnOAuthServer } from "../../helpers/oauth-server-process.ts";
+import { failure } from "../../helpers/mcp-failure.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
@@ -59,15 +59,6 @@ async function connect(url: string, auth: AuthContext, oauth?: OAuthConfig, name
   opened.push(client);
   await client.connect();
   return client;
-}
-
-async function failure(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
 }
 
 const authorizeRequests = (server: OAuthServerProcess) => server.records().filter((r) => r.path === "/authorize");
