@@ -119,7 +119,7 @@ export class ServerAuthorizer {
   async refused(status: number, headers: Headers, sent: string | undefined): Promise<boolean> {
     const challenge = bearerChallenge(headers);
     if (!challenge && !this.context.oauth) return false;
-    if (status === 403) return challenge?.error === "insufficient_scope" ? this.stepUp(challenge) : false;
+    if (status === 403) return challenge?.error === "insufficient_scope" ? this.stepUp(challenge, sent) : false;
     if (status !== 401) return false;
     await this.busy?.catch(() => {});
     // Another request renewed the token meanwhile: try again with it.
@@ -149,8 +149,13 @@ export class ServerAuthorizer {
     return !!tokens?.refreshToken && !this.refreshedFrom.has(tokens.accessToken) && this.obtained.get(tokens.accessToken) !== "refresh";
   }
 
-  /** A 403 `insufficient_scope`: sign in again for the held scopes and the asked ones. */
-  private async stepUp(challenge: BearerChallenge): Promise<boolean> {
+  /**
+   * A 403 `insufficient_scope`: sign in again for the held scopes and the asked ones. Requests refused
+   * together wait for the first one's sign-in and retry with its token rather than each opening a browser.
+   */
+  private async stepUp(challenge: BearerChallenge, sent: string | undefined): Promise<boolean> {
+    await this.busy?.catch(() => {});
+    if (this.tokens && sent !== `Bearer ${this.tokens.accessToken}`) return true;
     const asked = challenge.scope ?? [];
     if (this.stepUps >= MAX_STEP_UPS) {
       throw new AuthError(
@@ -158,7 +163,6 @@ export class ServerAuthorizer {
       );
     }
     this.stepUps++;
-    await this.busy?.catch(() => {});
     await this.once(() => this.signIn(challenge, this.tokens?.scopes));
     return true;
   }

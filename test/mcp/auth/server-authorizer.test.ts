@@ -196,6 +196,15 @@ describe("scope step-up", () => {
     expect([first, second]).toEqual([["notes:read"], ["notes:read", "notes:write"]]);
   });
 
+  test("calls refused for scope together share one sign-in", async () => {
+    const server = await fixture(flags);
+    const browser = fetchingBrowser();
+    const client = await connect(server.mcpUrl, { store: storeIn(), interaction: browser });
+    const results = await Promise.all([client.callTool("whoami", {}), client.callTool("echo", { text: "a" }), client.callTool("whoami", {})]);
+    expect(results.every((result) => !result.isError)).toBe(true);
+    expect(browser.opened).toHaveLength(2);
+  });
+
   test("without a person, the call is NEEDS-AUTH naming the scope; the next sign-in asks for it", async () => {
     const server = await fixture(flags);
     const store = storeIn();
