@@ -1,6 +1,6 @@
 import { AuthError } from "../mcp/auth/auth-error.ts";
 import { signOut } from "../mcp/auth/sign-out.ts";
-import type { ServerEntry } from "../mcp/config/server-config.ts";
+import { type ServerEntry, setsOwnAuthorization } from "../mcp/config/server-config.ts";
 import { signInToServer } from "../mcp/pool/server-sign-in.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { browserSignIn, issuerText } from "../terminal/browser-sign-in.ts";
@@ -79,7 +79,7 @@ function oauthEntry(name: string, context: SignInCommandContext): ServerEntry | 
     context.print(`'${shown}' is a stdio server: OAuth sign-in is for HTTP servers`);
     return undefined;
   }
-  if (Object.keys(entry.config.headers).some((header) => header.toLowerCase() === "authorization")) {
+  if (setsOwnAuthorization(entry.config)) {
     context.print(`'${shown}' sets its own Authorization header in ${sanitizeForTerminal(entry.source)}: remove it to sign in with OAuth`);
     return undefined;
   }

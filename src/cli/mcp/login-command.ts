@@ -1,6 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import type { ServerEntry } from "../../mcp/config/server-config.ts";
+import { type ServerEntry, setsOwnAuthorization } from "../../mcp/config/server-config.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { issuerText } from "../../terminal/browser-sign-in.ts";
 import { CliError } from "../../terminal/cli-error.ts";
@@ -59,7 +59,7 @@ function refuseWithoutOAuth(entry: ServerEntry, shown: string): void {
   if (entry.config.type !== "http") {
     throw CliError.usage(`'${shown}' is a stdio server: OAuth sign-in is for HTTP servers (a stdio server gets its credentials from its env)`);
   }
-  if (Object.keys(entry.config.headers).some((header) => header.toLowerCase() === "authorization")) {
+  if (setsOwnAuthorization(entry.config)) {
     throw CliError.usage(`'${shown}' sets its own Authorization header in ${entry.source}: cat-code never replaces it; remove it from "headers" to sign in with OAuth`);
   }
 }

@@ -54,8 +54,6 @@ export class ServerAuthorizer {
   private readonly obtained = new Map<string, "sign-in" | "refresh">();
   private readonly context: SignInContext;
   private readonly interaction: SignInInteraction | undefined;
-  /** The issuer of the last sign-in this authorizer made (`mcp login` names it). */
-  signedInWith: string | undefined;
 
   constructor(server: AuthorizedServer, auth: AuthContext) {
     const key = { server: server.name, url: server.url };
@@ -90,7 +88,7 @@ export class ServerAuthorizer {
     const challenge = bearerChallenge(probe.headers);
     if (probe.status !== 401 && !context.oauth) return undefined;
     await this.once(() => this.signIn(challenge, undefined));
-    return this.signedInWith;
+    return this.tokens?.issuer;
   }
 
   /** The header value for the next request (`Bearer …`), refreshed first when it is about to expire. */
@@ -119,11 +117,12 @@ export class ServerAuthorizer {
   async refused(status: number, headers: Headers, sent: string | undefined): Promise<boolean> {
     const challenge = bearerChallenge(headers);
     if (!challenge && !this.context.oauth) return false;
-    if (status === 403) return challenge?.error === "insufficient_scope" ? this.stepUp(challenge, sent) : false;
-    if (status !== 401) return false;
+    const forScope = status === 403 && challenge?.error === "insufficient_scope";
+    if (status !== 401 && !forScope) return false;
     await this.busy?.catch(() => {});
-    // Another request renewed the token meanwhile: try again with it.
+    // Another request renewed the token meanwhile (a refresh, a sign-in): try again with it.
     if (this.tokens && sent !== `Bearer ${this.tokens.accessToken}`) return true;
+    if (forScope) return this.stepUp(challenge!);
     const tokens = this.tokens;
     await this.once(async () => {
       if (this.mayRefresh(tokens)) {
@@ -151,11 +150,9 @@ export class ServerAuthorizer {
 
   /**
    * A 403 `insufficient_scope`: sign in again for the held scopes and the asked ones. Requests refused
-   * together wait for the first one's sign-in and retry with its token rather than each opening a browser.
+   * together share the first one's sign-in (see `refused`) rather than each opening a browser.
    */
-  private async stepUp(challenge: BearerChallenge, sent: string | undefined): Promise<boolean> {
-    await this.busy?.catch(() => {});
-    if (this.tokens && sent !== `Bearer ${this.tokens.accessToken}`) return true;
+  private async stepUp(challenge: BearerChallenge): Promise<boolean> {
     const asked = challenge.scope ?? [];
     if (this.stepUps >= MAX_STEP_UPS) {
       throw new AuthError(
@@ -176,11 +173,10 @@ export class ServerAuthorizer {
       if (asked?.length) await context.store.saveWantedScopes(context.key, [...(previous ?? []), ...asked]);
       throw needsSignIn(context, challenge, asked);
     }
+    // The store forgets the wanted scopes once the new tokens hold them all.
     const tokens = await signIn(context, this.interaction, challenge, previous);
-    if (context.store.wantedScopes(context.key)?.length) await context.store.saveWantedScopes(context.key, []);
     this.tokens = tokens;
     this.obtained.set(tokens.accessToken, "sign-in");
-    this.signedInWith = tokens.issuer;
   }
 
   /**

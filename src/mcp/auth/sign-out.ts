@@ -33,7 +33,7 @@ type Revocation = "revoked" | "none" | "failed";
 export async function signOut(
   server: { name: string; url: string; oauth?: OAuthConfig },
   store: CredentialsStore,
-  options: { onlyUrl?: boolean; request?: AuthRequestOptions; now?: () => number } = {},
+  options: { onlyUrl?: boolean; request?: AuthRequestOptions } = {},
 ): Promise<SignOutResult> {
   const all = await store.forgetTokens(server.name);
   const forgotten = options.onlyUrl ? all.filter((tokens) => tokens.resource === server.url) : all;
@@ -46,7 +46,7 @@ export async function signOut(
   const lists = { revoked: result.revokedAt, none: result.noRevocationAt, failed: result.failedAt };
   for (const issuer of new Set(forgotten.map((tokens) => tokens.issuer))) {
     const ofIssuer = forgotten.filter((tokens) => tokens.issuer === issuer);
-    const revocation = await revokeAll(server, store, issuer, ofIssuer, request, options.now ?? Date.now).catch((error: Error): Revocation => {
+    const revocation = await revokeAll(server.oauth, store, issuer, ofIssuer, request).catch((error: Error): Revocation => {
       log.debug(`revoking the tokens of '${server.name}' at ${redactUrl(issuer)} failed: ${error.message}`);
       return "failed";
     });
@@ -57,26 +57,15 @@ export async function signOut(
 
 /** Whether the issuer took every revocation, offers none, or did not take them. */
 async function revokeAll(
-  server: { name: string; url: string; oauth?: OAuthConfig },
+  oauth: OAuthConfig | undefined,
   store: CredentialsStore,
   issuer: string,
   tokens: StoredTokens[],
   request: AuthRequestOptions,
-  now: () => number,
 ): Promise<Revocation> {
   const metadata = await discoverAuthorizationServer(issuer, request);
   if (!metadata.revocationEndpoint) return "none";
-  const context = {
-    serverName: server.name,
-    serverUrl: server.url,
-    loginHint: "",
-    oauth: server.oauth,
-    store,
-    key: { server: server.name, url: server.url },
-    request,
-    now,
-  };
-  const client = await knownClient(context, metadata);
+  const client = knownClient({ oauth, store }, metadata);
   if (!client) return "failed";
   let all = true;
   for (const set of tokens) {

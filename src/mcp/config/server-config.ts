@@ -103,6 +103,11 @@ export const HttpServerConfig = v.looseObject({
 });
 export type HttpServerConfig = v.InferOutput<typeof HttpServerConfig>;
 
+/** Whether an HTTP entry's own `headers` authorize it: that token is the user's, never replaced by an OAuth one. */
+export function setsOwnAuthorization(config: HttpServerConfig): boolean {
+  return Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
+}
+
 /** One server entry after validation and `${VAR}` expansion. */
 export const ServerConfig = v.variant("type", [StdioServerConfig, HttpServerConfig], (issue) =>
   `unknown "type" ${JSON.stringify(issue.input)}: use "stdio" or "http"`,

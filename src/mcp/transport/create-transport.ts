@@ -1,6 +1,6 @@
 import { serverEnvironment } from "../../system/own-secrets.ts";
 import { type AuthContext, ServerAuthorizer } from "../auth/server-authorizer.ts";
-import type { HttpServerConfig, ServerConfig } from "../config/server-config.ts";
+import { type HttpServerConfig, type ServerConfig, setsOwnAuthorization } from "../config/server-config.ts";
 import { HttpTransport } from "./http-transport.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import type { Transport } from "./transport.ts";
@@ -32,6 +32,6 @@ export function createTransport(config: ServerConfig, context?: TransportContext
  */
 export function authorizerFor(config: HttpServerConfig, context: TransportContext | undefined): ServerAuthorizer | undefined {
   if (!context?.auth) return undefined;
-  if (Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization")) return undefined;
+  if (setsOwnAuthorization(config)) return undefined;
   return new ServerAuthorizer({ name: context.serverName, url: config.url, oauth: config.oauth }, context.auth);
 }
