@@ -1,10 +1,14 @@
+import type { ImageBlock } from "./prompt-blocks.ts";
+
 /** A JSON Schema object describing a tool's input, passed to the model as is. */
 export type JsonSchema = Record<string, unknown>;
 
-/** What a tool gives back to the model: text, and whether it is an error. */
+/** What a tool gives back to the model: text, images (an MCP tool's, a read resource's), and whether it is an error. */
 export interface ToolResult {
   content: string;
   isError: boolean;
+  /** Sent to the model after the text as image blocks of the tool_result. */
+  images?: ImageBlock[];
 }
 
 /** How far a running tool has got, as it reports it: `progress` of `total` (when known), and what it is doing. */

@@ -154,3 +154,70 @@ export const CallToolResult = v.looseObject({
   isError: v.optional(v.boolean(), false),
 });
 export type CallToolResult = v.InferOutput<typeof CallToolResult>;
+
+/** One resource a server lists (`resources/list`); each is checked on its own, so one bad entry costs only itself. */
+export const Resource = v.looseObject({
+  uri: v.string(),
+  name: v.string(),
+  title: v.optional(v.string()),
+  description: v.optional(v.string()),
+  mimeType: v.optional(v.string()),
+  size: v.optional(v.number()),
+});
+export type Resource = v.InferOutput<typeof Resource>;
+
+/** A family of resources named by an RFC 6570 template (`resources/templates/list`). */
+export const ResourceTemplate = v.looseObject({
+  uriTemplate: v.string(),
+  name: v.string(),
+  title: v.optional(v.string()),
+  description: v.optional(v.string()),
+  mimeType: v.optional(v.string()),
+});
+export type ResourceTemplate = v.InferOutput<typeof ResourceTemplate>;
+
+/** One part of what `resources/read` returns: text, or base64 `blob` for binary content. */
+export const ResourceContents = v.looseObject({
+  uri: v.string(),
+  mimeType: v.optional(v.string()),
+  text: v.optional(v.string()),
+  blob: v.optional(v.string()),
+});
+export type ResourceContents = v.InferOutput<typeof ResourceContents>;
+
+export const ReadResourceResult = v.looseObject({ contents: v.array(ResourceContents) });
+export type ReadResourceResult = v.InferOutput<typeof ReadResourceResult>;
+
+export const PromptArgument = v.looseObject({
+  name: v.string(),
+  title: v.optional(v.string()),
+  description: v.optional(v.string()),
+  required: v.optional(v.boolean()),
+});
+export type PromptArgument = v.InferOutput<typeof PromptArgument>;
+
+/** One prompt a server lists (`prompts/list`); each is checked on its own. */
+export const Prompt = v.looseObject({
+  name: v.string(),
+  title: v.optional(v.string()),
+  description: v.optional(v.string()),
+  arguments: v.optional(v.array(PromptArgument)),
+});
+export type Prompt = v.InferOutput<typeof Prompt>;
+
+export const PromptMessage = v.looseObject({ role: v.picklist(["user", "assistant"]), content: ContentBlock });
+export type PromptMessage = v.InferOutput<typeof PromptMessage>;
+
+export const GetPromptResult = v.looseObject({ description: v.optional(v.string()), messages: v.array(PromptMessage) });
+export type GetPromptResult = v.InferOutput<typeof GetPromptResult>;
+
+/** What `completion/complete` is asked about: a prompt's argument, or a resource template's variable. */
+export type CompletionReference = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+
+export const Completion = v.looseObject({
+  values: v.array(v.string()),
+  total: v.optional(v.number()),
+  hasMore: v.optional(v.boolean()),
+});
+export type Completion = v.InferOutput<typeof Completion>;
+export const CompleteResult = v.looseObject({ completion: Completion });

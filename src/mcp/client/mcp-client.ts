@@ -3,6 +3,9 @@ import { systemClock, type Clock } from "../../system/clock.ts";
 import { isCancellation, McpError } from "../mcp-error.ts";
 import {
   CallToolResult,
+  type Completion,
+  type CompletionReference,
+  type GetPromptResult,
   InitializeResult,
   LATEST_PROTOCOL_VERSION,
   ListToolsResult,
@@ -10,6 +13,10 @@ import {
   type Implementation,
   type JsonRpcNotification,
   type JsonRpcRequest,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
@@ -56,6 +63,9 @@ export interface CallOptions {
   /** Hears the call's `notifications/progress`, each with a progress greater than the last. */
   onProgress?: (progress: ProgressUpdate) => void;
 }
+
+/** What a server may offer besides tools, as it declared in its capabilities. */
+export type ServerFeature = "resources" | "resourceSubscriptions" | "prompts" | "completions";
 
 /** A request's options inside the client: a call's, plus what the protocol adds to it. */
 export type RequestOptions = CallOptions & {
@@ -200,6 +210,56 @@ export class McpClient {
     } finally {
       this.progress.untrack(token);
     }
+  }
+
+  // ---- Resources, prompts, completions (issue 16). CONTRACT STUBS: the client helper implements them.
+
+  /** Whether the server declared this feature (`resources`, `resources.subscribe`, `prompts`, `completions`). */
+  offers(feature: ServerFeature): boolean {
+    throw new Error(`not implemented yet: offers(${feature})`);
+  }
+
+  /** Every resource, all pages; cached for the connection until `notifications/resources/list_changed`. */
+  listResources(options: CallOptions = {}): Promise<Resource[]> {
+    throw new Error(`not implemented yet: listResources(${Object.keys(options)})`);
+  }
+
+  /** Every resource template, all pages; cached like `listResources`. */
+  listResourceTemplates(options: CallOptions = {}): Promise<ResourceTemplate[]> {
+    throw new Error(`not implemented yet: listResourceTemplates(${Object.keys(options)})`);
+  }
+
+  /** `resources/read`; a 2026-07-28 server may ask for input first (answered as for tools/call). */
+  readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    throw new Error(`not implemented yet: readResource(${uri}, ${Object.keys(options)})`);
+  }
+
+  /** Asks to hear `notifications/resources/updated` for this URI (legacy: resources/subscribe; modern: the listen filter). */
+  subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
+    throw new Error(`not implemented yet: subscribeResource(${uri}, ${Object.keys(options)})`);
+  }
+
+  unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
+    throw new Error(`not implemented yet: unsubscribeResource(${uri}, ${Object.keys(options)})`);
+  }
+
+  /** Every prompt, all pages; cached until `notifications/prompts/list_changed`. */
+  listPrompts(options: CallOptions = {}): Promise<Prompt[]> {
+    throw new Error(`not implemented yet: listPrompts(${Object.keys(options)})`);
+  }
+
+  /** `prompts/get` with string arguments; a 2026-07-28 server may ask for input first. */
+  getPrompt(name: string, args: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
+    throw new Error(`not implemented yet: getPrompt(${name}, ${Object.keys(args)}, ${Object.keys(options)})`);
+  }
+
+  /** `completion/complete`: values for one argument of a prompt or variable of a resource template. */
+  complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    options: CallOptions & { context?: Record<string, string> } = {},
+  ): Promise<Completion> {
+    throw new Error(`not implemented yet: complete(${ref.type}, ${argument.name}, ${Object.keys(options)})`);
   }
 
   async close(): Promise<void> {

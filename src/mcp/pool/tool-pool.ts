@@ -3,7 +3,7 @@ import { log } from "../../log.ts";
 import type { AuthContext } from "../auth/server-authorizer.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
 import type { EraMemory } from "../client/era-memory.ts";
-import { McpClient, type McpClientOptions } from "../client/mcp-client.ts";
+import { McpClient, type McpClientOptions, type ServerFeature } from "../client/mcp-client.ts";
 import type { RootsProvider } from "../client/roots.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
 import type { Era } from "../client/version-negotiation.ts";
@@ -103,6 +103,8 @@ export class McpToolPool {
   private closing: Promise<void> | undefined;
   /** Hears that a server's tools changed and were registered anew (the REPL says so). */
   onToolsChanged?: (server: string, tools: ToolDefinition[]) => void;
+  /** Hears `notifications/resources/updated` from any server (for a URI it was subscribed to). */
+  onResourceUpdated?: (server: string, uri: string) => void;
   /** Hears every server's log messages (the REPL shows warnings and worse). All go to the debug log. */
   onServerLog?: (entry: ServerLogEntry) => void;
   /** Answers every server's questions; see ToolPoolOptions.elicitation. */
@@ -131,6 +133,11 @@ export class McpToolPool {
 
   status(): ServerStatus[] {
     return this.connections.map((connection) => connection.status);
+  }
+
+  /** CONTRACT STUB (issue 16): the connected servers whose client offers the feature, in config order. */
+  serversOffering(feature: ServerFeature): Array<{ name: string; client: McpClient }> {
+    throw new Error(`not implemented yet: serversOffering(${feature})`);
   }
 
   /** The live client of a connected server. */
