@@ -78,6 +78,19 @@ export class ResourceSubscriptions {
     if (this.uris.delete(uri)) await this.relisten(options);
   }
 
+  /**
+   * A legacy HTTP session was renewed: the new session knows none of our subscriptions, so each is
+   * asked for again (in the background; a failure is a debug line, the URI stays wanted).
+   */
+  renewed(): void {
+    if (this.host.era() !== "legacy") return;
+    for (const uri of this.uris) {
+      this.host
+        .request("resources/subscribe", { uri }, {})
+        .catch((error: Error) => log.debug(`${this.host.description}: could not subscribe to ${uri} again in the new session: ${error.message}`));
+    }
+  }
+
   /** Hears every server notification: an acknowledgement of the current listen stream settles who waits for it. */
   heard(notification: JsonRpcNotification): void {
     if (notification.method !== "notifications/subscriptions/acknowledged") return;
