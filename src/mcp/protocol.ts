@@ -1,6 +1,7 @@
 /**
  * The part of the Model Context Protocol that cat-code speaks: JSON-RPC 2.0 envelopes, the
- * handshake, tools, resources, prompts and completions (list pages: client/paged-list.ts). Schemas are parsed once at the wire; inside, trust the types.
+ * handshake, tools, resources, prompts and completions (list pages: client/paged-list.ts).
+ * Schemas are parsed once at the wire; inside, trust the types.
  */
 import * as v from "valibot";
 
