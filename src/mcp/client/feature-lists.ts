@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
-import { ErrorCode } from "../protocol.ts";
-import { Prompt, Resource, ResourceTemplate } from "../protocol.ts";
+import { ErrorCode, Prompt, Resource, ResourceTemplate } from "../protocol.ts";
 import { exceedsDepth, MAX_TOOL_DEPTH } from "../../system/json-depth.ts";
+import { CachedList } from "./cached-list.ts";
 import { fetchAllPages } from "./paged-list.ts";
 
 /** The largest list entry kept: a resource or a prompt is a name and a few lines, never megabytes. */
@@ -13,29 +13,6 @@ export const MAX_LIST_CHARS = 64 * 2 ** 20;
 
 /** Sends one request of the client's (its timeout, era params, session renewal). */
 type Send = (method: string, params: Record<string, unknown>) => Promise<unknown>;
-
-/**
- * A list asked once per connection: concurrent callers share the one request in flight; a failed
- * one is forgotten (the next caller asks again); `drop` forgets it when the server says it changed.
- */
-export class CachedList<T> {
-  private pending: Promise<T[]> | undefined;
-
-  get(fetch: () => Promise<T[]>): Promise<T[]> {
-    if (this.pending) return this.pending;
-    const pending = fetch();
-    this.pending = pending;
-    // Only this request is forgotten: one asked after a `drop` stays.
-    pending.catch(() => {
-      if (this.pending === pending) this.pending = undefined;
-    });
-    return pending;
-  }
-
-  drop(): void {
-    this.pending = undefined;
-  }
-}
 
 /**
  * The resource, resource-template and prompt lists of one server: all pages, each item checked
