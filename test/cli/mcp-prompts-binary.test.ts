@@ -53,7 +53,7 @@ describe("cat-code mcp prompts (compiled binary)", () => {
 describe("cat-code mcp prompt (compiled binary)", () => {
   test("prints each message as [role] and its text; other blocks as one line", async () => {
     const { exitCode, stdout } = await cat("prompt", "fx", "greet", "name=Ann", "style=formal");
-    expect(stdout).toBe("[user]\nWrite a formal greeting for Ann.\n\n[assistant]\nHello, Ann!\n\n[user]\n[image: image/png, 68 B]\n");
+    expect(stdout).toBe("[user]\nWrite a formal greeting for Ann.\n\n[assistant]\nHello, Ann!\n\n[user]\n[image: image/png, 70 B]\n");
     expect(exitCode).toBe(0);
   });
 

@@ -40,7 +40,7 @@ describe("cat-code mcp resources (compiled binary, our resource fixture)", () =>
       "fixture://text/1                  text-1    text/plain  16 B",
       "fixture://text/2                  text-2    text/plain  16 B",
       "fixture://text/3                  text-3    text/plain  16 B",
-      "fixture://image/dot.png           dot.png   image/png   68 B",
+      "fixture://image/dot.png           dot.png   image/png   70 B",
       "fixture://multi                   multi",
       "fixture://broken                  broken",
       "fixture://greeting/{name}{?lang}  greeting  text/plain  (template)",
@@ -53,7 +53,7 @@ describe("cat-code mcp resources (compiled binary, our resource fixture)", () =>
     const { exitCode, stdout } = await cat("resources", "fx", "--json");
     const json = JSON.parse(stdout);
     expect(json.resources).toHaveLength(6);
-    expect(json.resources[3]).toEqual({ server: "fx", uri: "fixture://image/dot.png", name: "dot.png", title: "A dot", mimeType: "image/png", size: 68 });
+    expect(json.resources[3]).toEqual({ server: "fx", uri: "fixture://image/dot.png", name: "dot.png", title: "A dot", mimeType: "image/png", size: 70 });
     expect(json.templates).toEqual([
       { server: "fx", uriTemplate: "fixture://greeting/{name}{?lang}", name: "greeting", description: "A greeting for {name}", mimeType: "text/plain" },
     ]);
@@ -65,7 +65,7 @@ describe("cat-code mcp resources (compiled binary, our resource fixture)", () =>
     const { exitCode, stdout } = await runBinary(["mcp", "resources", "many", "--mcp-config", many]);
     const lines = stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(10_000 + 3 + 1);
-    expect(lines[9_999]).toStartWith("fixture://text/10000  text-10000");
+    expect(lines[9_999]).toMatch(/^fixture:\/\/text\/10000 +text-10000 +text\/plain +20 B$/);
     expect(exitCode).toBe(0);
   });
 
@@ -99,7 +99,7 @@ describe("cat-code mcp read (compiled binary, our resource fixture)", () => {
     const out = join(tempDir(), "dot.png");
     const { exitCode, stdout, stderr } = await cat("read", "fx", "fixture://image/dot.png", "--out", out);
     expect(readFileSync(out).equals(DOT_PNG)).toBe(true);
-    expect(stderr).toContain(`wrote fixture://image/dot.png (image/png, 68 B) to ${out}`);
+    expect(stderr).toContain(`wrote fixture://image/dot.png (image/png, 70 B) to ${out}`);
     expect([exitCode, stdout]).toEqual([0, ""]);
   });
 
@@ -129,7 +129,7 @@ describe("cat-code mcp read (compiled binary, our resource fixture)", () => {
 
   test("a template URI is filled in from key=value", async () => {
     const { exitCode, stdout } = await cat("read", "fx", "fixture://greeting/{name}{?lang}", "name=Ann Lee", "lang=fr");
-    expect([exitCode, stdout]).toEqual([0, "Bonjour, Ann Lee!\n"]);
+    expect([exitCode, stdout]).toEqual([0, "Bonjour, Ann Lee!"]);
   });
 
   test("a template variable left out, or key=value with a plain URI: exit 2 before any server starts", async () => {

@@ -46,7 +46,8 @@ export default defineCommand({
       console.error("No MCP prompts.");
       return;
     }
-    const withHeaders = listed.length > 1;
+    // Listing all: each server named above its rows, since `mcp prompt` needs the name.
+    const withHeaders = only === undefined;
     const lines = listed.flatMap(({ server, prompts }) => {
       const rows = prompts.map((p) => [p.name, argumentList(p), firstLine(p.description ?? "")].map((cell) => sanitizeForTerminal(cell)));
       const aligned = alignColumns(rows).map((line) => (withHeaders ? `  ${line}` : line));

@@ -44,7 +44,8 @@ export default defineCommand({
       console.error("No MCP resources.");
       return;
     }
-    const withHeaders = listed.length > 1;
+    // Listing all: each server named above its rows, since `mcp read` needs the name.
+    const withHeaders = only === undefined;
     const lines = listed.flatMap(({ server, resources, templates }) => {
       const rows = [
         ...resources.map((r) => [r.uri, r.name, r.mimeType ?? "", r.size === undefined ? "" : formatBytes(r.size)]),
