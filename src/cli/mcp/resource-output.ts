@@ -55,7 +55,7 @@ export async function writeResourceContents(contents: ResourceContents[], server
   const binary = parts.find((p) => typeof p.data !== "string");
   if (options.terminal && binary) {
     throw CliError.usage(
-      `'${label(binary)}' is binary (${sanitizeForTerminal(describe(binary))}): not printed to a terminal; write it to a file with --out FILE, or redirect stdout`,
+      `'${label(binary)}' is binary (${sanitizeForTerminal(describe(binary))}) and not printed to a terminal: use --out FILE, or redirect stdout`,
     );
   }
   if (parts.length === 0) console.error("The resource has no contents.");
