@@ -69,6 +69,14 @@ describe("cat-code mcp resources (compiled binary, our resource fixture)", () =>
     expect(exitCode).toBe(0);
   });
 
+  test("a server that does not answer resources/templates/list still has its resources listed", async () => {
+    const noTemplates = writeConfig({ fx: fixture("--no-templates") });
+    const { exitCode, stdout } = await runBinary(["mcp", "resources", "fx", "--mcp-config", noTemplates]);
+    expect(stdout.trimEnd().split("\n")).toHaveLength(6);
+    expect(stdout).not.toContain("(template)");
+    expect(exitCode).toBe(0);
+  });
+
   test("a server without the resources capability: named, exit 2 with the reason; listing all, skipped with a note", async () => {
     const named = await cat("resources", "fs");
     expect(named.stderr).toContain("MCP server 'fs' does not offer resources");

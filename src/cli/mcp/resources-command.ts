@@ -1,6 +1,9 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import type { Resource, ResourceTemplate } from "../../mcp/protocol.ts";
+import { log } from "../../log.ts";
+import type { McpClient } from "../../mcp/client/mcp-client.ts";
+import { McpError } from "../../mcp/mcp-error.ts";
+import { ErrorCode, type Resource, type ResourceTemplate } from "../../mcp/protocol.ts";
 import { formatBytes } from "../../mcp/tools/flatten-content.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
@@ -28,7 +31,7 @@ export default defineCommand({
       Promise.all(
         servers.map(async ({ name, client }): Promise<ServerResources> => {
           try {
-            const [resources, templates] = await Promise.all([client.listResources(), client.listResourceTemplates()]);
+            const [resources, templates] = await Promise.all([client.listResources(), templatesOf(name, client)]);
             return { server: name, resources, templates };
           } catch (error) {
             throw requestFailure(error, `listing the resources of '${name}'`);
@@ -58,6 +61,20 @@ export default defineCommand({
     await printResult(lines.join("\n"));
   },
 });
+
+/**
+ * A server's templates. Some servers that offer resources do not answer `resources/templates/list`
+ * (a method they never implemented): their resources still list, with no templates.
+ */
+async function templatesOf(server: string, client: McpClient): Promise<ResourceTemplate[]> {
+  try {
+    return await client.listResourceTemplates();
+  } catch (error) {
+    if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound || error.notOffered) throw error;
+    log.debug(`MCP server '${server}' does not answer resources/templates/list (${error.message}): no templates`);
+    return [];
+  }
+}
 
 /**
  * The JSON a script gets: the fields the spec defines, picked one by one (a server's extra fields
