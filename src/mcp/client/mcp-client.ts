@@ -108,7 +108,7 @@ export class McpClient {
   private toolsCache: Promise<ToolDefinition[]> | undefined;
   private readonly timeoutMs: number;
   private readonly timeouts: TimeoutGroups;
-  private readonly session = new SessionRenewal(() => this.handshake({}));
+  private readonly session = new SessionRenewal(() => this.handshake({}).then(() => this.subscriptions.renewed()));
   private readonly clock: Clock;
   private readonly progress = new ProgressTracker();
   /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
