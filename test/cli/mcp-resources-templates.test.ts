@@ -47,6 +47,11 @@ describe("resource template URIs for mcp read", () => {
     expect(usageError(() => expandUriTemplate("file:///{path}", ["README.md"]))).toContain("expected key=value, got 'README.md'");
   });
 
+  test("a variable named like an Object property is a variable like any other", () => {
+    expect(expandUriTemplate("x://{constructor}/{__proto__}", ["constructor=a", "__proto__=b"])).toBe("x://a/b");
+    expect(usageError(() => expandUriTemplate("x://{constructor}", []))).toContain("missing template variable 'constructor'");
+  });
+
   test("a malformed template is a usage error saying what is wrong", () => {
     expect(usageError(() => templateVariables("file:///{path"))).toContain("a '{' without its '}'");
     expect(usageError(() => templateVariables("file:///path}"))).toContain("a '}' without its '{'");

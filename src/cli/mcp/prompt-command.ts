@@ -6,7 +6,8 @@ import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { featureCommandArgs, requestFailure, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
-import { argumentList } from "./prompts-command.ts";
+import { checkPromptArguments } from "./prompt-arguments.ts";
+import { parseStringPairs } from "./string-pairs.ts";
 
 const USAGE = "usage: cat-code mcp prompt <server> <name> [key=value ...] [--json]";
 
@@ -24,7 +25,7 @@ export default defineCommand({
     rejectUnknownFlags(rawArgs, promptArgs);
     const [serverName, [promptName, ...pairs]] = splitServerPositionals(args, [args.server, args.name]);
     if (!serverName || !promptName) throw CliError.usage(USAGE);
-    const given = parsePairs(pairs);
+    const given = parseStringPairs(pairs, "argument");
 
     const result = await withFeatureServers(args, rawArgs, serverName, "prompts", async ([server], feedback) => {
       const what = `getting prompt '${promptName}' from '${serverName}'`;
@@ -48,33 +49,6 @@ export default defineCommand({
     await printResult(args.json ? JSON.stringify(result, null, 2) : messagesText(result));
   },
 });
-
-/** `key=value` pairs as the prompt's string arguments. */
-function parsePairs(pairs: string[]): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const pair of pairs) {
-    const equals = pair.indexOf("=");
-    if (equals <= 0) throw CliError.usage(`expected key=value, got '${pair}'`);
-    const key = pair.slice(0, equals);
-    if (key in values) throw CliError.usage(`argument '${key}' is given twice`);
-    values[key] = pair.slice(equals + 1);
-  }
-  return values;
-}
-
-/** Before `prompts/get`: every key is one of the prompt's arguments, and every required one is there. */
-function checkPromptArguments(prompt: Prompt, given: Record<string, string>): void {
-  const names = (prompt.arguments ?? []).map((a) => a.name);
-  const listing = `arguments of '${prompt.name}': ${argumentList(prompt)}${names.length ? "; * = required" : ""}`;
-  for (const key of Object.keys(given)) {
-    if (!names.includes(key)) throw CliError.usage(`${unknownNameMessage("argument", key, names)} (${listing})`);
-  }
-  const missing = (prompt.arguments ?? []).filter((a) => a.required && !(a.name in given)).map((a) => a.name);
-  if (missing.length > 0) {
-    const add = missing.map((name) => `${name}=...`).join(" ");
-    throw CliError.usage(`missing required argument${missing.length > 1 ? "s" : ""} ${missing.map((n) => `'${n}'`).join(", ")}: add ${add} (${listing})`);
-  }
-}
 
 /** Each message as `[role]` and its content: text as it is, any other block as a one-line description. */
 function messagesText(result: GetPromptResult): string {

@@ -1,8 +1,8 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import type { Prompt } from "../../mcp/protocol.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
+import { argumentList } from "./prompt-arguments.ts";
 import { featureCommandArgs, requestFailure, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
 
 const promptsArgs = {
@@ -56,9 +56,3 @@ export default defineCommand({
     await printResult(lines.join("\n"));
   },
 });
-
-/** `city*, state`: the arguments in order, the required ones marked; `-` for none. */
-export function argumentList(prompt: Prompt): string {
-  const list = (prompt.arguments ?? []).map((a) => (a.required ? `${a.name}*` : a.name)).join(", ");
-  return list || "-";
-}

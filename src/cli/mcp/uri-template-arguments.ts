@@ -1,6 +1,7 @@
 import { parseTemplate } from "url-template";
 import { CliError } from "../../terminal/cli-error.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
+import { parseStringPairs } from "./string-pairs.ts";
 
 /** A resource URI with an RFC 6570 expression in it is a template, filled in from `key=value`. */
 export function isUriTemplate(uri: string): boolean {
@@ -53,16 +54,11 @@ export function expandUriTemplate(template: string, pairs: string[]): string {
   const variables = templateVariables(template);
   const names = variables.map((v) => v.name);
   const listed = variables.map((v) => (v.optional ? v.name : `${v.name}*`)).join(", ");
-  const values: Record<string, string> = {};
-  for (const pair of pairs) {
-    const equals = pair.indexOf("=");
-    if (equals <= 0) throw CliError.usage(`expected key=value, got '${pair}'`);
-    const key = pair.slice(0, equals);
+  const values = parseStringPairs(pairs, "variable");
+  for (const key of Object.keys(values)) {
     if (!names.includes(key)) throw CliError.usage(`${unknownNameMessage("variable", key, names)} (template ${template})`);
-    if (key in values) throw CliError.usage(`variable '${key}' is given twice`);
-    values[key] = pair.slice(equals + 1);
   }
-  const missing = variables.filter((v) => !v.optional && !(v.name in values)).map((v) => v.name);
+  const missing = variables.filter((v) => !v.optional && !Object.hasOwn(values, v.name)).map((v) => v.name);
   if (missing.length > 0) {
     const add = missing.map((name) => `${name}=...`).join(" ");
     throw CliError.usage(`missing template variable${missing.length > 1 ? "s" : ""} ${missing.map((n) => `'${n}'`).join(", ")}: add ${add} (template ${template}; variables: ${listed}, * = required)`);
