@@ -42,6 +42,12 @@ for (const server of ["stdio", "http"]) {
       const { exitCode, stdout } = await cat("prompt", server, "greet", "name=Ada", "style=formal");
       expect([exitCode, stdout]).toEqual([0, "[user]\nPlease greet Ada in a formal way.\n\n[assistant]\nSure.\n"]);
     });
+
+    test("mcp prompt of a prompt that asks the user first: declined (nobody to ask), with a line saying what was asked", async () => {
+      const { exitCode, stdout, stderr } = await cat("prompt", server, "greet_asked");
+      expect(stderr).toContain(`cat-code: ${server} asked for input ("Who should be greeted?", fields: name) — declined: run it in the REPL to answer`);
+      expect([exitCode, stdout]).toEqual([0, "[user]\nPlease greet nobody.\n"]);
+    });
   });
 }
 
