@@ -36,17 +36,27 @@ export function guardStdout(): void {
 export async function printResult(result: string): Promise<void> {
   guardStdout();
   const text = process.stdout.isTTY ? sanitizeForTerminal(result, { keepNewlines: true }) : result;
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(start + SLICE_CHARS, text.length);
-    // Never split a surrogate pair: each half alone would be written as U+FFFD.
-    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-    await writeStdout(text.slice(start, end));
-    start = end;
-  }
+  await printRaw(text);
   if (!text.endsWith("\n")) await writeStdout("\n");
 }
 
-function writeStdout(chunk: string): Promise<void> {
+/**
+ * Data to stdout exactly as given, nothing added or sanitized: what a script asked for when stdout
+ * is not a terminal (a resource's text, a blob's decoded bytes: `mcp read … > file` is the file).
+ * Written a megabyte at a time; failures as in `printResult`.
+ */
+export async function printRaw(data: string | Uint8Array): Promise<void> {
+  guardStdout();
+  for (let start = 0; start < data.length; ) {
+    let end = Math.min(start + SLICE_CHARS, data.length);
+    // Never split a surrogate pair: each half alone would be written as U+FFFD.
+    if (typeof data === "string" && end < data.length && isHighSurrogate(data.charCodeAt(end - 1))) end--;
+    await writeStdout(data.slice(start, end));
+    start = end;
+  }
+}
+
+function writeStdout(chunk: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) =>
     process.stdout.write(chunk, (error) => (error ? reject(writeFailure(error as NodeJS.ErrnoException)) : resolve())),
   );

@@ -1,0 +1,92 @@
+import type { ArgsDef } from "citty";
+import { log } from "../../log.ts";
+import type { McpClient, ServerFeature } from "../../mcp/client/mcp-client.ts";
+import { McpError } from "../../mcp/mcp-error.ts";
+import { CallFeedback } from "../../terminal/call-feedback.ts";
+import { CliError } from "../../terminal/cli-error.ts";
+import { declinedElicitation } from "../../terminal/declined-elicitation.ts";
+import { firstLine } from "../../terminal/terminal-text.ts";
+import { AD_HOC_NAME, cliAuth, isAdHoc, loadServerEntries, openPool, rootsFromArgs, selectEntry, serverSourceArgs, type ServerSourceOptions } from "./server-selection.ts";
+import { loginFirst, signInArgs } from "./sign-in-flags.ts";
+
+/** The flags of every command that reads a server's resources or prompts: as `mcp call`'s. */
+export const featureCommandArgs = { ...signInArgs, ...serverSourceArgs } as const satisfies ArgsDef;
+
+export interface FeatureServer {
+  name: string;
+  client: McpClient;
+}
+
+type FeatureArgs = ServerSourceOptions & { login?: boolean; browser?: boolean };
+
+/**
+ * The positional arguments of a command whose first one names the server: with `--stdio` or `--url`
+ * the server is implied and every positional shifts left by one (as in `mcp call`).
+ */
+export function splitServerPositionals(args: FeatureArgs & { _: string[] }, named: Array<string | undefined>): [string | undefined, string[]] {
+  const given = [...named, ...args._.slice(named.length)].filter((p): p is string => p !== undefined);
+  if (isAdHoc(args)) return [AD_HOC_NAME, given];
+  const [server, ...rest] = given;
+  return [server, rest];
+}
+
+/**
+ * Connects the servers a command is about and hands `work` those that offer `feature`, then closes
+ * them all, on every way out. With `only` (one server named) every problem is the command's error:
+ * NEEDS-AUTH is exit 5, a failed connection exit 3, a server without the feature exit 2 (the command
+ * asked for something that is not there; nothing was sent). Without it, those servers are skipped
+ * with a line on stderr, as `mcp tools` does. Nobody is there to answer a server's question, so it
+ * is declined with a line saying what was asked.
+ */
+export async function withFeatureServers<T>(
+  args: FeatureArgs,
+  rawArgs: string[],
+  only: string | undefined,
+  feature: ServerFeature,
+  work: (servers: FeatureServer[], feedback: CallFeedback) => Promise<T>,
+): Promise<T> {
+  const roots = rootsFromArgs(rawArgs);
+  const entries = loadServerEntries(args);
+  const selected = only === undefined ? entries : [selectEntry(entries, only)];
+  const auth = args.login ? await loginFirst(selected, cliAuth(args), args.browser ?? true) : cliAuth(args);
+  const feedback = new CallFeedback();
+  const elicitation = declinedElicitation((line) => feedback.note(line));
+  const pool = openPool(selected, { roots, elicitation, onServerLog: (logged) => feedback.log(logged), watchChanges: false, auth });
+  try {
+    await pool.connectAll();
+    const servers: FeatureServer[] = [];
+    for (const status of pool.status()) {
+      if (status.state === "needs-approval") log.warn(`MCP server '${status.name}' of ${status.source} is not approved yet (cat-code mcp approve ${status.name})`);
+      if (status.state === "needs-auth") {
+        if (only !== undefined) throw CliError.needsAuth(status.reason);
+        log.warn(firstLine(status.reason));
+      }
+      if (status.state === "failed") {
+        const stderr = status.stderr.length ? `\n${status.stderr.join("\n")}` : "";
+        if (only !== undefined) throw CliError.unavailable(`cannot connect to MCP server '${status.name}': ${status.reason}${stderr}`);
+        log.warn(`MCP server '${status.name}' failed: ${firstLine(status.reason)} (see cat-code mcp list)`);
+      }
+      const client = status.state === "connected" ? pool.client(status.name) : undefined;
+      if (!client) continue;
+      if (client.offers(feature)) servers.push({ name: status.name, client });
+      else if (only !== undefined) throw CliError.usage(McpError.notOffered(status.name, feature).message);
+      else log.info(`MCP server '${status.name}' does not offer ${feature}: skipped`);
+    }
+    return await work(servers, feedback);
+  } finally {
+    feedback.done();
+    await pool.closeAll();
+  }
+}
+
+/**
+ * A request that failed, as the command's error: a sign-in only the user can give is exit 5, a
+ * feature the server does not offer exit 2, anything else the server said (an unknown URI, a read
+ * that failed, a timeout) exit 3 with its message.
+ */
+export function requestFailure(error: unknown, what: string): unknown {
+  if (!(error instanceof McpError)) return error;
+  if (error.needsAuth) return CliError.needsAuth(error.message);
+  if (error.notOffered) return CliError.usage(error.message);
+  return CliError.unavailable(`${what} failed: ${error.message}`);
+}
