@@ -3,6 +3,10 @@ import type { McpClient } from "../mcp/client/mcp-client.ts";
 import { isCancellation } from "../mcp/mcp-error.ts";
 import { contentsSize, resourceBlocks } from "../mcp/tools/resource-content.ts";
 import { cutText } from "../system/cut-text.ts";
+import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import type { AgentSession } from "./agent-session.ts";
+import type { ResourceUpdates } from "./resource-updates.ts";
+import type { Style } from "./tool-call-line.ts";
 
 /** What mentions need of the pool: the connected servers that offer resources. */
 export interface ResourceServerSource {
@@ -32,6 +36,11 @@ const MAX_MENTIONS = 20;
 
 /** `@name:` at the start of a word; the uri runs to the next blank, and `,.;:)` at its end are the sentence's. */
 const MENTION = /(?<=^|\s)@([A-Za-z0-9_-]+):(\S+)/g;
+
+/** Whether a prompt may mention a resource: worth waiting for the servers before it is sent. */
+export function mayMentionResources(text: string): boolean {
+  return new RegExp(MENTION.source).test(text);
+}
 
 /**
  * The resources a prompt mentions, in order, each once. A mention of a server that is not connected
@@ -70,4 +79,31 @@ export async function expandResourceMentions(text: string, source: ResourceServe
     attached.push(`${server}:${cutText(uri, 200)} (${contentsSize(read.value.contents)})`);
   }
   return { blocks, attached, resources: mentions };
+}
+
+export interface AttachContext {
+  session: AgentSession;
+  /** The turn's: Ctrl-C gives up waiting for the servers and the reads. */
+  signal: AbortSignal;
+  print(line: string): void;
+  style: Style;
+  updates: ResourceUpdates;
+}
+
+/**
+ * The REPL's side of mentions: what to send for a typed prompt (the text itself when it mentions no
+ * resource), with a `⎿ attached …` line per resource; undefined when the turn must not be sent, after
+ * a line saying why. A mention typed before the servers are up waits for them.
+ */
+export async function attachResources(text: string, { session, signal, print, style, updates }: AttachContext): Promise<string | PromptBlock[] | undefined> {
+  if (!mayMentionResources(text)) return text;
+  await Promise.race([session.connectMcp(), new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
+  const expanded = await expandResourceMentions(text, session.pool, signal);
+  if ("error" in expanded) {
+    print(signal.aborted ? style.dim("⎿ Cancelled.") : style.red(`error: ${sanitizeForTerminal(firstLine(expanded.error))} (nothing was sent)`));
+    return undefined;
+  }
+  for (const attached of expanded.attached) print(style.dim(`⎿ attached ${sanitizeForTerminal(attached)}`));
+  updates.watch(expanded.resources);
+  return expanded.attached.length ? expanded.blocks : text;
 }
