@@ -104,6 +104,6 @@ export async function attachResources(text: string, { session, signal, print, st
     return undefined;
   }
   for (const attached of expanded.attached) print(style.dim(`⎿ attached ${sanitizeForTerminal(attached)}`));
-  updates.watch(expanded.resources);
+  void updates.watch(expanded.resources);
   return expanded.attached.length ? expanded.blocks : text;
 }
