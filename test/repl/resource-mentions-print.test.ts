@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reply, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { EVERYTHING_SERVER, writeConfig } from "../helpers/paths.ts";
+import { EVERYTHING_SERVER, MODERN_SERVER, writeConfig } from "../helpers/paths.ts";
 import { BUN, childEnv, MAIN, REPO } from "./cli-process.ts";
 
 /** `cat-code -p` with `@server:uri` mentions and the two resource tools: what the model receives, checked at the Messages API stand-in. */
@@ -85,4 +85,17 @@ test("-p: a mention of an unknown server and an email address are sent as plain 
   const { code, requests } = await print(prompt, [reply(text("ok"))]);
   expect(code).toBe(0);
   expect(requests[0]!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: prompt }] }]);
+}, 60_000);
+
+test("-p against the 2026-07-28 fixture: an image resource and a read that asks for the roots first (MRTR)", async () => {
+  config = writeConfig({ modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] } }, home);
+  const prompt = "see @modern:modern://images/dot.png and @modern:modern://roots";
+  const { code, stderr, requests } = await print(prompt, [reply(text("ok"))]);
+  expect(code).toBe(0);
+  expect(stderr).toContain("⎿ attached modern:modern://images/dot.png (70 B)\n");
+  const [turn] = requests[0]!.body.messages as { role: string; content: Block[] }[];
+  expect(turn!.content.map((b) => b.type)).toEqual(["text", "text", "image", "text"]);
+  expect(turn!.content[1]!.text).toBe("[image modern:modern://images/dot.png 1×1 png]");
+  // The roots are the working directory, which the read asked for before answering.
+  expect(turn!.content[3]!.text).toStartWith("[resource modern:modern://roots, text/plain]\nfile://");
 }, 60_000);
