@@ -48,6 +48,12 @@ describe("resourceBlocks: a read resource as blocks for the model", () => {
     expect(blocks[2]).toEqual({ type: "text", text: "[10000 more part(s) of s:c0 not shown: the output limit was reached]" });
   });
 
+  test("at most 1000 parts are shown, whatever their kind; one line counts the rest", () => {
+    const blocks = resourceBlocks("s", Array.from({ length: 2500 }, (_, i) => ({ uri: `b${i}`, mimeType: "application/zip", blob: "AAAA" })));
+    expect(blocks).toHaveLength(1001);
+    expect(blocks.at(-1)).toEqual({ type: "text", text: "[1500 more part(s) of s:b1000 not shown: the output limit was reached]" });
+  });
+
   test("images past the count limit are described, not sent", () => {
     const limits = { ...DEFAULT_RESOURCE_LIMITS, images: { ...DEFAULT_IMAGE_LIMITS, maxImages: 1 } };
     const blocks = resourceBlocks("s", [{ uri: "1", mimeType: "image/png", blob: PNG }, { uri: "2", mimeType: "image/png", blob: PNG }], limits);
