@@ -64,7 +64,7 @@ test("-p: the model lists resources and reads one with the two built-in tools, u
   const [listed] = toolResultsOf(requests[1]!);
   expect(listed!.is_error).toBeUndefined();
   expect(listed!.content).toContain("everything: 7 resource(s), 2 template(s)\n");
-  expect(listed!.content).toContain("\npic: 3 resource(s), 0 template(s)\n  pic://logo.png (logo, image/png)\n");
+  expect(listed!.content).toContain("\npic: 4 resource(s), 0 template(s)\n  pic://logo.png (logo, image/png)\n");
   const [logo, dynamic] = toolResultsOf(requests[2]!);
   expect((logo!.content as Block[]).map((b) => b.type)).toEqual(["text", "image"]);
   expect((logo!.content as Block[])[0]!.text).toBe("[image pic:pic://logo.png 20×20 png]");

@@ -42,10 +42,10 @@ describe("list_mcp_resources and read_mcp_resource against real servers", () => 
     expect(lines).toContain("everything: 7 resource(s), 2 template(s)");
     expect(lines).toContain("  demo://resource/static/document/architecture.md (architecture.md, text/markdown): Static document file exposed from /docs: architecture.md");
     expect(lines).toContain("  template demo://resource/dynamic/text/{resourceId} (Dynamic Text Resource, text/plain): Plaintext dynamic resource fabricated from the {resourceId} variable, which must be an integer.");
-    expect(lines).toContain("pic: 3 resource(s), 0 template(s)");
+    expect(lines).toContain("pic: 4 resource(s), 0 template(s)");
     expect(result.content).not.toContain("fs");
     const one = await list.execute({ server: "pic" });
-    expect(one.content.split("\n")[0]).toBe("pic: 3 resource(s), 0 template(s)");
+    expect(one.content.split("\n")[0]).toBe("pic: 4 resource(s), 0 template(s)");
   });
 
   test("a server that does not offer resources, or is unknown, is an error result naming those that do", async () => {
