@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { parseServerEntry } from "../../src/mcp/config/load-config.ts";
 import { McpToolPool } from "../../src/mcp/pool/tool-pool.ts";
-import { expandResourceMentions, findResourceMentions, mayMentionResources } from "../../src/repl/resource-mentions.ts";
+import { expandResourceMentions, findResourceMentions, mentionedServers } from "../../src/repl/resource-mentions.ts";
 import { ResourceUpdates } from "../../src/repl/resource-updates.ts";
 import { BUN, EVERYTHING_SERVER, REPO } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
@@ -35,8 +35,8 @@ describe("finding @server:uri mentions", () => {
   test("an email address, an unknown server, a server without resources, a bare @server: stay plain text", () => {
     expect(found("mail me@everything:demo://x or bob@example.com")).toEqual([]);
     expect(found("@nobody:demo://x @fs:file:///etc/passwd @everything: @everything:.")).toEqual([]);
-    expect(mayMentionResources("plain text, me@example.com")).toBe(false);
-    expect(mayMentionResources("see @fs:file:///a")).toBe(true);
+    expect(mentionedServers("plain text, me@example.com")).toEqual([]);
+    expect(mentionedServers("see @fs:file:///a and @nobody:x")).toEqual(["fs", "nobody"]);
   });
 });
 
