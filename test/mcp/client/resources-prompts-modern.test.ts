@@ -75,7 +75,10 @@ for (const mode of ["stdio", "http"] as const) {
 
     test("gets the prompt with its arguments; completes its arguments, the earlier one as context, and the template's variable", async () => {
       const { client } = await connect();
-      expect((await client.listPrompts()).map((p) => [p.name, p.arguments?.map((a) => `${a.name}${a.required ? "*" : ""}`)])).toEqual([["greet", ["name*", "style"]]]);
+      expect((await client.listPrompts()).map((p) => [p.name, p.arguments?.map((a) => `${a.name}${a.required ? "*" : ""}`)])).toEqual([
+        ["greet", ["name*", "style"]],
+        ["greet_asked", []],
+      ]);
       const prompt = await client.getPrompt("greet", { name: "Ada", style: "formal" });
       expect(prompt.messages.map((m) => `${m.role}: ${m.content.text}`)).toEqual(["user: Please greet Ada in a formal way.", "assistant: Sure."]);
       await expect(client.getPrompt("greet", {})).rejects.toThrow("greet needs the argument `name`");
@@ -83,6 +86,22 @@ for (const mode of ["stdio", "http"] as const) {
       expect((await client.complete(ref, { name: "style", value: "f" })).values).toEqual(["formal"]);
       expect((await client.complete(ref, { name: "name", value: "A" }, { context: { style: "casual" } })).values).toEqual(["Ada", "Al"]);
       expect((await client.complete({ type: "ref/resource", uri: "modern://notes/{name}" }, { name: "name", value: "t" })).values).toEqual(["todo"]);
+    });
+
+    test("a prompt that asks the user first (MRTR form) is answered by the elicitation handler and sent again", async () => {
+      const asked: string[] = [];
+      const { client, requests } = await connect({
+        elicitation: async (request) => {
+          asked.push(`${request.server}: ${request.message}`);
+          return { action: "accept", content: { name: "Grace" } };
+        },
+      });
+      const prompt = await client.getPrompt("greet_asked", {});
+      expect(prompt.messages[0]!.content.text).toBe("Please greet Grace.");
+      expect(asked).toEqual(["modern: Who should be greeted?"]);
+      const gets = requests().filter((r) => r.method === "prompts/get");
+      expect(gets).toHaveLength(2);
+      if (mode === "http") expect(gets.map((r) => r.headers["mcp-name"])).toEqual(["greet_asked", "greet_asked"]);
     });
 
     test("subscriptions ride the listen filter: each change makes the listen request again; updates arrive for subscribed URIs only", async () => {
