@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reply, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { EVERYTHING_SERVER, MODERN_SERVER, writeConfig } from "../helpers/paths.ts";
+import { freePort, spawnServer } from "../mcp/transport/http-server-process.ts";
 import { BUN, childEnv, MAIN, REPO } from "./cli-process.ts";
 
 /** `cat-code -p` with `@server:uri` mentions and the two resource tools: what the model receives, checked at the Messages API stand-in. */
@@ -98,4 +99,23 @@ test("-p against the 2026-07-28 fixture: an image resource and a read that asks 
   expect(turn!.content[1]!.text).toBe("[image modern:modern://images/dot.png 1×1 png]");
   // The roots are the working directory, which the read asked for before answering.
   expect(turn!.content[3]!.text).toStartWith("[resource modern:modern://roots, text/plain]\nfile://");
+}, 60_000);
+
+test("-p against server-everything over Streamable HTTP: a mention and read_mcp_resource of a template's resource", async () => {
+  const port = freePort();
+  const server = await spawnServer(["node", EVERYTHING_SERVER, "streamableHttp"], { env: { PORT: String(port) }, ready: /listening on port (\d+)/, path: "/mcp" });
+  try {
+    config = writeConfig({ everything: { type: "http", url: server.url } }, home);
+    const { code, stderr, requests } = await print(`read @everything:${ARCHITECTURE}`, [
+      reply(toolUse("read_mcp_resource", { server: "everything", uri: "demo://resource/dynamic/text/2" })),
+      reply(text("done")),
+    ]);
+    expect(code).toBe(0);
+    expect(stderr).toContain(`⎿ attached everything:${ARCHITECTURE} (`);
+    const [turn] = requests[0]!.body.messages as { role: string; content: Block[] }[];
+    expect(turn!.content[1]!.text).toStartWith(`[resource everything:${ARCHITECTURE}, text/markdown]\n# `);
+    expect(toolResultsOf(requests[1]!)[0]!.content).toMatch(/^\[resource everything:demo:\/\/resource\/dynamic\/text\/2, text\/plain\]\nResource 2: /);
+  } finally {
+    await server.stop();
+  }
 }, 60_000);
