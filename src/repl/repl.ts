@@ -15,6 +15,8 @@ import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
 import { TerminalQuestions } from "./terminal-questions.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { runSlashCommand } from "./slash-commands.ts";
+import { attachResources } from "./resource-mentions.ts";
+import { ResourceUpdates } from "./resource-updates.ts";
 import { ansiStyle, plainStyle } from "./tool-call-line.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
 
@@ -127,7 +129,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
 
   void session.connectMcp().then((summary) => summary.line && news(summary.line));
-  options.pool.onToolsChanged = (server, tools) => news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);
+  options.pool.onToolsChanged = (server, tools) => {
+    session.syncResourceTools();
+    news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);
+  };
+  const resourceUpdates = new ResourceUpdates(news);
+  options.pool.onResourceUpdated = (server, uri) => resourceUpdates.updated(server, uri);
   // A server's warning during a turn is shown at once, between the turn's lines; otherwise as news.
   const logLines = new ServerLogLines();
   options.pool.onServerLog = (entry) => {
@@ -159,7 +166,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
       renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
       try {
-        const outcome = await agent.run(text, { signal: turn.signal, observer: renderer });
+        const prompt = await attachResources(text, { session, signal: turn.signal, print, style, updates: resourceUpdates });
+        if (prompt === undefined) continue;
+        const outcome = await agent.run(prompt, { signal: turn.signal, observer: renderer });
         renderer.endLine();
         reportOutcome(outcome, print, style.dim);
       } catch (error) {
