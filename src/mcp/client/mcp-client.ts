@@ -36,7 +36,7 @@ import { boundedCompletion } from "./completion-values.ts";
 import { FeatureLists } from "./feature-lists.ts";
 import { fetchAllPages } from "./paged-list.ts";
 import { ResourceSubscriptions } from "./resource-subscriptions.ts";
-import { announcesListChanges, offersFeature, type ServerFeature } from "./server-features.ts";
+import { announcesListChanges, mayHaveTools, offersFeature, type ServerFeature } from "./server-features.ts";
 import type { Era } from "./version-negotiation.ts";
 import type { ServerLogEntry } from "./server-log.ts";
 import { consumeOwnNotification } from "./own-notifications.ts";
@@ -189,6 +189,7 @@ export class McpClient {
 
   /** Every tool of the server, all pages, asked once per connection. */
   listTools(options: CallOptions = {}): Promise<ToolDefinition[]> {
+    if (!mayHaveTools(this.serverCapabilities)) return Promise.resolve([]);
     return this.toolList.get(() => this.fetchAllTools(options));
   }
 

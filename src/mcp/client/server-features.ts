@@ -27,3 +27,13 @@ export function announcesListChanges(capabilities: Record<string, unknown> | und
   const declared = capabilities?.[capability];
   return isPlainObject(declared) && declared.listChanged === true;
 }
+
+/**
+ * Whether to ask this server for its tools. One that declared other features but not `tools` (a
+ * server of resources or prompts only) has none, and many answer tools/list with an error. One that
+ * declared nothing at all is asked all the same: hand-written servers often leave `tools` out.
+ */
+export function mayHaveTools(capabilities: Record<string, unknown> | undefined): boolean {
+  if (!capabilities || isPlainObject(capabilities.tools)) return true;
+  return !(["resources", "prompts"] as const).some((feature) => offersFeature(capabilities, feature));
+}
