@@ -8,6 +8,11 @@ export interface LineReaderOptions {
   history?: string[];
   /** Called for every line entered at a prompt that is remembered, for the history file. */
   onHistoryLine?: (line: string) => void;
+  /**
+   * Tab at a terminal: given the line up to the cursor, the candidates and the word they replace.
+   * It must not reject (see createCompleter); readline would print the error over the prompt.
+   */
+  complete?: (line: string) => Promise<[string[], string]>;
 }
 
 export interface ReadOptions {
@@ -45,6 +50,13 @@ export class LineReader {
       history: [...(options.history ?? [])].reverse(),
       historySize: 1000,
       removeHistoryDuplicates: true,
+      // The callback form: readline waits for it, and takes the keys typed meanwhile after it.
+      completer: options.complete && ((line: string, done: (error: null, result: [string[], string]) => void) => {
+        options.complete?.(line).then(
+          (result) => done(null, result),
+          () => done(null, [[], line]),
+        );
+      }),
     });
     this.rl.on("line", (line) => this.deliver(line));
     this.rl.on("close", () => {

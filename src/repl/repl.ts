@@ -15,6 +15,11 @@ import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
 import { TerminalQuestions } from "./terminal-questions.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { runSlashCommand } from "./slash-commands.ts";
+import { createCompleter } from "./completion.ts";
+import { mentionCompletion } from "./mention-completion.ts";
+import { RemoteCompletions } from "./remote-completion.ts";
+import { slashCompletion } from "./slash-completion.ts";
+import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { ansiStyle, plainStyle } from "./tool-call-line.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
 
@@ -40,9 +45,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const output = options.output ?? process.stdout;
   const print = (text: string) => output.write(`${text}\n`);
   const history = historyPath();
+  // Tab's sources, one per kind of word; issue 14's `@file` joins them here.
+  const remote = new RemoteCompletions();
+  const complete = createCompleter([slashCompletion({ pool: options.pool, remote }), mentionCompletion({ pool: options.pool, remote })]);
   const reader = new LineReader(input, output, {
     history: loadHistory(history),
     onHistoryLine: (line) => (input.isTTY ? appendHistory(history, line) : undefined),
+    complete,
   });
   const style = reader.isTerminal ? ansiStyle : plainStyle;
 
@@ -146,9 +155,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const text = line.trim();
       if (text === "") continue;
       interruptsAtEmptyPrompt = 0;
+      let prompt: string | PromptBlock[] = text;
       if (text.startsWith("/")) {
-        if ((await runSlashCommand(text, { session, print, cancellable })) === "exit") break;
-        continue;
+        const outcome = await runSlashCommand(text, { session, print, cancellable, ask: (question, signal) => ask(question, signal) });
+        if (outcome === "exit") break;
+        if (outcome === "continue") continue;
+        prompt = outcome.send;
       }
       const agent = session.agentOrMissingKey();
       if ("missing" in agent) {
@@ -159,7 +171,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
       renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
       try {
-        const outcome = await agent.run(text, { signal: turn.signal, observer: renderer });
+        // AgentLoop.run takes blocks once the agent helper's branch is merged (issue 16); until then, a cast.
+        const outcome = await agent.run(prompt as string, { signal: turn.signal, observer: renderer });
         renderer.endLine();
         reportOutcome(outcome, print, style.dim);
       } catch (error) {

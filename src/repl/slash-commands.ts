@@ -1,3 +1,4 @@
+import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import type { Tool } from "../agent/tool.ts";
 import { renderStatusLines, replLoginHint } from "../terminal/render-status.ts";
 import { nearestNames } from "../terminal/suggest.ts";
@@ -5,8 +6,10 @@ import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/termin
 import { McpToolAdapter } from "../mcp/tools/mcp-tool-adapter.ts";
 import type { AgentSession } from "./agent-session.ts";
 import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
+import { listPromptCommands, promptHelpRows, runPromptCommand, type PromptCommand } from "./prompt-commands.ts";
 
-export type SlashOutcome = "continue" | "exit";
+/** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
+export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[] };
 
 export interface SlashContext {
   session: AgentSession;
@@ -15,6 +18,8 @@ export interface SlashContext {
   cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** The browser opener (default: the system's, honouring $BROWSER). */
   open?: (url: string) => Promise<boolean>;
+  /** Asks one question at the terminal (a prompt's missing argument); null when input ended or `signal` aborted. */
+  ask?: (question: string, signal: AbortSignal) => Promise<string | null>;
 }
 
 interface SlashCommand {
@@ -24,7 +29,11 @@ interface SlashCommand {
 }
 
 const COMMANDS: Record<string, SlashCommand> = {
-  help: { usage: "/help", help: "Show this list", run: (_args, context) => (context.print(helpText()), "continue") },
+  help: {
+    usage: "/help",
+    help: "Show this list",
+    run: async (_args, context): Promise<SlashOutcome> => (context.print(helpText(await listPromptCommands(context.session.pool))), "continue"),
+  },
   mcp: {
     usage: "/mcp [tools | login <server> | logout <server>]",
     help: "Show the MCP servers and their state; /mcp tools lists their tools; /mcp login signs in to a NEEDS-AUTH server",
@@ -53,21 +62,41 @@ const COMMANDS: Record<string, SlashCommand> = {
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help" };
 
-/** Runs a line that starts with "/". */
+/** The built-in commands' names, without the slash: for Tab. */
+export const BUILTIN_COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+/** What may follow `/mcp`: for Tab. */
+export const MCP_SUBCOMMANDS: readonly string[] = ["tools", "login", "logout"];
+
+/** Runs a line that starts with "/": a built-in command, or a server's prompt (`/mcp__<server>__<prompt>`). */
 export async function runSlashCommand(line: string, context: SlashContext): Promise<SlashOutcome> {
-  const [, name = "", args = ""] = /^\/(\S*)\s*(.*)$/.exec(line.trim()) ?? [];
+  const [, name = "", args = ""] = /^\/(\S*)\s*(.*)$/s.exec(line.trim()) ?? [];
   const command = COMMANDS[ALIASES[name] ?? name];
-  if (!command) {
-    const near = nearestNames(name, Object.keys(COMMANDS));
-    context.print(`Unknown command /${sanitizeForTerminal(name)}.${near.length ? ` Did you mean /${near[0]}?` : ""} /help lists the commands.`);
-    return "continue";
-  }
-  return command.run(args.trim(), context);
+  if (command) return command.run(args.trim(), context);
+  const prompts = name.startsWith("mcp__") ? await listPromptCommands(context.session.pool) : [];
+  const prompt = prompts.find((candidate) => candidate.name === name);
+  if (prompt) return sendPrompt(prompt, args, context);
+  const near = nearestNames(name, [...BUILTIN_COMMAND_NAMES, ...prompts.map((candidate) => candidate.name)]);
+  context.print(`Unknown command /${sanitizeForTerminal(name)}.${near.length ? ` Did you mean /${near[0]}?` : ""} /help lists the commands.`);
+  return "continue";
 }
 
-function helpText(): string {
+async function sendPrompt(prompt: PromptCommand, args: string, context: SlashContext): Promise<SlashOutcome> {
+  // Without a key nothing could be sent: say so before asking anything of the user or the server.
+  const agent = context.session.agentOrMissingKey();
+  if ("missing" in agent) {
+    context.print(`error: ${agent.missing}`);
+    return "continue";
+  }
+  const ask = context.ask ?? (async () => null);
+  const blocks = await runPromptCommand(prompt, args, { print: context.print, ask, cancellable: context.cancellable });
+  return blocks ? { send: blocks } : "continue";
+}
+
+function helpText(prompts: PromptCommand[]): string {
   const rows = Object.values(COMMANDS).map((c) => [c.usage, c.help]);
-  return [...alignColumns(rows).map((line) => `  ${line}`), "  Ctrl-C cancels a running turn; twice at an empty prompt exits."].join("\n");
+  const lines = [...alignColumns(rows).map((line) => `  ${line}`), "  Ctrl-C cancels a running turn; twice at an empty prompt exits."];
+  if (prompts.length > 0) lines.push("MCP prompts (arguments in order, or name=value; Tab completes):", ...alignColumns(promptHelpRows(prompts)).map((line) => `  ${line}`));
+  return lines.join("\n");
 }
 
 /** The `/mcp` table: `mcp list`'s lines under `MCP servers:`. */
