@@ -27,7 +27,17 @@ export interface McpErrorOptions {
    * token without the scope a request needs): the server is NEEDS-AUTH, not FAILED.
    */
   needsAuth?: boolean;
+  /** The server never declared the capability the request needs: nothing was sent. */
+  notOffered?: boolean;
 }
+
+/** How a message names each feature a server may not offer, and the capability it did not declare. */
+const FEATURE_WORDS: Record<string, { words: string; capability: string }> = {
+  resources: { words: "resources", capability: "resources" },
+  resourceSubscriptions: { words: "resource subscriptions", capability: "resources.subscribe" },
+  prompts: { words: "prompts", capability: "prompts" },
+  completions: { words: "completions", capability: "completions" },
+};
 
 /**
  * The one error of the MCP layers. `code` is the JSON-RPC error code when the peer sent one, or one
@@ -46,6 +56,7 @@ export class McpError extends Error {
   readonly streamLost: boolean;
   readonly unreachable: boolean;
   readonly needsAuth: boolean;
+  readonly notOffered: boolean;
 
   constructor(code: number | undefined, message: string, options: McpErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -57,6 +68,7 @@ export class McpError extends Error {
     this.streamLost = options.streamLost ?? false;
     this.unreachable = options.unreachable ?? false;
     this.needsAuth = options.needsAuth ?? false;
+    this.notOffered = options.notOffered ?? false;
   }
 
   /** A JSON-RPC error object from the server, its message cut where it enters. */
@@ -73,6 +85,17 @@ export class McpError extends Error {
       status: 404,
       url,
       sessionExpired: true,
+    });
+  }
+
+  /**
+   * The server did not declare `feature` (a ServerFeature: resources, resourceSubscriptions, prompts,
+   * completions), so it was not asked: callers tell this apart by `notOffered`.
+   */
+  static notOffered(server: string, feature: string): McpError {
+    const { words, capability } = FEATURE_WORDS[feature] ?? { words: feature, capability: feature };
+    return new McpError(ErrorCode.MethodNotFound, `MCP server '${server}' does not offer ${words} (it declares no '${capability}' capability)`, {
+      notOffered: true,
     });
   }
 

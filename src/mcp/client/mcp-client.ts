@@ -5,22 +5,21 @@ import {
   CallToolResult,
   type Completion,
   type CompletionReference,
-  type GetPromptResult,
+  GetPromptResult,
   InitializeResult,
   LATEST_PROTOCOL_VERSION,
-  ListToolsResult,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Implementation,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type Prompt,
-  type ReadResourceResult,
+  ReadResourceResult,
   type Resource,
   type ResourceTemplate,
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
-import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities, type ProgressToken } from "../stateless-protocol.ts";
+import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities, type ProgressToken, type SubscriptionFilter } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import { ProgressTracker, type ProgressUpdate } from "./progress.ts";
@@ -32,7 +31,11 @@ import { stillOffersModern, type ModernServer } from "./era-detection.ts";
 import { openEra, type BoundEraMemory } from "./era-opening.ts";
 import { paramsForEra } from "./era-params.ts";
 import { CLIENT_INFO } from "./request-meta.ts";
-import { SubscriptionListener } from "./subscription-listener.ts";
+import { boundedCompletion } from "./completion-values.ts";
+import { FeatureLists } from "./feature-lists.ts";
+import { fetchAllPages } from "./paged-list.ts";
+import { ResourceSubscriptions } from "./resource-subscriptions.ts";
+import { announcesListChanges, offersFeature, type ServerFeature } from "./server-features.ts";
 import type { Era } from "./version-negotiation.ts";
 import type { ServerLogEntry } from "./server-log.ts";
 import { consumeOwnNotification } from "./own-notifications.ts";
@@ -42,11 +45,9 @@ import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
 import { ToolParamMarks } from "./tool-param-marks.ts";
 
 export type { BoundEraMemory } from "./era-opening.ts";
+export type { ServerFeature } from "./server-features.ts";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
-
-/** A server that keeps handing out cursors is broken, not large. */
-const MAX_TOOL_PAGES = 1000;
 
 export type ClientState =
   | { status: "idle" }
@@ -63,9 +64,6 @@ export interface CallOptions {
   /** Hears the call's `notifications/progress`, each with a progress greater than the last. */
   onProgress?: (progress: ProgressUpdate) => void;
 }
-
-/** What a server may offer besides tools, as it declared in its capabilities. */
-export type ServerFeature = "resources" | "resourceSubscriptions" | "prompts" | "completions";
 
 /** A request's options inside the client: a call's, plus what the protocol adds to it. */
 export type RequestOptions = CallOptions & {
@@ -95,7 +93,7 @@ export interface McpClientOptions extends ClientFeatureOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** The era this server spoke last time: a legacy one skips the probe (see `connect`). */
   eraMemory?: BoundEraMemory;
-  /** Whether a 2026-07-28 server that declares `tools.listChanged` gets a `subscriptions/listen` (default true). */
+  /** Whether a 2026-07-28 server that declares `listChanged` (tools, resources, prompts) gets a `subscriptions/listen` for it (default true). */
   watchChanges?: boolean;
 }
 
@@ -127,7 +125,8 @@ export class McpClient {
   serverCapabilities: Record<string, unknown> | undefined;
   private _era: Era = "legacy";
   private readonly capabilities: ClientCapabilities;
-  private subscription: SubscriptionListener | undefined;
+  private readonly lists: FeatureLists;
+  private readonly subscriptions: ResourceSubscriptions;
 
   constructor(
     readonly transport: Transport,
@@ -139,10 +138,19 @@ export class McpClient {
     this.stopWatchingRoots = options.roots?.onChange(() => this.rootsChanged());
     this.capabilities = declaredCapabilities(options);
     this.connection = new JsonRpcConnection(transport);
+    this.lists = new FeatureLists(this.serverName);
+    this.subscriptions = new ResourceSubscriptions({
+      era: () => this._era,
+      request: (method, params, requestOptions) => this.request(method, params, requestOptions),
+      listen: (filter, signal, registered) => this.listen(filter, signal, registered),
+      timeoutMs: this.timeoutMs,
+      clock: this.clock,
+      description: transport.description,
+    });
     this.connection.onRequest = (request) => this.answerServerRequest(request);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
     this.connection.onClose = (error) => {
-      this.subscription?.stop();
+      this.subscriptions.stop();
       if (this._state.status === "connected" || this._state.status === "connecting") {
         this._state = { status: "failed", reason: error.message };
       }
@@ -212,61 +220,60 @@ export class McpClient {
     }
   }
 
-  // ---- Resources, prompts, completions (issue 16). CONTRACT STUBS: the client helper implements them.
-
   /** Whether the server declared this feature (`resources`, `resources.subscribe`, `prompts`, `completions`). */
   offers(feature: ServerFeature): boolean {
-    throw new Error(`not implemented yet: offers(${feature})`);
+    return offersFeature(this.serverCapabilities, feature);
   }
 
   /** Every resource, all pages; cached for the connection until `notifications/resources/list_changed`. */
   listResources(options: CallOptions = {}): Promise<Resource[]> {
-    throw new Error(`not implemented yet: listResources(${Object.keys(options)})`);
+    return this.offered("resources", () => this.lists.resources(this.sender(options)));
   }
 
   /** Every resource template, all pages; cached like `listResources`. */
   listResourceTemplates(options: CallOptions = {}): Promise<ResourceTemplate[]> {
-    throw new Error(`not implemented yet: listResourceTemplates(${Object.keys(options)})`);
+    return this.offered("resources", () => this.lists.templates(this.sender(options)));
   }
 
   /** `resources/read`; a 2026-07-28 server may ask for input first (answered as for tools/call). */
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    throw new Error(`not implemented yet: readResource(${uri}, ${Object.keys(options)})`);
+    return this.offered("resources", async () => parseResult(ReadResourceResult, await this.sendWithInput("resources/read", { uri }, options), "resources/read"));
   }
 
   /** Asks to hear `notifications/resources/updated` for this URI (legacy: resources/subscribe; modern: the listen filter). */
   subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
-    throw new Error(`not implemented yet: subscribeResource(${uri}, ${Object.keys(options)})`);
+    return this.offered("resourceSubscriptions", () => this.subscriptions.subscribe(uri, this.callOptions(options)));
   }
 
   unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
-    throw new Error(`not implemented yet: unsubscribeResource(${uri}, ${Object.keys(options)})`);
+    return this.offered("resourceSubscriptions", () => this.subscriptions.unsubscribe(uri, this.callOptions(options)));
   }
 
   /** Every prompt, all pages; cached until `notifications/prompts/list_changed`. */
   listPrompts(options: CallOptions = {}): Promise<Prompt[]> {
-    throw new Error(`not implemented yet: listPrompts(${Object.keys(options)})`);
+    return this.offered("prompts", () => this.lists.prompts(this.sender(options)));
   }
 
   /** `prompts/get` with string arguments; a 2026-07-28 server may ask for input first. */
   getPrompt(name: string, args: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
-    throw new Error(`not implemented yet: getPrompt(${name}, ${Object.keys(args)}, ${Object.keys(options)})`);
+    return this.offered("prompts", async () => parseResult(GetPromptResult, await this.sendWithInput("prompts/get", { name, arguments: args }, options), "prompts/get"));
   }
 
-  /** `completion/complete`: values for one argument of a prompt or variable of a resource template. */
+  /** `completion/complete`: values for one argument of a prompt or variable of a resource template (at most 100). */
   complete(
     ref: CompletionReference,
     argument: { name: string; value: string },
     options: CallOptions & { context?: Record<string, string> } = {},
   ): Promise<Completion> {
-    throw new Error(`not implemented yet: complete(${ref.type}, ${argument.name}, ${Object.keys(options)})`);
+    const params = { ref, argument, ...(options.context && { context: { arguments: options.context } }) };
+    return this.offered("completions", async () => boundedCompletion(await this.request("completion/complete", params, this.callOptions(options))));
   }
 
   async close(): Promise<void> {
     this.closing.abort(McpError.closed("the connection was closed"));
     this.stopWatchingRoots?.();
     if (this._state.status !== "failed") this._state = { status: "closed" };
-    this.subscription?.stop();
+    this.subscriptions.stop();
     await this.connection.close();
   }
 
@@ -303,18 +310,15 @@ export class McpClient {
     this.serverInfo = server.serverInfo;
     this.instructions = server.instructions;
     this.serverCapabilities = server.capabilities;
-    const tools = server.capabilities.tools;
-    const announcesChanges = typeof tools === "object" && tools !== null && (tools as Record<string, unknown>).listChanged === true;
-    if (announcesChanges && this.options.watchChanges !== false) {
-      this.subscription = new SubscriptionListener((signal) => this.listen(signal), this.transport.description, this.clock);
-      this.subscription.start();
-    }
+    if (this.options.watchChanges === false) return;
+    const announces = (capability: "tools" | "resources" | "prompts") => announcesListChanges(server.capabilities, capability);
+    this.subscriptions.watchLists({ toolsListChanged: announces("tools"), resourcesListChanged: announces("resources"), promptsListChanged: announces("prompts") });
   }
 
   /** The long-lived `subscriptions/listen` request: no timeout; its notifications go to `handleNotification`. */
-  private listen(signal: AbortSignal): Promise<unknown> {
-    const params = paramsForEra("modern", { notifications: { toolsListChanged: true } }, this.metaOptions({}));
-    return this.connection.request("subscriptions/listen", params, { signal });
+  private listen(filter: SubscriptionFilter, signal: AbortSignal, registered: (id: number) => void): Promise<unknown> {
+    const params = paramsForEra("modern", { notifications: filter }, this.metaOptions({}));
+    return this.connection.request("subscriptions/listen", params, { signal, registration: { registered } });
   }
 
   /** Whether the connection ended by itself (a stdio server that exited) during connect. */
@@ -365,12 +369,36 @@ export class McpClient {
     }
     const headers = this.paramHeadersApply ? this.paramMarks.headersFor(name, args) : undefined;
     const sendOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progressToken, headers, timeout };
-    return sendWithInputRounds({ name, arguments: args }, {
-      method: "tools/call",
+    return this.inputRounds("tools/call", { name, arguments: args }, sendOptions);
+  }
+
+  /** A request that a 2026-07-28 server may answer "input required" (tools/call, resources/read, prompts/get). */
+  private sendWithInput(method: string, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
+    const sendOptions = this.callOptions(options);
+    return this._era === "legacy" ? this.request(method, params, sendOptions) : this.inputRounds(method, params, sendOptions);
+  }
+
+  private inputRounds(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
+    return sendWithInputRounds(params, {
+      method,
       signal: options.signal,
-      send: (round) => this.request("tools/call", round, sendOptions),
+      send: (round) => this.request(method, round, options),
       answer: (inputRequests) => answerInputRequests(inputRequests, { server: this.serverName, features: this.options, signal: options.signal }),
     });
+  }
+
+  /** Rejects, sending nothing, when the server did not declare `feature`. */
+  private offered<T>(feature: ServerFeature, run: () => Promise<T>): Promise<T> {
+    return this.offers(feature) ? run() : Promise.reject(McpError.notOffered(this.serverName, feature));
+  }
+
+  /** Only the timeout and the signal: the lists and reads take no progress. */
+  private callOptions(options: CallOptions): RequestOptions {
+    return { timeoutMs: options.timeoutMs, signal: options.signal };
+  }
+
+  private sender(options: CallOptions): (method: string, params: Record<string, unknown>) => Promise<unknown> {
+    return (method, params) => this.request(method, params, this.callOptions(options));
   }
 
   /** Whether `x-mcp-header` applies: only the modern revision's HTTP transport carries the headers. */
@@ -386,29 +414,18 @@ export class McpClient {
   private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
     const checkHeaders = this.paramHeadersApply;
     this.paramMarks.begin();
-    const tools: ToolDefinition[] = [];
-    let listed = 0;
-    const seenCursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const raw = await this.request("tools/list", cursor === undefined ? {} : { cursor }, options);
-      // The page's own depth is not bounded here: each tool is checked on its own, so one bad tool costs only itself.
-      const result = parseResult(ListToolsResult, raw, "tools/list", Infinity);
-      const page = checkToolDefinitions(result.tools, listed);
-      listed += result.tools.length;
-      for (const rejected of page.rejected) this.rejectTool(rejected);
-      for (const tool of page.tools) {
-        if (!checkHeaders || this.paramMarks.admit(tool, (rejected) => this.rejectTool(rejected))) tools.push(tool);
-      }
-      cursor = result.nextCursor;
-      if (cursor === undefined || cursor === "") {
-        if (checkHeaders) this.paramMarks.finish();
-        return tools;
-      }
-      if (seenCursors.has(cursor)) throw new McpError(undefined, `tools/list repeated the cursor ${JSON.stringify(cursor)}`);
-      seenCursors.add(cursor);
-    }
-    throw new McpError(undefined, `tools/list gave more than ${MAX_TOOL_PAGES} pages`);
+    const tools = await fetchAllPages({
+      method: "tools/list",
+      field: "tools",
+      request: (params) => this.request("tools/list", params, options),
+      accept: (raws, offset) => {
+        const page = checkToolDefinitions(raws, offset);
+        for (const rejected of page.rejected) this.rejectTool(rejected);
+        return page.tools.filter((tool) => !checkHeaders || this.paramMarks.admit(tool, (rejected) => this.rejectTool(rejected)));
+      },
+    });
+    if (checkHeaders) this.paramMarks.finish();
+    return tools;
   }
 
   /**
@@ -494,6 +511,8 @@ export class McpClient {
   private handleNotification(notification: JsonRpcNotification): void {
     consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog);
     if (notification.method === "notifications/tools/list_changed") this.toolsCache = undefined;
+    this.lists.heard(notification.method);
+    this.subscriptions.heard(notification);
     if (notification.method === "notifications/cancelled") this.openServerRequests.cancelled(notification.params);
     log.debug(`notification from ${this.transport.description}: ${notification.method}`);
     this.options.onNotification?.(notification);

@@ -15,6 +15,7 @@ import { namespacedToolName, stableHash, withSuffix } from "../tools/tool-names.
 import { createTransport, type TransportContext } from "../transport/create-transport.ts";
 import { StdioTransport } from "../transport/stdio-transport.ts";
 import type { Transport } from "../transport/transport.ts";
+import { isPlainObject } from "../../system/plain-object.ts";
 import { EraMemoryHandles } from "./era-memory-handles.ts";
 
 /** What `mcp list` and `/mcp` render: one per configured server, data only. */
@@ -135,9 +136,14 @@ export class McpToolPool {
     return this.connections.map((connection) => connection.status);
   }
 
-  /** CONTRACT STUB (issue 16): the connected servers whose client offers the feature, in config order. */
+  /** The connected servers whose client offers the feature (resources, prompts...), in config order. */
   serversOffering(feature: ServerFeature): Array<{ name: string; client: McpClient }> {
-    throw new Error(`not implemented yet: serversOffering(${feature})`);
+    const offering: Array<{ name: string; client: McpClient }> = [];
+    for (const { entry, client, status } of this.connections) {
+      // The client's own state too: a server that crashed, or a closed pool, is not offered.
+      if (status.state === "connected" && client?.state.status === "connected" && client.offers(feature)) offering.push({ name: entry.name, client });
+    }
+    return offering;
   }
 
   /** The live client of a connected server. */
@@ -265,6 +271,7 @@ export class McpToolPool {
       onLog: (logged) => this.serverLog({ ...logged, server: entry.name }),
       onNotification: (notification) => {
         if (notification.method === "notifications/tools/list_changed") this.toolsChanged(connection);
+        if (notification.method === "notifications/resources/updated") this.resourceUpdated(connection, notification.params);
       },
       onRejectedTool: (tool) => {
         const key = `${tool.name}\u0000${tool.reason}`;
@@ -300,6 +307,16 @@ export class McpToolPool {
       connection.status = { ...base, state: "failed", reason, stderr: reason.includes(stderr.at(-1) ?? "\0") ? [] : stderr };
       await client.close();
     }
+  }
+
+  /** A connected server's `notifications/resources/updated` with a string `uri` reaches onResourceUpdated; others are dropped. */
+  private resourceUpdated(connection: Connection, params: unknown): void {
+    const uri = isPlainObject(params) ? params.uri : undefined;
+    if (connection.status.state !== "connected" || typeof uri !== "string") {
+      log.debug(`MCP server '${connection.entry.name}': dropped a notifications/resources/updated without a uri, or before it was connected`);
+      return;
+    }
+    this.onResourceUpdated?.(connection.entry.name, uri);
   }
 
   private answer(...[request, signal]: Parameters<ElicitationHandler>): ReturnType<ElicitationHandler> {
