@@ -5,6 +5,7 @@ import { toAgentError } from "./agent-error.ts";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
 import { Conversation } from "./conversation.ts";
 import type { PermissionGate } from "./permission.ts";
+import type { PromptBlock } from "./prompt-blocks.ts";
 import { sleep } from "../system/timers.ts";
 import { DEFAULT_RETRY_POLICY, retriesFor, retryDelayMs, type RetryPolicy } from "./retry-policy.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
@@ -56,8 +57,10 @@ export class AgentLoop {
     return this.options.model;
   }
 
-  async run(prompt: string, { signal, observer }: RunOptions = {}): Promise<RunOutcome> {
-    this.conversation.addUserText(prompt);
+  /** Runs one prompt: typed text, or blocks (text and images) that become the user message's content. */
+  async run(prompt: string | PromptBlock[], { signal, observer }: RunOptions = {}): Promise<RunOutcome> {
+    if (typeof prompt === "string") this.conversation.addUserText(prompt);
+    else this.conversation.addUserBlocks(prompt);
     const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
     let text = "";
     for (let request = 1; request <= maxTurns; request++) {

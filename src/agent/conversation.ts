@@ -1,4 +1,6 @@
 import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { userBlocks } from "./message-blocks.ts";
+import type { PromptBlock } from "./prompt-blocks.ts";
 
 /**
  * The messages of one conversation, kept valid for the next request whatever happened to the last
@@ -19,6 +21,11 @@ export class Conversation {
 
   addUserText(text: string): void {
     this.addUser([{ type: "text", text }]);
+  }
+
+  /** A turn of several parts: typed text, attached resources, a prompt's messages. */
+  addUserBlocks(blocks: readonly PromptBlock[]): void {
+    this.addUser(userBlocks(blocks));
   }
 
   addToolResults(results: ToolResultBlockParam[]): void {

@@ -7,6 +7,7 @@ import type { RetryPolicy } from "../agent/retry-policy.ts";
 import { systemPrompt } from "../agent/system-prompt.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import { ListMcpResourcesTool, ReadMcpResourceTool } from "../mcp/tools/resource-tools.ts";
 import { summarizeMcpStartup, type McpStartupSummary } from "./mcp-startup.ts";
 
 export interface AgentSessionOptions {
@@ -29,6 +30,10 @@ export class AgentSession {
   readonly pool: McpToolPool;
   private agent: AgentLoop | undefined;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
+  private readonly resourceTools = [
+    new ListMcpResourcesTool(() => this.pool.serversOffering("resources")),
+    new ReadMcpResourceTool(() => this.pool.serversOffering("resources")),
+  ];
 
   constructor(private readonly options: AgentSessionOptions) {
     this.pool = options.pool;
@@ -50,9 +55,22 @@ export class AgentSession {
   connectMcp(signal?: AbortSignal): Promise<McpStartupSummary> {
     this.mcpStartup ??= this.pool.connectAll({ signal }).then(() => {
       const registered = this.pool.registerInto(this.registry);
+      this.syncResourceTools();
       return summarizeMcpStartup(this.pool.status(), registered, this.pool.authContext?.loginHint);
     });
     return this.mcpStartup;
+  }
+
+  /**
+   * list_mcp_resources and read_mcp_resource are offered while at least one connected server offers
+   * resources; called after startup and whenever a server's tools change (a reconnect, a sign-in).
+   */
+  syncResourceTools(): void {
+    const wanted = this.pool.serversOffering("resources").length > 0;
+    for (const tool of this.resourceTools) {
+      if (wanted && !this.registry.has(tool.name)) this.registry.register(tool);
+      else if (!wanted && this.registry.get(tool.name) === tool) this.registry.unregister(tool.name);
+    }
   }
 
   /** The agent, or the line to show when there are no credentials. */

@@ -12,6 +12,8 @@ import { AgentSession } from "./agent-session.ts";
 import { signInNote } from "./mcp-startup.ts";
 import { cliLoginHint } from "../terminal/render-status.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
+import { expandResourceMentions } from "./resource-mentions.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
 /** How long print mode waits for the MCP servers before it starts without the slow ones. */
 export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
@@ -65,9 +67,14 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     const signIns = signInNote(session.pool.status().filter((s) => s.state === "needs-auth").map((s) => s.name), session.pool.authContext?.loginHint ?? cliLoginHint);
     if (signIns) log.warn(`MCP: ${signIns}`);
 
+    // `@server:uri` attaches the resource; one that cannot be read stops the run before anything is sent.
+    const expanded = await expandResourceMentions(options.prompt, session.pool);
+    if ("error" in expanded) throw CliError.unavailable(`${expanded.error} (nothing was sent)`);
+    for (const attached of expanded.attached) renderer.notice(`⎿ attached ${sanitizeForTerminal(attached)}`);
+
     let outcome;
     try {
-      outcome = await agent.run(options.prompt, { observer: renderer });
+      outcome = await agent.run(expanded.attached.length ? expanded.blocks : options.prompt, { observer: renderer });
     } catch (error) {
       if (error instanceof AgentError) throw CliError.unavailable(error.message);
       throw error;

@@ -99,7 +99,7 @@ export async function runPromptCommand(command: PromptCommand, argsText: string,
   }
   try {
     const result = await io.cancellable((signal) => command.client.getPrompt(command.prompt.name, parsed.values, { signal }));
-    const blocks = promptBlocks(result);
+    const blocks = promptBlocks(command.server, result);
     if (blocks.length === 0) {
       io.print(`${sanitizeForTerminal(command.server)} gave no messages for /${command.name}: nothing was sent`);
       return undefined;

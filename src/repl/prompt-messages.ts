@@ -1,58 +1,60 @@
-import { IMAGE_MEDIA_TYPES, type ImageMediaType, type PromptBlock } from "../agent/prompt-blocks.ts";
-import { limitOutput } from "../agent/tools/output-limit.ts";
+import { DEFAULT_IMAGE_LIMITS, ImageBudget } from "../agent/image-budget.ts";
+import type { PromptBlock } from "../agent/prompt-blocks.ts";
+import { limitOutput, TOOL_OUTPUT_LIMIT } from "../agent/tools/output-limit.ts";
 import type { ContentBlock, GetPromptResult } from "../mcp/protocol.ts";
-
-/** What the Messages API takes per image (base64 characters), and per turn. */
-const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
-const MAX_IMAGES = 20;
+import { DEFAULT_RESOURCE_LIMITS, resourceBlocks } from "../mcp/tools/resource-content.ts";
+import { cutText } from "../system/cut-text.ts";
+import { base64Bytes, formatBytes } from "../system/format-bytes.ts";
 
 /**
- * A prompt's messages as the user's turn. Text goes as text (each part capped as a tool's output
- * is), images the API takes as images, an embedded resource's text as text after a line naming it;
- * anything else is described in one line. A turn is the user's, so an assistant-role message cannot
- * be the model's own words: it is quoted, introduced as the prompt's example of an answer, so the
- * model reads it as context the prompt's author wrote rather than as something it said.
+ * A prompt's messages as the user's turn: text as text, images the API takes as images, embedded
+ * resources as an `@` mention attaches them (resourceBlocks); anything else is described in one
+ * line. The whole stays within what one tool result may put before the model: text past the limit
+ * is cut with a note, images past the API's count are described.
+ *
+ * A turn is the user's, so an assistant-role message cannot be sent as the model's own words: it
+ * is quoted, introduced as the prompt's example of an answer, so the model reads it as context the
+ * prompt's author wrote (a few-shot example) and not as something it said.
  */
-export function promptBlocks(result: GetPromptResult): PromptBlock[] {
+export function promptBlocks(server: string, result: GetPromptResult): PromptBlock[] {
   const blocks: PromptBlock[] = [];
-  let images = 0;
+  const images = new ImageBudget();
+  let textLeft = TOOL_OUTPUT_LIMIT;
   for (const message of result.messages) {
-    const quoted = message.role === "assistant";
-    const block = contentBlock(message.content, () => images < MAX_IMAGES && ++images > 0);
-    if (block.type === "text" && quoted) blocks.push({ type: "text", text: `(The prompt's example of an assistant answer:)\n${block.text}` });
-    else blocks.push(block);
+    // An embedded resource gets the images the prompt has room for (resourceBlocks keeps its own count).
+    const imagesLeft = DEFAULT_IMAGE_LIMITS.maxImages - blocks.filter((block) => block.type === "image").length;
+    const parts = contentBlocks(server, message.content, { textLeft: Math.max(textLeft, 0), imagesLeft, images });
+    for (const part of parts) {
+      if (part.type === "text") textLeft -= part.text.length;
+      blocks.push(message.role === "assistant" && part.type === "text" ? { type: "text", text: `(The prompt's example of an assistant answer:)\n${part.text}` } : part);
+    }
   }
   return blocks;
 }
 
-function contentBlock(content: ContentBlock, roomForImage: () => boolean): PromptBlock {
+interface Room {
+  textLeft: number;
+  imagesLeft: number;
+  images: ImageBudget;
+}
+
+function contentBlocks(server: string, content: ContentBlock, { textLeft, imagesLeft, images }: Room): PromptBlock[] {
   switch (content.type) {
     case "text":
-      return { type: "text", text: limitOutput(content.text ?? "") };
+      return [{ type: "text", text: limitOutput(content.text ?? "", textLeft) }];
     case "image": {
-      const image = imageBlock(content.data, content.mimeType, roomForImage);
-      return image ?? { type: "text", text: `[image ${content.mimeType ?? "of unknown type"}, ${sizeOf(content.data)}: not sent]` };
+      const verdict = images.take(content.data ?? "", content.mimeType);
+      return verdict.image ? [verdict.image] : [{ type: "text", text: verdict.line }];
     }
     case "resource": {
-      const { uri = "(no uri)", text, blob, mimeType } = content.resource ?? {};
-      if (text !== undefined) return { type: "text", text: `Resource ${uri}${mimeType ? ` (${mimeType})` : ""}:\n${limitOutput(text)}` };
-      const image = imageBlock(blob, mimeType, roomForImage);
-      return image ?? { type: "text", text: `[binary resource ${uri}, ${mimeType ?? "unknown type"}, ${sizeOf(blob)}: not shown]` };
+      const { uri = "", ...rest } = content.resource ?? {};
+      return resourceBlocks(server, [{ uri, ...rest }], { ...DEFAULT_RESOURCE_LIMITS, textChars: textLeft, images: { ...DEFAULT_IMAGE_LIMITS, maxImages: Math.max(imagesLeft, 0) } });
     }
     case "resource_link":
-      return { type: "text", text: `[resource link ${content.uri ?? ""}${content.name ? ` (${content.name})` : ""}]` };
-    default:
-      return { type: "text", text: `[${content.type} content${content.mimeType ? `, ${content.mimeType}` : ""}: not sent]` };
+      return [{ type: "text", text: `[resource link ${server}:${cutText(content.uri ?? "", 500)}]` }];
+    default: {
+      const size = content.data === undefined ? "" : `, ${formatBytes(base64Bytes(content.data))}`;
+      return [{ type: "text", text: `[${cutText(content.type, 40)} content${content.mimeType ? `, ${cutText(content.mimeType, 100)}` : ""}${size}: not sent]` }];
+    }
   }
-}
-
-function imageBlock(data: string | undefined, mimeType: string | undefined, roomForImage: () => boolean): PromptBlock | undefined {
-  if (data === undefined || !IMAGE_MEDIA_TYPES.includes(mimeType as ImageMediaType)) return undefined;
-  if (data.length > MAX_IMAGE_BASE64_CHARS || !roomForImage()) return undefined;
-  return { type: "image", mediaType: mimeType as ImageMediaType, data };
-}
-
-function sizeOf(base64: string | undefined): string {
-  const bytes = Math.floor(((base64 ?? "").length * 3) / 4);
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -20,6 +20,8 @@ import { mentionCompletion } from "./mention-completion.ts";
 import { RemoteCompletions } from "./remote-completion.ts";
 import { slashCompletion } from "./slash-completion.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
+import { attachResources } from "./resource-mentions.ts";
+import { ResourceUpdates } from "./resource-updates.ts";
 import { ansiStyle, plainStyle } from "./tool-call-line.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
 
@@ -136,7 +138,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
 
   void session.connectMcp().then((summary) => summary.line && news(summary.line));
-  options.pool.onToolsChanged = (server, tools) => news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);
+  options.pool.onToolsChanged = (server, tools) => {
+    session.syncResourceTools();
+    news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);
+  };
+  const resourceUpdates = new ResourceUpdates(news);
+  options.pool.onResourceUpdated = (server, uri) => resourceUpdates.updated(server, uri);
   // A server's warning during a turn is shown at once, between the turn's lines; otherwise as news.
   const logLines = new ServerLogLines();
   options.pool.onServerLog = (entry) => {
@@ -171,8 +178,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
       renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
       try {
-        // AgentLoop.run takes blocks once the agent helper's branch is merged (issue 16); until then, a cast.
-        const outcome = await agent.run(prompt as string, { signal: turn.signal, observer: renderer });
+        // What the user typed may @-mention resources; a server's prompt is sent as it came (its text
+        // mentioning another server's resource must not fetch it).
+        const blocks = typeof prompt === "string" ? await attachResources(prompt, { session, signal: turn.signal, print, style, updates: resourceUpdates }) : prompt;
+        if (blocks === undefined) continue;
+        const outcome = await agent.run(blocks, { signal: turn.signal, observer: renderer });
         renderer.endLine();
         reportOutcome(outcome, print, style.dim);
       } catch (error) {

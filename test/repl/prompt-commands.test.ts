@@ -99,7 +99,7 @@ describe("running a prompt command", () => {
 
 describe("a prompt's messages as blocks", () => {
   test("text, images, embedded resources; an assistant message quoted; the rest described", () => {
-    const blocks = promptBlocks({
+    const blocks = promptBlocks("srv", {
       messages: [
         { role: "user", content: { type: "text", text: "Look:" } },
         { role: "user", content: { type: "image", data: PNG_1x1, mimeType: "image/png" } },
@@ -113,20 +113,20 @@ describe("a prompt's messages as blocks", () => {
     expect(blocks).toEqual([
       { type: "text", text: "Look:" },
       { type: "image", mediaType: "image/png", data: PNG_1x1 },
-      { type: "text", text: "Resource demo://a.md (text/markdown):\n# A" },
-      { type: "text", text: "[binary resource demo://b.bin, application/pdf, 3 B: not shown]" },
-      { type: "text", text: "[image image/tiff, 3 B: not sent]" },
+      { type: "text", text: "[resource srv:demo://a.md, text/markdown]\n# A" },
+      { type: "text", text: "[binary resource srv:demo://b.bin, application/pdf, 3 B: not shown]" },
+      { type: "text", text: "[image: image/tiff, 3 B: not shown, it is not a PNG, JPEG, GIF or WebP image]" },
       { type: "text", text: "(The prompt's example of an assistant answer:)\nI will look." },
-      { type: "text", text: "[audio content, audio/wav: not sent]" },
+      { type: "text", text: "[audio content, audio/wav, 3 B: not sent]" },
     ]);
   });
 
   test("a text past the tool output limit is cut with a note; past 20 images, the rest are described", () => {
     const many = Array.from({ length: 21 }, () => ({ role: "user" as const, content: { type: "image", data: PNG_1x1, mimeType: "image/png" } }));
-    const blocks = promptBlocks({ messages: [{ role: "user", content: { type: "text", text: "x".repeat(200_000) } }, ...many] });
+    const blocks = promptBlocks("srv", { messages: [{ role: "user", content: { type: "text", text: "x".repeat(200_000) } }, ...many] });
     expect((blocks[0] as { text: string }).text).toEndWith("[output cut: 100,000 of 200,000 characters not shown]");
     expect(blocks.filter((block) => block.type === "image")).toHaveLength(20);
-    expect(blocks.at(-1)).toEqual({ type: "text", text: "[image image/png, 70 B: not sent]" });
+    expect(blocks.at(-1)).toEqual({ type: "text", text: "[image: image/png, 70 B: not shown, more than 20 images]" });
   });
 });
 

@@ -1,4 +1,7 @@
+import { base64Bytes, formatBytes } from "../../system/format-bytes.ts";
 import type { CallToolResult, ContentBlock } from "../protocol.ts";
+
+export { formatBytes };
 
 /**
  * A tool result as text: text blocks as they are, every other block as a one-line placeholder that
@@ -8,10 +11,11 @@ export function flattenContent(result: CallToolResult): string {
   if (result.content.length === 0 && result.structuredContent !== undefined) {
     return JSON.stringify(result.structuredContent);
   }
-  return result.content.map(describeBlock).join("\n");
+  return result.content.map(describeContentBlock).join("\n");
 }
 
-function describeBlock(block: ContentBlock): string {
+/** One block as a line of text: a text block as it is, any other as a placeholder. */
+export function describeContentBlock(block: ContentBlock): string {
   switch (block.type) {
     case "text":
       return block.text ?? "";
@@ -28,15 +32,4 @@ function describeBlock(block: ContentBlock): string {
     default:
       return `[${block.type} content]`;
   }
-}
-
-function base64Bytes(data: string): number {
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

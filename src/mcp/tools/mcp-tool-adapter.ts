@@ -1,9 +1,8 @@
 import type { JsonSchema, Tool, ToolContext, ToolProgress, ToolResult } from "../../agent/tool.ts";
-import { limitOutput } from "../../agent/tools/output-limit.ts";
 import type { McpClient } from "../client/mcp-client.ts";
 import { isCancellation } from "../mcp-error.ts";
 import type { ToolDefinition } from "../protocol.ts";
-import { flattenContent } from "./flatten-content.ts";
+import { modelContent } from "./model-content.ts";
 
 /**
  * One remote tool as a local `Tool`. It holds its own client, so routing a call is a field access,
@@ -38,7 +37,8 @@ export class McpToolAdapter implements Tool {
     const progress = onProgress && ((update: ToolProgress) => running && onProgress(update));
     try {
       const result = await this.client.callTool(this.definition.name, input, { signal: context.signal, onProgress: progress });
-      return { content: limitOutput(flattenContent(result)), isError: result.isError };
+      const { content, images } = modelContent(result);
+      return { content, isError: result.isError, ...(images.length ? { images } : {}) };
     } catch (error) {
       const reason = isCancellation(error) ? "cancelled by the user" : (error as Error).message;
       return { content: `Error: MCP tool '${this.name}' failed: ${reason}`, isError: true };
