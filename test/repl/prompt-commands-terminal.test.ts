@@ -1,0 +1,81 @@
+/**
+ * server-everything's prompts as REPL slash commands at a real terminal, with the Messages API
+ * stand-in checking what the model received: a missing required argument asked for, an argument
+ * completed by Tab, an embedded resource sent as text, and Esc at the question sending nothing.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, startMessagesStandIn, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { BUN, EVERYTHING_SERVER, REPO, tempDir } from "../helpers/paths.ts";
+import { PtyTerminal } from "./pty-terminal.ts";
+
+let terminal: PtyTerminal | undefined;
+let standIn: MessagesStandIn | undefined;
+afterEach(async () => {
+  terminal?.kill();
+  await standIn?.stop();
+  terminal = undefined;
+  standIn = undefined;
+});
+
+async function startRepl(replies: string[]): Promise<PtyTerminal> {
+  standIn = startMessagesStandIn(replies.map((answer) => reply(text(answer))));
+  const configDir = tempDir();
+  writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: "node", args: [EVERYTHING_SERVER, "stdio"] } } }));
+  const started = new PtyTerminal();
+  started.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", join(configDir, "mcp.json")], {
+    cwd: tempDir(),
+    env: { CAT_CODE_HOME: tempDir(), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, PATH: process.env.PATH ?? "/usr/bin:/bin" },
+  });
+  await started.waitForText("MCP: 1 server(s)", 30_000);
+  return started;
+}
+
+/** The content of the user turn the model received last. */
+function lastUserContent(request: RecordedRequest | undefined): unknown {
+  return request?.body.messages.filter((message) => message.role === "user").at(-1)?.content;
+}
+
+const lastLine = (screen: string) => screen.split("\n").at(-1) ?? "";
+
+test("a prompt command asks for its missing required argument, then sends the prompt's message as the turn", async () => {
+  terminal = await startRepl(["Sunny in Paris."]);
+  terminal.type("/mcp__everything__args-prompt");
+  await terminal.waitFor((screen) => lastLine(screen) === "city* (Name of the city):", "the question for city");
+  terminal.type("Paris");
+  const screen = await terminal.waitForText("Sunny in Paris.");
+  expect(screen).toContain("city* (Name of the city): Paris\n⎿ sent prompt mcp__everything__args-prompt (1 message(s))");
+  expect(standIn!.requests).toHaveLength(1);
+  expect(lastUserContent(standIn!.requests[0])).toEqual([{ type: "text", text: "What's weather in Paris?" }]);
+}, 60_000);
+
+test("arguments completed by Tab are sent; an embedded resource reaches the model as text", async () => {
+  terminal = await startRepl(["Promoted.", "Read it."]);
+  terminal.send("/mcp__everything__completable-prompt Sal", "\t");
+  await terminal.waitFor((screen) => lastLine(screen) === "> /mcp__everything__completable-prompt Sales", "Sales completed");
+  terminal.send(" E", "\t");
+  await terminal.waitFor((screen) => lastLine(screen) === "> /mcp__everything__completable-prompt Sales Eve", "Eve completed");
+  terminal.send("Enter");
+  await terminal.waitForText("Promoted.");
+  expect(lastUserContent(standIn!.requests[0])).toEqual([{ type: "text", text: "Please promote Eve to the head of the Sales team." }]);
+
+  terminal.type("/mcp__everything__resource-prompt resourceId=3 Text");
+  await terminal.waitForText("Read it.");
+  const content = lastUserContent(standIn!.requests[1]) as Array<{ type: string; text?: string }>;
+  expect(content[0]).toEqual({ type: "text", text: "This prompt includes the Text resource with id: 3. Please analyze the following resource:" });
+  expect(content[1]?.text).toStartWith("[resource everything:demo://resource/dynamic/text/3");
+  expect(content[1]?.text).toContain("Resource 3");
+}, 60_000);
+
+test("Esc at the question cancels: nothing is sent, and the next prompt works", async () => {
+  terminal = await startRepl(["Hello."]);
+  terminal.type("/mcp__everything__args-prompt");
+  await terminal.waitFor((screen) => lastLine(screen) === "city* (Name of the city):", "the question for city");
+  terminal.send("Escape");
+  await terminal.waitForText("(cancelled: nothing was sent)");
+  terminal.type("/mcp__everything__args-prompt 'San Francisco' state=CA");
+  await terminal.waitForText("Hello.");
+  expect(standIn!.requests).toHaveLength(1);
+  expect(lastUserContent(standIn!.requests[0])).toEqual([{ type: "text", text: "What's weather in San Francisco, CA?" }]);
+}, 60_000);
