@@ -1,5 +1,6 @@
 import { splitShellWords } from "../cli/shell-words.ts";
 import type { PromptArgument } from "../mcp/protocol.ts";
+import { cutText } from "../system/cut-text.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
 export type ParsedArguments = { ok: true; values: Record<string, string> } | { ok: false; error: string };
@@ -83,6 +84,5 @@ export async function askMissing(missing: PromptArgument[], ask: AskAnswer): Pro
 
 /** Server text in one line of a question or an error: sanitized and cut. */
 function clip(text: string): string {
-  const clean = sanitizeForTerminal(text);
-  return clean.length > 80 ? `${clean.slice(0, 79)}…` : clean;
+  return cutText(sanitizeForTerminal(text), 80);
 }

@@ -5,6 +5,7 @@ import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import type { Prompt } from "../mcp/protocol.ts";
 import { namespacedToolName, stableHash, withSuffix } from "../mcp/tools/tool-names.ts";
 import { McpError } from "../mcp/mcp-error.ts";
+import { cutText } from "../system/cut-text.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { askMissing, missingRequired, parsePromptArguments } from "./prompt-arguments.ts";
 import { promptBlocks } from "./prompt-messages.ts";
@@ -51,8 +52,11 @@ export async function listPromptCommands(pool: PromptServers, options: { signal?
 
 /** `/mcp__everything__args-prompt <city> [state]`: required arguments in <>, optional in []. */
 export function promptUsage(command: PromptCommand): string {
-  const args = (command.prompt.arguments ?? []).map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`));
-  return sanitizeForTerminal([`/${command.name}`, ...args].join(" "));
+  const args = (command.prompt.arguments ?? []).map(({ name, required }) => {
+    const shown = cutText(sanitizeForTerminal(name), 40);
+    return required ? `<${shown}>` : `[${shown}]`;
+  });
+  return [`/${command.name}`, ...args].join(" ");
 }
 
 /** Beyond this many, /help names how many more prompt commands there are instead of listing them. */
@@ -62,7 +66,7 @@ const MAX_HELP_ROWS = 50;
 export function promptHelpRows(commands: PromptCommand[]): string[][] {
   const rows = commands.slice(0, MAX_HELP_ROWS).map((command) => {
     const about = command.prompt.description ?? command.prompt.title ?? "";
-    return [promptUsage(command), sanitizeForTerminal(firstLine(about)).slice(0, 200)];
+    return [promptUsage(command), cutText(sanitizeForTerminal(firstLine(about)), 200)];
   });
   if (commands.length > MAX_HELP_ROWS) rows.push([`… and ${commands.length - MAX_HELP_ROWS} more (Tab after /mcp__ completes them)`, ""]);
   return rows;

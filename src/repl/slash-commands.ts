@@ -72,12 +72,19 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
   const [, name = "", args = ""] = /^\/(\S*)\s*(.*)$/s.exec(line.trim()) ?? [];
   const command = COMMANDS[ALIASES[name] ?? name];
   if (command) return command.run(args.trim(), context);
-  const prompts = name.startsWith("mcp__") ? await listPromptCommands(context.session.pool) : [];
+  const prompts = name.startsWith("mcp__") ? await context.cancellable((signal) => promptCommandsOnceConnected(context.session, signal)) : [];
   const prompt = prompts.find((candidate) => candidate.name === name);
   if (prompt) return sendPrompt(prompt, args, context);
   const near = nearestNames(name, [...BUILTIN_COMMAND_NAMES, ...prompts.map((candidate) => candidate.name)]);
   context.print(`Unknown command /${sanitizeForTerminal(name)}.${near.length ? ` Did you mean /${near[0]}?` : ""} /help lists the commands.`);
   return "continue";
+}
+
+/** A prompt command typed while the servers still connect waits for them (Esc or Ctrl-C gives up). */
+async function promptCommandsOnceConnected(session: AgentSession, signal: AbortSignal): Promise<PromptCommand[]> {
+  const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  await Promise.race([session.connectMcp(), aborted]);
+  return signal.aborted ? [] : listPromptCommands(session.pool, { signal });
 }
 
 async function sendPrompt(prompt: PromptCommand, args: string, context: SlashContext): Promise<SlashOutcome> {

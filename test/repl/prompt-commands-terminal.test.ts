@@ -19,16 +19,18 @@ afterEach(async () => {
   standIn = undefined;
 });
 
-async function startRepl(replies: string[]): Promise<PtyTerminal> {
+const EVERYTHING = { command: "node", args: [EVERYTHING_SERVER, "stdio"] };
+
+async function startRepl(replies: string[], server: Record<string, unknown> = EVERYTHING, waitForServers = true): Promise<PtyTerminal> {
   standIn = startMessagesStandIn(replies.map((answer) => reply(text(answer))));
   const configDir = tempDir();
-  writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: "node", args: [EVERYTHING_SERVER, "stdio"] } } }));
+  writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: { everything: server } }));
   const started = new PtyTerminal();
   started.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", join(configDir, "mcp.json")], {
     cwd: tempDir(),
     env: { CAT_CODE_HOME: tempDir(), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, PATH: process.env.PATH ?? "/usr/bin:/bin" },
   });
-  await started.waitForText("MCP: 1 server(s)", 30_000);
+  if (waitForServers) await started.waitForText("MCP: 1 server(s)", 30_000);
   return started;
 }
 
@@ -78,4 +80,28 @@ test("Esc at the question cancels: nothing is sent, and the next prompt works", 
   await terminal.waitForText("Hello.");
   expect(standIn!.requests).toHaveLength(1);
   expect(lastUserContent(standIn!.requests[0])).toEqual([{ type: "text", text: "What's weather in San Francisco, CA?" }]);
+}, 60_000);
+
+test("Ctrl-D at the question cancels the command, and ends input as it does at the prompt", async () => {
+  terminal = await startRepl([]);
+  terminal.type("/mcp__everything__args-prompt");
+  await terminal.waitFor((screen) => lastLine(screen) === "city* (Name of the city):", "the question for city");
+  terminal.send("C-d");
+  const screen = await terminal.waitForText("[exit 0]");
+  expect(screen).toContain("(cancelled: nothing was sent)");
+  expect(standIn!.requests).toHaveLength(0);
+}, 60_000);
+
+test("a prompt command typed while the servers still connect waits for them", async () => {
+  // The server starts only once the test creates the file `go`: until then the REPL is connecting.
+  const gate = tempDir();
+  const held = { command: "sh", args: ["-c", `while [ ! -f '${gate}/go' ]; do sleep 0.05; done; exec node '${EVERYTHING_SERVER}' stdio`] };
+  terminal = await startRepl(["Simple."], held, false);
+  await terminal.waitForText("/help for commands");
+  terminal.type("/mcp__everything__simple-prompt");
+  await terminal.waitForText("> /mcp__everything__simple-prompt");
+  writeFileSync(join(gate, "go"), "");
+  const screen = await terminal.waitForText("Simple.", 30_000);
+  expect(screen).not.toContain("Unknown command");
+  expect(lastUserContent(standIn!.requests[0])).toEqual([{ type: "text", text: "This is a simple prompt without arguments." }]);
 }, 60_000);
