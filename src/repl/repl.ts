@@ -164,7 +164,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       interruptsAtEmptyPrompt = 0;
       let prompt: string | PromptBlock[] = text;
       if (text.startsWith("/")) {
-        const outcome = await runSlashCommand(text, { session, print, cancellable, ask: (question, signal) => ask(question, signal) });
+        const outcome = await runSlashCommand(text, { session, print, cancellable, ask });
         if (outcome === "exit") break;
         if (outcome === "continue") continue;
         prompt = outcome.send;
