@@ -59,19 +59,20 @@ export function argumentList(declared: PromptArgument[]): string {
   return declared.map((arg) => `${clip(arg.name)}${arg.required ? "*" : ""}`).join(" ");
 }
 
-export type AskAnswer = (question: string) => Promise<string | null>;
+/** Asks one question for `argument`, knowing the values given so far (for Tab); null: no answer. */
+export type AskAnswer = (question: string, argument: PromptArgument, given: Record<string, string>) => Promise<string | null>;
 
 /**
  * Asks for each missing required argument, one question each, again after an empty answer. Null
  * when the user gave up: Esc or Ctrl-C (the question's signal), or Ctrl-D (the end of input).
  */
-export async function askMissing(missing: PromptArgument[], ask: AskAnswer): Promise<Record<string, string> | null> {
+export async function askMissing(missing: PromptArgument[], given: Record<string, string>, ask: AskAnswer): Promise<Record<string, string> | null> {
   const answers: Record<string, string> = {};
   for (const arg of missing) {
     const about = arg.description ?? arg.title;
     const question = `${clip(arg.name)}*${about ? ` (${clip(about)})` : ""}: `;
     for (;;) {
-      const answer = await ask(question);
+      const answer = await ask(question, arg, { ...given, ...answers });
       if (answer === null) return null;
       if (answer.trim() !== "") {
         answers[arg.name] = answer;

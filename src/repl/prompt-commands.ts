@@ -7,6 +7,7 @@ import { namespacedToolName, stableHash, withSuffix } from "../mcp/tools/tool-na
 import { McpError } from "../mcp/mcp-error.ts";
 import { cutText } from "../system/cut-text.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import type { LineCompleter } from "./line-reader.ts";
 import { askMissing, missingRequired, parsePromptArguments } from "./prompt-arguments.ts";
 import { promptBlocks } from "./prompt-messages.ts";
 
@@ -74,8 +75,10 @@ export function promptHelpRows(commands: PromptCommand[]): string[][] {
 
 export interface PromptCommandIo {
   print(line: string): void;
-  /** One question at the terminal: null when input ended (Ctrl-D) or `signal` aborted. */
-  ask(question: string, signal: AbortSignal): Promise<string | null>;
+  /** One question at the terminal, with what Tab completes there: null when input ended (Ctrl-D) or `signal` aborted. */
+  ask(question: string, signal: AbortSignal, complete?: LineCompleter): Promise<string | null>;
+  /** Tab at an argument's question: the server's values for it, the arguments given so far as context. */
+  completeArgument?(command: PromptCommand, argument: string, given: Record<string, string>): LineCompleter;
   /** Runs work that Esc or Ctrl-C gives up (its signal aborts). */
   cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
@@ -94,7 +97,9 @@ export async function runPromptCommand(command: PromptCommand, argsText: string,
   }
   const missing = missingRequired(declared, parsed.values);
   if (missing.length > 0) {
-    const answers = await io.cancellable((signal) => askMissing(missing, (question) => io.ask(question, signal)));
+    const answers = await io.cancellable((signal) =>
+      askMissing(missing, parsed.values, (question, arg, given) => io.ask(question, signal, io.completeArgument?.(command, arg.name, given))),
+    );
     if (answers === null) {
       io.print("(cancelled: nothing was sent)");
       return undefined;

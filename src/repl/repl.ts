@@ -53,7 +53,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const reader = new LineReader(input, output, {
     history: loadHistory(history),
     onHistoryLine: (line) => (input.isTTY ? appendHistory(history, line) : undefined),
-    complete,
   });
   const style = reader.isTerminal ? ansiStyle : plainStyle;
 
@@ -157,14 +156,20 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     for (;;) {
       for (const notice of notices.splice(0)) print(notice);
       logLines.reset();
-      const line = await reader.read(PROMPT);
+      const line = await reader.read(PROMPT, { complete });
       if (line === null) break;
       const text = line.trim();
       if (text === "") continue;
       interruptsAtEmptyPrompt = 0;
       let prompt: string | PromptBlock[] = text;
       if (text.startsWith("/")) {
-        const outcome = await runSlashCommand(text, { session, print, cancellable, ask });
+        const outcome = await runSlashCommand(text, {
+          session,
+          print,
+          cancellable,
+          ask: (question, signal, completeAnswer) => reader.read(question, { signal, remember: false, complete: completeAnswer }),
+          completions: remote,
+        });
         if (outcome === "exit") break;
         if (outcome === "continue") continue;
         prompt = outcome.send;

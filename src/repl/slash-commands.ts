@@ -5,8 +5,11 @@ import { nearestNames } from "../terminal/suggest.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { McpToolAdapter } from "../mcp/tools/mcp-tool-adapter.ts";
 import type { AgentSession } from "./agent-session.ts";
+import type { LineCompleter } from "./line-reader.ts";
 import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
 import { listPromptCommands, promptHelpRows, runPromptCommand, type PromptCommand } from "./prompt-commands.ts";
+import type { RemoteCompletions } from "./remote-completion.ts";
+import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
 export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[] };
@@ -19,7 +22,9 @@ export interface SlashContext {
   /** The browser opener (default: the system's, honouring $BROWSER). */
   open?: (url: string) => Promise<boolean>;
   /** Asks one question at the terminal (a prompt's missing argument); null when input ended or `signal` aborted. */
-  ask?: (question: string, signal: AbortSignal) => Promise<string | null>;
+  ask?: (question: string, signal: AbortSignal, complete?: LineCompleter) => Promise<string | null>;
+  /** What Tab asks of servers; with it, Tab at a prompt argument's question offers the server's values. */
+  completions?: RemoteCompletions;
 }
 
 interface SlashCommand {
@@ -94,8 +99,9 @@ async function sendPrompt(prompt: PromptCommand, args: string, context: SlashCon
     context.print(`error: ${agent.missing}`);
     return "continue";
   }
-  const ask = context.ask ?? (async () => null);
-  const blocks = await runPromptCommand(prompt, args, { print: context.print, ask, cancellable: context.cancellable });
+  const { ask = async () => null, completions } = context;
+  const completeArgument = completions && ((command: PromptCommand, argument: string, given: Record<string, string>) => argumentAnswerCompleter(command, argument, given, completions));
+  const blocks = await runPromptCommand(prompt, args, { print: context.print, ask, cancellable: context.cancellable, completeArgument });
   return blocks ? { send: blocks } : "continue";
 }
 

@@ -1,8 +1,7 @@
-import { splitShellWords } from "../cli/shell-words.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
-import type { CompletionSource, Completions } from "./completion.ts";
-import { assignWords } from "./prompt-arguments.ts";
-import { listPromptCommands, type PromptCommand } from "./prompt-commands.ts";
+import type { CompletionSource } from "./completion.ts";
+import { argumentCompletion } from "./prompt-argument-completion.ts";
+import { listPromptCommands } from "./prompt-commands.ts";
 import type { RemoteCompletions } from "./remote-completion.ts";
 import { BUILTIN_COMMAND_NAMES, MCP_SUBCOMMANDS } from "./slash-commands.ts";
 
@@ -36,31 +35,4 @@ export function slashCompletion(env: SlashCompletionEnv): CompletionSource {
     }
     return undefined;
   };
-}
-
-/**
- * The word being typed after a prompt command: `name=value` completes that argument's value, a bare
- * word the next positional one's. A word with quotes in it is left alone: what readline would insert
- * could not be told from the quoting.
- */
-async function argumentCompletion(command: PromptCommand, args: string, remote: RemoteCompletions): Promise<Completions | undefined> {
-  const word = /(\S*)$/.exec(args)?.[1] ?? "";
-  if (/["'\\]/.test(word)) return undefined;
-  let earlier: string[];
-  try {
-    earlier = splitShellWords(args.slice(0, args.length - word.length));
-  } catch {
-    return undefined;
-  }
-  const declared = command.prompt.arguments ?? [];
-  const { values: given } = assignWords(earlier, declared);
-  const named = /^([^=]+)=(.*)$/s.exec(word);
-  const target = named ? declared.find((arg) => arg.name === named[1]) : declared.find((arg) => !(arg.name in given));
-  if (!target) return undefined;
-  const prefix = named ? `${target.name}=` : "";
-  const value = named ? (named[2] as string) : word;
-  const context = Object.fromEntries(Object.entries(given).filter(([name]) => name !== target.name));
-  const values = await remote.values(command.server, command.client, { type: "ref/prompt", name: command.prompt.name }, { name: target.name, value }, context);
-  // A value with a blank or a quote would need quoting, and would not extend the word as typed.
-  return [values.filter((candidate) => !/[\s"'\\]/.test(candidate)).map((candidate) => `${prefix}${candidate}`), word];
 }

@@ -70,6 +70,18 @@ test("arguments completed by Tab are sent; an embedded resource reaches the mode
   expect(content[1]?.text).toContain("Resource 3");
 }, 60_000);
 
+test("at the question for a missing argument, Tab offers the server's values, knowing the arguments given", async () => {
+  terminal = await startRepl(["Promoted."]);
+  terminal.type("/mcp__everything__completable-prompt Marketing");
+  const question = "name* (Choose a team member to lead the selected department.): ";
+  await terminal.waitFor((screen) => lastLine(screen) === question.trimEnd(), "the question for name");
+  terminal.send("Gr", "\t");
+  await terminal.waitFor((screen) => lastLine(screen) === `${question}Grace`, "Grace completed");
+  terminal.send("Enter");
+  await terminal.waitForText("Promoted.");
+  expect(lastUserContent(standIn!.requests[0])).toEqual([{ type: "text", text: "Please promote Grace to the head of the Marketing team." }]);
+}, 60_000);
+
 test("Esc at the question cancels: nothing is sent, and the next prompt works", async () => {
   terminal = await startRepl(["Hello."]);
   terminal.type("/mcp__everything__args-prompt");
