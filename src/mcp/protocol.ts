@@ -1,6 +1,7 @@
 /**
  * The part of the Model Context Protocol that cat-code speaks: JSON-RPC 2.0 envelopes, the
- * handshake, tools/list and tools/call. Schemas are parsed once at the wire; inside, trust the types.
+ * handshake, tools, resources, prompts and completions (list pages: client/paged-list.ts).
+ * Schemas are parsed once at the wire; inside, trust the types.
  */
 import * as v from "valibot";
 
@@ -128,13 +129,6 @@ export const ToolDefinition = v.looseObject({
   annotations: v.optional(ToolAnnotations),
 });
 export type ToolDefinition = v.InferOutput<typeof ToolDefinition>;
-
-/** One page of tools/list; each tool is checked on its own (client/tool-definitions.ts), so one bad tool costs only itself. */
-export const ListToolsResult = v.looseObject({
-  tools: v.array(v.unknown()),
-  nextCursor: v.optional(v.string()),
-});
-export type ListToolsResult = v.InferOutput<typeof ListToolsResult>;
 
 /** A content block; only the fields we render are named, the rest pass through. */
 export const ContentBlock = v.looseObject({

@@ -100,7 +100,9 @@ export interface McpClientOptions extends ClientFeatureOptions {
 /**
  * One MCP server, of either protocol era: the modern one (2026-07-28: no handshake, `_meta` on
  * every request) or a legacy one (the handshake, and its renewal when an HTTP server expires the
- * session); tools/list (paged, cached for the connection) and tools/call, each with a timeout.
+ * session); tools/list (paged, cached for the connection) and tools/call, each with a timeout; the
+ * resources, prompts and completions the server declared (never asked of one that did not), their
+ * lists paged and cached like the tools', resource subscriptions in either era.
  * Speaks JSON-RPC through a `JsonRpcConnection` and knows nothing of how bytes move.
  */
 export class McpClient {
@@ -108,7 +110,7 @@ export class McpClient {
   private toolsCache: Promise<ToolDefinition[]> | undefined;
   private readonly timeoutMs: number;
   private readonly timeouts: TimeoutGroups;
-  private readonly session = new SessionRenewal(() => this.handshake({}));
+  private readonly session = new SessionRenewal(() => this.handshake({}).then(() => this.subscriptions.renewed()));
   private readonly clock: Clock;
   private readonly progress = new ProgressTracker();
   /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
@@ -237,7 +239,9 @@ export class McpClient {
 
   /** `resources/read`; a 2026-07-28 server may ask for input first (answered as for tools/call). */
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.offered("resources", async () => parseResult(ReadResourceResult, await this.sendWithInput("resources/read", { uri }, options), "resources/read"));
+    return this.offered("resources", async () => {
+      return parseResult(ReadResourceResult, await this.sendWithInput("resources/read", { uri }, options), "resources/read");
+    });
   }
 
   /** Asks to hear `notifications/resources/updated` for this URI (legacy: resources/subscribe; modern: the listen filter). */
@@ -256,7 +260,9 @@ export class McpClient {
 
   /** `prompts/get` with string arguments; a 2026-07-28 server may ask for input first. */
   getPrompt(name: string, args: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
-    return this.offered("prompts", async () => parseResult(GetPromptResult, await this.sendWithInput("prompts/get", { name, arguments: args }, options), "prompts/get"));
+    return this.offered("prompts", async () => {
+      return parseResult(GetPromptResult, await this.sendWithInput("prompts/get", { name, arguments: args }, options), "prompts/get");
+    });
   }
 
   /** `completion/complete`: values for one argument of a prompt or variable of a resource template (at most 100). */
@@ -312,7 +318,12 @@ export class McpClient {
     this.serverCapabilities = server.capabilities;
     if (this.options.watchChanges === false) return;
     const announces = (capability: "tools" | "resources" | "prompts") => announcesListChanges(server.capabilities, capability);
-    this.subscriptions.watchLists({ toolsListChanged: announces("tools"), resourcesListChanged: announces("resources"), promptsListChanged: announces("prompts") });
+    // Resource subscriptions join this same stream later (resource-subscriptions.ts).
+    this.subscriptions.watchLists({
+      toolsListChanged: announces("tools"),
+      resourcesListChanged: announces("resources"),
+      promptsListChanged: announces("prompts"),
+    });
   }
 
   /** The long-lived `subscriptions/listen` request: no timeout; its notifications go to `handleNotification`. */
@@ -389,7 +400,8 @@ export class McpClient {
 
   /** Rejects, sending nothing, when the server did not declare `feature`. */
   private offered<T>(feature: ServerFeature, run: () => Promise<T>): Promise<T> {
-    return this.offers(feature) ? run() : Promise.reject(McpError.notOffered(this.serverName, feature));
+    if (this.offers(feature)) return run();
+    return Promise.reject(McpError.notOffered(this.options.name ?? this.serverInfo?.name ?? "(unnamed)", feature));
   }
 
   /** Only the timeout and the signal: the lists and reads take no progress. */

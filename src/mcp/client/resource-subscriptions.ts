@@ -48,7 +48,7 @@ export class ResourceSubscriptions {
   /** Modern: the list changes to hear (from the server's capabilities); starts listening when there is anything to hear. */
   watchLists(lists: ListChanges): void {
     this.lists = lists;
-    void this.relisten().catch(() => {});
+    this.relisten();
   }
 
   async subscribe(uri: string, options: { timeoutMs?: number; signal?: AbortSignal }): Promise<void> {
@@ -59,7 +59,9 @@ export class ResourceSubscriptions {
     }
     if (this.uris.has(uri)) return;
     this.uris.add(uri);
-    const honoured = await this.relisten(options).catch((error: Error) => {
+    const acknowledged = this.acknowledgement(options);
+    this.relisten();
+    const honoured = await acknowledged.catch((error: Error) => {
       this.uris.delete(uri);
       throw error;
     });
@@ -75,7 +77,23 @@ export class ResourceSubscriptions {
       this.uris.delete(uri);
       return;
     }
-    if (this.uris.delete(uri)) await this.relisten(options);
+    if (!this.uris.delete(uri)) return;
+    const acknowledged = this.filter() && this.acknowledgement(options);
+    this.relisten();
+    await acknowledged;
+  }
+
+  /**
+   * A legacy HTTP session was renewed: the new session knows none of our subscriptions, so each is
+   * asked for again (in the background; a failure is a debug line, the URI stays wanted).
+   */
+  renewed(): void {
+    if (this.host.era() !== "legacy") return;
+    for (const uri of this.uris) {
+      this.host
+        .request("resources/subscribe", { uri }, {})
+        .catch((error: Error) => log.debug(`${this.host.description}: could not subscribe to ${uri} again in the new session: ${error.message}`));
+    }
   }
 
   /** Hears every server notification: an acknowledgement of the current listen stream settles who waits for it. */
@@ -95,17 +113,16 @@ export class ResourceSubscriptions {
     this.fail(McpError.closed("the connection was closed"));
   }
 
-  /** Makes the listen request anew with the current filter; resolves with what the server acknowledged. */
-  private relisten(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<SubscriptionFilter> {
+  /**
+   * Makes the listen request anew with the current filter (closing the old stream); with nothing to
+   * hear, only closes it. Who waits for the new stream's acknowledgement registers first (`acknowledgement`).
+   */
+  private relisten(): void {
     this.listener?.stop();
     this.listener = undefined;
     this.listenId = undefined;
-    const filter: SubscriptionFilter = { ...pickTrue(this.lists), ...(this.uris.size > 0 && { resourceSubscriptions: [...this.uris] }) };
-    if (Object.keys(filter).length === 0) {
-      this.fail(McpError.cancelled("subscriptions/listen"));
-      return Promise.resolve({});
-    }
-    const acknowledged = this.acknowledgement(options);
+    const filter = this.filter();
+    if (!filter) return this.fail(McpError.cancelled("subscriptions/listen"));
     const listen = (signal: AbortSignal) =>
       this.host.listen(filter, signal, (id) => (this.listenId = id)).catch((error: Error) => {
         // Who waits for this stream's acknowledgement hears why it will not come.
@@ -114,7 +131,12 @@ export class ResourceSubscriptions {
       });
     this.listener = new SubscriptionListener(listen, this.host.description, this.host.clock);
     this.listener.start();
-    return acknowledged;
+  }
+
+  /** What the listen stream asks for now; undefined when there is nothing to hear. */
+  private filter(): SubscriptionFilter | undefined {
+    const filter: SubscriptionFilter = { ...pickTrue(this.lists), ...(this.uris.size > 0 && { resourceSubscriptions: [...this.uris] }) };
+    return Object.keys(filter).length > 0 ? filter : undefined;
   }
 
   private acknowledgement(options: { timeoutMs?: number; signal?: AbortSignal }): Promise<SubscriptionFilter> {

@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
 import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
+import { initializeHandler, MemoryTransport } from "../../helpers/memory-transport.ts";
 import { ECHO_SERVER, EVERYTHING_SERVER, REPO, tempDir } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
@@ -57,6 +58,23 @@ describe("McpToolPool: servers offering resources and prompts", () => {
       await client.callTool("toggle-subscriber-updates", {});
       await waitFor(() => updates.length > 0, "onResourceUpdated");
       expect(updates[0]).toBe("everything demo://resource/static/document/features.md");
+    } finally {
+      await pool.closeAll();
+    }
+  });
+
+  test("an updated notification without a string uri is dropped; the next valid one still arrives", async () => {
+    const transport = new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [] }) });
+    const pool = new McpToolPool([stdio("mem", "unused")], { createTransport: () => transport });
+    const updates: string[] = [];
+    pool.onResourceUpdated = (server, uri) => updates.push(`${server} ${uri}`);
+    try {
+      await pool.connectAll();
+      transport.serverNotification("notifications/resources/updated", { uri: 7 });
+      transport.serverNotification("notifications/resources/updated");
+      transport.serverNotification("notifications/resources/updated", { uri: "test://after" });
+      await waitFor(() => updates.length > 0, "the valid update");
+      expect(updates).toEqual(["mem test://after"]);
     } finally {
       await pool.closeAll();
     }
