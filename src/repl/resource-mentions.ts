@@ -37,9 +37,9 @@ const MAX_MENTIONS = 20;
 /** `@name:` at the start of a word; the uri runs to the next blank, and `,.;:)` at its end are the sentence's. */
 const MENTION = /(?<=^|\s)@([A-Za-z0-9_-]+):(\S+)/g;
 
-/** Whether a prompt may mention a resource: worth waiting for the servers before it is sent. */
-export function mayMentionResources(text: string): boolean {
-  return new RegExp(MENTION.source).test(text);
+/** The server names a prompt's `@name:…` words name, whether or not such servers exist. */
+export function mentionedServers(text: string): string[] {
+  return [...text.matchAll(MENTION)].map(([, server = ""]) => server);
 }
 
 /**
@@ -93,17 +93,20 @@ export interface AttachContext {
 /**
  * The REPL's side of mentions: what to send for a typed prompt (the text itself when it mentions no
  * resource), with a `⎿ attached …` line per resource; undefined when the turn must not be sent, after
- * a line saying why. A mention typed before the servers are up waits for them.
+ * a line saying why. A mention of a server still connecting waits for it (Ctrl-C gives up).
  */
 export async function attachResources(text: string, { session, signal, print, style, updates }: AttachContext): Promise<string | PromptBlock[] | undefined> {
-  if (!mayMentionResources(text)) return text;
-  await Promise.race([session.connectMcp(), new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
+  const mentioned = new Set(mentionedServers(text));
+  if (mentioned.size === 0) return text;
+  if (session.pool.status().some((s) => s.state === "pending" && mentioned.has(s.name))) {
+    await Promise.race([session.connectMcp(), new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
+  }
   const expanded = await expandResourceMentions(text, session.pool, signal);
   if ("error" in expanded) {
     print(signal.aborted ? style.dim("⎿ Cancelled.") : style.red(`error: ${sanitizeForTerminal(firstLine(expanded.error))} (nothing was sent)`));
     return undefined;
   }
   for (const attached of expanded.attached) print(style.dim(`⎿ attached ${sanitizeForTerminal(attached)}`));
-  updates.watch(expanded.resources);
+  void updates.watch(expanded.resources);
   return expanded.attached.length ? expanded.blocks : text;
 }

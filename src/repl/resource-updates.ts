@@ -15,7 +15,9 @@ export class ResourceUpdates {
 
   constructor(private readonly news: (line: string) => void) {}
 
-  watch(resources: readonly ResourceMention[]): void {
+  /** Resolves once the new subscriptions are in place (the REPL does not wait; a failure is a debug line). */
+  async watch(resources: readonly ResourceMention[]): Promise<void> {
+    const subscribing: Promise<void>[] = [];
     for (const { server, uri, client } of resources) {
       if (!client.offers("resourceSubscriptions")) continue;
       const key = `${server}\u0000${uri}`;
@@ -25,11 +27,13 @@ export class ResourceUpdates {
         continue;
       }
       this.watched.set(key, { told: false });
-      client.subscribeResource(uri).catch((error: Error) => {
+      const subscribed = client.subscribeResource(uri).catch((error: Error) => {
         this.watched.delete(key);
         log.debug(`MCP server '${server}': subscribing to ${uri} failed: ${error.message}`);
       });
+      subscribing.push(subscribed);
     }
+    await Promise.all(subscribing);
   }
 
   /** For `pool.onResourceUpdated`. */

@@ -17,6 +17,9 @@ export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { textChars: TOOL_OUTPUT_
 /** A URI is the server's: long ones are cut where they name a part, since the name is only a label. */
 const MAX_URI_CHARS = 500;
 
+/** Parts of one read shown at most; a server that answers with more is summarized, not listed. */
+const MAX_PARTS = 1000;
+
 /** Binary parts of these types are text in disguise (server-everything serves text/plain blobs). */
 const TEXTUAL_TYPE = /^text\/|[/+](json|xml|yaml|javascript|csv|markdown)(;|$)/i;
 
@@ -35,12 +38,12 @@ export function resourceBlocks(server: string, contents: ResourceContents[], lim
     const name = `${server}:${cutText(part.uri, MAX_URI_CHARS)}`;
     const type = part.mimeType ? `, ${cutText(part.mimeType, 100)}` : "";
     const text = part.text ?? (part.blob !== undefined && TEXTUAL_TYPE.test(part.mimeType ?? "") ? decodeUtf8(part.blob) : undefined);
+    if (index >= MAX_PARTS || (text !== undefined && textLeft <= 0)) {
+      const rest = contents.length - index;
+      blocks.push({ type: "text", text: `[${rest} more part(s) of ${name} not shown: the output limit was reached]` });
+      break;
+    }
     if (text !== undefined) {
-      if (textLeft <= 0) {
-        const rest = contents.length - index;
-        blocks.push({ type: "text", text: `[${rest} more part(s) of ${name} not shown: the output limit was reached]` });
-        break;
-      }
       const shown = limitOutput(text, textLeft);
       textLeft -= Math.min(text.length, textLeft);
       blocks.push({ type: "text", text: `[resource ${name}${type}]\n${shown}` });
