@@ -7,12 +7,13 @@ import type { RemoteCompletions } from "./remote-completion.ts";
 
 /**
  * The word being typed after a prompt command: `name=value` completes that argument's value, a bare
- * word the next positional one's. A word with quotes in it is left alone: what readline would insert
- * could not be told from the quoting.
+ * word the next positional one's. Values are offered as they must be typed, blanks and quotes
+ * escaped with a backslash (`Dr.\ Ada`), so that each extends what was typed. A word with a quote in
+ * it is left alone: what readline would insert could not be told from the quoting.
  */
 export async function argumentCompletion(command: PromptCommand, args: string, remote: RemoteCompletions): Promise<Completions | undefined> {
-  const word = /(\S*)$/.exec(args)?.[1] ?? "";
-  if (/["'\\]/.test(word)) return undefined;
+  const word = /((?:\\.|\S)*)$/s.exec(args)?.[1] ?? "";
+  if (/["']/.test(word)) return undefined;
   let earlier: string[];
   try {
     earlier = splitShellWords(args.slice(0, args.length - word.length));
@@ -25,9 +26,14 @@ export async function argumentCompletion(command: PromptCommand, args: string, r
   const target = named ? declared.find((arg) => arg.name === named[1]) : declared.find((arg) => !(arg.name in given));
   if (!target) return undefined;
   const prefix = named ? `${target.name}=` : "";
-  const values = await argumentValues(command, target.name, named ? (named[2] as string) : word, given, remote);
-  // A value with a blank or a quote would need quoting, and would not extend the word as typed.
-  return [values.filter((candidate) => !/[\s"'\\]/.test(candidate)).map((candidate) => `${prefix}${candidate}`), word];
+  const typed = splitShellWords(named ? (named[2] as string) : word)[0] ?? "";
+  const values = await argumentValues(command, target.name, typed, given, remote);
+  return [values.map((value) => `${prefix}${escapeWord(value)}`), word];
+}
+
+/** A value as one shell-like word: blanks, quotes and backslashes escaped. */
+function escapeWord(value: string): string {
+  return value.replace(/[\s"'\\]/g, "\\$&");
 }
 
 /** Tab at the question for a missing argument: the whole answer is the value, no quoting needed. */

@@ -138,7 +138,15 @@ describe("@ mentions", () => {
 describe("what reaches the line", () => {
   test("a server's value with control characters or line breaks, or that does not extend the word, is not offered", async () => {
     const server = fakeServer({ prompts: [TEAM], answer: () => ({ values: ["Eng\u001b[2Jineering", "Eng\nx", "Sales", "Engine ering", "Eng"] }) });
-    expect(await completerFor({ s: server })("/mcp__s__team Eng")).toEqual([["Eng"], "Eng"]);
+    expect(await completerFor({ s: server })("/mcp__s__team Eng")).toEqual([["Engine\\ ering", "Eng"], "Eng"]);
+  });
+
+  test("a value with blanks or quotes is offered escaped, and what was typed escaped is sent unescaped", async () => {
+    const server = fakeServer({ prompts: [TEAM], answer: ({ argument }) => ({ values: ["Dr. Ada", "Dr. Al's"].filter((v) => v.startsWith(argument.value)) }) });
+    const complete = completerFor({ s: server });
+    expect(await complete("/mcp__s__team x Dr")).toEqual([["Dr.\\ Ada", "Dr.\\ Al\\'s"], "Dr"]);
+    expect(await complete("/mcp__s__team x name=Dr.\\ A")).toEqual([["name=Dr.\\ Ada", "name=Dr.\\ Al\\'s"], "name=Dr.\\ A"]);
+    expect(server.calls.map((call) => call.argument.value)).toEqual(["Dr", "Dr. A"]);
   });
 
   test(`past ${MAX_CANDIDATES} candidates, the common prefix of all comes first, so Tab inserts only what they share`, async () => {
