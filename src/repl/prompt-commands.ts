@@ -117,7 +117,7 @@ export async function runPromptCommand(command: PromptCommand, argsText: string,
     return blocks;
   } catch (error) {
     if (error instanceof McpError && error.isCancelled) io.print("(cancelled: nothing was sent)");
-    else io.print(`error: ${sanitizeForTerminal(command.server)} could not give prompt /${command.name}: ${sanitizeForTerminal((error as Error).message)}`);
+    else io.print(`error: ${sanitizeForTerminal(command.server)} could not give prompt /${command.name}: ${cutText(sanitizeForTerminal((error as Error).message), 500)}`);
     return undefined;
   }
 }

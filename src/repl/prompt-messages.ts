@@ -20,12 +20,16 @@ export function promptBlocks(server: string, result: GetPromptResult): PromptBlo
   const blocks: PromptBlock[] = [];
   const images = new ImageBudget();
   let textLeft = TOOL_OUTPUT_LIMIT;
-  for (const message of result.messages) {
-    // An embedded resource gets the images the prompt has room for (resourceBlocks keeps its own count).
-    const imagesLeft = DEFAULT_IMAGE_LIMITS.maxImages - blocks.filter((block) => block.type === "image").length;
-    const parts = contentBlocks(server, message.content, { textLeft: Math.max(textLeft, 0), imagesLeft, images });
-    for (const part of parts) {
+  let imagesLeft = DEFAULT_IMAGE_LIMITS.maxImages;
+  for (const [index, message] of result.messages.entries()) {
+    if (textLeft <= 0) {
+      blocks.push({ type: "text", text: `[${result.messages.length - index} more message(s) of the prompt not shown: the output limit was reached]` });
+      break;
+    }
+    // An embedded resource gets the images the prompt still has room for (resourceBlocks counts its own).
+    for (const part of contentBlocks(server, message.content, { textLeft, imagesLeft, images })) {
       if (part.type === "text") textLeft -= part.text.length;
+      else imagesLeft--;
       blocks.push(message.role === "assistant" && part.type === "text" ? { type: "text", text: `(The prompt's example of an assistant answer:)\n${part.text}` } : part);
     }
   }

@@ -37,7 +37,12 @@ const COMMANDS: Record<string, SlashCommand> = {
   help: {
     usage: "/help",
     help: "Show this list",
-    run: async (_args, context): Promise<SlashOutcome> => (context.print(helpText(await listPromptCommands(context.session.pool))), "continue"),
+    // A server slow to list its prompts holds /help up only until Esc or Ctrl-C (then it is left out).
+    run: async (_args, context): Promise<SlashOutcome> => {
+      const prompts = await context.cancellable((signal) => listPromptCommands(context.session.pool, { signal }));
+      context.print(helpText(prompts));
+      return "continue";
+    },
   },
   mcp: {
     usage: "/mcp [tools | login <server> | logout <server>]",

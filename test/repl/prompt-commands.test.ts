@@ -123,10 +123,19 @@ describe("a prompt's messages as blocks", () => {
 
   test("a text past the tool output limit is cut with a note; past 20 images, the rest are described", () => {
     const many = Array.from({ length: 21 }, () => ({ role: "user" as const, content: { type: "image", data: PNG_1x1, mimeType: "image/png" } }));
-    const blocks = promptBlocks("srv", { messages: [{ role: "user", content: { type: "text", text: "x".repeat(200_000) } }, ...many] });
-    expect((blocks[0] as { text: string }).text).toEndWith("[output cut: 100,000 of 200,000 characters not shown]");
+    const blocks = promptBlocks("srv", { messages: [...many, { role: "user", content: { type: "text", text: "x".repeat(200_000) } }] });
     expect(blocks.filter((block) => block.type === "image")).toHaveLength(20);
-    expect(blocks.at(-1)).toEqual({ type: "text", text: "[image: image/png, 70 B: not shown, more than 20 images]" });
+    expect(blocks[20]).toEqual({ type: "text", text: "[image: image/png, 70 B: not shown, more than 20 images]" });
+    // The refused image's line counts against the text limit too.
+    expect(blocks).toHaveLength(22);
+    expect((blocks[21] as { text: string }).text).toMatch(/\n\n\[output cut: 100,0\d\d of 200,000 characters not shown\]$/);
+  });
+
+  test("past the limit, the rest of the messages are left out with one line, however many there are", () => {
+    const messages = Array.from({ length: 100_000 }, () => ({ role: "user" as const, content: { type: "text", text: "y".repeat(10) } }));
+    const blocks = promptBlocks("srv", { messages });
+    expect(blocks).toHaveLength(10_001);
+    expect(blocks.at(-1)).toEqual({ type: "text", text: "[90000 more message(s) of the prompt not shown: the output limit was reached]" });
   });
 });
 
