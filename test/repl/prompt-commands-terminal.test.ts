@@ -1,16 +1,22 @@
 /**
- * server-everything's prompts as REPL slash commands at a real terminal, with the Messages API
+ * server-everything's prompts as slash commands of the compiled REPL at a real terminal, with the Messages API
  * stand-in checking what the model received: a missing required argument asked for, an argument
  * completed by Tab, an embedded resource sent as text, and Esc at the question sending nothing.
  */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startMessagesStandIn, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, EVERYTHING_SERVER, REPO, tempDir } from "../helpers/paths.ts";
+import { buildBinary } from "../../scripts/build.ts";
+import { EVERYTHING_SERVER, tempDir } from "../helpers/paths.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
 
 let terminal: PtyTerminal | undefined;
+let binary: string;
+// The compiled binary, as users run it: its bundled readline is what answers Tab.
+beforeAll(async () => {
+  binary = await buildBinary({ outfile: join(tempDir(), "cat-code") });
+}, 60_000);
 let standIn: MessagesStandIn | undefined;
 afterEach(async () => {
   terminal?.kill();
@@ -26,7 +32,7 @@ async function startRepl(replies: string[], server: Record<string, unknown> = EV
   const configDir = tempDir();
   writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: { everything: server } }));
   const started = new PtyTerminal();
-  started.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", join(configDir, "mcp.json")], {
+  started.start([binary, "--mcp-config", join(configDir, "mcp.json")], {
     cwd: tempDir(),
     env: { CAT_CODE_HOME: tempDir(), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, PATH: process.env.PATH ?? "/usr/bin:/bin" },
   });

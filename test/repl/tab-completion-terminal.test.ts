@@ -1,14 +1,20 @@
 /**
- * Tab in the REPL at a real terminal (a pseudo-terminal read through a terminal emulator), with
+ * Tab in the compiled REPL at a real terminal (a pseudo-terminal read through a terminal emulator), with
  * server-everything over stdio: what the line becomes after Tab, and the list a second Tab shows.
  */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUN, EVERYTHING_SERVER, REPO, tempDir } from "../helpers/paths.ts";
+import { buildBinary } from "../../scripts/build.ts";
+import { EVERYTHING_SERVER, tempDir } from "../helpers/paths.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
 
 let terminal: PtyTerminal | undefined;
+let binary: string;
+// The compiled binary, as users run it: its bundled readline is what answers Tab.
+beforeAll(async () => {
+  binary = await buildBinary({ outfile: join(tempDir(), "cat-code") });
+}, 60_000);
 afterEach(() => {
   terminal?.kill();
   terminal = undefined;
@@ -18,7 +24,7 @@ async function startRepl(): Promise<PtyTerminal> {
   const configDir = tempDir();
   writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: "node", args: [EVERYTHING_SERVER, "stdio"] } } }));
   const started = new PtyTerminal();
-  started.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", join(configDir, "mcp.json")], {
+  started.start([binary, "--mcp-config", join(configDir, "mcp.json")], {
     cwd: tempDir(),
     env: { CAT_CODE_HOME: tempDir(), PATH: process.env.PATH ?? "/usr/bin:/bin" },
   });
