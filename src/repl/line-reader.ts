@@ -123,7 +123,11 @@ export class LineReader {
         if (this.waiter !== settle) return;
         this.waiter = undefined;
         this.completer = undefined;
-        if (this.isTerminal) this.output.write("\n");
+        if (this.isTerminal) {
+          // What was typed answers nothing now: it must not come back as the start of the next line.
+          this.discardLine();
+          this.output.write("\n");
+        }
         resolve(null);
       };
       this.waiter = settle;

@@ -88,12 +88,16 @@ test("at the question for a missing argument, Tab offers the server's values, kn
   expect(lastUserContent(standIn!.requests[0])).toEqual([{ type: "text", text: "Please promote Grace to the head of the Marketing team." }]);
 }, 60_000);
 
-test("Esc at the question cancels: nothing is sent, and the next prompt works", async () => {
+test("Esc or Ctrl-C at the question cancels: nothing is sent, and the next prompt works", async () => {
   terminal = await startRepl(["Hello."]);
   terminal.type("/mcp__everything__args-prompt");
   await terminal.waitFor((screen) => lastLine(screen) === "city* (Name of the city):", "the question for city");
   terminal.send("Escape");
   await terminal.waitForText("(cancelled: nothing was sent)");
+  terminal.type("/mcp__everything__args-prompt");
+  await terminal.waitFor((screen) => lastLine(screen) === "city* (Name of the city):", "the question again");
+  terminal.send("Ber", "C-c");
+  await terminal.waitFor((screen) => screen.split("(cancelled: nothing was sent)").length === 3, "the second cancel");
   terminal.type("/mcp__everything__args-prompt 'San Francisco' state=CA");
   await terminal.waitForText("Hello.");
   expect(standIn!.requests).toHaveLength(1);
