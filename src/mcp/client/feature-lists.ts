@@ -1,34 +1,18 @@
 import * as v from "valibot";
 import { log } from "../../log.ts";
-import { Prompt, Resource, ResourceTemplate } from "../protocol.ts";
+import { McpError } from "../mcp-error.ts";
+import { ErrorCode, Prompt, Resource, ResourceTemplate } from "../protocol.ts";
 import { exceedsDepth, MAX_TOOL_DEPTH } from "../../system/json-depth.ts";
+import { CachedList } from "./cached-list.ts";
 import { fetchAllPages } from "./paged-list.ts";
+
+/** The largest list entry kept: a resource or a prompt is a name and a few lines, never megabytes. */
+export const MAX_LIST_ENTRY_CHARS = 64 * 1024;
+/** What one list may hold in all (as JSON text): past that it is refused, as past 100,000 items. */
+export const MAX_LIST_CHARS = 64 * 2 ** 20;
 
 /** Sends one request of the client's (its timeout, era params, session renewal). */
 type Send = (method: string, params: Record<string, unknown>) => Promise<unknown>;
-
-/**
- * A list asked once per connection: concurrent callers share the one request in flight; a failed
- * one is forgotten (the next caller asks again); `drop` forgets it when the server says it changed.
- */
-export class CachedList<T> {
-  private pending: Promise<T[]> | undefined;
-
-  get(fetch: () => Promise<T[]>): Promise<T[]> {
-    if (this.pending) return this.pending;
-    const pending = fetch();
-    this.pending = pending;
-    // Only this request is forgotten: one asked after a `drop` stays.
-    pending.catch(() => {
-      if (this.pending === pending) this.pending = undefined;
-    });
-    return pending;
-  }
-
-  drop(): void {
-    this.pending = undefined;
-  }
-}
 
 /**
  * The resource, resource-template and prompt lists of one server: all pages, each item checked
@@ -67,27 +51,42 @@ export class FeatureLists {
   }
 
   private fetch<TSchema extends v.GenericSchema>(send: Send, method: string, field: string, schema: TSchema): Promise<v.InferOutput<TSchema>[]> {
+    const budget = { chars: MAX_LIST_CHARS };
     return fetchAllPages({
       method,
       field,
       request: (params) => send(method, params),
-      accept: (raws, offset) => checkItems(schema, raws, offset, (index, why) => log.debug(`${this.server}: ${method} item #${index + 1} is left out: ${why}`)),
+      accept: (raws, offset) => {
+        const kept = checkItems(schema, raws, offset, budget, (index, why) => log.debug(`${this.server}: ${method} item #${index + 1} is left out: ${why}`));
+        if (budget.chars < 0) throw new McpError(ErrorCode.InvalidResult, `${method} holds more than ${MAX_LIST_CHARS / 2 ** 20} MB; the list was refused`);
+        return kept;
+      },
     });
   }
 }
 
-/** The items that pass `schema`, each checked on its own, depth first (nothing may meet one that overflows the stack). */
+/**
+ * The items that pass `schema`, each checked on its own: depth first (nothing may meet one that
+ * overflows the stack), then size (each at most MAX_LIST_ENTRY_CHARS; what is kept is taken from
+ * `budget.chars`, which the caller checks), then shape.
+ */
 export function checkItems<TSchema extends v.GenericSchema>(
   schema: TSchema,
   raws: unknown[],
   offset: number,
+  budget: { chars: number },
   leftOut: (index: number, why: string) => void,
 ): v.InferOutput<TSchema>[] {
   const kept: v.InferOutput<TSchema>[] = [];
   raws.forEach((raw, index) => {
     if (exceedsDepth(raw, MAX_TOOL_DEPTH)) return leftOut(offset + index, `nested deeper than ${MAX_TOOL_DEPTH} levels`);
+    const size = JSON.stringify(raw)?.length ?? 0;
+    if (size > MAX_LIST_ENTRY_CHARS) return leftOut(offset + index, `its entry is ${size.toLocaleString("en-US")} characters, more than the ${MAX_LIST_ENTRY_CHARS / 1024} KB allowed`);
     const parsed = v.safeParse(schema, raw);
-    if (parsed.success) return void kept.push(parsed.output);
+    if (parsed.success) {
+      budget.chars -= size;
+      return void kept.push(parsed.output);
+    }
     const issue = parsed.issues[0];
     const path = issue ? v.getDotPath(issue) : null;
     leftOut(offset + index, `invalid${path ? ` at "${path.slice(0, 120)}"` : ""}: ${issue?.message.slice(0, 200) ?? "unknown problem"}`);

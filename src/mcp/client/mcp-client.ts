@@ -31,6 +31,7 @@ import { stillOffersModern, type ModernServer } from "./era-detection.ts";
 import { openEra, type BoundEraMemory } from "./era-opening.ts";
 import { paramsForEra } from "./era-params.ts";
 import { CLIENT_INFO } from "./request-meta.ts";
+import { CachedList } from "./cached-list.ts";
 import { boundedCompletion } from "./completion-values.ts";
 import { FeatureLists } from "./feature-lists.ts";
 import { fetchAllPages } from "./paged-list.ts";
@@ -107,7 +108,7 @@ export interface McpClientOptions extends ClientFeatureOptions {
  */
 export class McpClient {
   private _state: ClientState = { status: "idle" };
-  private toolsCache: Promise<ToolDefinition[]> | undefined;
+  private readonly toolList = new CachedList<ToolDefinition>();
   private readonly timeoutMs: number;
   private readonly timeouts: TimeoutGroups;
   private readonly session = new SessionRenewal(() => this.handshake({}).then(() => this.subscriptions.renewed()));
@@ -188,11 +189,7 @@ export class McpClient {
 
   /** Every tool of the server, all pages, asked once per connection. */
   listTools(options: CallOptions = {}): Promise<ToolDefinition[]> {
-    if (!this.toolsCache) {
-      this.toolsCache = this.fetchAllTools(options);
-      this.toolsCache.catch(() => (this.toolsCache = undefined));
-    }
-    return this.toolsCache;
+    return this.toolList.get(() => this.fetchAllTools(options));
   }
 
   /**
@@ -212,7 +209,7 @@ export class McpClient {
       } catch (error) {
         if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.paramHeadersApply)) throw error;
         log.debug(`${this.serverName}: ${error.message}; listing the tools again and retrying ${name} once`);
-        this.toolsCache = undefined;
+        this.toolList.drop();
         await this.listTools(options);
         raw = await this.sendToolCall(name, args, options, token, timeout);
       }
@@ -522,7 +519,7 @@ export class McpClient {
 
   private handleNotification(notification: JsonRpcNotification): void {
     consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog);
-    if (notification.method === "notifications/tools/list_changed") this.toolsCache = undefined;
+    if (notification.method === "notifications/tools/list_changed") this.toolList.drop();
     this.lists.heard(notification.method);
     this.subscriptions.heard(notification);
     if (notification.method === "notifications/cancelled") this.openServerRequests.cancelled(notification.params);

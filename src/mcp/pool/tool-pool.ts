@@ -85,6 +85,9 @@ export interface ToolPoolOptions {
   watchChanges?: boolean;
 }
 
+/** The longest URI a resource update may name; a longer one is dropped. */
+const MAX_UPDATED_URI_CHARS = 8192;
+
 /** How many stderr lines a failure shows when the reason does not already carry them. */
 const STDERR_LINES_IN_STATUS = 10;
 
@@ -309,11 +312,14 @@ export class McpToolPool {
     }
   }
 
-  /** A connected server's `notifications/resources/updated` with a string `uri` reaches onResourceUpdated; others are dropped. */
+  /**
+   * A connected server's `notifications/resources/updated` with a string `uri` (of a sane length:
+   * it reaches a terminal line) reaches onResourceUpdated; others are dropped.
+   */
   private resourceUpdated(connection: Connection, params: unknown): void {
     const uri = isPlainObject(params) ? params.uri : undefined;
-    if (connection.status.state !== "connected" || typeof uri !== "string") {
-      log.debug(`MCP server '${connection.entry.name}': dropped a notifications/resources/updated without a uri, or before it was connected`);
+    if (connection.status.state !== "connected" || typeof uri !== "string" || uri.length > MAX_UPDATED_URI_CHARS) {
+      log.debug(`MCP server '${connection.entry.name}': dropped a notifications/resources/updated without a usable uri, or before it was connected`);
       return;
     }
     this.onResourceUpdated?.(connection.entry.name, uri);

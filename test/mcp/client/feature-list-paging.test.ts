@@ -72,7 +72,9 @@ describe("paging", () => {
 
   test("a malformed resource is left out with a debug line; the others stay", async () => {
     const { client } = await pagedServer({
-      "resources/list": () => ({ resources: [resource(1), { name: "no uri" }, { uri: 7, name: "x" }, { uri: "test://deep", name: "deep", extra: nestedObject(100) }, resource(5)] }),
+      "resources/list": () => ({
+        resources: [resource(1), { name: "no uri" }, { uri: 7, name: "x" }, { uri: "test://deep", name: "deep", extra: nestedObject(100) }, resource(5), { ...resource(6), description: "d".repeat(70_000) }],
+      }),
       "prompts/list": () => ({ prompts: [{ name: "ok" }, { name: "bad args", arguments: [{ required: true }] }] }),
     });
     let resources: unknown[] = [];
@@ -86,6 +88,7 @@ describe("paging", () => {
     expect(lines).toContain('paged: resources/list item #2 is left out: invalid at "uri": Invalid key: Expected "uri" but received undefined');
     expect(lines.some((l) => l.startsWith('paged: resources/list item #3 is left out: invalid at "uri"'))).toBe(true);
     expect(lines).toContain("paged: resources/list item #4 is left out: nested deeper than 64 levels");
+    expect(lines).toContain("paged: resources/list item #6 is left out: its entry is 70,073 characters, more than the 64 KB allowed");
     expect(lines.some((l) => l.startsWith('paged: prompts/list item #2 is left out: invalid at "arguments.0.name"'))).toBe(true);
   });
 
@@ -145,4 +148,16 @@ describe("list_changed", () => {
     expect((await client.listResources())[0]!.uri).toBe("test://r/1");
     expect([count(transport, "resources/list"), count(transport, "prompts/list")]).toEqual([1, 2]);
   });
+});
+
+test("a list of more than 64 MB in all is refused, though each entry is small enough", async () => {
+  // One string shared by every entry: the memory transport hands objects over without copying them.
+  const description = "d".repeat(60_000);
+  const transport = new MemoryTransport({
+    initialize: () => ({ protocolVersion: "2025-11-25", capabilities: { resources: {} } }),
+    "resources/list": () => ({ resources: Array.from({ length: 1200 }, (_, i) => ({ ...resource(i), description })) }),
+  });
+  const client = new McpClient(transport);
+  await client.connect();
+  await expect(client.listResources()).rejects.toThrow("resources/list holds more than 64 MB; the list was refused");
 });

@@ -51,6 +51,12 @@ describe("boundedCompletion", () => {
     expect(completion).toMatchObject({ total: 150, hasMore: true });
   });
 
+  test("a value too long to type is left out; the others stay", () => {
+    const completion = boundedCompletion({ completion: { values: ["a", "x".repeat(1001), "b"] } });
+    expect(completion.values).toEqual(["a", "b"]);
+    expect(completion.hasMore).toBeUndefined();
+  });
+
   test("a short answer passes as it is; a malformed one is the server's error", () => {
     expect(boundedCompletion({ completion: { values: ["a"], hasMore: false } })).toEqual({ values: ["a"], hasMore: false });
     expect(() => boundedCompletion({ completion: { values: [1] } })).toThrow('invalid completion/complete result at "completion.values.0"');

@@ -63,7 +63,7 @@ describe("McpToolPool: servers offering resources and prompts", () => {
     }
   });
 
-  test("an updated notification without a string uri is dropped; the next valid one still arrives", async () => {
+  test("an updated notification without a string uri, or with one over 8 KB, is dropped; the next valid one still arrives", async () => {
     const transport = new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [] }) });
     const pool = new McpToolPool([stdio("mem", "unused")], { createTransport: () => transport });
     const updates: string[] = [];
@@ -72,6 +72,7 @@ describe("McpToolPool: servers offering resources and prompts", () => {
       await pool.connectAll();
       transport.serverNotification("notifications/resources/updated", { uri: 7 });
       transport.serverNotification("notifications/resources/updated");
+      transport.serverNotification("notifications/resources/updated", { uri: `test://${"x".repeat(9000)}` });
       transport.serverNotification("notifications/resources/updated", { uri: "test://after" });
       await waitFor(() => updates.length > 0, "the valid update");
       expect(updates).toEqual(["mem test://after"]);
