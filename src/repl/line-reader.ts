@@ -15,7 +15,15 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** False for answers to questions (y/n), which should not come back with the up key. */
   remember?: boolean;
+  /** What Tab completes while this read waits; without it, Tab does nothing (a y/n question). */
+  complete?: LineCompleter;
 }
+
+/**
+ * Tab at a terminal: given the line up to the cursor, the candidates and the word they replace.
+ * It must not reject (see createCompleter); readline would print the error over the prompt.
+ */
+export type LineCompleter = (line: string) => Promise<[string[], string]>;
 
 /**
  * Lines from the user, one per prompt. At a terminal, node:readline gives line editing and up/down
@@ -30,6 +38,8 @@ export class LineReader {
   private waiter: ((line: string | null) => void) | undefined;
   private ended = false;
   private interruptHandler: (() => void) | undefined;
+  /** The waiting read's completer: Tab at the prompt is not Tab at a question. */
+  private completer: LineCompleter | undefined;
 
   constructor(
     private readonly input: Input,
@@ -45,6 +55,15 @@ export class LineReader {
       history: [...(options.history ?? [])].reverse(),
       historySize: 1000,
       removeHistoryDuplicates: true,
+      // The callback form: readline waits for it, and takes the keys typed meanwhile after it.
+      completer: (line: string, done: (error: null, result: [string[], string]) => void) => {
+        const complete = this.completer;
+        if (!complete) return done(null, [[], line]);
+        complete(line).then(
+          (result) => done(null, result),
+          () => done(null, [[], line]),
+        );
+      },
     });
     this.rl.on("line", (line) => this.deliver(line));
     this.rl.on("close", () => {
@@ -78,7 +97,7 @@ export class LineReader {
    * or when `signal` aborts first.
    */
   read(prompt: string, options: ReadOptions = {}): Promise<string | null> {
-    const { signal, remember = true } = options;
+    const { signal, remember = true, complete } = options;
     if (signal?.aborted) return Promise.resolve(null);
     const queued = this.queue.shift();
     if (queued !== undefined) {
@@ -89,9 +108,11 @@ export class LineReader {
     if (this.ended) return Promise.resolve(null);
     this.rl.setPrompt(prompt);
     this.rl.prompt();
+    this.completer = complete;
     return new Promise((resolve) => {
       const settle = (line: string | null) => {
         signal?.removeEventListener("abort", onAbort);
+        this.completer = undefined;
         if (line !== null && line.trim() !== "") {
           if (remember) this.options.onHistoryLine?.(line);
           else this.forget(line);
@@ -101,7 +122,12 @@ export class LineReader {
       const onAbort = () => {
         if (this.waiter !== settle) return;
         this.waiter = undefined;
-        if (this.isTerminal) this.output.write("\n");
+        this.completer = undefined;
+        if (this.isTerminal) {
+          // What was typed answers nothing now: it must not come back as the start of the next line.
+          this.discardLine();
+          this.output.write("\n");
+        }
         resolve(null);
       };
       this.waiter = settle;

@@ -15,6 +15,11 @@ import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
 import { TerminalQuestions } from "./terminal-questions.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { runSlashCommand } from "./slash-commands.ts";
+import { createCompleter } from "./completion.ts";
+import { mentionCompletion } from "./mention-completion.ts";
+import { RemoteCompletions } from "./remote-completion.ts";
+import { slashCompletion } from "./slash-completion.ts";
+import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { attachResources } from "./resource-mentions.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
 import { ansiStyle, plainStyle } from "./tool-call-line.ts";
@@ -42,6 +47,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const output = options.output ?? process.stdout;
   const print = (text: string) => output.write(`${text}\n`);
   const history = historyPath();
+  // Tab's sources, one per kind of word; issue 14's `@file` joins them here.
+  const remote = new RemoteCompletions();
+  const complete = createCompleter([slashCompletion({ pool: options.pool, remote }), mentionCompletion({ pool: options.pool, remote })]);
   const reader = new LineReader(input, output, {
     history: loadHistory(history),
     onHistoryLine: (line) => (input.isTTY ? appendHistory(history, line) : undefined),
@@ -148,14 +156,23 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     for (;;) {
       for (const notice of notices.splice(0)) print(notice);
       logLines.reset();
-      const line = await reader.read(PROMPT);
+      const line = await reader.read(PROMPT, { complete });
       if (line === null) break;
       const text = line.trim();
       if (text === "") continue;
       interruptsAtEmptyPrompt = 0;
+      let prompt: string | PromptBlock[] = text;
       if (text.startsWith("/")) {
-        if ((await runSlashCommand(text, { session, print, cancellable })) === "exit") break;
-        continue;
+        const outcome = await runSlashCommand(text, {
+          session,
+          print,
+          cancellable,
+          ask: (question, signal, completeAnswer) => reader.read(question, { signal, remember: false, complete: completeAnswer }),
+          completions: remote,
+        });
+        if (outcome === "exit") break;
+        if (outcome === "continue") continue;
+        prompt = outcome.send;
       }
       const agent = session.agentOrMissingKey();
       if ("missing" in agent) {
@@ -166,9 +183,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
       renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
       try {
-        const prompt = await attachResources(text, { session, signal: turn.signal, print, style, updates: resourceUpdates });
-        if (prompt === undefined) continue;
-        const outcome = await agent.run(prompt, { signal: turn.signal, observer: renderer });
+        // What the user typed may @-mention resources; a server's prompt is sent as it came (its text
+        // mentioning another server's resource must not fetch it).
+        const blocks = typeof prompt === "string" ? await attachResources(prompt, { session, signal: turn.signal, print, style, updates: resourceUpdates }) : prompt;
+        if (blocks === undefined) continue;
+        const outcome = await agent.run(blocks, { signal: turn.signal, observer: renderer });
         renderer.endLine();
         reportOutcome(outcome, print, style.dim);
       } catch (error) {

@@ -1,12 +1,18 @@
+import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import type { Tool } from "../agent/tool.ts";
 import { renderStatusLines, replLoginHint } from "../terminal/render-status.ts";
 import { nearestNames } from "../terminal/suggest.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { McpToolAdapter } from "../mcp/tools/mcp-tool-adapter.ts";
 import type { AgentSession } from "./agent-session.ts";
+import type { LineCompleter } from "./line-reader.ts";
 import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
+import { listPromptCommands, promptHelpRows, runPromptCommand, type PromptCommand } from "./prompt-commands.ts";
+import type { RemoteCompletions } from "./remote-completion.ts";
+import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
 
-export type SlashOutcome = "continue" | "exit";
+/** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
+export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[] };
 
 export interface SlashContext {
   session: AgentSession;
@@ -15,6 +21,10 @@ export interface SlashContext {
   cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** The browser opener (default: the system's, honouring $BROWSER). */
   open?: (url: string) => Promise<boolean>;
+  /** Asks one question at the terminal (a prompt's missing argument); null when input ended or `signal` aborted. */
+  ask?: (question: string, signal: AbortSignal, complete?: LineCompleter) => Promise<string | null>;
+  /** What Tab asks of servers; with it, Tab at a prompt argument's question offers the server's values. */
+  completions?: RemoteCompletions;
 }
 
 interface SlashCommand {
@@ -24,7 +34,16 @@ interface SlashCommand {
 }
 
 const COMMANDS: Record<string, SlashCommand> = {
-  help: { usage: "/help", help: "Show this list", run: (_args, context) => (context.print(helpText()), "continue") },
+  help: {
+    usage: "/help",
+    help: "Show this list",
+    // A server slow to list its prompts holds /help up only until Esc or Ctrl-C (then it is left out).
+    run: async (_args, context): Promise<SlashOutcome> => {
+      const prompts = await context.cancellable((signal) => listPromptCommands(context.session.pool, { signal }));
+      context.print(helpText(prompts));
+      return "continue";
+    },
+  },
   mcp: {
     usage: "/mcp [tools | login <server> | logout <server>]",
     help: "Show the MCP servers and their state; /mcp tools lists their tools; /mcp login signs in to a NEEDS-AUTH server",
@@ -53,21 +72,49 @@ const COMMANDS: Record<string, SlashCommand> = {
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help" };
 
-/** Runs a line that starts with "/". */
+/** The built-in commands' names, without the slash: for Tab. */
+export const BUILTIN_COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+/** What may follow `/mcp`: for Tab. */
+export const MCP_SUBCOMMANDS: readonly string[] = ["tools", "login", "logout"];
+
+/** Runs a line that starts with "/": a built-in command, or a server's prompt (`/mcp__<server>__<prompt>`). */
 export async function runSlashCommand(line: string, context: SlashContext): Promise<SlashOutcome> {
-  const [, name = "", args = ""] = /^\/(\S*)\s*(.*)$/.exec(line.trim()) ?? [];
+  const [, name = "", args = ""] = /^\/(\S*)\s*(.*)$/s.exec(line.trim()) ?? [];
   const command = COMMANDS[ALIASES[name] ?? name];
-  if (!command) {
-    const near = nearestNames(name, Object.keys(COMMANDS));
-    context.print(`Unknown command /${sanitizeForTerminal(name)}.${near.length ? ` Did you mean /${near[0]}?` : ""} /help lists the commands.`);
-    return "continue";
-  }
-  return command.run(args.trim(), context);
+  if (command) return command.run(args.trim(), context);
+  const prompts = name.startsWith("mcp__") ? await context.cancellable((signal) => promptCommandsOnceConnected(context.session, signal)) : [];
+  const prompt = prompts.find((candidate) => candidate.name === name);
+  if (prompt) return sendPrompt(prompt, args, context);
+  const near = nearestNames(name, [...BUILTIN_COMMAND_NAMES, ...prompts.map((candidate) => candidate.name)]);
+  context.print(`Unknown command /${sanitizeForTerminal(name)}.${near.length ? ` Did you mean /${near[0]}?` : ""} /help lists the commands.`);
+  return "continue";
 }
 
-function helpText(): string {
+/** A prompt command typed while the servers still connect waits for them (Esc or Ctrl-C gives up). */
+async function promptCommandsOnceConnected(session: AgentSession, signal: AbortSignal): Promise<PromptCommand[]> {
+  const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  await Promise.race([session.connectMcp(), aborted]);
+  return signal.aborted ? [] : listPromptCommands(session.pool, { signal });
+}
+
+async function sendPrompt(prompt: PromptCommand, args: string, context: SlashContext): Promise<SlashOutcome> {
+  // Without a key nothing could be sent: say so before asking anything of the user or the server.
+  const agent = context.session.agentOrMissingKey();
+  if ("missing" in agent) {
+    context.print(`error: ${agent.missing}`);
+    return "continue";
+  }
+  const { ask = async () => null, completions } = context;
+  const completeArgument = completions && ((command: PromptCommand, argument: string, given: Record<string, string>) => argumentAnswerCompleter(command, argument, given, completions));
+  const blocks = await runPromptCommand(prompt, args, { print: context.print, ask, cancellable: context.cancellable, completeArgument });
+  return blocks ? { send: blocks } : "continue";
+}
+
+function helpText(prompts: PromptCommand[]): string {
   const rows = Object.values(COMMANDS).map((c) => [c.usage, c.help]);
-  return [...alignColumns(rows).map((line) => `  ${line}`), "  Ctrl-C cancels a running turn; twice at an empty prompt exits."].join("\n");
+  const lines = [...alignColumns(rows).map((line) => `  ${line}`), "  Ctrl-C cancels a running turn; twice at an empty prompt exits."];
+  if (prompts.length > 0) lines.push("MCP prompts (arguments in order, or name=value; Tab completes):", ...alignColumns(promptHelpRows(prompts)).map((line) => `  ${line}`));
+  return lines.join("\n");
 }
 
 /** The `/mcp` table: `mcp list`'s lines under `MCP servers:`. */

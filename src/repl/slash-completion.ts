@@ -1,0 +1,38 @@
+import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import type { CompletionSource } from "./completion.ts";
+import { argumentCompletion } from "./prompt-argument-completion.ts";
+import { listPromptCommands } from "./prompt-commands.ts";
+import type { RemoteCompletions } from "./remote-completion.ts";
+import { BUILTIN_COMMAND_NAMES, MCP_SUBCOMMANDS } from "./slash-commands.ts";
+
+export interface SlashCompletionEnv {
+  pool: Pick<McpToolPool, "status" | "serversOffering">;
+  remote: RemoteCompletions;
+}
+
+/**
+ * Tab in a slash command: the command's name (built-ins and every server's prompts), what follows
+ * `/mcp` and the server after `/mcp login|logout`, and a prompt command's argument as the server
+ * completes it (`completion/complete` with the arguments typed before it as context).
+ */
+export function slashCompletion(env: SlashCompletionEnv): CompletionSource {
+  const prompts = () => env.remote.within(listPromptCommands(env.pool), [], "the list of prompts");
+  return async (line) => {
+    const text = line.trimStart();
+    if (!text.startsWith("/")) return undefined;
+    if (/^\/\S*$/.test(text)) {
+      const names = [...BUILTIN_COMMAND_NAMES, ...(await prompts()).map((command) => command.name)];
+      return [names.map((name) => `/${name}`), text];
+    }
+    const sub = /^\/mcp\s+(\S*)$/.exec(text);
+    if (sub) return [[...MCP_SUBCOMMANDS], sub[1] as string];
+    const server = /^\/mcp\s+(?:login|logout)\s+(\S*)$/.exec(text);
+    if (server) return [env.pool.status().map((status) => status.name), server[1] as string];
+    const prompt = /^\/(mcp__\S+)\s+(.*)$/s.exec(text);
+    if (prompt) {
+      const command = (await prompts()).find((candidate) => candidate.name === prompt[1]);
+      return command ? argumentCompletion(command, prompt[2] as string, env.remote) : undefined;
+    }
+    return undefined;
+  };
+}

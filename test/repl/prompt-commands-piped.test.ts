@@ -1,0 +1,39 @@
+/**
+ * A prompt command from a script (piped stdin, no terminal): the missing argument's question takes
+ * the next line, as a form's would; an unknown argument is one error line and nothing is sent.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { EVERYTHING_SERVER, tempDir } from "../helpers/paths.ts";
+import { childEnv, PipedCli, waitForServers } from "./cli-process.ts";
+
+let standIn: MessagesStandIn | undefined;
+let cli: PipedCli | undefined;
+afterEach(async () => {
+  cli?.kill();
+  cli = undefined;
+  await standIn?.stop();
+  standIn = undefined;
+});
+
+test("piped: the question for a missing argument takes the next line; a wrong argument sends nothing", async () => {
+  standIn = startMessagesStandIn([reply(text("Rainy in Oslo."))]);
+  const dir = tempDir();
+  writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: "node", args: [EVERYTHING_SERVER, "stdio"] } } }));
+  cli = new PipedCli(["--mcp-config", join(dir, "mcp.json")], { cwd: dir, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }) });
+  let at = await waitForServers(cli);
+
+  cli.send("/mcp__everything__args-prompt town=Oslo");
+  at = await cli.waitFor("error: /mcp__everything__args-prompt: no argument 'town'; it takes city* state\n", at);
+  cli.send("/mcp__everything__args-prompt");
+  at = await cli.waitFor("city* (Name of the city): ", at);
+  cli.send("Oslo");
+  at = await cli.waitFor("Rainy in Oslo.", at);
+  cli.end();
+  expect(await cli.exited).toBe(0);
+  expect(cli.output).toContain("⎿ sent prompt mcp__everything__args-prompt (1 message(s))");
+  expect(standIn.requests).toHaveLength(1);
+  expect(standIn.requests[0]!.body.messages.at(-1)?.content).toEqual([{ type: "text", text: "What's weather in Oslo?" }]);
+}, 60_000);
