@@ -1,4 +1,4 @@
-import { splitShellWords } from "../cli/shell-words.ts";
+import { splitShellWords } from "../system/shell-words.ts";
 import { createCompleter, type Completions } from "./completion.ts";
 import type { LineCompleter } from "./line-reader.ts";
 import { assignWords } from "./prompt-arguments.ts";

@@ -1,4 +1,4 @@
-import { splitShellWords } from "../cli/shell-words.ts";
+import { splitShellWords } from "../system/shell-words.ts";
 import type { PromptArgument } from "../mcp/protocol.ts";
 import { cutText } from "../system/cut-text.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";

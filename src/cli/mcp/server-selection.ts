@@ -17,7 +17,7 @@ import { cliLoginHint, type LoginHint } from "../../terminal/render-status.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
 import { rootArg, rootFlagValues } from "../root-flags.ts";
-import { splitShellWords } from "../shell-words.ts";
+import { splitShellWords } from "../../system/shell-words.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 
 /** The name an ad-hoc server (`--stdio`, `--url`) gets in tool names: `mcp__adhoc__echo`. */
