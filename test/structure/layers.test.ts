@@ -5,12 +5,14 @@ import { REPO } from "../helpers/paths.ts";
 
 /**
  * The layers of DESIGN.md, each with the layers it may import from (besides itself). Arrows run one
- * way: cli -> repl -> terminal -> agent and mcp -> system; inside mcp, pool -> tools -> client ->
+ * way: cli -> repl -> terminal -> agent and mcp -> system (cli -> keeper -> terminal: the connection keeper); inside mcp, pool -> tools -> client ->
  * rpc -> transport -> auth -> config. The MCP adapter and pool know the agent's Tool interface (the seed's design);
  * nothing in agent knows MCP.
  */
 const ALLOWED: Record<string, string[]> = {
-  cli: ["repl", "terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  cli: ["repl", "keeper", "terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  // The connection keeper: a process that holds pools for commands; it renders nothing but the notes a command would print.
+  keeper: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
   repl: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
   terminal: ["agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
   agent: ["system", "root"],
