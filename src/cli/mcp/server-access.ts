@@ -48,9 +48,9 @@ export interface ServerAccessOptions {
 /** The environment switch that turns the keeper off for every command (tests set it). */
 export const NO_KEEPER_VARIABLE = "CAT_CODE_NO_KEEPER";
 
-/** `--no-keeper`: shared by the commands that can go through the keeper. */
+/** `--no-keeper` (citty reads `--no-X` as X false): shared by the commands that can go through the keeper. */
 export const keeperArgs = {
-  "no-keeper": { type: "boolean", description: "Connect the servers in this command, not through the connection keeper" },
+  keeper: { type: "boolean", default: true, description: "Keep the servers warm in the connection keeper (--no-keeper: connect them in this command)" },
 } as const;
 
 /**
