@@ -52,14 +52,17 @@ export class KeeperClient {
   private nextId = 1;
   private closedWith: string | undefined;
 
-  private constructor(private readonly socket: Socket) {
+  private constructor(
+    private readonly socket: Socket,
+    private readonly maxLineBytes: number,
+  ) {
     socket.on("data", (chunk: Buffer) => this.receive(chunk));
     socket.on("error", (error) => this.fail(`the connection keeper's socket failed: ${error.message}`));
     socket.on("close", () => this.fail("the connection keeper closed the connection"));
   }
 
   /** Connects to the socket; rejects when nothing listens there (or nothing accepts within `timeoutMs`). */
-  static open(socketPath: string, options: { timeoutMs: number; clock?: Clock }): Promise<KeeperClient> {
+  static open(socketPath: string, options: { timeoutMs: number; clock?: Clock; maxLineBytes?: number }): Promise<KeeperClient> {
     const clock = options.clock ?? systemClock;
     return new Promise((resolve, reject) => {
       const socket = connect({ path: socketPath });
@@ -74,7 +77,7 @@ export class KeeperClient {
       socket.once("connect", () => {
         clock.clearTimeout(timer);
         socket.removeAllListeners("error");
-        resolve(new KeeperClient(socket));
+        resolve(new KeeperClient(socket, options.maxLineBytes ?? MAX_KEEPER_LINE_BYTES));
       });
     });
   }
@@ -118,8 +121,8 @@ export class KeeperClient {
   private receive(chunk: Buffer): void {
     this.lines.push(chunk, (line) => this.dispatch(line));
     // Characters are at most bytes: a line held this long is past the limit whatever it holds.
-    if (this.lines.pendingLength > MAX_KEEPER_LINE_BYTES) {
-      this.fail(`the connection keeper sent a line longer than ${MAX_KEEPER_LINE_BYTES} bytes`);
+    if (this.lines.pendingLength > this.maxLineBytes) {
+      this.fail(`the connection keeper sent a line longer than ${this.maxLineBytes} bytes`);
       this.socket.destroy();
     }
   }
