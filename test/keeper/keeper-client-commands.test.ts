@@ -2,8 +2,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
+import { VERSION } from "../../src/version.ts";
 import { runSource, type RunResult } from "../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
+import { FakeKeeper } from "./keeper-launch-fakes.ts";
 
 /**
  * `mcp call | tools | list` through a real keeper, started by the command itself (the test preload
@@ -96,6 +98,19 @@ describe("the keeper off", () => {
     expect((await cat(home, ["tools"], { CAT_CODE_KEEP_ALIVE: "0" })).exitCode).toBe(0);
     expect(existsSync(keeperPaths({ CAT_CODE_HOME: home }).socket)).toBe(false);
     expect((await keeperStatus(home)).running).toBe(false);
+  });
+
+  test("a keeper that fails at connect: the command connects the servers itself and prints the same", async () => {
+    const home = newHome();
+    const paths = keeperPaths({ CAT_CODE_HOME: home });
+    mkdirSync(paths.folder, { recursive: true, mode: 0o700 });
+    const broken = await FakeKeeper.start(paths, { answers: true, version: VERSION, dropOn: "connect" });
+    try {
+      expect(await cat(home, ["call", "echo", "echo", "text=anyway"])).toEqual({ exitCode: 0, stdout: "anyway\n", stderr: "" });
+      expect(broken.requests.map((r) => r.op)).toEqual(["hello", "connect"]);
+    } finally {
+      await broken.close();
+    }
   });
 
   test("a keeper.json others can read: the command runs cold, with a warning naming the file and the fix", async () => {

@@ -8,14 +8,15 @@ import { waitFor } from "../helpers/wait-for.ts";
 
 /**
  * Something on the keeper's socket that is not a working keeper of ours: it writes a keeper.json
- * (with a made-up pid) and answers as told: never (hung), or as another version that obeys `stop`.
+ * (with a made-up pid) and answers as told: never (hung), or hello as some version (another one
+ * obeys `stop`), dropping the connection at `dropOn` if given.
  */
 export class FakeKeeper {
   readonly requests: KeeperRequest[] = [];
   private readonly sockets = new Set<Socket>();
   private constructor(private readonly server: Server) {}
 
-  static async start(paths: KeeperPaths, behaviour: { answers: false } | { answers: true; version: string }, pid = 4242): Promise<FakeKeeper> {
+  static async start(paths: KeeperPaths, behaviour: { answers: false } | { answers: true; version: string; dropOn?: KeeperRequest["op"] }, pid = 4242): Promise<FakeKeeper> {
     writeFileSync(paths.info, JSON.stringify({ pid, version: behaviour.answers ? behaviour.version : "?", protocol: KEEPER_PROTOCOL, token: "ab".repeat(32), startedAt: 1 }), { mode: 0o600 });
     let fake: FakeKeeper | undefined;
     const server = createServer((socket) => {
@@ -27,6 +28,7 @@ export class FakeKeeper {
           const request = JSON.parse(line) as KeeperRequest;
           fake!.requests.push(request);
           if (!behaviour.answers) return;
+          if (request.op === behaviour.dropOn) return void socket.destroy();
           if (request.op === "hello") socket.write(`${JSON.stringify({ id: request.id, ok: { version: behaviour.version, pid, startedAt: 1 } })}\n`);
           if (request.op === "stop") {
             socket.write(`${JSON.stringify({ id: request.id, ok: {} })}\n`);
