@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, unlinkSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, unlinkSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { log } from "../log.ts";
 import { EraMemory } from "../mcp/client/era-memory.ts";
@@ -71,7 +71,8 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
     stopping ??= (async () => {
       log.debug(`keeper ${process.pid}: stopping (${why})`);
       if (emptyTimer) clock.clearTimeout(emptyTimer);
-      server.close();
+      // Closing unlinks the socket's path: not when a newer keeper has bound it since (this one was hung).
+      if (inodeOf(paths.socket) === socketInode) server.close();
       for (const session of sessions) session.end();
       await warm.closeAll();
       removeIfOurs(paths, token);
@@ -92,6 +93,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
   });
   writeKeeperInfo(paths.info, { pid: process.pid, version, protocol: KEEPER_PROTOCOL, token, startedAt });
   await listenPrivately(server, paths.socket);
+  const socketInode = inodeOf(paths.socket);
   checkEmpty();
   log.debug(`keeper ${process.pid}: version ${version}, serving ${paths.socket}`);
   return { pid: process.pid, startedAt, done, stop: () => stop("stopped") };
@@ -125,6 +127,14 @@ function answers(path: string): Promise<boolean> {
     });
     socket.once("error", () => resolve(false));
   });
+}
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return lstatSync(path).ino;
+  } catch {
+    return undefined;
+  }
 }
 
 function removeStale(path: string): void {
