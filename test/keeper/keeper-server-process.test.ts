@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { ExitCode } from "../../src/terminal/cli-error.ts";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { runSource } from "../helpers/binary.ts";
@@ -106,4 +107,18 @@ test("cancel gives up one call: it fails as cancelled, the socket goes on", asyn
   expect(await call).toMatchObject({ id: target, error: { code: -32800 } });
   expect(await client.request({ op: "call", server: "chaos", tool: "echo", arguments: { text: "on" }, elicitation: "decline" })).toMatchObject({ ok: {} });
   client.close();
+});
+
+test("mcp keeper run in a folder that is not safe says which and what to do, in one line, and starts nothing", async () => {
+  const home = tempDir("cat-code-keeper-");
+  mkdirSync(join(home, "run"), { mode: 0o700 });
+  writeFileSync(join(home, "run", "keeper.json"), "{}", { mode: 0o666 });
+  chmodSync(join(home, "run", "keeper.json"), 0o666);
+  const result = await runSource(["mcp", "keeper", "run"], { env: { CAT_CODE_HOME: home } });
+  expect(result).toEqual({
+    exitCode: ExitCode.Unavailable,
+    stdout: "",
+    stderr: `error: ${join(home, "run", "keeper.json")} is open to other users (mode 666); remove it (cat-code mcp keeper stop, then rm ${join(home, "run", "keeper.json")})\n`,
+  });
+  expect(existsSync(join(home, "run", "keeper.sock"))).toBe(false);
 });
