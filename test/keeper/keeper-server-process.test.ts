@@ -1,10 +1,11 @@
 import { afterEach, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { ExitCode } from "../../src/terminal/cli-error.ts";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { runSource } from "../helpers/binary.ts";
-import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, uniqueSeconds } from "../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO, tempDir, uniqueSeconds } from "../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../helpers/processes.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
@@ -121,4 +122,23 @@ test("mcp keeper run in a folder that is not safe says which and what to do, in 
     stderr: `error: ${join(home, "run", "keeper.json")} is open to other users (mode 666); remove it (cat-code mcp keeper stop, then rm ${join(home, "run", "keeper.json")})\n`,
   });
   expect(existsSync(join(home, "run", "keeper.sock"))).toBe(false);
+});
+
+test.skipIf(process.platform !== "linux")("the keeper works from its own folder, not the one it was started from, even with a relative CAT_CODE_HOME", async () => {
+  const dir = tempDir("cat-code-keeper-");
+  const child = Bun.spawn([BUN, join(REPO, "src", "cli", "main.ts"), "mcp", "keeper", "run"], {
+    cwd: dir,
+    env: { ...process.env, CAT_CODE_HOME: "home" },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  started.push(child);
+  const folder = join(dir, "home", "run");
+  await waitFor(() => existsSync(join(folder, "keeper.sock")), "the keeper to serve");
+  await waitFor(() => readlinkSync(`/proc/${child.pid}/cwd`) === folder, () => `its cwd to be ${folder}, not ${readlinkSync(`/proc/${child.pid}/cwd`)}`);
+  const client = await TestKeeperClient.greeted(keeperPaths({ CAT_CODE_HOME: join(dir, "home") }));
+  expect(await client.request({ op: "stop" })).toMatchObject({ ok: {} });
+  expect(await child.exited).toBe(0);
+  expect(existsSync(join(folder, "keeper.json"))).toBe(false);
 });
