@@ -3,6 +3,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { WarmConnections } from "../../src/keeper/warm-connections.ts";
 import { ServerConfig } from "../../src/mcp/config/server-config.ts";
+import { McpToolPool, type ServerStatus } from "../../src/mcp/pool/tool-pool.ts";
 import { EVERYTHING_SERVER, REPO, tempDir } from "../helpers/paths.ts";
 import { stdioServer } from "./keeper-test-client.ts";
 
@@ -55,4 +56,16 @@ test("keepAlive is a whole number of seconds, 0 or more", () => {
   expect(parse(-1).issues?.[0]?.message).toBe('"keepAlive" must be 0 (no keeper) or more seconds');
   expect(parse(1.5).issues?.[0]?.message).toBe('"keepAlive" must be a whole number of seconds');
   expect(parse("10").issues?.[0]?.message).toBe('"keepAlive" must be a number of seconds');
+});
+
+test("a server that cannot start fails with the reason a cold command gives, word for word", async () => {
+  for (const extra of [{}, { cwd: "fixtures" }]) {
+    const server = stdioServer("missing", "./no-such-server", [], extra, REPO);
+    const cold = new McpToolPool([server.entry]);
+    await cold.connectAll();
+    const [warm] = await connections().connect([server], [REPO], listener);
+    const reason = (status: ServerStatus | undefined) => (status?.state === "failed" ? status.reason : status?.state);
+    expect(reason(warm!.status)).toBe(reason(cold.status()[0]));
+    expect(reason(warm!.status)).toStartWith("command not found: './no-such-server'");
+  }
 });
