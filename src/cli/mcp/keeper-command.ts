@@ -30,6 +30,8 @@ const run = defineCommand({
   args: runArgs,
   async run({ rawArgs }) {
     rejectUnknownFlags(rawArgs, runArgs);
+    // It listens on a Unix socket; a named pipe for Windows is not written yet (commands run cold there).
+    if (process.platform === "win32") throw CliError.unavailable("the connection keeper does not run on Windows yet; mcp call, tools and list connect their servers themselves there");
     const { runKeeper } = await import("../../keeper/keeper-server.ts");
     // It outlives the folder it was started from (a checkout deleted, a disk unmounted): it works from
     // its own, so every path it keeps must be absolute first. Servers start in their command's folder.
