@@ -2,6 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { ExitCode } from "../../src/terminal/cli-error.ts";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { runSource } from "../helpers/binary.ts";
@@ -141,4 +142,26 @@ test.skipIf(process.platform !== "linux")("the keeper works from its own folder,
   expect(await client.request({ op: "stop" })).toMatchObject({ ok: {} });
   expect(await child.exited).toBe(0);
   expect(existsSync(join(folder, "keeper.json"))).toBe(false);
+});
+
+test("mcp keeper status and stop name a hung keeper's pid and the fix, and give up within seconds", async () => {
+  const home = tempDir("cat-code-keeper-");
+  const paths = keeperPaths({ CAT_CODE_HOME: home });
+  mkdirSync(paths.folder, { mode: 0o700 });
+  // Accepts and never answers.
+  const silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(paths.socket, resolve));
+  writeFileSync(paths.info, JSON.stringify({ pid: 4242, version: "x", protocol: 1, token: "a".repeat(64), startedAt: 0 }), { mode: 0o600 });
+  try {
+    for (const command of ["status", "stop"]) {
+      const result = await runSource(["mcp", "keeper", command], { env: { CAT_CODE_HOME: home }, timeoutMs: 10_000 });
+      expect(result).toEqual({
+        exitCode: ExitCode.Unavailable,
+        stdout: "",
+        stderr: "error: the connection keeper: the keeper (pid 4242) did not answer within 2000 ms; if it hangs, end it with: kill 4242\n",
+      });
+    }
+  } finally {
+    silent.close();
+  }
 });
