@@ -101,7 +101,13 @@ export class WarmConnections {
       this.close(warm, "its server is gone");
       warm = undefined;
     }
-    warm ??= this.open(request, roots, fingerprint);
+    try {
+      warm ??= this.open(request, roots, fingerprint);
+    } catch (error) {
+      // A root that is gone since the command checked it: that server fails, as a pool's would.
+      const reason = `cannot start it in the keeper: ${(error as Error).message}`;
+      return { status: { ...asRequested(request.entry), state: "failed", reason, stderr: [] }, fingerprint };
+    }
     this.use(warm, listener);
     let status: ServerStatus;
     try {

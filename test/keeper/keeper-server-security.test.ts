@@ -66,6 +66,10 @@ test("a malformed request is answered with what was wrong, and the socket stays 
   const status = await client.request({ op: "status" });
   expect(client.messages).toContainEqual({ id: 7, error: { message: expect.stringMatching(/^the keeper refused a request: servers\.0\.entry/), keeper: true } });
   expect(status).toMatchObject({ ok: { connections: [] } });
+  expect(await client.request({ op: "connect", servers: [], roots: ["relative/folder"] })).toEqual({
+    id: 3,
+    error: { message: "the keeper refused a request: roots.0: must be an absolute path", keeper: true },
+  });
   client.close();
 });
 
