@@ -101,7 +101,11 @@ export class KeeperSession {
   }
 
   private async connect(request: Request<"connect">): Promise<void> {
-    const listener = { socket: this, onLog: (entry: Parameters<typeof this.sendLog>[1]) => this.sendLog(request.id, entry) };
+    const listener = {
+      socket: this,
+      onLog: (entry: Parameters<typeof this.sendLog>[1]) => this.sendLog(request.id, entry),
+      onWarning: (message: string) => this.send({ id: request.id, event: "warning", message }),
+    };
     const connected = await this.host.warm.connect(request.servers, request.roots, listener);
     this.servers = new Map(request.servers.map((server, index) => [server.entry.name, connected[index]!.fingerprint]));
     this.send({ id: request.id, ok: { statuses: connected.map((c) => c.status) } });
