@@ -108,7 +108,8 @@ describe("the chaos fixture through the keeper", () => {
 
   test("a server's error keeps its code: a timed-out call is RequestTimeout, not an error of the keeper", async () => {
     const client = await TestKeeperClient.greeted(paths);
-    await client.request({ op: "connect", servers: [chaos(["--hang=call", tag()], { timeout: 300 })], roots });
+    // Long enough for the handshake on a loaded machine (the timeout bounds it too), short for the hung call.
+    await client.request({ op: "connect", servers: [chaos(["--hang=call", tag()], { timeout: 2000 })], roots });
     const answer = await client.request({ op: "call", server: "chaos", tool: "echo", arguments: { text: "hi" }, elicitation: "decline" });
     expect(answer).toMatchObject({ error: { code: ErrorCode.RequestTimeout, message: expect.stringContaining("timed out") } });
     expect(answer).not.toHaveProperty("error.keeper");
