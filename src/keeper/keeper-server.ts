@@ -1,4 +1,4 @@
-import { unlinkSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { log } from "../log.ts";
 import { EraMemory } from "../mcp/client/era-memory.ts";
@@ -98,7 +98,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
     // Another keeper got the socket first (started at the same moment): its keeper.json is put back.
     if (readKeeperInfo(paths.info)?.token === token) {
       if (previous) writeKeeperInfo(paths.info, previous);
-      else unlinkSync(paths.info);
+      else rmSync(paths.info, { force: true });
     }
     throw error;
   }
