@@ -9,14 +9,14 @@ import { runSource } from "../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO, tempDir, uniqueSeconds } from "../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../helpers/processes.ts";
 import { waitFor } from "../helpers/wait-for.ts";
-import { startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
+import { endKeeperProcess, startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
 
 /** `cat-code mcp keeper run|status|stop` as processes: signals, the user's commands, cancelled calls. */
 const started: Subprocess[] = [];
 const tags: string[] = [];
 
 afterEach(async () => {
-  for (const child of started.splice(0)) child.kill("SIGKILL");
+  await Promise.all(started.splice(0).map(endKeeperProcess));
   for (const tag of tags.splice(0)) killAll(await findProcesses(tag));
 });
 
@@ -32,7 +32,11 @@ function tag(): string {
   return value;
 }
 
-test("SIGTERM closes every server, removes the socket and keeper.json, and exits 143", async () => {
+test.each([
+  ["SIGTERM", 143],
+  ["SIGINT", 130],
+  ["SIGHUP", 129],
+] as const)("%s closes every server, removes the socket and keeper.json, and exits %d", async (signal, code) => {
   const { paths, process: child } = await keeper();
   const marker = tag();
   const client = await TestKeeperClient.greeted(paths);
@@ -44,8 +48,8 @@ test("SIGTERM closes every server, removes the socket and keeper.json, and exits
   expect(answer).toMatchObject({ ok: { statuses: [{ state: "connected" }, { state: "connected" }] } });
   expect(await findProcesses(marker)).toHaveLength(2);
 
-  child.kill("SIGTERM");
-  expect(await child.exited).toBe(143);
+  child.kill(signal);
+  expect(await child.exited).toBe(code);
   expect(await waitForNoProcesses(marker)).toEqual([]);
   expect(existsSync(paths.socket)).toBe(false);
   expect(existsSync(paths.info)).toBe(false);

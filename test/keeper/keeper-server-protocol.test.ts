@@ -6,7 +6,7 @@ import { ErrorCode } from "../../src/mcp/protocol.ts";
 import { BUN, CHAOS_SERVER, EVERYTHING_SERVER, ECHO_SERVER, MODERN_SERVER, uniqueSeconds } from "../helpers/paths.ts";
 import { findProcesses, killAll } from "../helpers/processes.ts";
 import { waitFor } from "../helpers/wait-for.ts";
-import { startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
+import { endKeeperProcess, startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
 
 /**
  * The protocol end to end: a real keeper process, real servers (the reference server-everything,
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  keeper.kill("SIGKILL");
+  await endKeeperProcess(keeper);
   for (const tag of tags) killAll(await findProcesses(tag));
 });
 
@@ -94,9 +94,22 @@ describe("the chaos fixture through the keeper", () => {
     client.close();
   });
 
+  test("a tool left out is warned of to every command that connects, as its own connect would", async () => {
+    const server = chaos(["--untyped-tool", tag()]);
+    const warning = `MCP tool 'untyped' of server 'chaos' is left out: its inputSchema has no "type": "object" at the root, which the model API requires; the server's other tools work`;
+    for (const round of [1, 2]) {
+      const client = await TestKeeperClient.greeted(paths);
+      const id = client.upcomingId;
+      await client.request({ op: "connect", servers: [server], roots });
+      expect([round, client.events(id).filter((event) => event.event === "warning")]).toEqual([round, [{ id, event: "warning", message: warning }]]);
+      client.close();
+    }
+  });
+
   test("a server's error keeps its code: a timed-out call is RequestTimeout, not an error of the keeper", async () => {
     const client = await TestKeeperClient.greeted(paths);
-    await client.request({ op: "connect", servers: [chaos(["--hang=call", tag()], { timeout: 300 })], roots });
+    // Long enough for the handshake on a loaded machine (the timeout bounds it too), short for the hung call.
+    await client.request({ op: "connect", servers: [chaos(["--hang=call", tag()], { timeout: 2000 })], roots });
     const answer = await client.request({ op: "call", server: "chaos", tool: "echo", arguments: { text: "hi" }, elicitation: "decline" });
     expect(answer).toMatchObject({ error: { code: ErrorCode.RequestTimeout, message: expect.stringContaining("timed out") } });
     expect(answer).not.toHaveProperty("error.keeper");

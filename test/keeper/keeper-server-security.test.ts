@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { chmodSync, chownSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { KeeperFolderError } from "../../src/keeper/keeper-folder.ts";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { KEEPER_PROTOCOL } from "../../src/keeper/keeper-protocol.ts";
 import { runKeeper, type RunningKeeper } from "../../src/keeper/keeper-server.ts";
+import { join } from "node:path";
 import { BUN, tempDir } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { TestKeeperClient, tokenOf } from "./keeper-test-client.ts";
@@ -66,6 +67,10 @@ test("a malformed request is answered with what was wrong, and the socket stays 
   const status = await client.request({ op: "status" });
   expect(client.messages).toContainEqual({ id: 7, error: { message: expect.stringMatching(/^the keeper refused a request: servers\.0\.entry/), keeper: true } });
   expect(status).toMatchObject({ ok: { connections: [] } });
+  expect(await client.request({ op: "connect", servers: [], roots: ["relative/folder"] })).toEqual({
+    id: 3,
+    error: { message: "the keeper refused a request: roots.0: must be an absolute path", keeper: true },
+  });
   client.close();
 });
 
@@ -126,4 +131,23 @@ test("a keeper replaced while it hung leaves the new keeper's socket and keeper.
   const client = await TestKeeperClient.greeted(paths);
   expect(await client.request({ op: "status" })).toMatchObject({ ok: { pid: process.pid } });
   client.close();
+});
+
+test("of two keepers starting at the same moment one serves, the other says so, and keeper.json is the one that serves", async () => {
+  const paths = keeperPaths({ CAT_CODE_HOME: tempDir("cat-code-keeper-") });
+  const outcomes = await Promise.allSettled([runKeeper({ paths, version: "test" }), runKeeper({ paths, version: "test" })]);
+  const won = outcomes.filter((o): o is PromiseFulfilledResult<RunningKeeper> => o.status === "fulfilled").map((o) => o.value);
+  running.push(...won);
+  expect(won).toHaveLength(1);
+  expect(outcomes.find((o) => o.status === "rejected")).toMatchObject({ reason: { message: `another keeper is running on ${paths.socket}; stop it first: cat-code mcp keeper stop` } });
+  const client = await TestKeeperClient.greeted(paths);
+  expect(await client.request({ op: "status" })).toMatchObject({ ok: { startedAt: won[0]!.startedAt } });
+  client.close();
+  expect(readdirSync(paths.folder).sort()).toEqual(["keeper.json", "keeper.sock"]);
+});
+
+test("a CAT_CODE_HOME too deep for a socket path is refused with the fix, and leaves nothing behind", async () => {
+  const paths = keeperPaths({ CAT_CODE_HOME: join(tempDir("cat-code-keeper-"), "d".repeat(100)) });
+  await expect(runKeeper({ paths, version: "test" })).rejects.toThrow("is too long for a socket path (at most 103 bytes); set CAT_CODE_HOME to a shorter folder");
+  expect(readdirSync(paths.folder)).toEqual([]);
 });

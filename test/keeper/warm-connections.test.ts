@@ -82,3 +82,10 @@ test("a connection whose server died is replaced at the next connect", async () 
   expect(record.initializes()).toBe(2);
   expect(warm.info().map((c) => c.state)).toEqual(["connected"]);
 });
+
+test("a root that no longer exists fails that server, not the connect", async () => {
+  const warm = connections();
+  const [connected] = await warm.connect([stdioServer("echo", ECHO_SERVER)], ["/no/such/root"], { socket: {}, onLog: () => {} });
+  expect(connected!.status).toMatchObject({ name: "echo", state: "failed", reason: expect.stringMatching(/^cannot start it in the keeper: /) });
+  expect(warm.size).toBe(0);
+});
