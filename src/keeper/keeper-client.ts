@@ -1,8 +1,8 @@
 import type { Socket } from "bun";
 import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
-import { systemClock, type Clock } from "../system/clock.ts";
+import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
 import type { KeeperAnswer, KeeperEvent, KeeperMessage, KeeperRequest, WireError } from "./keeper-protocol.ts";
-import { MAX_KEEPER_LINE_BYTES } from "./keeper-protocol.ts";
+import { KEEPER_SILENCE_MS, MAX_KEEPER_LINE_BYTES } from "./keeper-protocol.ts";
 
 /** A request as the caller writes it: the client numbers it. */
 export type KeeperRequestBody = KeeperRequest extends infer R ? (R extends KeeperRequest ? Omit<R, "id"> : never) : never;
@@ -21,7 +21,7 @@ interface OkByOp {
 type OkOf<Op extends KeeperRequest["op"]> = OkByOp[Op];
 
 export interface RequestOptions {
-  /** Progress, log lines and notes of this request, as they come. */
+  /** Progress, log lines and notes of this request, as they come, and the keeper's `alive` while it waits. */
   onEvent?: (event: KeeperEvent) => void;
   /** Aborting sends `cancel` for the request; its answer still settles the promise. */
   signal?: AbortSignal;
@@ -57,13 +57,22 @@ export class KeeperClient {
   /** What the socket did not take yet (a large request, a slow reader): sent on `drain`. */
   private unsent: Uint8Array[] = [];
   private socket!: Socket<undefined>;
+  /** When the keeper was last heard from, and the check that gives up on a silent one. */
+  private lastHeard: number;
+  private watchdog: ClockTimer | undefined;
 
-  private constructor(private readonly maxLineBytes: number) {}
+  private constructor(
+    private readonly maxLineBytes: number,
+    private readonly clock: Clock,
+    private readonly silenceMs: number,
+  ) {
+    this.lastHeard = clock.now();
+  }
 
   /** Connects to the socket; rejects when nothing listens there (ENOENT, ECONNREFUSED) or nothing accepts within `timeoutMs`. */
-  static async open(socketPath: string, options: { timeoutMs: number; clock?: Clock; maxLineBytes?: number }): Promise<KeeperClient> {
+  static async open(socketPath: string, options: { timeoutMs: number; clock?: Clock; maxLineBytes?: number; silenceMs?: number }): Promise<KeeperClient> {
     const clock = options.clock ?? systemClock;
-    const client = new KeeperClient(options.maxLineBytes ?? MAX_KEEPER_LINE_BYTES);
+    const client = new KeeperClient(options.maxLineBytes ?? MAX_KEEPER_LINE_BYTES, clock, options.silenceMs ?? KEEPER_SILENCE_MS);
     let timer: ReturnType<Clock["setTimeout"]> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = clock.setTimeout(() => reject(new Error(`no answer on ${socketPath} within ${options.timeoutMs} ms`)), options.timeoutMs);
@@ -107,7 +116,28 @@ export class KeeperClient {
       void answered.catch(() => {}).finally(() => signal.removeEventListener("abort", cancel));
     }
     this.write({ ...body, id } as KeeperRequest);
+    // The silence counts from the request on: a socket quiet between two requests is not a hung keeper.
+    this.lastHeard = this.clock.now();
+    this.watch();
     return answered;
+  }
+
+  /**
+   * While an answer is awaited, a keeper that says nothing at all (no answer, no event, no `alive`)
+   * for `silenceMs` has hung: every pending request fails, and the socket is closed.
+   */
+  private watch(): void {
+    if (this.watchdog || this.pending.size === 0) return;
+    const quietFor = this.clock.now() - this.lastHeard;
+    this.watchdog = this.clock.setTimeout(() => {
+      this.watchdog = undefined;
+      if (this.pending.size === 0 || this.closedWith !== undefined) return;
+      if (this.clock.now() - this.lastHeard < this.silenceMs) return this.watch();
+      this.fail(`the connection keeper stopped answering (nothing for ${this.silenceMs / 1000} s); stop it with: cat-code mcp keeper stop`);
+      this.socket.terminate();
+    }, Math.max(0, this.silenceMs - Math.max(0, quietFor)));
+    // The watchdog alone must not keep the command alive.
+    this.watchdog.unref();
   }
 
   /** Closes the socket: the keeper cancels this command's calls still running; its servers stay warm. */
@@ -140,6 +170,7 @@ export class KeeperClient {
   }
 
   private receive(chunk: Uint8Array): void {
+    this.lastHeard = this.clock.now();
     this.lines.push(chunk, (line) => this.dispatch(line));
     // Characters are at most bytes: a line held this long is past the limit whatever it holds.
     if (this.lines.pendingLength > this.maxLineBytes) {
@@ -158,6 +189,11 @@ export class KeeperClient {
       this.socket.terminate();
       return;
     }
+    // The keeper's heartbeat belongs to no one request: every waiting one hears it (most ignore it).
+    if ("event" in message && message.event === "alive") {
+      for (const waiting of this.pending.values()) waiting.onEvent?.(message);
+      return;
+    }
     const pending = typeof message?.id === "number" ? this.pending.get(message.id) : undefined;
     if (!pending) return;
     if ("event" in message) {
@@ -172,6 +208,8 @@ export class KeeperClient {
 
   private fail(reason: string): void {
     this.closedWith ??= reason;
+    if (this.watchdog) this.clock.clearTimeout(this.watchdog);
+    this.watchdog = undefined;
     for (const [id, pending] of this.pending) {
       this.pending.delete(id);
       pending.reject(new KeeperRequestError({ message: reason, keeper: true }));

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
+import { serverEnvironment } from "../system/own-secrets.ts";
 import type { KeeperPaths } from "./keeper-paths.ts";
 
 /** The keeper's arguments after the program: what `ps` shows, and what tells a keeper from any process. */
@@ -9,8 +10,10 @@ export const KEEPER_ARGV = ["mcp", "keeper", "run"] as const;
  * Starts `cat-code mcp keeper run` in the background, out of this command's process group (a Ctrl-C
  * to the command does not reach it), stdin closed, stdout closed (a `$(cat-code mcp call …)` must not
  * wait for it), its stderr cut and sent to `keeper.log`, in its own folder (not holding the project
- * folder it was started from: each server's folder comes with the request). The command does not
- * wait for it, nor keep its event loop alive for it.
+ * folder it was started from: each server's folder comes with the request). It gets the command's
+ * environment without cat-code's own and other tools' well-known secrets: each server's environment
+ * comes with the request, so the long-lived keeper holds no API key it never uses. The command does
+ * not wait for it, nor keep its event loop alive for it.
  */
 export function spawnKeeper(paths: KeeperPaths): void {
   const log = openSync(paths.log, "w", 0o600);
@@ -19,7 +22,7 @@ export function spawnKeeper(paths: KeeperPaths): void {
       detached: true,
       cwd: paths.folder,
       stdio: ["ignore", "ignore", log],
-      env: process.env,
+      env: serverEnvironment({}, process.env).env,
     });
     child.on("error", () => {}); // A failed start shows as no answer; the command runs cold.
     child.unref();

@@ -14,6 +14,11 @@ import type { CallToolResult } from "../mcp/protocol.ts";
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */
 export const KEEPER_PROTOCOL = 1;
 
+/** How often a keeper busy with a command's connect or call says it is alive. */
+export const KEEPER_HEARTBEAT_MS = 1000;
+/** A command that hears nothing from a busy keeper for this long gives up on it. */
+export const KEEPER_SILENCE_MS = 10_000;
+
 /** Longer lines are refused (a tools/call result is bounded by the transport's own limit below it). */
 export const MAX_KEEPER_LINE_BYTES = 512 * 1024 * 1024;
 
@@ -88,7 +93,13 @@ export type KeeperEvent =
    * A warning the server's connection gave in the keeper (a tool left out), sent to each command that
    * connects it: the command logs it (`log.warn(message)`) as its own connect would have. Not sanitized.
    */
-  | { id: number; event: "warning"; message: string };
+  | { id: number; event: "warning"; message: string }
+  /**
+   * Sent with id 0 every KEEPER_HEARTBEAT_MS while the socket has a connect or call running: a command
+   * that hears nothing at all for KEEPER_SILENCE_MS knows the keeper hung, not the server (whose own
+   * timeouts the keeper keeps), and gives up instead of waiting for ever.
+   */
+  | { id: 0; event: "alive" };
 
 export type KeeperAnswer =
   | { id: number; ok: { version: string; pid: number; startedAt: number } } // hello

@@ -83,7 +83,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
     })();
     return stopping;
   };
-  const host = { token, warm, maxLineBytes: options.maxLineBytes ?? MAX_KEEPER_LINE_BYTES, identity: () => ({ version, pid: process.pid, startedAt }), stop: () => void stop("asked to stop") };
+  const host = { token, warm, maxLineBytes: options.maxLineBytes ?? MAX_KEEPER_LINE_BYTES, clock, identity: () => ({ version, pid: process.pid, startedAt }), stop: () => void stop("asked to stop") };
 
   const server: Server = createServer((socket) => {
     if (stopping) return void socket.destroy();

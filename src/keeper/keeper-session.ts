@@ -5,7 +5,8 @@ import type { ServerLogEntry } from "../mcp/client/server-log.ts";
 import { McpError } from "../mcp/mcp-error.ts";
 import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
-import { type KeeperAnswer, type KeeperMessage, type KeeperRequest, type WireError } from "./keeper-protocol.ts";
+import type { Clock, ClockTimer } from "../system/clock.ts";
+import { KEEPER_HEARTBEAT_MS, type KeeperAnswer, type KeeperMessage, type KeeperRequest, type WireError } from "./keeper-protocol.ts";
 import { parseKeeperRequest } from "./keeper-requests.ts";
 import type { WarmConnections } from "./warm-connections.ts";
 
@@ -15,6 +16,8 @@ export interface SessionHost {
   readonly warm: WarmConnections;
   /** The longest line a command may send (MAX_KEEPER_LINE_BYTES). */
   readonly maxLineBytes: number;
+  /** Times the heartbeat. */
+  readonly clock: Clock;
   /** The `ok` of `hello` and of `status` (status adds the connections). */
   identity(): { version: string; pid: number; startedAt: number };
   /** `stop`: closes every server and exits (after the answer is written). */
@@ -37,6 +40,9 @@ export class KeeperSession {
   private servers = new Map<string, string>();
   private readonly calls = new Map<number, AbortController>();
   private readonly splitter = new TextLineSplitter();
+  /** Connects and calls running: while there are any, a heartbeat goes out. */
+  private busy = 0;
+  private heartbeat: ClockTimer | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -48,6 +54,7 @@ export class KeeperSession {
     socket.on("close", () => {
       for (const call of this.calls.values()) call.abort();
       this.calls.clear();
+      this.stopHeartbeat();
       onClosed();
     });
   }
@@ -74,6 +81,8 @@ export class KeeperSession {
     const { request } = parsed;
     if (request.op === "hello") return this.hello(request);
     if (!this.greeted) return this.refuse(request.id, "say hello first");
+    const long = request.op === "connect" || request.op === "call";
+    if (long && this.busy++ === 0) this.beat();
     try {
       switch (request.op) {
         case "connect":
@@ -91,7 +100,22 @@ export class KeeperSession {
       }
     } catch (error) {
       this.fail(request.id, wireError(error));
+    } finally {
+      if (long && --this.busy === 0) this.stopHeartbeat();
     }
+  }
+
+  /** An `alive` every KEEPER_HEARTBEAT_MS while busy (see KEEPER_SILENCE_MS). */
+  private beat(): void {
+    this.heartbeat = this.host.clock.setTimeout(() => {
+      this.send({ id: 0, event: "alive" });
+      this.beat();
+    }, KEEPER_HEARTBEAT_MS);
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) this.host.clock.clearTimeout(this.heartbeat);
+    this.heartbeat = undefined;
   }
 
   private hello(request: Request<"hello">): void {

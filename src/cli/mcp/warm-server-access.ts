@@ -112,5 +112,6 @@ class WarmServerAccess implements ServerAccess {
       this.options.onServerLog?.(entry);
     }
     if (event.event === "note") this.options.onNote?.(event.line);
+    if (event.event === "warning") log.warn(event.message);
   }
 }
