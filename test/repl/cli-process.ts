@@ -11,7 +11,9 @@ export function childEnv(home: string, extra: Record<string, string> = {}): Reco
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith("ANTHROPIC_") && !name.startsWith("CAT_CODE_")) env[name] = value;
   }
-  return { ...env, CAT_CODE_HOME: home, NO_COLOR: "1", ...extra };
+  // The test preload's switch survives: a child that runs `mcp call` starts no keeper that outlives the test.
+  const noKeeper: Record<string, string> = process.env.CAT_CODE_NO_KEEPER === undefined ? {} : { CAT_CODE_NO_KEEPER: process.env.CAT_CODE_NO_KEEPER };
+  return { ...env, ...noKeeper, CAT_CODE_HOME: home, NO_COLOR: "1", ...extra };
 }
 
 /**

@@ -2,15 +2,14 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { McpError } from "../../mcp/mcp-error.ts";
 import { flattenContent } from "../../mcp/tools/flatten-content.ts";
-import { answerWithDefaults } from "../../mcp/client/elicitation.ts";
-import { declinedElicitation } from "../../terminal/declined-elicitation.ts";
 import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { checkArguments } from "./argument-check.ts";
 import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
-import { AD_HOC_NAME, cliAuth, isAdHoc, loadServerEntries, openPool, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { keeperArgs, openServers } from "./server-access.ts";
+import { AD_HOC_NAME, cliAuth, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { loginFirst, signInArgs } from "./sign-in-flags.ts";
 
 const callArgs = {
@@ -24,6 +23,7 @@ const callArgs = {
     valueHint: "decline|accept-defaults",
   },
   ...signInArgs,
+  ...keeperArgs,
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
 
@@ -46,15 +46,20 @@ export default defineCommand({
     const roots = rootsFromArgs(rawArgs);
     const entry = selectEntry(loadServerEntries(args), serverName);
     const feedback = new CallFeedback();
-    const elicitation = answering === "accept-defaults" ? answerWithDefaults : declinedElicitation((line) => feedback.note(line));
     const auth = args.login ? await loginFirst([entry], cliAuth(args), args.browser) : cliAuth(args);
-    const pool = openPool([entry], { roots, elicitation, onServerLog: (logged) => feedback.log(logged), watchChanges: false, auth });
+    const servers = await openServers([entry], {
+      roots,
+      auth,
+      elicitation: answering,
+      onNote: (line) => feedback.note(line),
+      onServerLog: (logged) => feedback.log(logged),
+      cold: args["no-keeper"] || args.login,
+    });
     try {
-      await pool.connectAll();
-      const status = pool.status()[0];
-      const client = pool.client(serverName);
+      await servers.connectAll();
+      const status = servers.status()[0];
       if (status?.state === "needs-auth") throw CliError.needsAuth(status.reason);
-      if (status?.state !== "connected" || !client) {
+      if (status?.state !== "connected") {
         const reason = status?.state === "failed" ? status.reason : "not connected";
         const stderr = status?.state === "failed" && status.stderr.length ? `\n${status.stderr.join("\n")}` : "";
         throw CliError.unavailable(`cannot connect to MCP server '${serverName}': ${reason}${stderr}`);
@@ -66,7 +71,7 @@ export default defineCommand({
 
       let result;
       try {
-        result = await client.callTool(toolName, toolArguments, { onProgress: (update) => feedback.progress(update) });
+        result = await servers.callTool(serverName, toolName, toolArguments, { onProgress: (update) => feedback.progress(update) });
       } catch (error) {
         // A refresh refused mid-call, or more scope than a sign-in without --login can give.
         if (error instanceof McpError && error.needsAuth) throw CliError.needsAuth(error.message);
@@ -81,7 +86,7 @@ export default defineCommand({
       await printResult(text);
       if (result.isError) process.exitCode = ExitCode.ToolError;
     } finally {
-      await pool.closeAll();
+      await servers.closeAll();
     }
   },
 });

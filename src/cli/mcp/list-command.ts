@@ -3,10 +3,12 @@ import { rejectUnknownFlags } from "../known-flags.ts";
 import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
 import { redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
-import { cliSignInHint, loadServerEntries, openPool, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
+import { keeperArgs, openServers } from "./server-access.ts";
+import { cliAuth, cliSignInHint, loadServerEntries, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
 
 const listArgs = {
   json: { type: "boolean", description: "Print one JSON document" },
+  ...keeperArgs,
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
 
@@ -17,10 +19,10 @@ export default defineCommand({
     rejectUnknownFlags(rawArgs, listArgs);
     const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
-    const pool = openPool(entries, { roots, watchChanges: false }, args);
+    const servers = await openServers(entries, { roots, auth: cliAuth(args), cold: args["no-keeper"] });
     try {
-      await pool.connectAll();
-      const statuses = pool.status().map((status) => redactStatus(status, entries));
+      await servers.connectAll();
+      const statuses = servers.status().map((status) => redactStatus(status, entries));
       if (args.json) {
         console.log(JSON.stringify({ servers: statuses.map((status) => statusToJson(status, entries)) }, null, 2));
       } else if (statuses.length === 0) {
@@ -34,7 +36,7 @@ export default defineCommand({
         }
       }
     } finally {
-      await pool.closeAll();
+      await servers.closeAll();
     }
   },
 });

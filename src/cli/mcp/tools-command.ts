@@ -1,12 +1,13 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
-import type { McpToolAdapter } from "../../mcp/tools/mcp-tool-adapter.ts";
+import { describeTool } from "../../mcp/tools/mcp-tool-adapter.ts";
+import { assignToolNames } from "../../mcp/tools/tool-names.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
-import { AD_HOC_NAME, cliAuth, isAdHoc, loadServerEntries, openPool, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { keeperArgs, openServers } from "./server-access.ts";
+import { AD_HOC_NAME, cliAuth, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { loginFirst, signInArgs } from "./sign-in-flags.ts";
 
 const toolsArgs = {
@@ -14,6 +15,7 @@ const toolsArgs = {
   json: { type: "boolean", description: "Print one JSON document" },
   schema: { type: "boolean", description: "Show each tool's input schema" },
   ...signInArgs,
+  ...keeperArgs,
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
 
@@ -27,10 +29,11 @@ export default defineCommand({
     const only = isAdHoc(args) ? AD_HOC_NAME : args.server;
     const selected = only === undefined ? entries : [selectEntry(entries, only)];
     const auth = args.login ? await loginFirst(selected, cliAuth(args), args.browser) : cliAuth(args);
-    const pool = openPool(selected, { roots, watchChanges: false, auth });
+    const servers = await openServers(selected, { roots, auth, cold: args["no-keeper"] || args.login });
     try {
-      await pool.connectAll();
-      for (const status of pool.status()) {
+      await servers.connectAll();
+      const statuses = servers.status();
+      for (const status of statuses) {
         if (status.state === "needs-approval") log.warn(`MCP server '${status.name}' of ${status.source} is not approved yet (cat-code mcp approve ${status.name})`);
         if (status.state === "needs-auth") {
           if (only !== undefined) throw CliError.needsAuth(status.reason);
@@ -41,16 +44,23 @@ export default defineCommand({
         if (only !== undefined) throw CliError.unavailable(`cannot connect to MCP server '${status.name}': ${status.reason}`);
         log.warn(`MCP server '${status.name}' failed: ${firstLine(status.reason)} (see cat-code mcp list)`);
       }
-      const registry = new ToolRegistry();
-      pool.registerInto(registry);
-      const tools = registry.list() as McpToolAdapter[];
+      // Named as a registry names them (the agent's names), without clients: the keeper may hold those.
+      const connected = statuses.flatMap((status) => (status.state === "connected" ? [{ server: status.name, tools: status.tools }] : []));
+      const tools = assignToolNames(connected, undefined, (line) => log.warn(line)).map(({ name, server, definition }) => ({
+        name,
+        server,
+        definition,
+        description: describeTool(definition),
+        inputSchema: definition.inputSchema,
+      }));
       if (args.json) {
         const json = tools.map((tool) => ({
           name: tool.name,
-          server: tool.serverName,
+          server: tool.server,
           tool: tool.definition.name,
           description: tool.description,
-          readOnly: tool.isReadOnly,
+          // A hint from the server, as the agent reads it (McpToolAdapter.isReadOnly).
+          readOnly: tool.definition.annotations?.readOnlyHint === true,
           inputSchema: tool.inputSchema,
         }));
         await printResult(JSON.stringify({ tools: json }, null, 2));
@@ -68,7 +78,7 @@ export default defineCommand({
       });
       await printResult(out.join("\n"));
     } finally {
-      await pool.closeAll();
+      await servers.closeAll();
     }
   },
 });

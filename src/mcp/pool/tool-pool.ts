@@ -11,7 +11,7 @@ import { describeServer, type ConfigScope, type ServerConfig, type ServerEntry }
 import { McpError } from "../mcp-error.ts";
 import type { Implementation, ToolDefinition } from "../protocol.ts";
 import { McpToolAdapter } from "../tools/mcp-tool-adapter.ts";
-import { namespacedToolName, stableHash, withSuffix } from "../tools/tool-names.ts";
+import { assignToolNames } from "../tools/tool-names.ts";
 import { createTransport, type TransportContext } from "../transport/create-transport.ts";
 import { StdioTransport } from "../transport/stdio-transport.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -171,18 +171,9 @@ export class McpToolPool {
   private registerTools(connection: Connection, registry: ToolRegistry): number {
     const { entry, client, status } = connection;
     if (status.state !== "connected" || !client) return 0;
+    const named = assignToolNames([{ server: entry.name, tools: status.tools }], (name) => registry.has(name), (line) => log.warn(line));
     const names: string[] = [];
-    for (const definition of status.tools) {
-      let name = namespacedToolName(entry.name, definition.name);
-      if (registry.has(name)) {
-        const distinct = withSuffix(name, stableHash(`${entry.name}\u0000${definition.name}`));
-        log.warn(`MCP tool '${definition.name}' of server '${entry.name}' maps to ${name}, which is taken; registered as ${distinct}`);
-        name = distinct;
-      }
-      if (registry.has(name)) {
-        log.warn(`MCP tool '${definition.name}' of server '${entry.name}' is listed twice; the second is skipped`);
-        continue;
-      }
+    for (const { name, definition } of named) {
       registry.register(new McpToolAdapter(name, entry.name, definition, client));
       names.push(name);
     }

@@ -19,7 +19,7 @@ export class McpToolAdapter implements Tool {
     readonly definition: ToolDefinition,
     private readonly client: McpClient,
   ) {
-    this.description = definition.description ?? definition.title ?? definition.annotations?.title ?? "";
+    this.description = describeTool(definition);
     this.inputSchema = definition.inputSchema as JsonSchema;
     // Annotations come from the server and are hints, not promises (the MCP spec says not to trust
     // them): readOnlyHint may let calls run side by side, never skip the permission question.
@@ -46,4 +46,9 @@ export class McpToolAdapter implements Tool {
       running = false;
     }
   }
+}
+
+/** What a tool is said to do: its description, else its title. */
+export function describeTool(definition: ToolDefinition): string {
+  return definition.description ?? definition.title ?? definition.annotations?.title ?? "";
 }

@@ -1,0 +1,42 @@
+import { answerWithDefaults } from "../../mcp/client/elicitation.ts";
+import type { ServerEntry } from "../../mcp/config/server-config.ts";
+import { McpError } from "../../mcp/mcp-error.ts";
+import { ErrorCode } from "../../mcp/protocol.ts";
+import type { McpToolPool, ServerStatus } from "../../mcp/pool/tool-pool.ts";
+import { declinedElicitation } from "../../terminal/declined-elicitation.ts";
+import type { ServerAccess, ServerAccessOptions } from "./server-access.ts";
+import { openPool } from "./server-selection.ts";
+
+/** The servers connected by the command itself, as before the keeper: one pool, closed on every way out. */
+export class ColdServerAccess implements ServerAccess {
+  private readonly pool: McpToolPool;
+
+  constructor(entries: ServerEntry[], options: ServerAccessOptions) {
+    const { roots, auth, onServerLog, onNote } = options;
+    const elicitation =
+      options.elicitation === undefined
+        ? undefined
+        : options.elicitation === "accept-defaults"
+          ? answerWithDefaults
+          : declinedElicitation((line) => (onNote ? onNote(line) : process.stderr.write(`${line}\n`)));
+    this.pool = openPool(entries, { roots, elicitation, onServerLog, watchChanges: false, auth });
+  }
+
+  connectAll(): Promise<void> {
+    return this.pool.connectAll();
+  }
+
+  status(): ServerStatus[] {
+    return this.pool.status();
+  }
+
+  callTool(...[server, tool, args, options]: Parameters<ServerAccess["callTool"]>) {
+    const client = this.pool.client(server);
+    if (!client) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, `MCP server '${server}' is not connected`));
+    return client.callTool(tool, args, options);
+  }
+
+  closeAll(): Promise<void> {
+    return this.pool.closeAll();
+  }
+}

@@ -1,0 +1,131 @@
+import { fileURLToPath } from "node:url";
+import { log } from "../../log.ts";
+import type { ToolProgress } from "../../agent/tool.ts";
+import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
+import type { RootsProvider } from "../../mcp/client/roots.ts";
+import type { ServerLogEntry } from "../../mcp/client/server-log.ts";
+import type { ServerEntry } from "../../mcp/config/server-config.ts";
+import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
+import type { CallToolResult } from "../../mcp/protocol.ts";
+
+/**
+ * How `mcp call | tools | list` reach their servers: connected by the command itself (cold, today's
+ * pool) or held warm by the connection keeper. The command renders both alike, so a warm call prints
+ * the same bytes and exits with the same code as a cold one.
+ */
+export interface ServerAccess {
+  /** Connects every usable server (in parallel). Never rejects: a failure is in the status. */
+  connectAll(): Promise<void>;
+  /** One per entry given, in that order, as the pool gives them. */
+  status(): ServerStatus[];
+  /** Rejects with an `McpError` (code, message, needsAuth kept), as a client's `callTool` does. */
+  callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options?: { onProgress?: (update: ToolProgress) => void; signal?: AbortSignal },
+  ): Promise<CallToolResult>;
+  /** Closes (cold) or lets go of (warm) every server. Safe to call twice. */
+  closeAll(): Promise<void>;
+}
+
+export interface ServerAccessOptions {
+  roots: RootsProvider;
+  auth: AuthContext;
+  /** What the servers' questions get; absent: the servers are told nobody answers them (list, tools). */
+  elicitation?: "decline" | "accept-defaults";
+  /** A declined question's line, already sanitized. */
+  onNote?: (line: string) => void;
+  onServerLog?: (entry: ServerLogEntry) => void;
+  /** `--no-keeper`, or `--login` (a sign-in wants this process's browser and terminal): today's way. */
+  cold?: boolean;
+}
+
+/** The environment switch that turns the keeper off for every command (tests set it). */
+export const NO_KEEPER_VARIABLE = "CAT_CODE_NO_KEEPER";
+
+/** `--no-keeper`: shared by the commands that can go through the keeper. */
+export const keeperArgs = {
+  "no-keeper": { type: "boolean", description: "Connect the servers in this command, not through the connection keeper" },
+} as const;
+
+/**
+ * The servers of these entries, warm where the keeper can hold them, cold otherwise: with the keeper
+ * off (flag, CAT_CODE_NO_KEEPER=1, Windows: no named pipe yet), for an entry with `keepAlive: 0`, and
+ * when the keeper cannot be reached or started (a debug line says why; a refused folder, a warning).
+ * The keeper never fails a command that would have worked without it.
+ */
+export async function openServers(entries: ServerEntry[], options: ServerAccessOptions): Promise<ServerAccess> {
+  const warm = keeperWanted(options) ? entries.filter(goesWarm) : [];
+  if (warm.length === 0) return openCold(entries, options);
+  const { openWarm } = await import("./warm-server-access.ts");
+  const warmAccess = await openWarm(warm, { ...options, roots: rootPaths(options.roots) }, () => openCold(warm, options));
+  if (!warmAccess) return openCold(entries, options);
+  if (warm.length === entries.length) return warmAccess;
+  const cold = await openCold(entries.filter((entry) => !warm.includes(entry)), options);
+  return new MixedAccess(entries, [warmAccess, cold]);
+}
+
+function keeperWanted(options: ServerAccessOptions, env = process.env, platform = process.platform): boolean {
+  if (options.cold) return false;
+  if (env[NO_KEEPER_VARIABLE] && env[NO_KEEPER_VARIABLE] !== "0") return false;
+  if (platform === "win32") return false;
+  if (keepAliveSetting(env) === 0) return false;
+  return true;
+}
+
+/** Only an entry the command may start goes to the keeper; the rest have a status without a server. */
+function goesWarm(entry: ServerEntry): boolean {
+  if (!entry.ok || entry.config.disabled || entry.trust) return false;
+  return (entry.config as { keepAlive?: unknown }).keepAlive !== 0;
+}
+
+/** `CAT_CODE_KEEP_ALIVE` in seconds; `0` keeps nothing warm. */
+function keepAliveSetting(env: Record<string, string | undefined>): number | undefined {
+  const text = env.CAT_CODE_KEEP_ALIVE;
+  if (text === undefined || text === "") return undefined;
+  const seconds = Number(text);
+  return Number.isInteger(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+/** The folders as paths: the keeper builds its own RootsProvider from them (working directory first). */
+function rootPaths(roots: RootsProvider): string[] {
+  return roots.list().map((root) => fileURLToPath(root.uri));
+}
+
+async function openCold(entries: ServerEntry[], options: ServerAccessOptions): Promise<ServerAccess> {
+  // Loaded only here: a warm command never loads the pool, the clients or the transports.
+  const { ColdServerAccess } = await import("./cold-server-access.ts");
+  return new ColdServerAccess(entries, options);
+}
+
+/** Some servers warm, some cold (`keepAlive: 0`): statuses in the order of the entries. */
+class MixedAccess implements ServerAccess {
+  constructor(
+    private readonly entries: ServerEntry[],
+    private readonly parts: ServerAccess[],
+  ) {}
+
+  async connectAll(): Promise<void> {
+    await Promise.all(this.parts.map((part) => part.connectAll()));
+  }
+
+  status(): ServerStatus[] {
+    const byName = new Map<string, ServerStatus>();
+    for (const part of this.parts) for (const status of part.status()) byName.set(status.name, status);
+    return this.entries.flatMap((entry) => byName.get(entry.name) ?? []);
+  }
+
+  callTool(...[server, ...rest]: Parameters<ServerAccess["callTool"]>): Promise<CallToolResult> {
+    const part = this.parts.find((p) => p.status().some((status) => status.name === server)) ?? this.parts[0]!;
+    return part.callTool(server, ...rest);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.parts.map((part) => part.closeAll()));
+  }
+}
+
+export function keeperDebug(line: string): void {
+  log.debug(`connection keeper: ${line}`);
+}
