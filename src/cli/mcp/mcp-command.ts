@@ -18,5 +18,6 @@ export default defineCommand({
     remove: () => import("./remove-command.ts").then((m) => m.default),
     approve: () => import("./approval-commands.ts").then((m) => m.approve),
     deny: () => import("./approval-commands.ts").then((m) => m.deny),
+    keeper: () => import("./keeper-command.ts").then((m) => m.default),
   },
 });

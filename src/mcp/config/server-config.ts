@@ -15,12 +15,20 @@ const Timeout = v.pipe(
   v.minValue(1, '"timeout" must be at least 1 ms'),
   v.maxValue(MAX_TIMEOUT_MS, `"timeout" must be at most ${MAX_TIMEOUT_MS} ms (about 24 days)`),
 );
+/** How long the connection keeper holds a server without use, in seconds; 0: never through the keeper. */
+const KeepAlive = v.pipe(
+  v.number('"keepAlive" must be a number of seconds'),
+  v.integer('"keepAlive" must be a whole number of seconds'),
+  v.minValue(0, '"keepAlive" must be 0 (no keeper) or more seconds'),
+  v.maxValue(Math.floor(MAX_TIMEOUT_MS / 1000), `"keepAlive" must be at most ${Math.floor(MAX_TIMEOUT_MS / 1000)} seconds (about 24 days)`),
+);
 const StringMap = (field: string) =>
   v.record(v.string(), v.string(`every value of "${field}" must be a string`), `"${field}" must be an object of strings`);
 
 /** Fields every entry may carry, whatever its transport. */
 const Common = {
   timeout: v.optional(Timeout),
+  keepAlive: v.optional(KeepAlive),
   disabled: v.optional(v.boolean('"disabled" must be true or false')),
   includeTools: v.optional(v.array(v.string(), '"includeTools" must be a list of tool names')),
   excludeTools: v.optional(v.array(v.string(), '"excludeTools" must be a list of tool names')),

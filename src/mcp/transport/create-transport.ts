@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { serverEnvironment } from "../../system/own-secrets.ts";
 import { type AuthContext, ServerAuthorizer } from "../auth/server-authorizer.ts";
 import { type HttpServerConfig, type ServerConfig, setsOwnAuthorization } from "../config/server-config.ts";
@@ -9,18 +10,26 @@ import type { Transport } from "./transport.ts";
 export interface TransportContext {
   serverName: string;
   auth?: AuthContext;
+  /**
+   * How a stdio server starts when someone else resolved it (the connection keeper, for a command):
+   * exactly this env, and this cwd unless the entry names its own (relative to this one). Absent:
+   * this process's env (without secrets, see serverEnvironment) and cwd.
+   */
+  launch?: { env: Record<string, string>; cwd: string };
 }
 
 export function createTransport(config: ServerConfig, context?: TransportContext): Transport {
   switch (config.type) {
-    case "stdio":
+    case "stdio": {
+      const launch = context?.launch;
       return new StdioTransport({
         command: config.command,
         args: config.args,
         // Ours without our own and other tools' well-known secrets, then the entry's `env` on top.
-        env: serverEnvironment(config.env).env,
-        cwd: config.cwd,
+        env: launch ? launch.env : serverEnvironment(config.env).env,
+        cwd: launch ? resolve(launch.cwd, config.cwd ?? ".") : config.cwd,
       });
+    }
     case "http":
       return new HttpTransport({ url: config.url, headers: config.headers, authorizer: authorizerFor(config, context) });
   }

@@ -1,0 +1,119 @@
+import { defineCommand, type ArgsDef } from "citty";
+import { rejectUnknownFlags } from "../known-flags.ts";
+import { KeeperFolderError } from "../../keeper/keeper-folder.ts";
+import { keeperPaths } from "../../keeper/keeper-paths.ts";
+import type { KeeperConnectionInfo } from "../../keeper/keeper-protocol.ts";
+import { askKeeper } from "../../keeper/keeper-query.ts";
+import { CliError } from "../../terminal/cli-error.ts";
+import { onShutdown } from "../../terminal/shutdown.ts";
+import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
+import { VERSION } from "../../version.ts";
+
+/** How long `stop` waits for the keeper to close its servers and exit (a server gets 2 s + 2 s to go). */
+const STOP_WAIT_MS = 10_000;
+
+interface KeeperStatus {
+  version: string;
+  pid: number;
+  startedAt: number;
+  connections: KeeperConnectionInfo[];
+}
+
+const runArgs = {} as const satisfies ArgsDef;
+const statusArgs = { json: { type: "boolean", description: "Print one JSON document" } } as const satisfies ArgsDef;
+const stopArgs = {} as const satisfies ArgsDef;
+
+/** `cat-code mcp keeper run`: the keeper itself (started in the background by `mcp call`, `tools`, `list`). */
+const run = defineCommand({
+  meta: { name: "run", description: "Run the connection keeper in this process (commands start it in the background themselves)" },
+  args: runArgs,
+  async run({ rawArgs }) {
+    rejectUnknownFlags(rawArgs, runArgs);
+    const { runKeeper } = await import("../../keeper/keeper-server.ts");
+    let keeper;
+    try {
+      keeper = await runKeeper({ paths: keeperPaths(), version: VERSION });
+    } catch (error) {
+      if (error instanceof KeeperFolderError) throw CliError.unavailable(error.message);
+      throw error;
+    }
+    // SIGTERM, SIGINT, SIGHUP...: every server is closed, the socket and keeper.json removed.
+    onShutdown(() => keeper.stop());
+    await keeper.done;
+  },
+});
+
+const status = defineCommand({
+  meta: { name: "status", description: "Show the connection keeper and the servers it keeps warm" },
+  args: statusArgs,
+  async run({ args, rawArgs }) {
+    rejectUnknownFlags(rawArgs, statusArgs);
+    const answer = await ask<KeeperStatus>("status");
+    if (args.json) return console.log(JSON.stringify(answer ? { running: true, ...answer } : { running: false }, null, 2));
+    if (!answer) return console.log("No connection keeper is running.");
+    console.log(statusLines(answer, Date.now()).join("\n"));
+  },
+});
+
+const stop = defineCommand({
+  meta: { name: "stop", description: "Stop the connection keeper and every server it keeps" },
+  args: stopArgs,
+  async run({ rawArgs }) {
+    rejectUnknownFlags(rawArgs, stopArgs);
+    const paths = keeperPaths();
+    const running = await ask<KeeperStatus>("status");
+    if (!running || !(await askKeeper(paths, "stop", VERSION))) return console.log("No connection keeper is running.");
+    if (!(await exited(running.pid, STOP_WAIT_MS))) throw CliError.unavailable(`the keeper (pid ${running.pid}) did not exit within ${STOP_WAIT_MS / 1000} s; end it with: kill ${running.pid}`);
+    console.log(`Stopped the connection keeper (pid ${running.pid}) and its ${running.connections.length} server connection(s).`);
+  },
+});
+
+export default defineCommand({
+  meta: { name: "keeper", description: "The connection keeper: a background process that keeps MCP servers warm for mcp call, tools and list" },
+  subCommands: { run, status, stop },
+});
+
+async function ask<T>(op: "status" | "stop"): Promise<T | undefined> {
+  try {
+    return await askKeeper<T>(keeperPaths(), op, VERSION);
+  } catch (error) {
+    throw CliError.unavailable(`the connection keeper: ${(error as Error).message}`);
+  }
+}
+
+/** `keeper  pid 123  version 1.2.0  up 4m 2s`, then one line per connection. */
+export function statusLines(status: KeeperStatus, now: number): string[] {
+  const lines = [`keeper  pid ${status.pid}  version ${clean(status.version)}  up ${duration(now - status.startedAt)}`];
+  if (status.connections.length === 0) lines.push("  (no server connections)");
+  for (const c of status.connections) {
+    lines.push(
+      `  ${clean(c.name)}  ${c.state.toUpperCase()}  age ${duration(c.ageMs)}  idle ${duration(c.idleMs)}  ${c.calls} call(s)  ${clean(c.fingerprint)}  (${clean(c.description)})`,
+    );
+  }
+  return lines;
+}
+
+function clean(text: string): string {
+  return sanitizeForTerminal(String(text));
+}
+
+function duration(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+  return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+}
+
+/** Waits for the process to end, with a short growing pause between looks (it closes its servers first). */
+async function exited(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 5; Date.now() < deadline; pause = Math.min(pause * 2, 100)) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await Bun.sleep(pause);
+  }
+  return false;
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import * as v from "valibot";
+import { checkKeeperFile } from "./keeper-folder.ts";
+
+/** `keeper.json`: who the running keeper is, and the token a command must show in `hello`. */
+export const KeeperInfo = v.object({
+  pid: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  version: v.pipe(v.string(), v.maxLength(200)),
+  protocol: v.number(),
+  token: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  startedAt: v.number(),
+});
+export type KeeperInfo = v.InferOutput<typeof KeeperInfo>;
+
+/** A real keeper.json is ~200 bytes; anything much larger was not written by a keeper. */
+const MAX_INFO_BYTES = 4096;
+
+/** A new secret for `hello`: 32 random bytes, hex. */
+export function newKeeperToken(): string {
+  return randomBytes(32).toString("hex");
+}
+
+/** Writes the file atomically (a 0600 temporary file in the same folder, then a rename). */
+export function writeKeeperInfo(path: string, info: KeeperInfo): void {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    const fd = openSync(temporary, "wx", 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(info)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    try {
+      unlinkSync(temporary);
+    } catch {}
+    throw error;
+  }
+}
+
+/**
+ * The keeper's info, or undefined when there is none or it is unusable (corrupt, oversized). A file
+ * others may read or write throws KeeperFolderError: its token is no secret any more.
+ */
+export function readKeeperInfo(path: string): KeeperInfo | undefined {
+  checkKeeperFile(path);
+  let text: string;
+  try {
+    const bytes = readFileSync(path);
+    if (bytes.length > MAX_INFO_BYTES) return undefined;
+    text = bytes.toString("utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = v.safeParse(KeeperInfo, JSON.parse(text));
+    return parsed.success ? parsed.output : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the file and the socket, but only while the file is still this keeper's (same token). */
+export function removeIfOurs(paths: { info: string; socket: string }, token: string): void {
+  let current: KeeperInfo | undefined;
+  try {
+    current = readKeeperInfo(paths.info);
+  } catch {
+    return;
+  }
+  if (current?.token !== token) return;
+  for (const path of [paths.socket, paths.info]) {
+    try {
+      unlinkSync(path);
+    } catch {}
+  }
+}

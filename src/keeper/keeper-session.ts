@@ -1,0 +1,161 @@
+import { timingSafeEqual } from "node:crypto";
+import type { Socket } from "node:net";
+import { answerWithDefaults } from "../mcp/client/elicitation.ts";
+import { McpError } from "../mcp/mcp-error.ts";
+import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
+import { declinedElicitation } from "../terminal/declined-elicitation.ts";
+import { MAX_KEEPER_LINE_BYTES, type KeeperAnswer, type KeeperMessage, type KeeperRequest, type WireError } from "./keeper-protocol.ts";
+import { parseKeeperRequest } from "./keeper-requests.ts";
+import type { WarmConnections } from "./warm-connections.ts";
+
+/** What a session needs of the keeper it belongs to. */
+export interface SessionHost {
+  readonly token: string;
+  readonly warm: WarmConnections;
+  /** The `ok` of `hello` and of `status` (status adds the connections). */
+  identity(): { version: string; pid: number; startedAt: number };
+  /** `stop`: closes every server and exits (after the answer is written). */
+  stop(): void;
+}
+
+type Request<Op extends KeeperRequest["op"]> = Extract<KeeperRequest, { op: Op }>;
+
+/**
+ * One command's socket: `hello` first (with the token, or the socket is closed), then requests
+ * handled side by side, each answered with its events and one final answer. The servers a `call`
+ * may name are those of this socket's last `connect`. Closing the socket cancels its calls; the
+ * servers stay warm.
+ */
+export class KeeperSession {
+  private greeted = false;
+  /** The server names of the last `connect`, each with its connection's fingerprint. */
+  private servers = new Map<string, string>();
+  private readonly calls = new Map<number, AbortController>();
+  private readonly splitter = new TextLineSplitter();
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly host: SessionHost,
+    onClosed: () => void,
+  ) {
+    socket.on("data", (chunk: Buffer) => this.read(chunk));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      for (const call of this.calls.values()) call.abort();
+      this.calls.clear();
+      onClosed();
+    });
+  }
+
+  /** Ends the socket once what was written is sent (the keeper is stopping). */
+  end(): void {
+    this.socket.end();
+  }
+
+  private read(chunk: Buffer): void {
+    this.splitter.push(chunk, (line) => {
+      if (line.length > MAX_KEEPER_LINE_BYTES) return this.refuse(0, `a request line is longer than ${MAX_KEEPER_LINE_BYTES} bytes`);
+      if (line.trim() !== "") void this.handle(line);
+    });
+    if (this.splitter.pendingLength > MAX_KEEPER_LINE_BYTES) this.refuse(0, `a request line is longer than ${MAX_KEEPER_LINE_BYTES} bytes`);
+  }
+
+  private async handle(line: string): Promise<void> {
+    const parsed = parseKeeperRequest(line);
+    if (!parsed.ok) return parsed.id === 0 || !this.greeted ? this.refuse(parsed.id, parsed.reason) : this.fail(parsed.id, { message: parsed.reason, keeper: true });
+    const { request } = parsed;
+    if (request.op === "hello") return this.hello(request);
+    if (!this.greeted) return this.refuse(request.id, "say hello first");
+    try {
+      switch (request.op) {
+        case "connect":
+          return await this.connect(request);
+        case "call":
+          return await this.call(request);
+        case "cancel":
+          this.calls.get(request.target)?.abort();
+          return this.send({ id: request.id, ok: {} });
+        case "status":
+          return this.send({ id: request.id, ok: { ...this.host.identity(), connections: this.host.warm.info() } });
+        case "stop":
+          this.send({ id: request.id, ok: {} });
+          return this.host.stop();
+      }
+    } catch (error) {
+      this.fail(request.id, wireError(error));
+    }
+  }
+
+  private hello(request: Request<"hello">): void {
+    if (!sameToken(request.token, this.host.token)) return this.refuse(request.id, "wrong token: this keeper was started by another cat-code; run the command again");
+    this.greeted = true;
+    // Another protocol or version is answered all the same: the command sees it and stops this keeper.
+    this.send({ id: request.id, ok: this.host.identity() });
+  }
+
+  private async connect(request: Request<"connect">): Promise<void> {
+    const listener = { socket: this, onLog: (entry: Parameters<typeof this.sendLog>[1]) => this.sendLog(request.id, entry) };
+    const connected = await this.host.warm.connect(request.servers, request.roots, listener);
+    this.servers = new Map(request.servers.map((server, index) => [server.entry.name, connected[index]!.fingerprint]));
+    this.send({ id: request.id, ok: { statuses: connected.map((c) => c.status) } });
+  }
+
+  private async call(request: Request<"call">): Promise<void> {
+    const fingerprint = this.servers.get(request.server);
+    if (fingerprint === undefined) {
+      return this.fail(request.id, { message: `server '${request.server}' was not connected on this socket; send connect first`, keeper: true });
+    }
+    const controller = new AbortController();
+    this.calls.set(request.id, controller);
+    const note = (line: string) => this.send({ id: request.id, event: "note", line });
+    try {
+      const result = await this.host.warm.call(fingerprint, request.tool, request.arguments, {
+        socket: this,
+        signal: controller.signal,
+        elicitation: request.elicitation === "accept-defaults" ? answerWithDefaults : declinedElicitation(note),
+        onProgress: (progress) => this.send({ id: request.id, event: "progress", progress }),
+        onLog: (entry) => this.sendLog(request.id, entry),
+      });
+      this.send({ id: request.id, ok: { result } });
+    } finally {
+      this.calls.delete(request.id);
+    }
+  }
+
+  private sendLog(id: number, entry: Extract<KeeperMessage, { event: "log" }>["entry"]): void {
+    this.send({ id, event: "log", entry });
+  }
+
+  private fail(id: number, error: WireError): void {
+    this.send({ id, error } satisfies KeeperAnswer);
+  }
+
+  /** A request this socket may not make: answered, then the socket is closed. */
+  private refuse(id: number, message: string): void {
+    this.fail(id, { message, keeper: true });
+    this.socket.end();
+  }
+
+  private send(message: KeeperMessage): void {
+    if (!this.socket.writable) return;
+    this.socket.write(`${JSON.stringify(message)}\n`);
+  }
+}
+
+/** What a command needs to rebuild the error: an McpError's code and flags, anything else as the keeper's own. */
+export function wireError(error: unknown): WireError {
+  if (error instanceof McpError) {
+    const wire: WireError = { message: error.message };
+    if (error.code !== undefined) wire.code = error.code;
+    if (error.needsAuth) wire.needsAuth = true;
+    if (error.notOffered) wire.notOffered = true;
+    return wire;
+  }
+  return { message: `the keeper failed: ${(error as Error)?.message ?? String(error)}`, keeper: true };
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,285 @@
+import { CredentialsStore } from "../mcp/auth/credentials-store.ts";
+import type { AuthContext } from "../mcp/auth/server-authorizer.ts";
+import type { ElicitationHandler } from "../mcp/client/elicitation.ts";
+import type { EraMemory } from "../mcp/client/era-memory.ts";
+import type { ProgressUpdate } from "../mcp/client/progress.ts";
+import { RootsProvider } from "../mcp/client/roots.ts";
+import type { ServerLogEntry } from "../mcp/client/server-log.ts";
+import { shellQuote } from "../mcp/config/launch-summary.ts";
+import { describeServer, MAX_TIMEOUT_MS, type ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
+import { McpError } from "../mcp/mcp-error.ts";
+import { McpToolPool, type ServerStatus } from "../mcp/pool/tool-pool.ts";
+import type { CallToolResult } from "../mcp/protocol.ts";
+import { createTransport, type TransportContext } from "../mcp/transport/create-transport.ts";
+import type { Transport } from "../mcp/transport/transport.ts";
+import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
+import { redactUrl } from "../system/redact-url.ts";
+import { cliLoginHint } from "../terminal/render-status.ts";
+import { connectionFingerprint, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
+import type { KeeperConnectionInfo, ServerRequest } from "./keeper-protocol.ts";
+
+/** How long a connection stays without use when neither its entry nor CAT_CODE_KEEP_ALIVE says. */
+export const DEFAULT_KEEP_ALIVE_SECONDS = 600;
+/** Past this many connections, the least recently used idle one is closed. */
+export const MAX_WARM_CONNECTIONS = 64;
+
+/** One operation of one socket (a connect or a call) under way on a connection: it hears the server's log. */
+export interface ConnectionListener {
+  /** The socket it came from: a log line goes once to each socket, whatever it has in flight. */
+  socket: object;
+  onLog(entry: ServerLogEntry): void;
+}
+
+/** A call under way: also answers the server's questions, as `mcp call --elicitation` says. */
+export interface CallListener extends ConnectionListener {
+  signal: AbortSignal;
+  elicitation: ElicitationHandler;
+  onProgress(update: ProgressUpdate): void;
+}
+
+export interface WarmConnectionsOptions {
+  version: string;
+  clock?: Clock;
+  /** Shared by every pool, so a server's era is probed once. */
+  eraMemory?: EraMemory;
+  maxConnections?: number;
+  /** The keeper's own env, for CAT_CODE_KEEP_ALIVE when the command's launch env does not set it. */
+  env?: Record<string, string | undefined>;
+  createTransport?: (config: ServerConfig, context: TransportContext) => Transport;
+  /** A connection went away (idle, dead, evicted): the keeper checks whether it is now empty. */
+  onClosed?: () => void;
+}
+
+interface Warm {
+  fingerprint: string;
+  request: ServerRequest;
+  pool: McpToolPool;
+  ready: Promise<ServerStatus>;
+  connecting: boolean;
+  createdAt: number;
+  lastUsed: number;
+  calls: number;
+  listeners: Set<ConnectionListener>;
+  keepAliveMs: number;
+  idleTimer?: ClockTimer;
+}
+
+/**
+ * The keeper's connections: per fingerprint (entry, launch context, roots, version) one pool of one
+ * server, reused while it lives, closed after its keep-alive without use. Only CONNECTED ones are
+ * kept; one whose server has since died is replaced at the next `connect`.
+ */
+export class WarmConnections {
+  private readonly connections = new Map<string, Warm>();
+  private readonly closing = new Set<Promise<void>>();
+  private readonly clock: Clock;
+  private readonly maxConnections: number;
+  private closed = false;
+
+  constructor(private readonly options: WarmConnectionsOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.maxConnections = options.maxConnections ?? MAX_WARM_CONNECTIONS;
+  }
+
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /**
+   * Connects what is missing, in parallel, and reuses the rest. Statuses come back in the order
+   * asked, with each fingerprint (to call the server by); never rejects.
+   */
+  async connect(servers: ServerRequest[], roots: string[], listener: ConnectionListener): Promise<Array<{ status: ServerStatus; fingerprint: string }>> {
+    return Promise.all(servers.map((request) => this.connectOne(request, roots, listener)));
+  }
+
+  private async connectOne(request: ServerRequest, roots: string[], listener: ConnectionListener): Promise<{ status: ServerStatus; fingerprint: string }> {
+    const fingerprint = connectionFingerprint(request, roots, this.options.version);
+    let warm = this.connections.get(fingerprint);
+    if (warm && !isAlive(warm)) {
+      this.close(warm);
+      warm = undefined;
+    }
+    warm ??= this.open(request, roots, fingerprint);
+    this.use(warm, listener);
+    let status: ServerStatus;
+    try {
+      status = await warm.ready;
+    } finally {
+      this.release(warm, listener);
+    }
+    if (status.state !== "connected") this.close(warm);
+    return { status: { ...status, ...asRequested(request.entry) }, fingerprint };
+  }
+
+  /** Calls a tool of a connection `connect` returned; rejects with the server's McpError, as a client would. */
+  async call(fingerprint: string, tool: string, args: Record<string, unknown>, listener: CallListener): Promise<CallToolResult> {
+    const warm = this.connections.get(fingerprint);
+    const client = warm && !warm.connecting ? warm.pool.client(warm.request.entry.name) : undefined;
+    if (!warm || !client) throw McpError.closed("the server's connection in the keeper was closed; run the command again");
+    warm.calls++;
+    this.use(warm, listener);
+    try {
+      return await client.callTool(tool, args, { signal: listener.signal, onProgress: (update) => listener.onProgress(update) });
+    } finally {
+      this.release(warm, listener);
+    }
+  }
+
+  info(): KeeperConnectionInfo[] {
+    const now = this.clock.now();
+    return [...this.connections.values()].map((warm) => {
+      const { entry } = warm.request;
+      const state = warm.connecting ? "pending" : isAlive(warm) ? "connected" : "failed";
+      return {
+        name: entry.name,
+        description: entry.ok ? describeServer(entry.config, entry.raw) : "",
+        state,
+        ageMs: now - warm.createdAt,
+        idleMs: warm.listeners.size > 0 ? 0 : now - warm.lastUsed,
+        calls: warm.calls,
+        fingerprint: warm.fingerprint.slice(0, FINGERPRINT_SHOWN),
+      };
+    });
+  }
+
+  /** Closes every connection (their servers end, as on a command's exit); safe to call twice. */
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    for (const warm of [...this.connections.values()]) this.close(warm);
+    await Promise.all([...this.closing]);
+  }
+
+  private open(request: ServerRequest, roots: string[], fingerprint: string): Warm {
+    this.evictIfFull();
+    const { entry, launch } = request;
+    const make = this.options.createTransport ?? createTransport;
+    const pool = new McpToolPool([entry], {
+      watchChanges: true,
+      eraMemory: this.options.eraMemory,
+      auth: keeperAuth(entry),
+      roots: rootsOf(roots),
+      createTransport: (config, context) => make(config, { ...context, launch }),
+      // Declared, so a server may ask; who answers is the call that is under way (see answer()).
+      elicitation: async () => ({ action: "decline" }),
+    });
+    const now = this.clock.now();
+    const warm: Warm = {
+      fingerprint,
+      request,
+      pool,
+      ready: Promise.resolve(pool.status()[0]!),
+      connecting: true,
+      createdAt: now,
+      lastUsed: now,
+      calls: 0,
+      listeners: new Set(),
+      keepAliveMs: keepAliveMs(entry, launch.env, this.options.env ?? process.env),
+    };
+    pool.onServerLog = (logged) => forEachSocket(warm, (listener) => listener.onLog(logged));
+    pool.elicitation = (question, signal) => {
+      const call = callFor(warm, signal);
+      return call ? call.elicitation(question, signal) : Promise.resolve({ action: "decline" });
+    };
+    warm.ready = (this.closed ? Promise.resolve() : pool.connectAll()).then(() => {
+      warm.connecting = false;
+      return pool.status()[0]!;
+    });
+    this.connections.set(fingerprint, warm);
+    return warm;
+  }
+
+  private use(warm: Warm, listener: ConnectionListener): void {
+    warm.listeners.add(listener);
+    warm.lastUsed = this.clock.now();
+    if (warm.idleTimer) this.clock.clearTimeout(warm.idleTimer);
+    warm.idleTimer = undefined;
+  }
+
+  private release(warm: Warm, listener: ConnectionListener): void {
+    warm.listeners.delete(listener);
+    warm.lastUsed = this.clock.now();
+    if (warm.listeners.size > 0 || this.connections.get(warm.fingerprint) !== warm) return;
+    warm.idleTimer = this.clock.setTimeout(() => this.close(warm), warm.keepAliveMs);
+  }
+
+  private evictIfFull(): void {
+    if (this.connections.size < this.maxConnections) return;
+    let oldest: Warm | undefined;
+    for (const warm of this.connections.values()) {
+      if (warm.listeners.size === 0 && !warm.connecting && (!oldest || warm.lastUsed < oldest.lastUsed)) oldest = warm;
+    }
+    if (oldest) this.close(oldest);
+  }
+
+  private close(warm: Warm): void {
+    if (warm.idleTimer) this.clock.clearTimeout(warm.idleTimer);
+    warm.idleTimer = undefined;
+    if (this.connections.get(warm.fingerprint) !== warm) return;
+    this.connections.delete(warm.fingerprint);
+    const closing = warm.pool.closeAll();
+    this.closing.add(closing);
+    void closing.finally(() => this.closing.delete(closing));
+    this.options.onClosed?.();
+  }
+}
+
+/** Connecting, or connected with a client that still works (a crashed server, a lost session: not). */
+function isAlive(warm: Warm): boolean {
+  if (warm.connecting) return true;
+  return warm.pool.client(warm.request.entry.name)?.state.status === "connected";
+}
+
+/** What a status says of the entry as this command gave it (its file, its text as written). */
+function asRequested(entry: ServerEntry): Pick<ServerStatus, "name" | "scope" | "source" | "description"> {
+  return { name: entry.name, scope: entry.scope, source: entry.source, description: entry.ok ? describeServer(entry.config, entry.raw) : "" };
+}
+
+/** A server's log line goes once to each socket that has something in flight on it. */
+function forEachSocket(warm: Warm, send: (listener: ConnectionListener) => void): void {
+  const seen = new Set<object>();
+  for (const listener of warm.listeners) {
+    if (seen.has(listener.socket)) continue;
+    seen.add(listener.socket);
+    send(listener);
+  }
+}
+
+/**
+ * The call a server's question belongs to: the one whose signal came with it (an input request of
+ * 2026-07-28 carries its call's), else the latest call under way on the connection.
+ */
+function callFor(warm: Warm, signal: AbortSignal | undefined): CallListener | undefined {
+  const calls = [...warm.listeners].filter((listener): listener is CallListener => "elicitation" in listener);
+  return calls.find((call) => call.signal === signal) ?? calls.at(-1);
+}
+
+function rootsOf(roots: string[]): RootsProvider | undefined {
+  const [first, ...rest] = roots;
+  return first === undefined ? undefined : new RootsProvider(first, rest);
+}
+
+/**
+ * OAuth as `mcp call` has it: the user's stored tokens, nobody to send to a browser (a server that
+ * wants a sign-in is NEEDS-AUTH), and the command that signs in to it, as the command would name it.
+ */
+function keeperAuth(entry: ServerEntry): AuthContext {
+  const loginHint = (name: string): string => {
+    if (entry.scope === "ad-hoc" && entry.ok && entry.config.type === "http") return `cat-code mcp login --url ${shellQuote(redactUrl(entry.config.url))}`;
+    if (entry.scope === "flag") return `cat-code mcp login --mcp-config ${shellQuote(entry.source)} ${shellQuote(name)}`;
+    return cliLoginHint(shellQuote(name));
+  };
+  return { store: new CredentialsStore(), loginHint };
+}
+
+/** The entry's `keepAlive`, else CAT_CODE_KEEP_ALIVE (the command's, then the keeper's), else the default; in ms. */
+function keepAliveMs(entry: ServerEntry, launchEnv: Record<string, string>, keeperEnv: Record<string, string | undefined>): number {
+  const own = entry.ok ? entry.config.keepAlive : undefined;
+  const seconds = own ?? wholeSeconds(launchEnv.CAT_CODE_KEEP_ALIVE) ?? wholeSeconds(keeperEnv.CAT_CODE_KEEP_ALIVE) ?? DEFAULT_KEEP_ALIVE_SECONDS;
+  return Math.min(seconds * 1000, MAX_TIMEOUT_MS);
+}
+
+function wholeSeconds(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
+  return Number(text.trim());
+}
