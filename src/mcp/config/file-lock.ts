@@ -125,7 +125,7 @@ function lockHolder(lockPath: string): string | undefined {
   }
 }
 
-function releaseLock(lockPath: string, token: string): void {
+export function releaseLock(lockPath: string, token: string): void {
   try {
     if (readToken(lockPath) === token) unlinkSync(lockPath);
   } catch {}
