@@ -5,7 +5,7 @@ import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
 import { checkKeeperFile, KeeperFolderError, prepareKeeperFolder } from "./keeper-folder.ts";
 import { newKeeperToken, removeIfOurs, writeKeeperInfo } from "./keeper-info.ts";
 import { MAX_SOCKET_PATH_BYTES, type KeeperPaths } from "./keeper-paths.ts";
-import { KEEPER_PROTOCOL } from "./keeper-protocol.ts";
+import { KEEPER_PROTOCOL, MAX_KEEPER_LINE_BYTES } from "./keeper-protocol.ts";
 import { KeeperSession } from "./keeper-session.ts";
 import { WarmConnections, type WarmConnectionsOptions } from "./warm-connections.ts";
 
@@ -17,6 +17,8 @@ export interface KeeperOptions {
   version: string;
   clock?: Clock;
   emptyGraceMs?: number;
+  /** Tests: a smaller bound than MAX_KEEPER_LINE_BYTES. */
+  maxLineBytes?: number;
   /** Tests: the connections' transports, their bound. */
   warm?: Pick<WarmConnectionsOptions, "createTransport" | "maxConnections" | "env">;
 }
@@ -75,7 +77,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
     })();
     return stopping;
   };
-  const host = { token, warm, identity: () => ({ version, pid: process.pid, startedAt }), stop: () => void stop() };
+  const host = { token, warm, maxLineBytes: options.maxLineBytes ?? MAX_KEEPER_LINE_BYTES, identity: () => ({ version, pid: process.pid, startedAt }), stop: () => void stop() };
 
   const server: Server = createServer((socket) => {
     if (stopping) return void socket.destroy();

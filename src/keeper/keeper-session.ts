@@ -4,7 +4,7 @@ import { answerWithDefaults } from "../mcp/client/elicitation.ts";
 import { McpError } from "../mcp/mcp-error.ts";
 import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
-import { MAX_KEEPER_LINE_BYTES, type KeeperAnswer, type KeeperMessage, type KeeperRequest, type WireError } from "./keeper-protocol.ts";
+import { type KeeperAnswer, type KeeperMessage, type KeeperRequest, type WireError } from "./keeper-protocol.ts";
 import { parseKeeperRequest } from "./keeper-requests.ts";
 import type { WarmConnections } from "./warm-connections.ts";
 
@@ -12,6 +12,8 @@ import type { WarmConnections } from "./warm-connections.ts";
 export interface SessionHost {
   readonly token: string;
   readonly warm: WarmConnections;
+  /** The longest line a command may send (MAX_KEEPER_LINE_BYTES). */
+  readonly maxLineBytes: number;
   /** The `ok` of `hello` and of `status` (status adds the connections). */
   identity(): { version: string; pid: number; startedAt: number };
   /** `stop`: closes every server and exits (after the answer is written). */
@@ -28,6 +30,8 @@ type Request<Op extends KeeperRequest["op"]> = Extract<KeeperRequest, { op: Op }
  */
 export class KeeperSession {
   private greeted = false;
+  /** Closed for a broken rule: nothing more it sent is read. */
+  private refused = false;
   /** The server names of the last `connect`, each with its connection's fingerprint. */
   private servers = new Map<string, string>();
   private readonly calls = new Map<number, AbortController>();
@@ -53,11 +57,14 @@ export class KeeperSession {
   }
 
   private read(chunk: Buffer): void {
+    if (this.refused) return;
+    const max = this.host.maxLineBytes;
     this.splitter.push(chunk, (line) => {
-      if (line.length > MAX_KEEPER_LINE_BYTES) return this.refuse(0, `a request line is longer than ${MAX_KEEPER_LINE_BYTES} bytes`);
+      if (this.refused) return;
+      if (line.length > max) return this.refuse(0, `a request line is longer than ${max} bytes`);
       if (line.trim() !== "") void this.handle(line);
     });
-    if (this.splitter.pendingLength > MAX_KEEPER_LINE_BYTES) this.refuse(0, `a request line is longer than ${MAX_KEEPER_LINE_BYTES} bytes`);
+    if (this.splitter.pendingLength > max) this.refuse(0, `a request line is longer than ${max} bytes`);
   }
 
   private async handle(line: string): Promise<void> {
@@ -132,7 +139,9 @@ export class KeeperSession {
 
   /** A request this socket may not make: answered, then the socket is closed. */
   private refuse(id: number, message: string): void {
+    if (this.refused) return;
     this.fail(id, { message, keeper: true });
+    this.refused = true;
     this.socket.end();
   }
 
