@@ -32,9 +32,10 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
   rejectUnknownFlags(rawArgs, rootArgs);
   const maxTurns = parseMaxTurns(args["max-turns"]);
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ resolveModel }, { cliAuth, loadServerEntries, openPool, rootsFromArgs }, { declinedElicitation }, { replLoginHint }] = await Promise.all([
+  const [{ resolveModel }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }] = await Promise.all([
     import("../agent/model-client.ts"),
     import("./mcp/server-selection.ts"),
+    import("./mcp/open-pool.ts"),
     import("../terminal/declined-elicitation.ts"),
     import("../terminal/render-status.ts"),
   ]);

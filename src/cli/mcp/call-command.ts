@@ -8,9 +8,9 @@ import { printResult } from "../../terminal/output.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { checkArguments } from "./argument-check.ts";
 import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
-import { keeperArgs, openServers } from "./server-access.ts";
-import { AD_HOC_NAME, cliAuth, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
-import { loginFirst, signInArgs } from "./sign-in-flags.ts";
+import { keeperArgs, openServers, signInFirst } from "./server-access.ts";
+import { AD_HOC_NAME, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { signInArgs } from "./sign-in-args.ts";
 
 const callArgs = {
   server: { type: "positional", required: false, description: "The server's name in the config (absent with --stdio or --url)" },
@@ -46,9 +46,10 @@ export default defineCommand({
     const roots = rootsFromArgs(rawArgs);
     const entry = selectEntry(loadServerEntries(args), serverName);
     const feedback = new CallFeedback();
-    const auth = args.login ? await loginFirst([entry], cliAuth(args), args.browser) : cliAuth(args);
+    const auth = args.login ? await signInFirst([entry], args, args.browser) : undefined;
     const servers = await openServers([entry], {
       roots,
+      source: args,
       auth,
       elicitation: answering,
       onNote: (line) => feedback.note(line),

@@ -5,14 +5,15 @@ import { ErrorCode } from "../../mcp/protocol.ts";
 import type { McpToolPool, ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import { declinedElicitation } from "../../terminal/declined-elicitation.ts";
 import type { ServerAccess, ServerAccessOptions } from "./server-access.ts";
-import { openPool } from "./server-selection.ts";
+import { cliAuth, openPool } from "./open-pool.ts";
 
 /** The servers connected by the command itself, as before the keeper: one pool, closed on every way out. */
 export class ColdServerAccess implements ServerAccess {
   private readonly pool: McpToolPool;
 
   constructor(entries: ServerEntry[], options: ServerAccessOptions) {
-    const { roots, auth, onServerLog, onNote } = options;
+    const { roots, onServerLog, onNote } = options;
+    const auth = options.auth ?? cliAuth(options.source);
     const elicitation =
       options.elicitation === undefined
         ? undefined

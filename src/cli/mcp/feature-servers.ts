@@ -6,7 +6,8 @@ import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { declinedElicitation } from "../../terminal/declined-elicitation.ts";
 import { firstLine } from "../../terminal/terminal-text.ts";
-import { AD_HOC_NAME, cliAuth, isAdHoc, loadServerEntries, openPool, rootsFromArgs, selectEntry, serverSourceArgs, type ServerSourceOptions } from "./server-selection.ts";
+import { cliAuth, openPool } from "./open-pool.ts";
+import { AD_HOC_NAME, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs, type ServerSourceOptions } from "./server-selection.ts";
 import { loginFirst, signInArgs } from "./sign-in-flags.ts";
 
 /** The flags of every command that reads a server's resources or prompts: as `mcp call`'s. */

@@ -14,7 +14,8 @@ import { isPlainObject } from "../../system/plain-object.ts";
 import { launchRows } from "../../terminal/render-launch.ts";
 import { maskedEntry } from "./masked-entry.ts";
 import { maskedOAuth, oauthRows, signInState } from "./sign-in-summary.ts";
-import { loadServerEntries, openPool } from "./server-selection.ts";
+import { openPool } from "./open-pool.ts";
+import { loadServerEntries } from "./server-selection.ts";
 
 const getArgs = {
   name: { type: "positional", required: false, description: "The server's name" },

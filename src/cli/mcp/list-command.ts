@@ -4,7 +4,7 @@ import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
 import { redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
 import { keeperArgs, openServers } from "./server-access.ts";
-import { cliAuth, cliSignInHint, loadServerEntries, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
+import { cliSignInHint, loadServerEntries, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
 
 const listArgs = {
   json: { type: "boolean", description: "Print one JSON document" },
@@ -19,7 +19,7 @@ export default defineCommand({
     rejectUnknownFlags(rawArgs, listArgs);
     const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
-    const servers = await openServers(entries, { roots, auth: cliAuth(args), cold: args["no-keeper"] });
+    const servers = await openServers(entries, { roots, source: args, cold: args["no-keeper"] });
     try {
       await servers.connectAll();
       const statuses = servers.status().map((status) => redactStatus(status, entries));

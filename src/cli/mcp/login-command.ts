@@ -5,7 +5,8 @@ import { redactUrl } from "../../system/redact-url.ts";
 import { issuerText } from "../../terminal/browser-sign-in.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
-import { AD_HOC_NAME, cliAuth, loadServerEntries, openPool, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { cliAuth, openPool } from "./open-pool.ts";
+import { AD_HOC_NAME, loadServerEntries, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { browserArg, signInAtTerminal } from "./sign-in-flags.ts";
 
 const { stdio: _stdio, root: _root, ...sources } = serverSourceArgs;

@@ -7,6 +7,7 @@ import type { ServerLogEntry } from "../../mcp/client/server-log.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../../mcp/protocol.ts";
+import type { ServerSourceOptions } from "./server-selection.ts";
 
 /**
  * How `mcp call | tools | list` reach their servers: connected by the command itself (cold, today's
@@ -31,7 +32,10 @@ export interface ServerAccess {
 
 export interface ServerAccessOptions {
   roots: RootsProvider;
-  auth: AuthContext;
+  /** Where the servers came from (the sign-in hint names it). */
+  source: ServerSourceOptions;
+  /** OAuth after `--login` signed in first; absent: the stored tokens only (cliAuth). */
+  auth?: AuthContext;
   /** What the servers' questions get; absent: the servers are told nobody answers them (list, tools). */
   elicitation?: "decline" | "accept-defaults";
   /** A declined question's line, already sanitized. */
@@ -124,6 +128,15 @@ class MixedAccess implements ServerAccess {
   async closeAll(): Promise<void> {
     await Promise.all(this.parts.map((part) => part.closeAll()));
   }
+}
+
+/**
+ * `--login`: signs in first to each HTTP entry without tokens, at the terminal (the command then runs
+ * cold). Loaded only then: the sign-in code is no part of a warm command.
+ */
+export async function signInFirst(entries: ServerEntry[], source: ServerSourceOptions, openBrowser: boolean): Promise<AuthContext> {
+  const [{ loginFirst }, { cliAuth }] = await Promise.all([import("./sign-in-flags.ts"), import("./open-pool.ts")]);
+  return loginFirst(entries, cliAuth(source), openBrowser);
 }
 
 export function keeperDebug(line: string): void {

@@ -6,16 +6,11 @@ import { ConfigError } from "../../mcp/config/config-error.ts";
 import { readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.ts";
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../../mcp/config/server-config.ts";
-import { EraMemory } from "../../mcp/client/era-memory.ts";
 import { RootsProvider } from "../../mcp/client/roots.ts";
-import { McpToolPool, type ToolPoolOptions } from "../../mcp/pool/tool-pool.ts";
-import { CredentialsStore } from "../../mcp/auth/credentials-store.ts";
-import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
 import { shellQuote } from "../../mcp/config/launch-summary.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { cliLoginHint, type LoginHint } from "../../terminal/render-status.ts";
 import { CliError } from "../../terminal/cli-error.ts";
-import { onShutdown } from "../../terminal/shutdown.ts";
 import { rootArg, rootFlagValues } from "../root-flags.ts";
 import { splitShellWords } from "../../system/shell-words.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
@@ -119,14 +114,6 @@ export function selectEntry(entries: ServerEntry[], name: string): ServerEntry {
 }
 
 /**
- * OAuth as a command sees it: the tokens in $CAT_CODE_HOME/credentials.json, nobody to send to a
- * browser (a server that wants a sign-in is NEEDS-AUTH), and the command that signs in to it.
- */
-export function cliAuth(source: ServerSourceOptions): AuthContext {
-  return { store: new CredentialsStore(), loginHint: cliSignInHint(source) };
-}
-
-/**
  * The command that signs in to a server of these sources: `cat-code mcp login <name>`; for an
  * ad-hoc server `cat-code mcp login --url <url>` (the URL redacted: the hint is printed), and with
  * `--mcp-config` that flag too, since the server is only found there.
@@ -136,16 +123,6 @@ export function cliSignInHint(source: ServerSourceOptions): LoginHint {
   const file = source["mcp-config"];
   if (file !== undefined) return (name) => `cat-code mcp login --mcp-config ${shellQuote(file)} ${shellQuote(name)}`;
   return (name) => cliLoginHint(shellQuote(name));
-}
-
-/**
- * A pool whose servers are closed on every way out of the command, signals included, and which
- * remembers each server's protocol era in $CAT_CODE_HOME, so the next command skips the probe.
- */
-export function openPool(entries: ServerEntry[], options: ToolPoolOptions = {}, source: ServerSourceOptions = {}): McpToolPool {
-  const pool = new McpToolPool(entries, { eraMemory: new EraMemory(), ...options, auth: options.auth ?? cliAuth(source) });
-  onShutdown(() => pool.closeAll());
-  return pool;
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { ArgsDef } from "citty";
 import { AuthError } from "../../mcp/auth/auth-error.ts";
 import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
 import type { SignInInteraction } from "../../mcp/auth/sign-in.ts";
@@ -8,15 +7,7 @@ import { browserSignIn } from "../../terminal/browser-sign-in.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
 
-export const browserArg = {
-  browser: { type: "boolean", default: true, description: "Open the sign-in page in the browser (--no-browser only prints its URL)" },
-} as const satisfies ArgsDef;
-
-/** `--login` and `--no-browser` on the commands that call servers (`mcp call`, `mcp tools`). */
-export const signInArgs = {
-  login: { type: "boolean", description: "Sign in to a server that asks for it, there and then (a browser opens; without it such a server is NEEDS-AUTH, exit 5)" },
-  ...browserArg,
-} as const satisfies ArgsDef;
+export { browserArg, signInArgs } from "./sign-in-args.ts";
 
 /**
  * A sign-in at the terminal: the URL on stderr, the browser opened unless `--no-browser`. Ctrl-C (and

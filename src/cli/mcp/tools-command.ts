@@ -6,9 +6,9 @@ import { assignToolNames } from "../../mcp/tools/tool-names.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
-import { keeperArgs, openServers } from "./server-access.ts";
-import { AD_HOC_NAME, cliAuth, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
-import { loginFirst, signInArgs } from "./sign-in-flags.ts";
+import { keeperArgs, openServers, signInFirst } from "./server-access.ts";
+import { AD_HOC_NAME, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
+import { signInArgs } from "./sign-in-args.ts";
 
 const toolsArgs = {
   server: { type: "positional", required: false, description: "Only this server's tools" },
@@ -28,8 +28,8 @@ export default defineCommand({
     const entries = loadServerEntries(args);
     const only = isAdHoc(args) ? AD_HOC_NAME : args.server;
     const selected = only === undefined ? entries : [selectEntry(entries, only)];
-    const auth = args.login ? await loginFirst(selected, cliAuth(args), args.browser) : cliAuth(args);
-    const servers = await openServers(selected, { roots, auth, cold: args["no-keeper"] || args.login });
+    const auth = args.login ? await signInFirst(selected, args, args.browser) : undefined;
+    const servers = await openServers(selected, { roots, source: args, auth, cold: args["no-keeper"] || args.login });
     try {
       await servers.connectAll();
       const statuses = servers.status();

@@ -1,11 +1,113 @@
+import { KeeperClient, KeeperRequestError } from "../../keeper/keeper-client.ts";
+import { KeeperFolderError } from "../../keeper/keeper-folder.ts";
+import { findOrStartKeeper } from "../../keeper/keeper-launch.ts";
+import { keeperPaths } from "../../keeper/keeper-paths.ts";
+import type { KeeperEvent, ServerRequest } from "../../keeper/keeper-protocol.ts";
+import { log } from "../../log.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
-import type { ServerAccess, ServerAccessOptions } from "./server-access.ts";
+import { McpError } from "../../mcp/mcp-error.ts";
+import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
+import type { CallToolResult } from "../../mcp/protocol.ts";
+import { serverEnvironment } from "../../system/own-secrets.ts";
+import { onShutdown } from "../../terminal/shutdown.ts";
+import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
+import { VERSION } from "../../version.ts";
+import { keeperDebug, type ServerAccess, type ServerAccessOptions } from "./server-access.ts";
 
-/** The servers held by the connection keeper (not yet: every command runs cold). */
-export async function openWarm(
-  _entries: ServerEntry[],
-  _options: Omit<ServerAccessOptions, "roots"> & { roots: string[] },
-  _cold: () => Promise<ServerAccess>,
-): Promise<ServerAccess | undefined> {
-  return undefined;
+export type WarmOptions = Omit<ServerAccessOptions, "roots"> & { roots: string[] };
+
+/**
+ * The servers held by the connection keeper, or undefined when there is no keeper to be had (the
+ * command then runs cold: an unsafe folder says so in a warning, anything else in a debug line).
+ * `cold` opens the same servers the command's own way, for a keeper that fails before they connect.
+ */
+export async function openWarm(entries: ServerEntry[], options: WarmOptions, cold: () => Promise<ServerAccess>): Promise<ServerAccess | undefined> {
+  let client: KeeperClient;
+  try {
+    client = await findOrStartKeeper({ paths: keeperPaths(), version: VERSION });
+  } catch (error) {
+    if (error instanceof KeeperFolderError) log.warn(`${sanitizeForTerminal(error.message)}; running without the connection keeper`);
+    else keeperDebug(`${(error as Error).message}; running without it`);
+    return undefined;
+  }
+  return new WarmServerAccess(client, entries, options, cold);
+}
+
+/**
+ * Each server as the command would start it itself: the resolved entry, and for a stdio server the
+ * environment the command would give it and its working directory. The keeper's own are never used.
+ */
+export function serverRequest(entry: ServerEntry, cwd = process.cwd()): ServerRequest {
+  const env = entry.ok && entry.config.type === "stdio" ? serverEnvironment(entry.config.env).env : {};
+  return { entry, launch: { env, cwd } };
+}
+
+class WarmServerAccess implements ServerAccess {
+  private statuses: ServerStatus[] = [];
+  /** The command's own servers, once the keeper failed before they connected. */
+  private fallback: ServerAccess | undefined;
+  private readonly release: () => void;
+
+  constructor(
+    private readonly client: KeeperClient,
+    private readonly entries: ServerEntry[],
+    private readonly options: WarmOptions,
+    private readonly cold: () => Promise<ServerAccess>,
+  ) {
+    // Closing the socket is all a Ctrl-C needs: the keeper cancels this command's calls.
+    this.release = onShutdown(() => client.close());
+  }
+
+  async connectAll(): Promise<void> {
+    try {
+      const { statuses } = await this.client.request(
+        { op: "connect", servers: this.entries.map((entry) => serverRequest(entry)), roots: this.options.roots },
+        { onEvent: (event) => this.event(event) },
+      );
+      if (!Array.isArray(statuses) || statuses.length !== this.entries.length) throw new KeeperRequestError({ message: "the connection keeper answered connect with the wrong statuses", keeper: true });
+      this.statuses = statuses;
+    } catch (error) {
+      // Nothing was called yet: the keeper's trouble is no reason to fail what works cold.
+      keeperDebug(`connect failed (${(error as Error).message}); connecting the servers in this command`);
+      this.client.close();
+      this.fallback = await this.cold();
+      await this.fallback.connectAll();
+    }
+  }
+
+  status(): ServerStatus[] {
+    return this.fallback ? this.fallback.status() : this.statuses;
+  }
+
+  async callTool(...[server, tool, args, options = {}]: Parameters<ServerAccess["callTool"]>): Promise<CallToolResult> {
+    if (this.fallback) return this.fallback.callTool(server, tool, args, options);
+    const onProgress = options.onProgress;
+    try {
+      const { result } = await this.client.request(
+        { op: "call", server, tool, arguments: args, elicitation: this.options.elicitation ?? "decline" },
+        { signal: options.signal, onEvent: (event) => (event.event === "progress" ? onProgress?.(event.progress) : this.event(event)) },
+      );
+      return result;
+    } catch (error) {
+      if (!(error instanceof KeeperRequestError)) throw error;
+      // The same McpError the server's answer gave a cold call: call-command's catch is unchanged.
+      const { message, code, needsAuth, notOffered } = error.wire;
+      throw new McpError(code, message, { needsAuth, notOffered });
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    this.release();
+    this.client.close();
+    await this.fallback?.closeAll();
+  }
+
+  private event(event: KeeperEvent): void {
+    if (event.event === "log") {
+      const { entry } = event;
+      log.debug(`MCP server '${entry.server}' logged (${entry.level})${entry.logger ? ` ${entry.logger}` : ""}: ${entry.data}`);
+      this.options.onServerLog?.(entry);
+    }
+    if (event.event === "note") this.options.onNote?.(event.line);
+  }
 }

@@ -1,0 +1,109 @@
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { runSource } from "../helpers/binary.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, uniqueSeconds } from "../helpers/paths.ts";
+import { findProcesses, killAll, waitForNoProcesses } from "../helpers/processes.ts";
+import { waitFor } from "../helpers/wait-for.ts";
+import { startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
+
+/** `cat-code mcp keeper run|status|stop` as processes: signals, the user's commands, cancelled calls. */
+const started: Subprocess[] = [];
+const tags: string[] = [];
+
+afterEach(async () => {
+  for (const child of started.splice(0)) child.kill("SIGKILL");
+  for (const tag of tags.splice(0)) killAll(await findProcesses(tag));
+});
+
+async function keeper() {
+  const running = await startKeeperProcess();
+  started.push(running.process);
+  return running;
+}
+
+function tag(): string {
+  const value = uniqueSeconds();
+  tags.push(value);
+  return value;
+}
+
+test("SIGTERM closes every server, removes the socket and keeper.json, and exits 143", async () => {
+  const { paths, process: child } = await keeper();
+  const marker = tag();
+  const client = await TestKeeperClient.greeted(paths);
+  const answer = await client.request({
+    op: "connect",
+    servers: [stdioServer("one", ECHO_SERVER, [marker]), stdioServer("two", BUN, [CHAOS_SERVER, marker])],
+    roots: [process.cwd()],
+  });
+  expect(answer).toMatchObject({ ok: { statuses: [{ state: "connected" }, { state: "connected" }] } });
+  expect(await findProcesses(marker)).toHaveLength(2);
+
+  child.kill("SIGTERM");
+  expect(await child.exited).toBe(143);
+  expect(await waitForNoProcesses(marker)).toEqual([]);
+  expect(existsSync(paths.socket)).toBe(false);
+  expect(existsSync(paths.info)).toBe(false);
+});
+
+test("mcp keeper status lists the connections (and --json); mcp keeper stop leaves no server behind", async () => {
+  const { home, paths, process: child } = await keeper();
+  const marker = tag();
+  const client = await TestKeeperClient.greeted(paths);
+  await client.request({ op: "connect", servers: [stdioServer("echo", ECHO_SERVER, [marker])], roots: [process.cwd()] });
+  await client.request({ op: "call", server: "echo", tool: "echo", arguments: { text: "hi" }, elicitation: "decline" });
+  client.close();
+  const env = { CAT_CODE_HOME: home };
+
+  const status = await runSource(["mcp", "keeper", "status"], { env });
+  expect(status.exitCode).toBe(0);
+  expect(status.stdout).toMatch(new RegExp(`^keeper  pid ${child.pid}  version \\S+  up \\d+s\\n  echo  CONNECTED  age \\d+s  idle \\d+s  1 call\\(s\\)  [0-9a-f]{12}  \\(stdio: ${ECHO_SERVER} ${marker}\\)\\n$`));
+  const json = JSON.parse((await runSource(["mcp", "keeper", "status", "--json"], { env })).stdout);
+  expect(json).toMatchObject({ running: true, pid: child.pid, connections: [{ name: "echo", state: "connected", calls: 1 }] });
+
+  const stop = await runSource(["mcp", "keeper", "stop"], { env });
+  expect(stop).toMatchObject({ exitCode: 0, stdout: `Stopped the connection keeper (pid ${child.pid}) and its 1 server connection(s).\n` });
+  // `stop` returns once the keeper has exited: its servers are gone by then.
+  expect(await findProcesses(marker)).toEqual([]);
+  expect(await child.exited).toBe(0);
+
+  const none = await runSource(["mcp", "keeper", "status"], { env });
+  expect(none).toMatchObject({ exitCode: 0, stdout: "No connection keeper is running.\n" });
+  expect(JSON.parse((await runSource(["mcp", "keeper", "status", "--json"], { env })).stdout)).toEqual({ running: false });
+  expect(await runSource(["mcp", "keeper", "stop"], { env })).toMatchObject({ exitCode: 0, stdout: "No connection keeper is running.\n" });
+});
+
+test("a socket that closes mid-call cancels its call; the server stays warm for the next command", async () => {
+  const { paths } = await keeper();
+  const record = join(tempDir(), "record.ndjson");
+  const server = stdioServer("chaos", BUN, [CHAOS_SERVER, `--record=${record}`, tag()]);
+  const first = await TestKeeperClient.greeted(paths);
+  await first.request({ op: "connect", servers: [server], roots: [process.cwd()] });
+  void first.request({ op: "call", server: "chaos", tool: "sleep", arguments: { ms: 60_000 }, elicitation: "decline" });
+  const recorded = () => (existsSync(record) ? readFileSync(record, "utf8") : "");
+  await waitFor(() => recorded().includes('"sleep"'), "the call to reach the server");
+  first.close();
+  await waitFor(() => recorded().includes("notifications/cancelled"), () => `the server to be told the call was cancelled:\n${recorded()}`);
+
+  const second = await TestKeeperClient.greeted(paths);
+  await second.request({ op: "connect", servers: [server], roots: [process.cwd()] });
+  expect(await second.request({ op: "call", server: "chaos", tool: "echo", arguments: { text: "still warm" }, elicitation: "decline" })).toMatchObject({
+    ok: { result: { content: [{ text: "still warm" }] } },
+  });
+  expect(recorded().match(/"method":"initialize"/g)).toHaveLength(1);
+  second.close();
+});
+
+test("cancel gives up one call: it fails as cancelled, the socket goes on", async () => {
+  const { paths } = await keeper();
+  const client = await TestKeeperClient.greeted(paths);
+  await client.request({ op: "connect", servers: [stdioServer("chaos", BUN, [CHAOS_SERVER, tag()])], roots: [process.cwd()] });
+  const target = client.upcomingId;
+  const call = client.request({ op: "call", server: "chaos", tool: "sleep", arguments: { ms: 60_000 }, elicitation: "decline" });
+  expect(await client.request({ op: "cancel", target })).toMatchObject({ ok: {} });
+  expect(await call).toMatchObject({ id: target, error: { code: -32800 } });
+  expect(await client.request({ op: "call", server: "chaos", tool: "echo", arguments: { text: "on" }, elicitation: "decline" })).toMatchObject({ ok: {} });
+  client.close();
+});
