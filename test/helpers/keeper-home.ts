@@ -69,9 +69,9 @@ export function waitForExit(pid: number, what: string, timeoutMs = 10_000): Prom
  * test never leaves a keeper behind and a keeper that ignores `stop` never goes unnoticed.
  */
 export async function stopKeepersOf(home: string, stop: () => Promise<unknown>): Promise<number[]> {
+  // Only processes that are keepers of this home by their command line and environment: a
+  // keeper.json may name any pid (a test writes one; a stale file names a reused one).
   const pids = new Set(keeperProcessesOf(home));
-  const info = readKeeperInfo(home);
-  if (info && isAlive(info.pid)) pids.add(info.pid);
   if (pids.size === 0) return [];
   if (existsSync(pathsOf(home).socket)) await stop();
   const stubborn: number[] = [];

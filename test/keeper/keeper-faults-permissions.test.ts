@@ -13,6 +13,8 @@ import { callEcho, echoConfig, newHome, serverPids, useKeeperFaultHarness } from
 useKeeperFaultHarness();
 
 const NOBODY = 65534;
+/** Above any pid_max: a keeper.json naming it names no process. */
+const NO_SUCH_PID = 2 ** 22 + 1;
 const uid = process.getuid!();
 const mode = (path: string) => lstatSync(path).mode & 0o777;
 
@@ -62,7 +64,7 @@ describe("refused: the call runs cold with one warning naming the path, and no k
       "a keeper.json others can read (its token is the key to the socket)",
       (home) => {
         mkdirSync(pathsOf(home).folder, { mode: 0o700 });
-        writeFileSync(pathsOf(home).info, JSON.stringify({ pid: 1, version: "0", protocol: 1, token: "ab".repeat(32), startedAt: 0 }), { mode: 0o644 });
+        writeFileSync(pathsOf(home).info, JSON.stringify({ pid: NO_SUCH_PID, version: "0", protocol: 1, token: "ab".repeat(32), startedAt: 0 }), { mode: 0o644 });
         return pathsOf(home).info;
       },
     ],
@@ -70,7 +72,7 @@ describe("refused: the call runs cold with one warning naming the path, and no k
       "a keeper.json owned by someone else",
       (home) => {
         mkdirSync(pathsOf(home).folder, { mode: 0o700 });
-        writeFileSync(pathsOf(home).info, JSON.stringify({ pid: 1, version: "0", protocol: 1, token: "ab".repeat(32), startedAt: 0 }), { mode: 0o600 });
+        writeFileSync(pathsOf(home).info, JSON.stringify({ pid: NO_SUCH_PID, version: "0", protocol: 1, token: "ab".repeat(32), startedAt: 0 }), { mode: 0o600 });
         chownSync(pathsOf(home).info, NOBODY, NOBODY);
         return pathsOf(home).info;
       },
