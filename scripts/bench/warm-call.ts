@@ -50,8 +50,10 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
   delete env.CAT_CODE_NO_KEEPER;
   rmSync(HOME, { recursive: true, force: true });
   const call = [binary, "mcp", "call", "--stdio", SERVER.join(" "), "echo", "message=hi"];
-  const checked = async (label: string, argv: string[]) => {
-    const run = await timedRun(argv, { env });
+  // The switch as well as the flag: a cold row that went warm by mistake would make every ratio a lie.
+  const coldEnv = { ...env, CAT_CODE_NO_KEEPER: "1" };
+  const checked = async (label: string, argv: string[], runEnv = env) => {
+    const run = await timedRun(argv, { env: runEnv });
     if (run.exitCode !== 0 || !run.stdout.includes(EXPECT)) {
       throw new Error(`${label}: exit ${run.exitCode}; stdout ${run.stdout.slice(0, 200)}; stderr ${run.stderr.slice(0, 400)}`);
     }
@@ -82,7 +84,7 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
     };
     const steps: [string, () => Promise<void>][] = [
       ["keeper", keeperSteps],
-      ["cold", async () => record("cold", await checked("mcp call --no-keeper", [...call, "--no-keeper"]))],
+      ["cold", async () => record("cold", await checked("mcp call --no-keeper", [...call, "--no-keeper"], coldEnv))],
       ["sdk", async () => record("sdk", await checked("SDK script", ["node", join(BENCH_FIXTURES, "sdk-call.mjs"), "echo", '{"message":"hi"}', ...SERVER]))],
     ];
     if (inspector) {
@@ -125,7 +127,7 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
         `Wall time from spawn to exit of the compiled binary's \`mcp call --stdio '${SERVER.join(" ")}' echo message=hi\` ` +
         `on \`@modelcontextprotocol/server-everything\`, median of ${options.rounds} rounds after a warm-up round, the contenders rotating. ` +
         `Each round stops the keeper (\`mcp keeper stop\`), times the first call (which finds no keeper, starts one and calls through it), ` +
-        `then ${options.warmPerRound} warm calls. The cold contenders start the server themselves: \`--no-keeper\`, the SDK script ` +
+        `then ${options.warmPerRound} warm calls. The cold contenders start the server themselves: \`--no-keeper\` (with \`CAT_CODE_NO_KEEPER=1\` too), the SDK script ` +
         "(`fixtures/bench/sdk-call.mjs`, `Client` + `StdioClientTransport` under Node) and `mcp-inspector --cli` (the devDependency " +
         `\`@modelcontextprotocol/inspector\`). Last, ${formatNumber(LOOP_CALLS)} calls in a bash loop on a warm keeper, ` +
         "and the keeper's peak resident memory from `/proc/<pid>/status` (VmHWM). The keeper lives in `dist/bench/keeper-home`.",
