@@ -19,7 +19,7 @@ const LOOP_CALLS = 100;
 /** A home of the bench's own: its keeper is started and stopped here, never in the user's. */
 const HOME = join(ROOT, "dist", "bench", "keeper-home");
 
-type Contender = "warm" | "first" | "cold" | "sdk" | "inspector";
+type Contender = "version" | "warm" | "first" | "cold" | "sdk" | "inspector";
 
 function keeperInfo(): { pid: number } | undefined {
   try {
@@ -67,7 +67,7 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
     if (info && alive(info.pid)) throw new Error(`the keeper ${info.pid} did not exit on mcp keeper stop`);
   };
 
-  const times: Record<Contender, number[]> = { warm: [], first: [], cold: [], sdk: [], inspector: [] };
+  const times: Record<Contender, number[]> = { version: [], warm: [], first: [], cold: [], sdk: [], inspector: [] };
   const inspector = existsSync(INSPECTOR);
   for (let round = -1; round < options.rounds; round++) {
     const record = (key: Contender, ms: number) => {
@@ -78,6 +78,8 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
     // The keeper's own steps, in order: none yet, the first call starts it, then it is warm.
     const keeperSteps = async () => {
       await stopKeeper();
+      // The floor of any warm call: starting the binary at all.
+      record("version", (await timedRun([binary, "--version"], { env })).ms);
       record("first", await checked("first mcp call", call));
       if (!keeperInfo()) throw new Error("the first call started no keeper");
       for (let i = 0; i < options.warmPerRound; i++) record("warm", await checked("warm mcp call", call));
@@ -107,6 +109,7 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
   const cold = { "cold `mcp call --no-keeper`": median(times.cold), "SDK script (Node)": median(times.sdk), ...(inspector ? { "`mcp-inspector --cli`": median(times.inspector) } : {}) };
   const table = [
     ["contender", "median", "÷ warm"],
+    ["`cat-code --version` (the floor: a process start)", formatMs(median(times.version)), `${(median(times.version) / warm).toFixed(1)}×`],
     ["warm `mcp call` (keeper running)", formatMs(warm), "1.0×"],
     ["first `mcp call` (starts the keeper)", formatMs(median(times.first)), `${(median(times.first) / warm).toFixed(1)}×`],
     ...Object.entries(cold).map(([name, ms]) => [name, formatMs(ms), `${(ms / warm).toFixed(1)}×`]),
