@@ -5,13 +5,15 @@ import type { ServerRequest } from "./keeper-protocol.ts";
  * What tells two warm connections apart: the sha256 of the canonical JSON of the resolved entry
  * (name, scope, config, trust), its launch context (env, cwd), the roots and cat-code's version.
  * A connection is reused only while all of it is the same; any change gets a connection of its own.
+ * An HTTP server is started by no one: its launch context changes nothing, so it is left out (else
+ * every `cd`, which changes OLDPWD in the command's env, would open a new session).
  * It hashes secrets (env, headers): never log or show more than FINGERPRINT_SHOWN of it.
  */
 export function connectionFingerprint(request: ServerRequest, roots: readonly string[], version: string): string {
   const { entry, launch } = request;
   const shape = {
     entry: { name: entry.name, scope: entry.scope, config: entry.ok ? entry.config : entry.error, trust: entry.trust ?? null },
-    launch: { env: launch.env, cwd: launch.cwd },
+    launch: entry.ok && entry.config.type === "http" ? null : { env: launch.env, cwd: launch.cwd },
     roots,
     version,
   };

@@ -50,8 +50,11 @@ export async function findOrStartKeeper(options: KeeperLaunchOptions): Promise<K
   const { paths } = options;
   const clock = options.clock ?? systemClock;
   prepareKeeperFolder(paths.folder);
+  // Checked before anything is started or contacted: a token others can read is no secret.
+  checkKeeperFile(paths.info);
   const found = await look(options, clock);
   if (found.kind === "ready") return found.client;
+  if (found.kind === "other") found.client.close(); // Looked at again under the lock: someone may have replaced it meanwhile.
   return withKeeperLock(paths.lock, clock, START_WAIT_MS + STOP_WAIT_MS + KILL_GRACE_MS, async () => {
     // Another command may have started one while this one waited for the lock.
     const again = await look(options, clock);

@@ -23,7 +23,7 @@ export async function askKeeper<T>(
   return new Promise((resolve, reject) => {
     const socket = connect(paths.socket);
     const splitter = new TextLineSplitter();
-    const timer = setTimeout(() => finish(() => reject(new Error(`the keeper (pid ${info.pid}) did not answer within ${timeoutMs} ms`))), timeoutMs);
+    const timer = setTimeout(() => finish(() => reject(new Error(`the keeper (pid ${info.pid}) did not answer within ${timeoutMs} ms; if it hangs, end it with: kill ${info.pid}`))), timeoutMs);
     const finish = (settle: () => void) => {
       clearTimeout(timer);
       socket.destroy();

@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import * as v from "valibot";
 import { ServerConfig } from "../mcp/config/server-config.ts";
 import type { KeeperRequest } from "./keeper-protocol.ts";
@@ -14,6 +15,8 @@ const MAX_SERVERS = 256;
 const MAX_ROOTS = 256;
 const Text = v.pipe(v.string(), v.maxLength(64 * 1024));
 const Id = v.pipe(v.number(), v.integer(), v.minValue(0));
+/** The keeper works from its own folder: a relative path from a command would mean another place. */
+const AbsolutePath = v.pipe(Text, v.check(isAbsolute, "must be an absolute path"));
 
 const Entry = v.looseObject({
   name: Text,
@@ -30,12 +33,12 @@ const ServerRequestSchema = v.object({
     Entry,
     v.check((entry) => (entry.ok ? entry.config !== undefined : entry.error !== undefined), "an entry needs a config (ok) or an error"),
   ),
-  launch: v.object({ env: v.record(v.string(), v.string()), cwd: v.pipe(v.string(), v.nonEmpty()) }),
+  launch: v.object({ env: v.record(v.string(), v.string()), cwd: AbsolutePath }),
 });
 
 const Request = v.variant("op", [
   v.object({ id: Id, op: v.literal("hello"), protocol: v.number(), version: Text, token: Text }),
-  v.object({ id: Id, op: v.literal("connect"), servers: v.pipe(v.array(ServerRequestSchema), v.maxLength(MAX_SERVERS)), roots: v.pipe(v.array(Text), v.maxLength(MAX_ROOTS)) }),
+  v.object({ id: Id, op: v.literal("connect"), servers: v.pipe(v.array(ServerRequestSchema), v.maxLength(MAX_SERVERS)), roots: v.pipe(v.array(AbsolutePath), v.maxLength(MAX_ROOTS)) }),
   v.object({
     id: Id,
     op: v.literal("call"),

@@ -1,5 +1,6 @@
-import { chmodSync, existsSync, unlinkSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, unlinkSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
+import { log } from "../log.ts";
 import { EraMemory } from "../mcp/client/era-memory.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
 import { checkKeeperFile, KeeperFolderError, prepareKeeperFolder } from "./keeper-folder.ts";
@@ -63,13 +64,15 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
     const empty = warm.size === 0 && sessions.size === 0;
     if (!empty && emptyTimer) clock.clearTimeout(emptyTimer);
     if (!empty) emptyTimer = undefined;
-    else if (!emptyTimer && !stopping) emptyTimer = clock.setTimeout(() => void stop(), emptyGraceMs);
+    else if (!emptyTimer && !stopping) emptyTimer = clock.setTimeout(() => void stop("empty"), emptyGraceMs);
   };
   const warm = new WarmConnections({ version, clock, eraMemory: new EraMemory(), ...options.warm, onClosed: () => checkEmpty() });
-  const stop = (): Promise<void> => {
+  const stop = (why: string): Promise<void> => {
     stopping ??= (async () => {
+      log.debug(`keeper ${process.pid}: stopping (${why})`);
       if (emptyTimer) clock.clearTimeout(emptyTimer);
-      server.close();
+      // Closing unlinks the socket's path: not when a newer keeper has bound it since (this one was hung).
+      if (inodeOf(paths.socket) === socketInode) server.close();
       for (const session of sessions) session.end();
       await warm.closeAll();
       removeIfOurs(paths, token);
@@ -77,7 +80,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
     })();
     return stopping;
   };
-  const host = { token, warm, maxLineBytes: options.maxLineBytes ?? MAX_KEEPER_LINE_BYTES, identity: () => ({ version, pid: process.pid, startedAt }), stop: () => void stop() };
+  const host = { token, warm, maxLineBytes: options.maxLineBytes ?? MAX_KEEPER_LINE_BYTES, identity: () => ({ version, pid: process.pid, startedAt }), stop: () => void stop("asked to stop") };
 
   const server: Server = createServer((socket) => {
     if (stopping) return void socket.destroy();
@@ -90,8 +93,10 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
   });
   writeKeeperInfo(paths.info, { pid: process.pid, version, protocol: KEEPER_PROTOCOL, token, startedAt });
   await listenPrivately(server, paths.socket);
+  const socketInode = inodeOf(paths.socket);
   checkEmpty();
-  return { pid: process.pid, startedAt, done, stop };
+  log.debug(`keeper ${process.pid}: version ${version}, serving ${paths.socket}`);
+  return { pid: process.pid, startedAt, done, stop: () => stop("stopped") };
 }
 
 /** Listens with a umask that leaves the socket 0600 from the start (the 0700 folder guards it too). */
@@ -122,6 +127,14 @@ function answers(path: string): Promise<boolean> {
     });
     socket.once("error", () => resolve(false));
   });
+}
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return lstatSync(path).ino;
+  } catch {
+    return undefined;
+  }
 }
 
 function removeStale(path: string): void {

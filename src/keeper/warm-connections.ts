@@ -1,3 +1,4 @@
+import { log } from "../log.ts";
 import { CredentialsStore } from "../mcp/auth/credentials-store.ts";
 import type { AuthContext } from "../mcp/auth/server-authorizer.ts";
 import type { ElicitationHandler } from "../mcp/client/elicitation.ts";
@@ -97,10 +98,16 @@ export class WarmConnections {
     const fingerprint = connectionFingerprint(request, roots, this.options.version);
     let warm = this.connections.get(fingerprint);
     if (warm && !isAlive(warm)) {
-      this.close(warm);
+      this.close(warm, "its server is gone");
       warm = undefined;
     }
-    warm ??= this.open(request, roots, fingerprint);
+    try {
+      warm ??= this.open(request, roots, fingerprint);
+    } catch (error) {
+      // A root that is gone since the command checked it: that server fails, as a pool's would.
+      const reason = `cannot start it in the keeper: ${(error as Error).message}`;
+      return { status: { ...asRequested(request.entry), state: "failed", reason, stderr: [] }, fingerprint };
+    }
     this.use(warm, listener);
     let status: ServerStatus;
     try {
@@ -108,7 +115,7 @@ export class WarmConnections {
     } finally {
       this.release(warm, listener);
     }
-    if (status.state !== "connected") this.close(warm);
+    if (status.state !== "connected") this.close(warm, status.state);
     return { status: { ...status, ...asRequested(request.entry) }, fingerprint };
   }
 
@@ -146,7 +153,7 @@ export class WarmConnections {
   /** Closes every connection (their servers end, as on a command's exit); safe to call twice. */
   async closeAll(): Promise<void> {
     this.closed = true;
-    for (const warm of [...this.connections.values()]) this.close(warm);
+    for (const warm of [...this.connections.values()]) this.close(warm, "the keeper stops");
     await Promise.all([...this.closing]);
   }
 
@@ -186,6 +193,7 @@ export class WarmConnections {
       return pool.status()[0]!;
     });
     this.connections.set(fingerprint, warm);
+    log.debug(`keeper: connecting '${entry.name}' (${fingerprint.slice(0, FINGERPRINT_SHOWN)}), kept ${warm.keepAliveMs / 1000} s without use`);
     return warm;
   }
 
@@ -200,7 +208,7 @@ export class WarmConnections {
     warm.listeners.delete(listener);
     warm.lastUsed = this.clock.now();
     if (warm.listeners.size > 0 || this.connections.get(warm.fingerprint) !== warm) return;
-    warm.idleTimer = this.clock.setTimeout(() => this.close(warm), warm.keepAliveMs);
+    warm.idleTimer = this.clock.setTimeout(() => this.close(warm, "idle"), warm.keepAliveMs);
   }
 
   private evictIfFull(): void {
@@ -209,14 +217,15 @@ export class WarmConnections {
     for (const warm of this.connections.values()) {
       if (warm.listeners.size === 0 && !warm.connecting && (!oldest || warm.lastUsed < oldest.lastUsed)) oldest = warm;
     }
-    if (oldest) this.close(oldest);
+    if (oldest) this.close(oldest, `more than ${this.maxConnections} connections`);
   }
 
-  private close(warm: Warm): void {
+  private close(warm: Warm, why: string): void {
     if (warm.idleTimer) this.clock.clearTimeout(warm.idleTimer);
     warm.idleTimer = undefined;
     if (this.connections.get(warm.fingerprint) !== warm) return;
     this.connections.delete(warm.fingerprint);
+    log.debug(`keeper: closing '${warm.request.entry.name}' (${warm.fingerprint.slice(0, FINGERPRINT_SHOWN)}): ${why}`);
     const closing = warm.pool.closeAll();
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));

@@ -1,9 +1,12 @@
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
+import { ExitCode } from "../../src/terminal/cli-error.ts";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { runSource } from "../helpers/binary.ts";
-import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, uniqueSeconds } from "../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO, tempDir, uniqueSeconds } from "../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../helpers/processes.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
@@ -106,4 +109,59 @@ test("cancel gives up one call: it fails as cancelled, the socket goes on", asyn
   expect(await call).toMatchObject({ id: target, error: { code: -32800 } });
   expect(await client.request({ op: "call", server: "chaos", tool: "echo", arguments: { text: "on" }, elicitation: "decline" })).toMatchObject({ ok: {} });
   client.close();
+});
+
+test("mcp keeper run in a folder that is not safe says which and what to do, in one line, and starts nothing", async () => {
+  const home = tempDir("cat-code-keeper-");
+  mkdirSync(join(home, "run"), { mode: 0o700 });
+  writeFileSync(join(home, "run", "keeper.json"), "{}", { mode: 0o666 });
+  chmodSync(join(home, "run", "keeper.json"), 0o666);
+  const result = await runSource(["mcp", "keeper", "run"], { env: { CAT_CODE_HOME: home } });
+  expect(result).toEqual({
+    exitCode: ExitCode.Unavailable,
+    stdout: "",
+    stderr: `error: ${join(home, "run", "keeper.json")} is open to other users (mode 666); remove it (cat-code mcp keeper stop, then rm ${join(home, "run", "keeper.json")})\n`,
+  });
+  expect(existsSync(join(home, "run", "keeper.sock"))).toBe(false);
+});
+
+test.skipIf(process.platform !== "linux")("the keeper works from its own folder, not the one it was started from, even with a relative CAT_CODE_HOME", async () => {
+  const dir = tempDir("cat-code-keeper-");
+  const child = Bun.spawn([BUN, join(REPO, "src", "cli", "main.ts"), "mcp", "keeper", "run"], {
+    cwd: dir,
+    env: { ...process.env, CAT_CODE_HOME: "home" },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  started.push(child);
+  const folder = join(dir, "home", "run");
+  await waitFor(() => existsSync(join(folder, "keeper.sock")), "the keeper to serve");
+  await waitFor(() => readlinkSync(`/proc/${child.pid}/cwd`) === folder, () => `its cwd to be ${folder}, not ${readlinkSync(`/proc/${child.pid}/cwd`)}`);
+  const client = await TestKeeperClient.greeted(keeperPaths({ CAT_CODE_HOME: join(dir, "home") }));
+  expect(await client.request({ op: "stop" })).toMatchObject({ ok: {} });
+  expect(await child.exited).toBe(0);
+  expect(existsSync(join(folder, "keeper.json"))).toBe(false);
+});
+
+test("mcp keeper status and stop name a hung keeper's pid and the fix, and give up within seconds", async () => {
+  const home = tempDir("cat-code-keeper-");
+  const paths = keeperPaths({ CAT_CODE_HOME: home });
+  mkdirSync(paths.folder, { mode: 0o700 });
+  // Accepts and never answers.
+  const silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(paths.socket, resolve));
+  writeFileSync(paths.info, JSON.stringify({ pid: 4242, version: "x", protocol: 1, token: "a".repeat(64), startedAt: 0 }), { mode: 0o600 });
+  try {
+    for (const command of ["status", "stop"]) {
+      const result = await runSource(["mcp", "keeper", command], { env: { CAT_CODE_HOME: home }, timeoutMs: 10_000 });
+      expect(result).toEqual({
+        exitCode: ExitCode.Unavailable,
+        stdout: "",
+        stderr: "error: the connection keeper: the keeper (pid 4242) did not answer within 2000 ms; if it hangs, end it with: kill 4242\n",
+      });
+    }
+  } finally {
+    silent.close();
+  }
 });

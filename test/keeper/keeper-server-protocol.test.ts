@@ -3,7 +3,7 @@ import type { Subprocess } from "bun";
 import type { KeeperPaths } from "../../src/keeper/keeper-paths.ts";
 import type { ServerEntry } from "../../src/mcp/config/server-config.ts";
 import { ErrorCode } from "../../src/mcp/protocol.ts";
-import { BUN, CHAOS_SERVER, EVERYTHING_SERVER, ECHO_SERVER, uniqueSeconds } from "../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, EVERYTHING_SERVER, ECHO_SERVER, MODERN_SERVER, uniqueSeconds } from "../helpers/paths.ts";
 import { findProcesses, killAll } from "../helpers/processes.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
@@ -56,11 +56,28 @@ describe("server-everything through the keeper", () => {
     await client.request({ op: "connect", servers: [everything()], roots });
     const id = client.upcomingId;
     const answer = await client.request({ op: "call", server: "everything", tool: "trigger-elicitation-request", arguments: {}, elicitation: "decline" });
-    expect(answer).toMatchObject({ id, ok: { result: { content: expect.any(Array) } } });
+    expect(JSON.stringify(answer)).toContain("User declined");
     const notes = client.events(id).filter((event) => event.event === "note");
     expect(notes).toEqual([{ id, event: "note", line: expect.stringMatching(/^cat-code: everything asked for input .* — declined: run it in the REPL to answer$/) }]);
     client.close();
   });
+});
+
+test("two commands asking one warm server at once: each call's question is answered its own way", async () => {
+  const modern = stdioServer("modern", BUN, [MODERN_SERVER, "--stdio", tag()]);
+  const [declining, accepting] = await Promise.all([TestKeeperClient.greeted(paths), TestKeeperClient.greeted(paths)]);
+  await declining.request({ op: "connect", servers: [modern], roots });
+  await accepting.request({ op: "connect", servers: [modern], roots });
+  const [declined, accepted] = await Promise.all([
+    declining.request({ op: "call", server: "modern", tool: "ask_name", arguments: {}, elicitation: "decline" }),
+    accepting.request({ op: "call", server: "modern", tool: "ask_name", arguments: {}, elicitation: "accept-defaults" }),
+  ]);
+  expect(declined).toMatchObject({ ok: { result: { content: [{ text: "You declined to give your name." }] } } });
+  expect(declining.messages.filter((m) => "event" in m && m.event === "note")).toHaveLength(1);
+  expect(accepted).toMatchObject({ ok: { result: { content: [{ text: expect.stringMatching(/^Hello Ada/) }] } } });
+  expect(accepting.messages.filter((m) => "event" in m && m.event === "note")).toEqual([]);
+  declining.close();
+  accepting.close();
 });
 
 describe("the chaos fixture through the keeper", () => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { chmodSync, chownSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { KeeperFolderError } from "../../src/keeper/keeper-folder.ts";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { KEEPER_PROTOCOL } from "../../src/keeper/keeper-protocol.ts";
@@ -66,6 +66,10 @@ test("a malformed request is answered with what was wrong, and the socket stays 
   const status = await client.request({ op: "status" });
   expect(client.messages).toContainEqual({ id: 7, error: { message: expect.stringMatching(/^the keeper refused a request: servers\.0\.entry/), keeper: true } });
   expect(status).toMatchObject({ ok: { connections: [] } });
+  expect(await client.request({ op: "connect", servers: [], roots: ["relative/folder"] })).toEqual({
+    id: 3,
+    error: { message: "the keeper refused a request: roots.0: must be an absolute path", keeper: true },
+  });
   client.close();
 });
 
@@ -114,4 +118,16 @@ test("the socket of a live keeper is never taken over; a stale socket file is re
   const fresh = await TestKeeperClient.greeted(stalePaths);
   expect(await fresh.request({ op: "status" })).toMatchObject({ ok: { version: "test" } });
   fresh.close();
+});
+
+test("a keeper replaced while it hung leaves the new keeper's socket and keeper.json alone when it stops", async () => {
+  const { paths, keeper: old } = await start();
+  // As if it hung and a command replaced it: its socket moved out of the way, a new keeper bound the path.
+  renameSync(paths.socket, `${paths.socket}.old`);
+  await start(paths);
+  await old.stop();
+  expect(existsSync(paths.socket)).toBe(true);
+  const client = await TestKeeperClient.greeted(paths);
+  expect(await client.request({ op: "status" })).toMatchObject({ ok: { pid: process.pid } });
+  client.close();
 });

@@ -54,7 +54,7 @@ export default defineCommand({
       elicitation: answering,
       onNote: (line) => feedback.note(line),
       onServerLog: (logged) => feedback.log(logged),
-      cold: args["no-keeper"] || args.login,
+      cold: args.keeper === false || args.login,
     });
     try {
       await servers.connectAll();

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { KeeperFolderError } from "../../keeper/keeper-folder.ts";
@@ -29,14 +30,21 @@ const run = defineCommand({
   args: runArgs,
   async run({ rawArgs }) {
     rejectUnknownFlags(rawArgs, runArgs);
+    // It listens on a Unix socket; a named pipe for Windows is not written yet (commands run cold there).
+    if (process.platform === "win32") throw CliError.unavailable("the connection keeper does not run on Windows yet; mcp call, tools and list connect their servers themselves there");
     const { runKeeper } = await import("../../keeper/keeper-server.ts");
+    // It outlives the folder it was started from (a checkout deleted, a disk unmounted): it works from
+    // its own, so every path it keeps must be absolute first. Servers start in their command's folder.
+    if (process.env.CAT_CODE_HOME) process.env.CAT_CODE_HOME = resolve(process.env.CAT_CODE_HOME);
+    const paths = keeperPaths();
     let keeper;
     try {
-      keeper = await runKeeper({ paths: keeperPaths(), version: VERSION });
+      keeper = await runKeeper({ paths, version: VERSION });
     } catch (error) {
       if (error instanceof KeeperFolderError) throw CliError.unavailable(error.message);
       throw error;
     }
+    process.chdir(paths.folder);
     // SIGTERM, SIGINT, SIGHUP...: every server is closed, the socket and keeper.json removed.
     onShutdown(() => keeper.stop());
     await keeper.done;

@@ -19,7 +19,7 @@ export default defineCommand({
     rejectUnknownFlags(rawArgs, listArgs);
     const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
-    const servers = await openServers(entries, { roots, source: args, cold: args["no-keeper"] });
+    const servers = await openServers(entries, { roots, source: args, cold: args.keeper === false });
     try {
       await servers.connectAll();
       const statuses = servers.status().map((status) => redactStatus(status, entries));

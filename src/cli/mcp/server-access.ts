@@ -48,9 +48,9 @@ export interface ServerAccessOptions {
 /** The environment switch that turns the keeper off for every command (tests set it). */
 export const NO_KEEPER_VARIABLE = "CAT_CODE_NO_KEEPER";
 
-/** `--no-keeper`: shared by the commands that can go through the keeper. */
+/** `--no-keeper` (citty reads `--no-X` as X false): shared by the commands that can go through the keeper. */
 export const keeperArgs = {
-  "no-keeper": { type: "boolean", description: "Connect the servers in this command, not through the connection keeper" },
+  keeper: { type: "boolean", default: true, description: "Keep the servers warm in the connection keeper (--no-keeper: connect them in this command)" },
 } as const;
 
 /**
@@ -60,7 +60,7 @@ export const keeperArgs = {
  * The keeper never fails a command that would have worked without it.
  */
 export async function openServers(entries: ServerEntry[], options: ServerAccessOptions): Promise<ServerAccess> {
-  const warm = keeperWanted(options) ? entries.filter(goesWarm) : [];
+  const warm = keeperWanted(options) ? entries.filter((entry) => goesWarm(entry)) : [];
   if (warm.length === 0) return openCold(entries, options);
   const { openWarm } = await import("./warm-server-access.ts");
   const warmAccess = await openWarm(warm, { ...options, roots: rootPaths(options.roots) }, () => openCold(warm, options));
@@ -73,15 +73,16 @@ export async function openServers(entries: ServerEntry[], options: ServerAccessO
 function keeperWanted(options: ServerAccessOptions, env = process.env, platform = process.platform): boolean {
   if (options.cold) return false;
   if (env[NO_KEEPER_VARIABLE] && env[NO_KEEPER_VARIABLE] !== "0") return false;
-  if (platform === "win32") return false;
-  if (keepAliveSetting(env) === 0) return false;
-  return true;
+  return platform !== "win32";
 }
 
-/** Only an entry the command may start goes to the keeper; the rest have a status without a server. */
-function goesWarm(entry: ServerEntry): boolean {
+/**
+ * Only an entry the command may start goes to the keeper (the rest have a status without a server),
+ * and only one kept alive for some time: its own `keepAlive`, else CAT_CODE_KEEP_ALIVE, is not 0.
+ */
+function goesWarm(entry: ServerEntry, env = process.env): boolean {
   if (!entry.ok || entry.config.disabled || entry.trust) return false;
-  return (entry.config as { keepAlive?: unknown }).keepAlive !== 0;
+  return (entry.config.keepAlive ?? keepAliveSetting(env)) !== 0;
 }
 
 /** `CAT_CODE_KEEP_ALIVE` in seconds; `0` keeps nothing warm. */

@@ -29,7 +29,7 @@ export default defineCommand({
     const only = isAdHoc(args) ? AD_HOC_NAME : args.server;
     const selected = only === undefined ? entries : [selectEntry(entries, only)];
     const auth = args.login ? await signInFirst(selected, args, args.browser) : undefined;
-    const servers = await openServers(selected, { roots, source: args, auth, cold: args["no-keeper"] || args.login });
+    const servers = await openServers(selected, { roots, source: args, auth, cold: args.keeper === false || args.login });
     try {
       await servers.connectAll();
       const statuses = servers.status();

@@ -36,10 +36,13 @@ export async function openWarm(entries: ServerEntry[], options: WarmOptions, col
 /**
  * Each server as the command would start it itself: the resolved entry, and for a stdio server the
  * environment the command would give it and its working directory. The keeper's own are never used.
+ * Except `_`: the shell sets it to the path it ran *us* by (`./cat-code`, `/usr/bin/time`), which
+ * tells a server nothing and would start a new server for each way of typing the command.
  */
-export function serverRequest(entry: ServerEntry, cwd = process.cwd()): ServerRequest {
-  const env = entry.ok && entry.config.type === "stdio" ? serverEnvironment(entry.config.env).env : {};
-  return { entry, launch: { env, cwd } };
+export function serverRequest(entry: ServerEntry, cwd = process.cwd(), parentEnv = process.env): ServerRequest {
+  if (!entry.ok || entry.config.type !== "stdio") return { entry, launch: { env: {}, cwd } };
+  const { _: _shellPath, ...env } = serverEnvironment(entry.config.env, parentEnv).env;
+  return { entry, launch: { env: entry.config.env && "_" in entry.config.env ? { ...env, _: entry.config.env._! } : env, cwd } };
 }
 
 class WarmServerAccess implements ServerAccess {

@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { serverEnvironment } from "../../system/own-secrets.ts";
 import { type AuthContext, ServerAuthorizer } from "../auth/server-authorizer.ts";
 import { type HttpServerConfig, type ServerConfig, setsOwnAuthorization } from "../config/server-config.ts";
@@ -27,7 +26,8 @@ export function createTransport(config: ServerConfig, context?: TransportContext
         args: config.args,
         // Ours without our own and other tools' well-known secrets, then the entry's `env` on top.
         env: launch ? launch.env : serverEnvironment(config.env).env,
-        cwd: launch ? resolve(launch.cwd, config.cwd ?? ".") : config.cwd,
+        cwd: config.cwd,
+        baseDir: launch?.cwd,
       });
     }
     case "http":

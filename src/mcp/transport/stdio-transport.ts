@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
@@ -18,7 +19,14 @@ export interface StdioServerParams {
   args: string[];
   /** The whole environment of the child: the caller decides what is passed through. */
   env: Record<string, string>;
+  /** The entry's `cwd`, as written (messages quote it so). */
   cwd?: string;
+  /**
+   * The folder the child starts in when `cwd` is absent, and a relative `cwd` is taken from: the
+   * command's own, when another process starts the server for it (the connection keeper). Absent:
+   * this process's working directory, as for any child.
+   */
+  baseDir?: string;
 }
 
 export interface StdioTransportOptions {
@@ -69,12 +77,12 @@ export class StdioTransport implements Transport {
 
   async start(): Promise<void> {
     if (this.process) throw new Error("StdioTransport.start() called twice");
-    const { command, args, env, cwd } = this.params;
+    const { command, args, env, cwd, baseDir } = this.params;
     let child: ServerProcess;
     try {
       child = Bun.spawn([command, ...args], {
         env,
-        cwd,
+        cwd: baseDir === undefined ? cwd : resolve(baseDir, cwd ?? "."),
         stdin: "pipe",
         stdout: "pipe",
         stderr: "pipe",

@@ -1,0 +1,16 @@
+/**
+ * A preload for `bun --preload`: loading the pool, an MCP client, a transport or the OAuth code fails
+ * at once. A command that goes through the keeper needs none of them (keeper-client-commands.test.ts).
+ */
+import { plugin } from "bun";
+
+const COLD = /\/src\/mcp\/(pool|auth)\/|\/src\/mcp\/client\/mcp-client\.ts$|\/src\/mcp\/transport\/(stdio|http|create)-/;
+
+plugin({
+  name: "forbid-cold-modules",
+  setup(build) {
+    build.onLoad({ filter: COLD }, (args) => {
+      throw new Error(`forbidden module loaded: ${args.path}`);
+    });
+  },
+});
