@@ -1,14 +1,18 @@
 /**
  * Issue 18's failure-proofing, through the compiled binary and real keepers: a keeper that is gone,
  * hung or of another version is replaced and the command still prints its answer; a server that
- * crashed between two calls is started again; commands started at once share one keeper.
+ * crashed between two calls is started again; commands started at once share one keeper; a command
+ * ended by a signal mid-call has its call cancelled at the server, which stays warm.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { isAlive, keeperProcessesOf, pathsOf, readKeeperInfo, waitForExit, waitForKeeper } from "../helpers/keeper-home.ts";
+import { compiledBinary } from "../helpers/binary.ts";
+import { BUN, CHAOS_SERVER, tempDir, writeConfig } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
-import { callEcho, echoConfig, newHome, serverPids, startFakeKeeper, useKeeperFaultHarness } from "./keeper-fault-harness.ts";
+import { callEcho, cat, echoConfig, newHome, serverPids, startFakeKeeper, useKeeperFaultHarness } from "./keeper-fault-harness.ts";
 
 useKeeperFaultHarness();
 
@@ -125,4 +129,31 @@ describe("commands started at once", () => {
     expect(results.map((r) => r.stdout)).toEqual(results.map((_, i) => `call-${i}\n`));
     expect(serverPids(marker)).toHaveLength(1);
   });
+});
+
+describe("a command that goes away mid-call", () => {
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    test(`${signal} to a warm mcp call: exit ${code}, the server is told the call is cancelled, and stays warm for the next`, async () => {
+      const home = newHome();
+      const record = join(tempDir(), "received.ndjson");
+      const config = writeConfig({ busy: { command: BUN, args: [CHAOS_SERVER, `--record=${record}`] } });
+      const args = ["mcp", "call", "busy", "--mcp-config", config];
+      expect((await cat(home, [...args, "echo", "text=warm"])).stdout).toBe("warm\n");
+      const [server] = serverPids(record);
+
+      const child = Bun.spawn([await compiledBinary(), ...args, "sleep", "ms=60000"], {
+        env: { ...process.env, CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: "" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      await waitFor(() => existsSync(record) && readFileSync(record, "utf8").includes('"name":"sleep"'), "the sleep call to reach the server");
+      child.kill(signal);
+      expect(await child.exited).toBe(code);
+      await waitFor(() => readFileSync(record, "utf8").includes('"method":"notifications/cancelled"'), "notifications/cancelled at the server");
+
+      const again = await cat(home, [...args, "echo", "text=again"]);
+      expect([again.exitCode, again.stdout]).toEqual([0, "again\n"]);
+      expect(serverPids(record)).toEqual([server!]);
+    });
+  }
 });
