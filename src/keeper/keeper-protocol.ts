@@ -83,7 +83,12 @@ export type KeeperEvent =
   | { id: number; event: "progress"; progress: ToolProgress }
   | { id: number; event: "log"; entry: ServerLogEntry }
   /** A line of cat-code's own for stderr (a declined question), already sanitized. */
-  | { id: number; event: "note"; line: string };
+  | { id: number; event: "note"; line: string }
+  /**
+   * A warning the server's connection gave in the keeper (a tool left out), sent to each command that
+   * connects it: the command logs it (`log.warn(message)`) as its own connect would have. Not sanitized.
+   */
+  | { id: number; event: "warning"; message: string };
 
 export type KeeperAnswer =
   | { id: number; ok: { version: string; pid: number; startedAt: number } } // hello

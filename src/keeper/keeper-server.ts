@@ -1,13 +1,14 @@
-import { chmodSync, existsSync, lstatSync, unlinkSync } from "node:fs";
-import { connect, createServer, type Server } from "node:net";
+import { unlinkSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { log } from "../log.ts";
 import { EraMemory } from "../mcp/client/era-memory.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
 import { checkKeeperFile, KeeperFolderError, prepareKeeperFolder } from "./keeper-folder.ts";
-import { newKeeperToken, removeIfOurs, writeKeeperInfo } from "./keeper-info.ts";
-import { MAX_SOCKET_PATH_BYTES, type KeeperPaths } from "./keeper-paths.ts";
+import { newKeeperToken, readKeeperInfo, removeIfOurs, writeKeeperInfo } from "./keeper-info.ts";
+import type { KeeperPaths } from "./keeper-paths.ts";
 import { KEEPER_PROTOCOL, MAX_KEEPER_LINE_BYTES } from "./keeper-protocol.ts";
 import { KeeperSession } from "./keeper-session.ts";
+import { bindKeeperSocket, socketAnswers } from "./keeper-socket.ts";
 import { WarmConnections, type WarmConnectionsOptions } from "./warm-connections.ts";
 
 /** A keeper that holds no connection and serves no command exits this long after the last one went. */
@@ -43,14 +44,11 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
   const { paths, version } = options;
   const clock = options.clock ?? systemClock;
   const emptyGraceMs = options.emptyGraceMs ?? KEEPER_EMPTY_GRACE_MS;
-  if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH_BYTES) {
-    throw new KeeperFolderError(`${paths.socket} is too long for a socket path (at most ${MAX_SOCKET_PATH_BYTES} bytes); set CAT_CODE_HOME to a shorter folder`, paths.socket);
-  }
   prepareKeeperFolder(paths.folder);
   checkKeeperFile(paths.socket);
   checkKeeperFile(paths.info);
-  if (await answers(paths.socket)) throw new KeeperFolderError(`another keeper is running on ${paths.socket}; stop it first: cat-code mcp keeper stop`, paths.socket);
-  removeStale(paths.socket);
+  // Told before keeper.json is touched; two keepers starting at the same moment are told apart below.
+  if (await socketAnswers(paths.socket)) throw new KeeperFolderError(`another keeper is running on ${paths.socket}; stop it first: cat-code mcp keeper stop`, paths.socket);
 
   const token = newKeeperToken();
   const startedAt = Date.now();
@@ -71,8 +69,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
     stopping ??= (async () => {
       log.debug(`keeper ${process.pid}: stopping (${why})`);
       if (emptyTimer) clock.clearTimeout(emptyTimer);
-      // Closing unlinks the socket's path: not when a newer keeper has bound it since (this one was hung).
-      if (inodeOf(paths.socket) === socketInode) server.close();
+      server.close();
       for (const session of sessions) session.end();
       await warm.closeAll();
       removeIfOurs(paths, token);
@@ -91,56 +88,21 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
     sessions.add(session);
     checkEmpty();
   });
+  // keeper.json first: a command that finds it before the socket sees no keeper yet and waits its turn.
+  const previous = readKeeperInfo(paths.info);
   writeKeeperInfo(paths.info, { pid: process.pid, version, protocol: KEEPER_PROTOCOL, token, startedAt });
-  await listenPrivately(server, paths.socket);
-  const socketInode = inodeOf(paths.socket);
+  try {
+    await bindKeeperSocket(server, paths.socket);
+  } catch (error) {
+    server.close();
+    // Another keeper got the socket first (started at the same moment): its keeper.json is put back.
+    if (readKeeperInfo(paths.info)?.token === token) {
+      if (previous) writeKeeperInfo(paths.info, previous);
+      else unlinkSync(paths.info);
+    }
+    throw error;
+  }
   checkEmpty();
   log.debug(`keeper ${process.pid}: version ${version}, serving ${paths.socket}`);
   return { pid: process.pid, startedAt, done, stop: () => stop("stopped") };
-}
-
-/** Listens with a umask that leaves the socket 0600 from the start (the 0700 folder guards it too). */
-async function listenPrivately(server: Server, path: string): Promise<void> {
-  const umask = process.umask(0o177);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(path, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
-  } finally {
-    process.umask(umask);
-  }
-  chmodSync(path, 0o600);
-}
-
-/** Whether something accepts connections on the socket (a live keeper: never unlink its socket). */
-function answers(path: string): Promise<boolean> {
-  if (!existsSync(path)) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
-function inodeOf(path: string): number | undefined {
-  try {
-    return lstatSync(path).ino;
-  } catch {
-    return undefined;
-  }
-}
-
-function removeStale(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new KeeperFolderError(`cannot remove the stale socket ${path}: ${(error as Error).message}`, path);
-  }
 }

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import { answerWithDefaults } from "../mcp/client/elicitation.ts";
+import type { ServerLogEntry } from "../mcp/client/server-log.ts";
 import { McpError } from "../mcp/mcp-error.ts";
 import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
@@ -101,7 +102,11 @@ export class KeeperSession {
   }
 
   private async connect(request: Request<"connect">): Promise<void> {
-    const listener = { socket: this, onLog: (entry: Parameters<typeof this.sendLog>[1]) => this.sendLog(request.id, entry) };
+    const listener = {
+      socket: this,
+      onLog: (entry: ServerLogEntry) => this.send({ id: request.id, event: "log", entry }),
+      onWarning: (message: string) => this.send({ id: request.id, event: "warning", message }),
+    };
     const connected = await this.host.warm.connect(request.servers, request.roots, listener);
     this.servers = new Map(request.servers.map((server, index) => [server.entry.name, connected[index]!.fingerprint]));
     this.send({ id: request.id, ok: { statuses: connected.map((c) => c.status) } });
@@ -121,16 +126,12 @@ export class KeeperSession {
         signal: controller.signal,
         elicitation: request.elicitation === "accept-defaults" ? answerWithDefaults : declinedElicitation(note),
         onProgress: (progress) => this.send({ id: request.id, event: "progress", progress }),
-        onLog: (entry) => this.sendLog(request.id, entry),
+        onLog: (entry) => this.send({ id: request.id, event: "log", entry }),
       });
       this.send({ id: request.id, ok: { result } });
     } finally {
       this.calls.delete(request.id);
     }
-  }
-
-  private sendLog(id: number, entry: Extract<KeeperMessage, { event: "log" }>["entry"]): void {
-    this.send({ id, event: "log", entry });
   }
 
   private fail(id: number, error: WireError): void {

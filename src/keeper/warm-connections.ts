@@ -23,12 +23,16 @@ import type { KeeperConnectionInfo, ServerRequest } from "./keeper-protocol.ts";
 export const DEFAULT_KEEP_ALIVE_SECONDS = 600;
 /** Past this many connections, the least recently used idle one is closed. */
 export const MAX_WARM_CONNECTIONS = 64;
+/** A server that gets more of its tools left out than this is not worth more lines. */
+const MAX_WARNINGS_KEPT = 100;
 
 /** One operation of one socket (a connect or a call) under way on a connection: it hears the server's log. */
 export interface ConnectionListener {
   /** The socket it came from: a log line goes once to each socket, whatever it has in flight. */
   socket: object;
   onLog(entry: ServerLogEntry): void;
+  /** The connection's warnings (tools left out): each connect hears them all, as its own connect would give them. */
+  onWarning?(message: string): void;
 }
 
 /** A call under way: also answers the server's questions, as `mcp call --elicitation` says. */
@@ -61,6 +65,8 @@ interface Warm {
   lastUsed: number;
   calls: number;
   listeners: Set<ConnectionListener>;
+  /** What the pool warned of (bounded): replayed to every command that connects. */
+  warnings: string[];
   keepAliveMs: number;
   idleTimer?: ClockTimer;
 }
@@ -115,6 +121,7 @@ export class WarmConnections {
     } finally {
       this.release(warm, listener);
     }
+    for (const message of warm.warnings) listener.onWarning?.(message);
     if (status.state !== "connected") this.close(warm, status.state);
     return { status: { ...status, ...asRequested(request.entry) }, fingerprint };
   }
@@ -167,8 +174,11 @@ export class WarmConnections {
       auth: keeperAuth(entry),
       roots: rootsOf(roots),
       createTransport: (config, context) => make(config, { ...context, launch }),
-      // Declared, so a server may ask; who answers is the call that is under way (see answer()).
+      // Declared, so a server may ask; who answers is the call that is under way (see callFor).
       elicitation: async () => ({ action: "decline" }),
+      onWarning: (message) => {
+        if (warm.warnings.length < MAX_WARNINGS_KEPT) warm.warnings.push(message);
+      },
     });
     const now = this.clock.now();
     const warm: Warm = {
@@ -181,6 +191,7 @@ export class WarmConnections {
       lastUsed: now,
       calls: 0,
       listeners: new Set(),
+      warnings: [],
       keepAliveMs: keepAliveMs(entry, launch.env, this.options.env ?? process.env),
     };
     pool.onServerLog = (logged) => forEachSocket(warm, (listener) => listener.onLog(logged));

@@ -5,6 +5,7 @@ import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { VERSION } from "../../src/version.ts";
 import { runSource, type RunResult } from "../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 import { FakeKeeper } from "./keeper-launch-fakes.ts";
 
 /**
@@ -27,10 +28,16 @@ const config = writeConfig({
   crashing: { command: BUN, args: [CHAOS_SERVER, "--crash=on-call"] },
   failing: { command: BUN, args: [CHAOS_SERVER, "--is-error"] },
   cold: { command: ECHO_SERVER, keepAlive: 0 },
+  slow: { command: BUN, args: [CHAOS_SERVER] },
 });
 
+/** The keeper on (the preload turns it off), in this home. */
+function keeperEnv(home: string, env: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined, NO_COLOR: "1", ...env };
+}
+
 function cat(home: string, args: string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  return runSource(["mcp", ...args, "--mcp-config", config], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined, NO_COLOR: "1", ...env } });
+  return runSource(["mcp", ...args, "--mcp-config", config], { env: keeperEnv(home, env) });
 }
 
 async function keeperStatus(home: string): Promise<{ running: boolean; connections?: Array<{ name: string; calls: number }> }> {
@@ -87,6 +94,22 @@ describe("through the keeper, the commands print what they print without it", ()
     const guarded = (...extra: string[]) => run([BUN, "--preload", guard, main, "mcp", "call", "echo", "echo", "text=light", "--mcp-config", config, ...extra], { env });
     expect(await guarded()).toEqual({ exitCode: 0, stdout: "light\n", stderr: "" });
     expect((await guarded("--no-keeper")).stderr).toContain("forbidden module loaded");
+  });
+});
+
+describe("a signal to a warm command", () => {
+  test("Ctrl-C mid-call: the command exits 130 at once; the server stays warm for the next call", async () => {
+    const home = newHome();
+    // As runSource builds it: the same launch context, so the same warm server.
+    const env = { ...process.env, ...keeperEnv(home) } as Record<string, string | undefined>;
+    expect((await cat(home, ["call", "slow", "echo", "text=warm"])).stdout).toBe("warm\n");
+    const child = Bun.spawn([BUN, join(REPO, "src", "cli", "main.ts"), "mcp", "call", "slow", "sleep", "ms=600000", "--mcp-config", config], { cwd: REPO, env, stdout: "pipe", stderr: "pipe" });
+    await waitFor(async () => (await keeperStatus(home)).connections?.find((c) => c.name === "slow" && c.calls >= 2), "the sleep call to reach the keeper");
+    child.kill("SIGINT");
+    expect(await child.exited).toBe(130);
+    expect((await cat(home, ["call", "slow", "echo", "text=still warm"])).stdout).toBe("still warm\n");
+    const slow = (await keeperStatus(home)).connections?.filter((c) => c.name === "slow");
+    expect(slow?.length).toBe(1); // The same connection: not restarted.
   });
 });
 

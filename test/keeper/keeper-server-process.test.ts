@@ -32,7 +32,11 @@ function tag(): string {
   return value;
 }
 
-test("SIGTERM closes every server, removes the socket and keeper.json, and exits 143", async () => {
+test.each([
+  ["SIGTERM", 143],
+  ["SIGINT", 130],
+  ["SIGHUP", 129],
+] as const)("%s closes every server, removes the socket and keeper.json, and exits %d", async (signal, code) => {
   const { paths, process: child } = await keeper();
   const marker = tag();
   const client = await TestKeeperClient.greeted(paths);
@@ -44,8 +48,8 @@ test("SIGTERM closes every server, removes the socket and keeper.json, and exits
   expect(answer).toMatchObject({ ok: { statuses: [{ state: "connected" }, { state: "connected" }] } });
   expect(await findProcesses(marker)).toHaveLength(2);
 
-  child.kill("SIGTERM");
-  expect(await child.exited).toBe(143);
+  child.kill(signal);
+  expect(await child.exited).toBe(code);
   expect(await waitForNoProcesses(marker)).toEqual([]);
   expect(existsSync(paths.socket)).toBe(false);
   expect(existsSync(paths.info)).toBe(false);

@@ -94,9 +94,22 @@ describe("the chaos fixture through the keeper", () => {
     client.close();
   });
 
+  test("a tool left out is warned of to every command that connects, as its own connect would", async () => {
+    const server = chaos(["--untyped-tool", tag()]);
+    const warning = `MCP tool 'untyped' of server 'chaos' is left out: its inputSchema has no "type": "object" at the root, which the model API requires; the server's other tools work`;
+    for (const round of [1, 2]) {
+      const client = await TestKeeperClient.greeted(paths);
+      const id = client.upcomingId;
+      await client.request({ op: "connect", servers: [server], roots });
+      expect([round, client.events(id).filter((event) => event.event === "warning")]).toEqual([round, [{ id, event: "warning", message: warning }]]);
+      client.close();
+    }
+  });
+
   test("a server's error keeps its code: a timed-out call is RequestTimeout, not an error of the keeper", async () => {
     const client = await TestKeeperClient.greeted(paths);
-    await client.request({ op: "connect", servers: [chaos(["--hang=call", tag()], { timeout: 300 })], roots });
+    // Long enough for the handshake on a loaded machine (the timeout bounds it too), short for the hung call.
+    await client.request({ op: "connect", servers: [chaos(["--hang=call", tag()], { timeout: 2000 })], roots });
     const answer = await client.request({ op: "call", server: "chaos", tool: "echo", arguments: { text: "hi" }, elicitation: "decline" });
     expect(answer).toMatchObject({ error: { code: ErrorCode.RequestTimeout, message: expect.stringContaining("timed out") } });
     expect(answer).not.toHaveProperty("error.keeper");

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { chmodSync, chownSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { KeeperFolderError } from "../../src/keeper/keeper-folder.ts";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { KEEPER_PROTOCOL } from "../../src/keeper/keeper-protocol.ts";
@@ -130,4 +130,17 @@ test("a keeper replaced while it hung leaves the new keeper's socket and keeper.
   const client = await TestKeeperClient.greeted(paths);
   expect(await client.request({ op: "status" })).toMatchObject({ ok: { pid: process.pid } });
   client.close();
+});
+
+test("of two keepers starting at the same moment one serves, the other says so, and keeper.json is the one that serves", async () => {
+  const paths = keeperPaths({ CAT_CODE_HOME: tempDir("cat-code-keeper-") });
+  const outcomes = await Promise.allSettled([runKeeper({ paths, version: "test" }), runKeeper({ paths, version: "test" })]);
+  const won = outcomes.filter((o): o is PromiseFulfilledResult<RunningKeeper> => o.status === "fulfilled").map((o) => o.value);
+  running.push(...won);
+  expect(won).toHaveLength(1);
+  expect(outcomes.find((o) => o.status === "rejected")).toMatchObject({ reason: { message: `another keeper is running on ${paths.socket}; stop it first: cat-code mcp keeper stop` } });
+  const client = await TestKeeperClient.greeted(paths);
+  expect(await client.request({ op: "status" })).toMatchObject({ ok: { startedAt: won[0]!.startedAt } });
+  client.close();
+  expect(readdirSync(paths.folder).sort()).toEqual(["keeper.json", "keeper.sock"]);
 });

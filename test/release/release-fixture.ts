@@ -24,9 +24,13 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs a command with exactly the environment given (nothing inherited), bounded against hangs. */
+/**
+ * Runs a command with exactly the environment given (nothing inherited but the test preload's
+ * CAT_CODE_NO_KEEPER: no keeper outlives the test), bounded against hangs.
+ */
 export async function runBare(argv: string[], env: Record<string, string>, cwd: string): Promise<RunResult> {
-  const child = Bun.spawn(argv, { env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const noKeeper: Record<string, string> = process.env.CAT_CODE_NO_KEEPER === undefined ? {} : { CAT_CODE_NO_KEEPER: process.env.CAT_CODE_NO_KEEPER };
+  const child = Bun.spawn(argv, { env: { ...noKeeper, ...env }, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
   const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   clearTimeout(timer);

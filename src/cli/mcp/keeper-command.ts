@@ -20,9 +20,10 @@ interface KeeperStatus {
   connections: KeeperConnectionInfo[];
 }
 
-const runArgs = {} as const satisfies ArgsDef;
-const statusArgs = { json: { type: "boolean", description: "Print one JSON document" } } as const satisfies ArgsDef;
-const stopArgs = {} as const satisfies ArgsDef;
+const verbose = { verbose: { type: "boolean", description: "Log debug lines to stderr" } } as const satisfies ArgsDef;
+const runArgs = { ...verbose } as const satisfies ArgsDef;
+const statusArgs = { json: { type: "boolean", description: "Print one JSON document" }, ...verbose } as const satisfies ArgsDef;
+const stopArgs = { ...verbose } as const satisfies ArgsDef;
 
 /** `cat-code mcp keeper run`: the keeper itself (started in the background by `mcp call`, `tools`, `list`). */
 const run = defineCommand({

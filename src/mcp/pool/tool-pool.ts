@@ -83,6 +83,11 @@ export interface ToolPoolOptions {
    * off: a 2026-07-28 server would otherwise get a `subscriptions/listen` stream opened for nothing.
    */
   watchChanges?: boolean;
+  /**
+   * Hears the warnings about a server's tools (one left out, a re-listing that failed) in place of
+   * the log: the connection keeper hands them to each command that connects the server.
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** The longest URI a resource update may name; a longer one is dropped. */
@@ -103,6 +108,7 @@ export class McpToolPool {
   private readonly declaresElicitation: boolean;
   private readonly eraMemory: EraMemoryHandles | undefined;
   private readonly watchChanges: boolean;
+  private readonly warn: (message: string) => void;
   private readonly registries = new Set<ToolRegistry>();
   private closing: Promise<void> | undefined;
   /** Hears that a server's tools changed and were registered anew (the REPL says so). */
@@ -123,6 +129,7 @@ export class McpToolPool {
     this.declaresElicitation = options.elicitation !== undefined;
     this.eraMemory = options.eraMemory && new EraMemoryHandles(options.eraMemory);
     this.watchChanges = options.watchChanges ?? true;
+    this.warn = options.onWarning ?? ((message) => log.warn(message));
     this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), registered: new Map(), rejectedTools: new Set() }));
   }
 
@@ -230,7 +237,7 @@ export class McpToolPool {
     try {
       tools = filterTools(await client.listTools(), entry.config);
     } catch (error) {
-      log.warn(`MCP server '${entry.name}' said its tools changed, but listing them failed: ${(error as Error).message}`);
+      this.warn(`MCP server '${entry.name}' said its tools changed, but listing them failed: ${(error as Error).message}`);
       return;
     }
     if (connection.status.state !== "connected") return;
@@ -271,7 +278,7 @@ export class McpToolPool {
         const key = `${tool.name}\u0000${tool.reason}`;
         if (connection.rejectedTools.has(key)) return;
         connection.rejectedTools.add(key);
-        log.warn(`MCP tool '${tool.name}' of server '${entry.name}' is left out: ${tool.reason}; the server's other tools work`);
+        this.warn(`MCP tool '${tool.name}' of server '${entry.name}' is left out: ${tool.reason}; the server's other tools work`);
       },
     };
     const client = new McpClient(transport, options);
