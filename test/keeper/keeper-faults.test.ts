@@ -5,7 +5,7 @@
  * ended by a signal mid-call has its call cancelled at the server, which stays warm.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { isAlive, keeperProcessesOf, pathsOf, readKeeperInfo, waitForExit, waitForKeeper } from "../helpers/keeper-home.ts";
@@ -121,6 +121,20 @@ describe("commands started at once", () => {
     });
   }
 
+  test("10 calls at once after the keeper died (its socket left): all answer, and one new keeper replaces it", async () => {
+    const home = newHome();
+    const { config } = echoConfig();
+    expect((await callEcho(home, config)).stdout).toBe("hi\n");
+    const old = await waitForKeeper(home);
+    process.kill(old.pid, "SIGKILL");
+    await waitForExit(old.pid, "the killed keeper to exit");
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => callEcho(home, config, `call-${i}`)));
+    expect(results.map((r) => [r.exitCode, r.stdout, r.stderr])).toEqual(results.map((_, i) => [0, `call-${i}\n`, ""]));
+    const fresh = await waitForKeeper(home);
+    expect(fresh.pid).not.toBe(old.pid);
+    expect(keeperProcessesOf(home)).toEqual([fresh.pid]);
+  });
+
   test("10 calls at once on a warm keeper share its one server process", async () => {
     const home = newHome();
     const { config, marker } = echoConfig();
@@ -129,6 +143,30 @@ describe("commands started at once", () => {
     expect(results.map((r) => r.stdout)).toEqual(results.map((_, i) => `call-${i}\n`));
     expect(serverPids(marker)).toHaveLength(1);
   });
+});
+
+test("a keeper.json whose token the keeper does not know (hello refused): that keeper is replaced", async () => {
+  const home = newHome();
+  const { config } = echoConfig();
+  expect((await callEcho(home, config)).stdout).toBe("hi\n");
+  const old = await waitForKeeper(home);
+  writeFileSync(pathsOf(home).info, JSON.stringify({ ...old, token: "cd".repeat(32) }), { mode: 0o600 });
+  const again = await callEcho(home, config, "again");
+  expect([again.exitCode, again.stdout, again.stderr]).toEqual([0, "again\n", ""]);
+  await waitForExit(old.pid, "the keeper that refused the token to be replaced");
+  expect((await waitForKeeper(home)).pid).not.toBe(old.pid);
+});
+
+test("no socket possible (a CAT_CODE_HOME too long for a socket path): the call runs cold, same answer, no warning", async () => {
+  const home = join(newHome(), "a-home-folder-with-a-rather-long-name".repeat(3));
+  mkdirSync(home, { recursive: true });
+  const { config, marker } = echoConfig();
+  const result = await callEcho(home, config);
+  expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, "hi\n", ""]);
+  expect(keeperProcessesOf(home)).toEqual([]);
+  await waitFor(() => serverPids(marker).length === 0, "the command's own server to be closed");
+  // Known before any start (MAX_SOCKET_PATH_BYTES): no keeper is spawned to fail, and no call waits for one.
+  expect(existsSync(pathsOf(home).log)).toBe(false);
 });
 
 describe("a command that goes away mid-call", () => {
