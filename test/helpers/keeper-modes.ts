@@ -71,7 +71,7 @@ export function useKeeperMode(name: KeeperModeName): KeeperMode {
   afterAll(async () => {
     await stopTestHomes();
     await stopIn(ownHome);
-    // Else warm mode would pass by running cold: every call through it must have found a keeper.
+    // Else warm mode could pass by quietly running cold: some command of the describe must have started a keeper.
     if (keepersSeen === 0) throw new Error("warm mode never started a keeper: these tests ran cold");
   });
 
