@@ -41,8 +41,8 @@ export function newHome(): string {
 }
 
 /** `cat-code <args>`, the compiled binary, with the keeper allowed (the test preload forbids it). */
-export function cat(home: string, args: string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  return runBinary(args, { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined, ...env } });
+export function cat(home: string, args: string[], env: Record<string, string | undefined> = {}, cwd?: string): Promise<RunResult> {
+  return runBinary(args, { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined, ...env }, cwd });
 }
 
 /** A config with one echo server `echo` whose processes carry a marker of their own; `env` goes into the entry. */
@@ -52,8 +52,8 @@ export function echoConfig(entry: Record<string, unknown> = {}): { config: strin
   return { config: writeConfig({ echo: { command: ECHO_SERVER, args: [marker], ...entry } }), marker };
 }
 
-export async function callEcho(home: string, config: string, text = "hi", env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  return cat(home, ["mcp", "call", "echo", "echo", `text=${text}`, "--mcp-config", config], env);
+export async function callEcho(home: string, config: string, text = "hi", env: Record<string, string | undefined> = {}, cwd?: string): Promise<RunResult> {
+  return cat(home, ["mcp", "call", "echo", "echo", `text=${text}`, "--mcp-config", config], env, cwd);
 }
 
 function parentOf(pid: number): number | undefined {

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { keeperProcessesOf, pathsOf, waitForExit, waitForKeeper } from "../helpers/keeper-home.ts";
-import { ECHO_SERVER } from "../helpers/paths.ts";
+import { ECHO_SERVER, tempDir } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { callEcho, cat, echoConfig, newHome, serverPids, useKeeperFaultHarness } from "./keeper-fault-harness.ts";
 
@@ -81,6 +81,26 @@ test("a changed entry (its env) gets a new server; the old one stays warm until 
   const echoes = status.connections.filter((c) => c.name === "echo");
   expect(echoes).toHaveLength(2);
   expect(echoes[0]!.fingerprint).not.toBe(echoes[1]!.fingerprint);
+});
+
+describe("the command's own launch context is part of the fingerprint", () => {
+  const changes: [string, (i: number) => [Record<string, string>, string | undefined]][] = [
+    ["a variable of the command's environment (the server inherits it)", (i) => [{ KEEPER_TEST_FLAVOUR: `flavour-${i}` }, undefined]],
+    ["the working directory (the server's, and its root)", () => [{}, tempDir()]],
+  ];
+  for (const [what, change] of changes) {
+    test(`${what}: another server; the same again: the same server`, async () => {
+      const home = newHome();
+      const { config, marker } = echoConfig();
+      const [envOne, cwdOne] = change(1);
+      const [envTwo, cwdTwo] = change(2);
+      expect((await callEcho(home, config, "one", envOne, cwdOne)).stdout).toBe("one\n");
+      expect((await callEcho(home, config, "two", envTwo, cwdTwo)).stdout).toBe("two\n");
+      expect(serverPids(marker)).toHaveLength(2);
+      expect((await callEcho(home, config, "one again", envOne, cwdOne)).stdout).toBe("one again\n");
+      expect(serverPids(marker)).toHaveLength(2);
+    });
+  }
 });
 
 describe("the command keeps to itself", () => {
