@@ -10,7 +10,7 @@ import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { isAlive, keeperProcessesOf, pathsOf, readKeeperInfo, waitForExit, waitForKeeper } from "../helpers/keeper-home.ts";
 import { compiledBinary } from "../helpers/binary.ts";
-import { BUN, CHAOS_SERVER, tempDir, writeConfig } from "../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { callEcho, cat, echoConfig, newHome, serverPids, startFakeKeeper, useKeeperFaultHarness } from "./keeper-fault-harness.ts";
 
@@ -179,12 +179,12 @@ describe("a command that goes away mid-call", () => {
       expect((await cat(home, [...args, "echo", "text=warm"])).stdout).toBe("warm\n");
       const [server] = serverPids(record);
 
-      const child = Bun.spawn([await compiledBinary(), ...args, "sleep", "ms=60000"], {
-        env: { ...process.env, CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: "" },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
+      // The environment `cat` gives (the launch context is part of the fingerprint: the same server, or this proves nothing).
+      const env = { ...process.env, CAT_CODE_HOME: home } as Record<string, string>;
+      delete env.CAT_CODE_NO_KEEPER;
+      const child = Bun.spawn([await compiledBinary(), ...args, "sleep", "ms=60000"], { env, cwd: REPO, stdout: "pipe", stderr: "pipe" });
       await waitFor(() => existsSync(record) && readFileSync(record, "utf8").includes('"name":"sleep"'), "the sleep call to reach the server");
+      expect(serverPids(record)).toEqual([server!]);
       child.kill(signal);
       expect(await child.exited).toBe(code);
       await waitFor(() => readFileSync(record, "utf8").includes('"method":"notifications/cancelled"'), "notifications/cancelled at the server");
