@@ -133,8 +133,9 @@ async function awaitStart(options: KeeperLaunchOptions, clock: Clock): Promise<K
     if (clock.now() >= deadline) {
       throw new Error(`the connection keeper did not answer within ${START_WAIT_MS} ms (${last}); see ${options.paths.log}`);
     }
+    // Short and slowly growing: a new keeper answers within tens of ms, and each ms waited past that is the first call's.
     await pause(clock, wait);
-    wait = Math.min(wait * 2, 50);
+    wait = Math.min(wait + 2, 25);
   }
 }
 

@@ -1,4 +1,4 @@
-import { unlinkSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { log } from "../log.ts";
 import { EraMemory } from "../mcp/client/era-memory.ts";
@@ -13,12 +13,16 @@ import { WarmConnections, type WarmConnectionsOptions } from "./warm-connections
 
 /** A keeper that holds no connection and serves no command exits this long after the last one went. */
 export const KEEPER_EMPTY_GRACE_MS = 30_000;
+/** How often a keeper checks that keeper.json is still its own (else it was replaced: it stops). */
+export const KEEPER_OWNERSHIP_CHECK_MS = 60_000;
 
 export interface KeeperOptions {
   paths: KeeperPaths;
   version: string;
   clock?: Clock;
   emptyGraceMs?: number;
+  /** 0: never (tests that count timers). */
+  ownershipCheckMs?: number;
   /** Tests: a smaller bound than MAX_KEEPER_LINE_BYTES. */
   maxLineBytes?: number;
   /** Tests: the connections' transports, their bound. */
@@ -54,6 +58,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
   const startedAt = Date.now();
   const sessions = new Set<KeeperSession>();
   let emptyTimer: ClockTimer | undefined;
+  let ownershipTimer: ClockTimer | undefined;
   let stopping: Promise<void> | undefined;
   let finished!: () => void;
   const done = new Promise<void>((resolve) => (finished = resolve));
@@ -69,6 +74,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
     stopping ??= (async () => {
       log.debug(`keeper ${process.pid}: stopping (${why})`);
       if (emptyTimer) clock.clearTimeout(emptyTimer);
+      if (ownershipTimer) clock.clearTimeout(ownershipTimer);
       server.close();
       for (const session of sessions) session.end();
       await warm.closeAll();
@@ -98,11 +104,27 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
     // Another keeper got the socket first (started at the same moment): its keeper.json is put back.
     if (readKeeperInfo(paths.info)?.token === token) {
       if (previous) writeKeeperInfo(paths.info, previous);
-      else unlinkSync(paths.info);
+      else rmSync(paths.info, { force: true });
     }
     throw error;
   }
   checkEmpty();
+  // A keeper that was replaced (it hung, or keeper.json was removed) can no longer be reached:
+  // it closes its servers now rather than when they idle out.
+  const ownershipCheckMs = options.ownershipCheckMs ?? KEEPER_OWNERSHIP_CHECK_MS;
+  const checkOwnership = (): void => {
+    if (stillOurs(paths, token)) ownershipTimer = clock.setTimeout(checkOwnership, ownershipCheckMs);
+    else void stop("replaced: keeper.json is no longer this keeper's");
+  };
+  if (ownershipCheckMs > 0) ownershipTimer = clock.setTimeout(checkOwnership, ownershipCheckMs);
   log.debug(`keeper ${process.pid}: version ${version}, serving ${paths.socket}`);
   return { pid: process.pid, startedAt, done, stop: () => stop("stopped") };
+}
+
+function stillOurs(paths: KeeperPaths, token: string): boolean {
+  try {
+    return readKeeperInfo(paths.info)?.token === token;
+  } catch {
+    return false;
+  }
 }

@@ -132,6 +132,18 @@ describe("finding or starting the keeper", () => {
     for (const client of clients) expect(await statusOf(client)).toBe(process.pid);
   });
 
+  test("a keeper.lock left by a command that died is broken, and the keeper starts", async () => {
+    const { options, clock, paths, spawns } = setup();
+    mkdirSync(paths.folder, { recursive: true, mode: 0o700 });
+    const dead = Bun.spawn([BUN, "-e", "0"]);
+    await dead.exited;
+    writeFileSync(paths.lock, `${dead.pid} ${Date.now()} gone`, { mode: 0o600 });
+    const client = await launched(findOrStartKeeper(options), clock);
+    expect(spawns()).toBe(1);
+    expect(await statusOf(client)).toBe(process.pid);
+    expect(existsSync(paths.lock)).toBe(false);
+  });
+
   test("a keeper that never comes up: the launch gives up (the command then runs cold), the lock is released", async () => {
     const { options, clock, paths } = setup({ spawn: () => {} });
     await expect(launched(findOrStartKeeper(options), clock)).rejects.toThrow(/did not answer within 3000 ms/);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { runKeeper, type RunningKeeper } from "../../src/keeper/keeper-server.ts";
 import { ECHO_SERVER, tempDir, uniqueSeconds } from "../helpers/paths.ts";
@@ -33,7 +33,7 @@ afterAll(() => {
 
 async function start(clock: FakeClock, options: { emptyGraceMs?: number; env?: Record<string, string> } = {}) {
   const paths = keeperPaths({ CAT_CODE_HOME: tempDir("cat-code-keeper-") });
-  const keeper = await runKeeper({ paths, version: "test", clock, emptyGraceMs: options.emptyGraceMs ?? 1000, warm: { env: options.env ?? {} } });
+  const keeper = await runKeeper({ paths, version: "test", clock, emptyGraceMs: options.emptyGraceMs ?? 1000, ownershipCheckMs: 0, warm: { env: options.env ?? {} } });
   running.push(keeper);
   return { paths, keeper };
 }
@@ -125,7 +125,7 @@ test("an empty keeper exits after its grace, removing its socket and keeper.json
 test("past the bound of connections the least recently used idle one is closed", async () => {
   const clock = new FakeClock();
   const paths = keeperPaths({ CAT_CODE_HOME: tempDir("cat-code-keeper-") });
-  const keeper = await runKeeper({ paths, version: "test", clock, warm: { maxConnections: 2, env: {} } });
+  const keeper = await runKeeper({ paths, version: "test", clock, ownershipCheckMs: 0, warm: { maxConnections: 2, env: {} } });
   running.push(keeper);
   const client = await TestKeeperClient.greeted(paths);
   for (const name of ["a", "b", "c"]) {
@@ -133,5 +133,26 @@ test("past the bound of connections the least recently used idle one is closed",
     clock.advance(1000);
   }
   expect((await connectionsOf(paths)).sort()).toEqual(["b", "c"]);
+  client.close();
+});
+
+test("a keeper whose keeper.json is another's (it was replaced) closes its servers and stops at its next check", async () => {
+  const clock = new FakeClock();
+  const paths = keeperPaths({ CAT_CODE_HOME: tempDir("cat-code-keeper-") });
+  const keeper = await runKeeper({ paths, version: "test", clock, ownershipCheckMs: 60_000, warm: { env: {} } });
+  running.push(keeper);
+  const marker = tag();
+  const client = await TestKeeperClient.greeted(paths);
+  await client.request({ op: "connect", servers: [stdioServer("echo", ECHO_SERVER, [marker])], roots: [process.cwd()] });
+  clock.advance(60_000);
+  // Still its own: nothing happens, the server stays.
+  expect(await findProcesses(marker)).toHaveLength(1);
+  const info = JSON.parse(readFileSync(paths.info, "utf8"));
+  writeFileSync(paths.info, JSON.stringify({ ...info, token: "b".repeat(64) }), { mode: 0o600 });
+  clock.advance(60_000);
+  await keeper.done;
+  expect(await waitForNoProcesses(marker)).toEqual([]);
+  // keeper.json is the other keeper's: left alone.
+  expect(JSON.parse(readFileSync(paths.info, "utf8")).token).toBe("b".repeat(64));
   client.close();
 });

@@ -9,14 +9,14 @@ import { runSource } from "../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO, tempDir, uniqueSeconds } from "../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../helpers/processes.ts";
 import { waitFor } from "../helpers/wait-for.ts";
-import { startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
+import { endKeeperProcess, startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
 
 /** `cat-code mcp keeper run|status|stop` as processes: signals, the user's commands, cancelled calls. */
 const started: Subprocess[] = [];
 const tags: string[] = [];
 
 afterEach(async () => {
-  for (const child of started.splice(0)) child.kill("SIGKILL");
+  await Promise.all(started.splice(0).map(endKeeperProcess));
   for (const tag of tags.splice(0)) killAll(await findProcesses(tag));
 });
 

@@ -6,7 +6,7 @@ import { ErrorCode } from "../../src/mcp/protocol.ts";
 import { BUN, CHAOS_SERVER, EVERYTHING_SERVER, ECHO_SERVER, MODERN_SERVER, uniqueSeconds } from "../helpers/paths.ts";
 import { findProcesses, killAll } from "../helpers/processes.ts";
 import { waitFor } from "../helpers/wait-for.ts";
-import { startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
+import { endKeeperProcess, startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
 
 /**
  * The protocol end to end: a real keeper process, real servers (the reference server-everything,
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  keeper.kill("SIGKILL");
+  await endKeeperProcess(keeper);
   for (const tag of tags) killAll(await findProcesses(tag));
 });
 

@@ -4,6 +4,7 @@ import { KeeperFolderError } from "../../src/keeper/keeper-folder.ts";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { KEEPER_PROTOCOL } from "../../src/keeper/keeper-protocol.ts";
 import { runKeeper, type RunningKeeper } from "../../src/keeper/keeper-server.ts";
+import { join } from "node:path";
 import { BUN, tempDir } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { TestKeeperClient, tokenOf } from "./keeper-test-client.ts";
@@ -143,4 +144,10 @@ test("of two keepers starting at the same moment one serves, the other says so, 
   expect(await client.request({ op: "status" })).toMatchObject({ ok: { startedAt: won[0]!.startedAt } });
   client.close();
   expect(readdirSync(paths.folder).sort()).toEqual(["keeper.json", "keeper.sock"]);
+});
+
+test("a CAT_CODE_HOME too deep for a socket path is refused with the fix, and leaves nothing behind", async () => {
+  const paths = keeperPaths({ CAT_CODE_HOME: join(tempDir("cat-code-keeper-"), "d".repeat(100)) });
+  await expect(runKeeper({ paths, version: "test" })).rejects.toThrow("is too long for a socket path (at most 103 bytes); set CAT_CODE_HOME to a shorter folder");
+  expect(readdirSync(paths.folder)).toEqual([]);
 });

@@ -5,13 +5,13 @@ import { KEEPER_PROTOCOL } from "../../src/keeper/keeper-protocol.ts";
 import { VERSION } from "../../src/version.ts";
 import { ECHO_SERVER, uniqueSeconds } from "../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../helpers/processes.ts";
-import { startKeeperProcess, stdioServer, TestKeeperClient, tokenOf } from "./keeper-test-client.ts";
+import { endKeeperProcess, startKeeperProcess, stdioServer, TestKeeperClient, tokenOf } from "./keeper-test-client.ts";
 
 const started: Subprocess[] = [];
 const markers: string[] = [];
 
 afterEach(async () => {
-  for (const child of started.splice(0)) child.kill("SIGKILL");
+  await Promise.all(started.splice(0).map(endKeeperProcess));
   for (const marker of markers.splice(0)) killAll(await findProcesses(marker));
 });
 

@@ -109,3 +109,12 @@ export async function startKeeperProcess(env: Record<string, string> = {}): Prom
   await waitFor(() => existsSync(paths.socket) && existsSync(paths.info), () => `the keeper to serve on ${paths.socket} (stderr: ${stderr})`);
   return { home, paths, process: child, stderr: () => stderr };
 }
+
+/** Ends a keeper process the way a user would (its servers closed with it); SIGKILL only if it will not go. */
+export async function endKeeperProcess(child: Subprocess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await child.exited;
+  clearTimeout(timer);
+}
