@@ -7,14 +7,17 @@ export const KEEPER_ARGV = ["mcp", "keeper", "run"] as const;
 
 /**
  * Starts `cat-code mcp keeper run` in the background, out of this command's process group (a Ctrl-C
- * to the command does not reach it), stdin closed, its stderr cut and sent to `keeper.log`. The
- * command does not wait for it, nor keep its event loop alive for it.
+ * to the command does not reach it), stdin closed, stdout closed (a `$(cat-code mcp call …)` must not
+ * wait for it), its stderr cut and sent to `keeper.log`, in its own folder (not holding the project
+ * folder it was started from: each server's folder comes with the request). The command does not
+ * wait for it, nor keep its event loop alive for it.
  */
 export function spawnKeeper(paths: KeeperPaths): void {
   const log = openSync(paths.log, "w", 0o600);
   try {
     const child = spawn(keeperCommand()[0]!, [...keeperCommand().slice(1), ...KEEPER_ARGV], {
       detached: true,
+      cwd: paths.folder,
       stdio: ["ignore", "ignore", log],
       env: process.env,
     });

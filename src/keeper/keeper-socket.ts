@@ -53,9 +53,12 @@ export function socketAnswers(path: string): Promise<boolean> {
   });
 }
 
-/** Listens with a umask that leaves the socket 0600 from the start (the 0700 folder guards it too). */
+/**
+ * Listens on the private name, then makes it 0600 before it is linked into place: the socket is
+ * never reachable at keeper.sock with another mode, and the 0700 folder keeps everyone else from
+ * the private name meanwhile. (Not a umask: it is process-wide, and a listen is asynchronous.)
+ */
 async function listenPrivately(server: Server, path: string): Promise<void> {
-  const umask = process.umask(0o177);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -66,8 +69,6 @@ async function listenPrivately(server: Server, path: string): Promise<void> {
     });
   } catch (error) {
     throw new KeeperFolderError(`cannot listen on ${path}: ${(error as Error).message}`, path);
-  } finally {
-    process.umask(umask);
   }
   chmodSync(path, 0o600);
 }

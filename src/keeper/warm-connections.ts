@@ -1,26 +1,20 @@
 import { log } from "../log.ts";
-import { CredentialsStore } from "../mcp/auth/credentials-store.ts";
-import type { AuthContext } from "../mcp/auth/server-authorizer.ts";
 import type { ElicitationHandler } from "../mcp/client/elicitation.ts";
 import type { EraMemory } from "../mcp/client/era-memory.ts";
 import type { ProgressUpdate } from "../mcp/client/progress.ts";
 import { RootsProvider } from "../mcp/client/roots.ts";
 import type { ServerLogEntry } from "../mcp/client/server-log.ts";
-import { shellQuote } from "../mcp/config/launch-summary.ts";
-import { describeServer, MAX_TIMEOUT_MS, type ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
+import { describeServer, type ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
 import { McpError } from "../mcp/mcp-error.ts";
 import { McpToolPool, type ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../mcp/protocol.ts";
 import { createTransport, type TransportContext } from "../mcp/transport/create-transport.ts";
 import type { Transport } from "../mcp/transport/transport.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
-import { redactUrl } from "../system/redact-url.ts";
-import { cliLoginHint } from "../terminal/render-status.ts";
 import { connectionFingerprint, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
+import { keepAliveMs, keeperAuth } from "./connection-settings.ts";
 import type { KeeperConnectionInfo, ServerRequest } from "./keeper-protocol.ts";
 
-/** How long a connection stays without use when neither its entry nor CAT_CODE_KEEP_ALIVE says. */
-export const DEFAULT_KEEP_ALIVE_SECONDS = 600;
 /** Past this many connections, the least recently used idle one is closed. */
 export const MAX_WARM_CONNECTIONS = 64;
 /** A server that gets more of its tools left out than this is not worth more lines. */
@@ -277,29 +271,4 @@ function callFor(warm: Warm, signal: AbortSignal | undefined): CallListener | un
 function rootsOf(roots: string[]): RootsProvider | undefined {
   const [first, ...rest] = roots;
   return first === undefined ? undefined : new RootsProvider(first, rest);
-}
-
-/**
- * OAuth as `mcp call` has it: the user's stored tokens, nobody to send to a browser (a server that
- * wants a sign-in is NEEDS-AUTH), and the command that signs in to it, as the command would name it.
- */
-function keeperAuth(entry: ServerEntry): AuthContext {
-  const loginHint = (name: string): string => {
-    if (entry.scope === "ad-hoc" && entry.ok && entry.config.type === "http") return `cat-code mcp login --url ${shellQuote(redactUrl(entry.config.url))}`;
-    if (entry.scope === "flag") return `cat-code mcp login --mcp-config ${shellQuote(entry.source)} ${shellQuote(name)}`;
-    return cliLoginHint(shellQuote(name));
-  };
-  return { store: new CredentialsStore(), loginHint };
-}
-
-/** The entry's `keepAlive`, else CAT_CODE_KEEP_ALIVE (the command's, then the keeper's), else the default; in ms. */
-function keepAliveMs(entry: ServerEntry, launchEnv: Record<string, string>, keeperEnv: Record<string, string | undefined>): number {
-  const own = entry.ok ? entry.config.keepAlive : undefined;
-  const seconds = own ?? wholeSeconds(launchEnv.CAT_CODE_KEEP_ALIVE) ?? wholeSeconds(keeperEnv.CAT_CODE_KEEP_ALIVE) ?? DEFAULT_KEEP_ALIVE_SECONDS;
-  return Math.min(seconds * 1000, MAX_TIMEOUT_MS);
-}
-
-function wholeSeconds(text: string | undefined): number | undefined {
-  if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
-  return Number(text.trim());
 }

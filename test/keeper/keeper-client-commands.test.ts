@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { VERSION } from "../../src/version.ts";
@@ -29,6 +29,7 @@ const config = writeConfig({
   failing: { command: BUN, args: [CHAOS_SERVER, "--is-error"] },
   cold: { command: ECHO_SERVER, keepAlive: 0 },
   slow: { command: BUN, args: [CHAOS_SERVER] },
+  relative: { command: "./fixtures/echo-server.sh" },
 });
 
 /** The keeper on (the preload turns it off), in this home. */
@@ -58,6 +59,18 @@ describe("through the keeper, the commands print what they print without it", ()
     const status = await keeperStatus(home);
     expect(status.running).toBe(true);
     expect(status.connections?.filter((c) => c.name === "echo").map((c) => c.calls)).toEqual([2]);
+  });
+
+  test("the keeper runs in its own folder, not in the project folder of the command that started it", async () => {
+    if (process.platform !== "linux") return; // Read from /proc.
+    const paths = keeperPaths({ CAT_CODE_HOME: home });
+    expect((await warm(["call", "echo", "echo", "text=hi"])).exitCode).toBe(0);
+    const { pid } = JSON.parse(readFileSync(paths.info, "utf8")) as { pid: number };
+    expect(readlinkSync(`/proc/${pid}/cwd`)).toBe(paths.folder);
+  });
+
+  test("a relative command is found from the command's folder, as cold (the keeper's own folder is elsewhere)", async () => {
+    expect(await warm(["call", "relative", "echo", "text=here"])).toEqual({ exitCode: 0, stdout: "here\n", stderr: "" });
   });
 
   test("a tool's error result, and a server that dies mid-call: the same output and exit codes", async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { KeeperClient } from "../../src/keeper/keeper-client.ts";
@@ -14,6 +14,9 @@ import { waitFor } from "../helpers/wait-for.ts";
 import { FakeKeeper, staleSocket } from "./keeper-launch-fakes.ts";
 
 const cleanups: Array<() => unknown> = [];
+// A command's umask is the user's. In one `bun test` process, keepers other files ran in-process can
+// leave it at 0177 (keeper-socket.ts's save/restore around an await interleaves: reported).
+beforeAll(() => process.umask(0o022));
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });

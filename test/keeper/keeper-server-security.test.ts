@@ -135,6 +135,7 @@ test("a keeper replaced while it hung leaves the new keeper's socket and keeper.
 
 test("of two keepers starting at the same moment one serves, the other says so, and keeper.json is the one that serves", async () => {
   const paths = keeperPaths({ CAT_CODE_HOME: tempDir("cat-code-keeper-") });
+  const umaskBefore = process.umask();
   const outcomes = await Promise.allSettled([runKeeper({ paths, version: "test" }), runKeeper({ paths, version: "test" })]);
   const won = outcomes.filter((o): o is PromiseFulfilledResult<RunningKeeper> => o.status === "fulfilled").map((o) => o.value);
   running.push(...won);
@@ -144,6 +145,8 @@ test("of two keepers starting at the same moment one serves, the other says so, 
   expect(await client.request({ op: "status" })).toMatchObject({ ok: { startedAt: won[0]!.startedAt } });
   client.close();
   expect(readdirSync(paths.folder).sort()).toEqual(["keeper.json", "keeper.sock"]);
+  // Nothing of the start touched the process's umask (it is process-wide: two starts once left it 0177).
+  expect(process.umask()).toBe(umaskBefore);
 });
 
 test("a CAT_CODE_HOME too deep for a socket path is refused with the fix, and leaves nothing behind", async () => {
