@@ -15,6 +15,7 @@ import { modernThroughput } from "./bench/modern-throughput.ts";
 import { parallelConnect } from "./bench/parallel-connect.ts";
 import { replStart } from "./bench/repl-start.ts";
 import { stdioThroughput } from "./bench/stdio-throughput.ts";
+import { warmCall } from "./bench/warm-call.ts";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -49,5 +50,6 @@ await bench(5, "parallel connect", () => parallelConnect({ rounds: quick ? 2 : 5
 await bench(6, "cold start", () => coldStart({ rounds: quick ? 3 : 10, log }));
 await bench(7, "REPL start", () => replStart({ rounds: quick ? 2 : 5, log }));
 await bench(8, "2026-07-28 revision", () => modernThroughput({ stdioCalls: quick ? 1000 : 5000, httpCalls: quick ? 500 : 2000, rounds: quick ? 3 : 5, log }));
+await bench(9, "warm mcp call (connection keeper)", () => warmCall({ rounds: quick ? 3 : 10, warmPerRound: quick ? 3 : 5, log }));
 
 log(`wrote ${path}`);

@@ -4,10 +4,11 @@
  * is one error line and exit 3. Never a stack, and the servers are closed on that path too: each is
  * `sh -c` with a grandchild carrying a unique marker, so "no process left" covers the whole tree.
  */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { run } from "../helpers/binary.ts";
+import { KEEPER_MODES, useKeeperMode } from "../helpers/keeper-modes.ts";
 import { BUN, CHAOS_SERVER, REPO, tempDir, uniqueSeconds, writeConfig } from "../helpers/paths.ts";
 import { killAll, waitForNoProcesses } from "../helpers/processes.ts";
 
@@ -32,7 +33,7 @@ function treeServer(): { config: string; marker: string } {
  * Runs `cat-code <args>` with its stdout into `shellTail` (`| head -c 10`, `> /dev/full`), and its
  * stdin from `shellHead` if given (`yes /help | head -n 500 |`); the status of cat-code itself.
  */
-async function catCodeInto(args: string[], shellTail: string, env: Record<string, string> = {}, shellHead = "") {
+async function catCodeInto(args: string[], shellTail: string, env: Record<string, string | undefined> = {}, shellHead = "") {
   const index = shellHead ? shellHead.split("|").length - 1 : 0;
   const script = `${shellHead} "$@" ${shellTail}; echo "status=\${PIPESTATUS[${index}]}" >&2`;
   const { stdout, stderr } = await run(["bash", "-c", script, "bash", BUN, MAIN, ...args], { env: { NO_COLOR: "1", ...env } });
@@ -46,28 +47,35 @@ async function expectNothingLeft(marker: string): Promise<void> {
   expect(left).toEqual([]);
 }
 
-test("mcp call | head -c 10: the first bytes, then a quiet exit 141, and no server process left", async () => {
-  const { config, marker } = treeServer();
-  const { status, stdout, stderr } = await catCodeInto(["mcp", "call", "tree", "big", "bytes=5000000", "--mcp-config", config], "| head -c 10");
-  expect(stdout).toBe("x".repeat(10));
-  expect(status).toBe(141);
-  expect(stderr).toBe("");
-  await expectNothingLeft(marker);
-});
+// Warm, the server stays while the keeper runs: "nothing left" is checked once the keeper is stopped.
+describe.each(KEEPER_MODES)("%s", (name) => {
+  const mode = useKeeperMode(name);
 
-test("mcp tools --json | true: a quiet exit 141", async () => {
-  const config = writeConfig({ many: { command: BUN, args: [CHAOS_SERVER, "--tools=2000"] } });
-  const { status, stderr } = await catCodeInto(["mcp", "tools", "--json", "--mcp-config", config], "| true");
-  expect(status).toBe(141);
-  expect(stderr).toBe("");
-});
+  test("mcp call | head -c 10: the first bytes, then a quiet exit 141, and no server process left", async () => {
+    const { config, marker } = treeServer();
+    const { status, stdout, stderr } = await catCodeInto(["mcp", "call", "tree", "big", "bytes=5000000", "--mcp-config", config], "| head -c 10", mode.env());
+    expect(stdout).toBe("x".repeat(10));
+    expect(status).toBe(141);
+    expect(stderr).toBe("");
+    await mode.stopKeepers();
+    await expectNothingLeft(marker);
+  });
 
-test("mcp call > /dev/full: one error line naming the full disk, exit 3, no stack, no server left", async () => {
-  const { config, marker } = treeServer();
-  const { status, stderr } = await catCodeInto(["mcp", "call", "tree", "echo", "text=hi", "--mcp-config", config], "> /dev/full");
-  expect(stderr).toBe("error: cannot write the result to stdout: no space left on the device (ENOSPC)\n");
-  expect(status).toBe(3);
-  await expectNothingLeft(marker);
+  test("mcp tools --json | true: a quiet exit 141", async () => {
+    const config = writeConfig({ many: { command: BUN, args: [CHAOS_SERVER, "--tools=2000"] } });
+    const { status, stderr } = await catCodeInto(["mcp", "tools", "--json", "--mcp-config", config], "| true", mode.env());
+    expect(status).toBe(141);
+    expect(stderr).toBe("");
+  });
+
+  test("mcp call > /dev/full: one error line naming the full disk, exit 3, no stack, no server left", async () => {
+    const { config, marker } = treeServer();
+    const { status, stderr } = await catCodeInto(["mcp", "call", "tree", "echo", "text=hi", "--mcp-config", config], "> /dev/full", mode.env());
+    expect(stderr).toBe("error: cannot write the result to stdout: no space left on the device (ENOSPC)\n");
+    expect(status).toBe(3);
+    await mode.stopKeepers();
+    await expectNothingLeft(marker);
+  });
 });
 
 test("-p … | true: a quiet exit 141 after the servers are closed", async () => {

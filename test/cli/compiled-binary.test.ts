@@ -2,14 +2,17 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { compiledBinary, run, runBinary } from "../helpers/binary.ts";
+import { compiledBinary, run } from "../helpers/binary.ts";
+import { KEEPER_MODES, useKeeperMode } from "../helpers/keeper-modes.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
 
 beforeAll(async () => {
   await compiledBinary();
 }, 120_000);
 
-describe("the compiled binary", () => {
+describe.each(KEEPER_MODES)("the compiled binary (%s)", (mode) => {
+  const { runBinary, env } = useKeeperMode(mode);
+
   test("--version prints the version from package.json", async () => {
     const { exitCode, stdout } = await runBinary(["--version"]);
     expect(exitCode).toBe(0);
@@ -51,7 +54,7 @@ describe("the compiled binary", () => {
     const home = tempDir();
     const { exitCode, stdout, stderr } = await run([await compiledBinary(), "mcp", "list"], {
       cwd: dir,
-      env: { CAT_CODE_HOME: undefined, HOME: home },
+      env: env({ CAT_CODE_HOME: undefined, HOME: home }),
     });
     expect(exitCode).toBe(0);
     expect(stdout).not.toContain("bunfig was read");

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rootFlagValues } from "../../src/cli/root-flags.ts";
-import { runSource } from "../helpers/binary.ts";
+import { KEEPER_MODES, useKeeperMode } from "../helpers/keeper-modes.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, writeConfig } from "../helpers/paths.ts";
 
 describe("rootFlagValues", () => {
@@ -33,51 +33,55 @@ function recordingServer() {
   return { config: writeConfig({ rec: { command: BUN, args: [CHAOS_SERVER, `--record=${record}`] } }), record };
 }
 
-describe("--root on the command line", () => {
-  const missing = join(tempDir(), "no-such-folder");
-  const file = join(tempDir(), "a-file.txt");
-  writeFileSync(file, "x");
+describe.each(KEEPER_MODES)("%s", (mode) => {
+  const { runSource } = useKeeperMode(mode);
 
-  const commands: [string, (config: string) => string[]][] = [
-    ["mcp call", (config) => ["mcp", "call", "rec", "echo", "text=x", "--mcp-config", config]],
-    ["mcp tools", (config) => ["mcp", "tools", "--mcp-config", config]],
-    ["mcp list", (config) => ["mcp", "list", "--mcp-config", config]],
-    ["-p", (config) => ["-p", "hello", "--mcp-config", config]],
-    ["the REPL", (config) => ["--mcp-config", config]],
-  ];
-  for (const [name, args] of commands) {
-    test(`${name}: a missing folder is a usage error naming it, and no server starts`, async () => {
-      const { config, record } = recordingServer();
-      const result = await runSource([...args(config), "--root", tempDir(), "--root", missing], { env: { ANTHROPIC_API_KEY: "" } });
-      expect(result.stderr).toContain(`error: --root ${missing}: there is no folder ${missing}`);
-      expect(result.exitCode).toBe(2);
-      expect(existsSync(record)).toBe(false);
-    });
-  }
+  describe("--root on the command line", () => {
+    const missing = join(tempDir(), "no-such-folder");
+    const file = join(tempDir(), "a-file.txt");
+    writeFileSync(file, "x");
 
-  test("a file is refused as a root, naming it", async () => {
-    const result = await runSource(["mcp", "call", "--stdio", ECHO_SERVER, "echo", "text=x", `--root=${file}`]);
-    expect(result.stderr).toContain(`error: --root ${file}: ${file} is not a folder`);
-    expect(result.exitCode).toBe(2);
-  });
-
-  test("--root without a folder is a usage error", async () => {
-    const result = await runSource(["mcp", "list", "--root"]);
-    expect(result.stderr).toContain("error: --root needs a folder");
-    expect(result.exitCode).toBe(2);
-  });
-
-  test("existing folders, repeated and in both spellings, change nothing for a call", async () => {
-    const result = await runSource(["mcp", "call", "--stdio", ECHO_SERVER, "echo", "text=hi", "--root", tempDir(), `--root=${tempDir()}`]);
-    expect(result.stderr).toBe("");
-    expect(result.stdout).toBe("hi\n");
-    expect(result.exitCode).toBe(0);
-  });
-
-  test("the help of mcp call and of cat-code lists --root", async () => {
-    for (const args of [["mcp", "call", "--help"], ["--help"]]) {
-      const result = await runSource(args);
-      expect(result.stdout).toContain("--root");
+    const commands: [string, (config: string) => string[]][] = [
+      ["mcp call", (config) => ["mcp", "call", "rec", "echo", "text=x", "--mcp-config", config]],
+      ["mcp tools", (config) => ["mcp", "tools", "--mcp-config", config]],
+      ["mcp list", (config) => ["mcp", "list", "--mcp-config", config]],
+      ["-p", (config) => ["-p", "hello", "--mcp-config", config]],
+      ["the REPL", (config) => ["--mcp-config", config]],
+    ];
+    for (const [name, args] of commands) {
+      test(`${name}: a missing folder is a usage error naming it, and no server starts`, async () => {
+        const { config, record } = recordingServer();
+        const result = await runSource([...args(config), "--root", tempDir(), "--root", missing], { env: { ANTHROPIC_API_KEY: "" } });
+        expect(result.stderr).toContain(`error: --root ${missing}: there is no folder ${missing}`);
+        expect(result.exitCode).toBe(2);
+        expect(existsSync(record)).toBe(false);
+      });
     }
+
+    test("a file is refused as a root, naming it", async () => {
+      const result = await runSource(["mcp", "call", "--stdio", ECHO_SERVER, "echo", "text=x", `--root=${file}`]);
+      expect(result.stderr).toContain(`error: --root ${file}: ${file} is not a folder`);
+      expect(result.exitCode).toBe(2);
+    });
+
+    test("--root without a folder is a usage error", async () => {
+      const result = await runSource(["mcp", "list", "--root"]);
+      expect(result.stderr).toContain("error: --root needs a folder");
+      expect(result.exitCode).toBe(2);
+    });
+
+    test("existing folders, repeated and in both spellings, change nothing for a call", async () => {
+      const result = await runSource(["mcp", "call", "--stdio", ECHO_SERVER, "echo", "text=hi", "--root", tempDir(), `--root=${tempDir()}`]);
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toBe("hi\n");
+      expect(result.exitCode).toBe(0);
+    });
+
+    test("the help of mcp call and of cat-code lists --root", async () => {
+      for (const args of [["mcp", "call", "--help"], ["--help"]]) {
+        const result = await runSource(args);
+        expect(result.stdout).toContain("--root");
+      }
+    });
   });
 });

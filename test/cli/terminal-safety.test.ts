@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { result, ScriptedServer } from "../../fixtures/http/scripted-server.ts";
-import { run, runSource } from "../helpers/binary.ts";
+import { run } from "../helpers/binary.ts";
+import { KEEPER_MODES, useKeeperMode } from "../helpers/keeper-modes.ts";
 import { BUN, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
@@ -14,7 +15,9 @@ const CLEAR = "\u001b[2J";
 const TITLE = "\u001b]0;pwned\u0007";
 const RLO = "\u202e";
 
-describe("warnings", () => {
+describe.each(KEEPER_MODES)("warnings (%s)", (mode) => {
+  const { runSource } = useKeeperMode(mode);
+
   let colliding: ScriptedServer;
   let refusing: ScriptedServer;
   beforeAll(() => {
