@@ -5,7 +5,7 @@ import { checkKeeperFile, prepareKeeperFolder } from "./keeper-folder.ts";
 import { readKeeperInfo, type KeeperInfo } from "./keeper-info.ts";
 import { withKeeperLock } from "./keeper-lock.ts";
 import { pause, within } from "./keeper-pause.ts";
-import type { KeeperPaths } from "./keeper-paths.ts";
+import { socketPathProblem, type KeeperPaths } from "./keeper-paths.ts";
 import { isKeeperProcess, spawnKeeper } from "./keeper-process.ts";
 import { KEEPER_PROTOCOL } from "./keeper-protocol.ts";
 
@@ -49,6 +49,8 @@ type Found =
 export async function findOrStartKeeper(options: KeeperLaunchOptions): Promise<KeeperClient> {
   const { paths } = options;
   const clock = options.clock ?? systemClock;
+  const tooLong = socketPathProblem(paths);
+  if (tooLong) throw new Error(tooLong);
   prepareKeeperFolder(paths.folder);
   // Checked before anything is started or contacted: a token others can read is no secret.
   checkKeeperFile(paths.info);

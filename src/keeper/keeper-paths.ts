@@ -31,3 +31,22 @@ export function keeperPaths(env: Record<string, string | undefined> = process.en
 
 /** A Unix socket path longer than this cannot be bound (sun_path is 104 bytes on macOS, 108 on Linux). */
 export const MAX_SOCKET_PATH_BYTES = 103;
+
+/** The name a keeper first binds, before linking it to `socket` (see keeper-socket.ts): `tag` is `<pid>-<6 hex>`. */
+export function privateSocketPath(folder: string, tag: string): string {
+  return join(folder, `.${tag}.sock`);
+}
+
+/**
+ * Why no keeper can bind a socket in this folder (a path too long: CAT_CODE_HOME is deep), or
+ * undefined. Known before any keeper is started, so none is started to fail.
+ */
+export function socketPathProblem(paths: KeeperPaths): string | undefined {
+  // The longest private name: a 7-digit pid (Linux's largest is 4194304).
+  for (const path of [paths.socket, privateSocketPath(paths.folder, "9999999-ffffff")]) {
+    if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
+      return `${path} is too long for a socket path (at most ${MAX_SOCKET_PATH_BYTES} bytes); set CAT_CODE_HOME to a shorter folder`;
+    }
+  }
+  return undefined;
+}
