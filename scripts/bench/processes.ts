@@ -34,11 +34,15 @@ export async function timedRun(argv: string[], options: { env?: Record<string, s
   return { ms, exitCode, stdout, stderr };
 }
 
-/** An environment where cat-code finds no user config and no secrets. */
+/**
+ * An environment where cat-code finds no user config and no secrets, and runs without the connection
+ * keeper: the other sections measure what a command costs when it starts its servers itself (the
+ * warm-call section deletes CAT_CODE_NO_KEEPER for its warm contenders).
+ */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !key.startsWith("ANTHROPIC_")) env[key] = value;
   }
-  return { ...env, CAT_CODE_HOME: join(ROOT, "dist", "bench", "home"), ...extra };
+  return { ...env, CAT_CODE_HOME: join(ROOT, "dist", "bench", "home"), CAT_CODE_NO_KEEPER: "1", ...extra };
 }
