@@ -73,7 +73,9 @@ export class CatCodeCli {
   async run(args: string[]): Promise<Step> {
     const argv = [process.execPath, MAIN, "mcp", ...args, "--mcp-config", this.configPath];
     const child = Bun.spawn(argv, {
-      env: { ...process.env, CAT_CODE_HOME: this.home, BROWSER: this.browser },
+      // One command per step, as the suite expects of a client: no connection keeper holding the
+      // scenario's server after the step ends.
+      env: { ...process.env, CAT_CODE_HOME: this.home, BROWSER: this.browser, CAT_CODE_NO_KEEPER: "1" },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
