@@ -13,6 +13,11 @@ import { formatMiB, formatMs, formatNumber, median, verdict } from "./stats.ts";
 
 /** A devDependency since issue 18. */
 const INSPECTOR = join(ROOT, "node_modules", ".bin", "mcp-inspector");
+/**
+ * Not a devDependency: it wants Node >= 22.19, and its vite dependency's optional packages leave
+ * package-lock.json in a state `npm ci` refuses. Installed by hand for a run that measures it.
+ */
+const INSPECTOR_INSTALL = "`npm install --no-save @modelcontextprotocol/inspector@2.12.0`";
 const SERVER = ["node", "node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"];
 const EXPECT = "Echo: hi";
 const LOOP_CALLS = 100;
@@ -122,7 +127,7 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
     `the first call at most 30 ms over the cold call: ${firstOver < 0 ? "−" : "+"}${formatMs(Math.abs(firstOver))} ${verdict(firstOver <= 30)}`,
     `${LOOP_CALLS} calls in a shell loop: ${formatMs(loopRun.ms)}; the keeper's peak RSS (VmHWM) ${formatMiB(rss)}`,
   ];
-  if (!inspector) verdicts.push("`mcp-inspector --cli` is not installed (`npm install`): its row is missing");
+  if (!inspector) verdicts.push(`\`mcp-inspector --cli\` is not installed (${INSPECTOR_INSTALL}): its row is missing`);
   return {
     section: {
       title: "9. Warm `mcp call` through the connection keeper",
@@ -131,8 +136,8 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
         `on \`@modelcontextprotocol/server-everything\`, median of ${options.rounds} rounds after a warm-up round, the contenders rotating. ` +
         `Each round stops the keeper (\`mcp keeper stop\`), times the first call (which finds no keeper, starts one and calls through it), ` +
         `then ${options.warmPerRound} warm calls. The cold contenders start the server themselves: \`--no-keeper\` (with \`CAT_CODE_NO_KEEPER=1\` too), the SDK script ` +
-        "(`fixtures/bench/sdk-call.mjs`, `Client` + `StdioClientTransport` under Node) and `mcp-inspector --cli` (the devDependency " +
-        `\`@modelcontextprotocol/inspector\`). Last, ${formatNumber(LOOP_CALLS)} calls in a bash loop on a warm keeper, ` +
+        "(`fixtures/bench/sdk-call.mjs`, `Client` + `StdioClientTransport` under Node) and `mcp-inspector --cli` " +
+        `(\`@modelcontextprotocol/inspector\`, when installed: ${INSPECTOR_INSTALL}). Last, ${formatNumber(LOOP_CALLS)} calls in a bash loop on a warm keeper, ` +
         "and the keeper's peak resident memory from `/proc/<pid>/status` (VmHWM). The keeper lives in `dist/bench/keeper-home`.",
       table,
       verdicts,
