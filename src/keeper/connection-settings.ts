@@ -5,6 +5,7 @@ import { shellQuote } from "../mcp/config/launch-summary.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../mcp/config/server-config.ts";
 import { redactUrl } from "../system/redact-url.ts";
 import { cliLoginHint } from "../terminal/render-status.ts";
+import { keepAliveSetting } from "./keep-alive-setting.ts";
 
 /** How long a connection stays without use when neither its entry nor CAT_CODE_KEEP_ALIVE says. */
 export const DEFAULT_KEEP_ALIVE_SECONDS = 600;
@@ -25,11 +26,6 @@ export function keeperAuth(entry: ServerEntry): AuthContext {
 /** The entry's `keepAlive`, else CAT_CODE_KEEP_ALIVE (the command's, then the keeper's), else the default; in ms. */
 export function keepAliveMs(entry: ServerEntry, launchEnv: Record<string, string>, keeperEnv: Record<string, string | undefined>): number {
   const own = entry.ok ? entry.config.keepAlive : undefined;
-  const seconds = own ?? wholeSeconds(launchEnv.CAT_CODE_KEEP_ALIVE) ?? wholeSeconds(keeperEnv.CAT_CODE_KEEP_ALIVE) ?? DEFAULT_KEEP_ALIVE_SECONDS;
+  const seconds = own ?? keepAliveSetting(launchEnv.CAT_CODE_KEEP_ALIVE) ?? keepAliveSetting(keeperEnv.CAT_CODE_KEEP_ALIVE) ?? DEFAULT_KEEP_ALIVE_SECONDS;
   return Math.min(seconds * 1000, MAX_TIMEOUT_MS);
-}
-
-function wholeSeconds(text: string | undefined): number | undefined {
-  if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
-  return Number(text.trim());
 }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { keepAliveSetting } from "../../keeper/keep-alive-setting.ts";
 import { log } from "../../log.ts";
 import type { ToolProgress } from "../../agent/tool.ts";
 import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
@@ -82,15 +83,7 @@ function keeperWanted(options: ServerAccessOptions, env = process.env, platform 
  */
 function goesWarm(entry: ServerEntry, env = process.env): boolean {
   if (!entry.ok || entry.config.disabled || entry.trust) return false;
-  return (entry.config.keepAlive ?? keepAliveSetting(env)) !== 0;
-}
-
-/** `CAT_CODE_KEEP_ALIVE` in seconds; `0` keeps nothing warm. */
-function keepAliveSetting(env: Record<string, string | undefined>): number | undefined {
-  const text = env.CAT_CODE_KEEP_ALIVE;
-  if (text === undefined || text === "") return undefined;
-  const seconds = Number(text);
-  return Number.isInteger(seconds) && seconds >= 0 ? seconds : undefined;
+  return (entry.config.keepAlive ?? keepAliveSetting(env.CAT_CODE_KEEP_ALIVE)) !== 0;
 }
 
 /** The folders as paths: the keeper builds its own RootsProvider from them (working directory first). */
