@@ -38,6 +38,8 @@ export interface RunOptions {
 export type RunOutcome =
   | { status: "done"; text: string; stopReason: string; requests: number }
   | { status: "cancelled"; requests: number }
+  /** The user declined a tool call (a "stop" decision): the turn ends, and the REPL asks what to do instead. */
+  | { status: "declined"; requests: number }
   | { status: "max_turns"; text: string; requests: number };
 
 /**

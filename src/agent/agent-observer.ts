@@ -1,5 +1,6 @@
 import type { AgentError } from "./agent-error.ts";
 import type { ToolProgress, ToolResult } from "./tool.ts";
+import type { TokenUsage } from "./usage.ts";
 
 /** One tool_use block the model sent. */
 export interface ToolCall {
@@ -20,9 +21,25 @@ export interface RetryNotice {
  * What a run shows as it goes. The loop calls these; the REPL renders them to the terminal and
  * print mode to stderr. Every method is optional.
  */
+/** The conversation was replaced by a summary: by /compact, near the context window, or after "prompt is too long". */
+export interface CompactionNotice {
+  reason: "manual" | "auto" | "too-long";
+  /** Messages before and after. */
+  before: number;
+  after: number;
+}
+
 export interface AgentObserver {
   /** A piece of the model's text, as it streams in. */
   onText?(delta: string): void;
+  /** A piece of the model's extended thinking, as it streams in (only with thinking on). */
+  onThinking?(delta: string): void;
+  /** A tool call is about to run (after its permission, if one was asked); its result comes through onToolResult. */
+  onToolStart?(call: ToolCall): void;
+  /** A model request finished: the tokens it used (the model's, for pricing). */
+  onUsage?(usage: TokenUsage, model: string): void;
+  /** The conversation was compacted; one line says so. */
+  onCompaction?(notice: CompactionNotice): void;
   /** A model request is about to start (1-based within the run). */
   onModelRequest?(request: number): void;
   /** A running tool reported how far it has got; its result comes later through onToolResult. */

@@ -3,16 +3,28 @@ import { userBlocks } from "./message-blocks.ts";
 import type { PromptBlock } from "./prompt-blocks.ts";
 
 /**
+ * How the conversation changed, for whoever keeps a copy (the session file, for --resume): a new
+ * message, the last one grown (a user message joined by more blocks), or all of it replaced (/clear,
+ * compaction, a failed prompt taken out).
+ */
+export type ConversationChange =
+  | { kind: "push"; message: MessageParam }
+  | { kind: "update-last"; message: MessageParam }
+  | { kind: "reset"; messages: MessageParam[] };
+
+/**
  * The messages of one conversation, kept valid for the next request whatever happened to the last
  * one: roles alternate, and every tool_use is answered by a tool_result. A cancelled or failed turn
  * can leave a user message last; the next prompt then joins it instead of starting a second one.
  */
 export class Conversation {
   private messages: Turn[] = [];
+  /** Hears every change, after it is made; the message given is a copy. */
+  onChange: ((change: ConversationChange) => void) | undefined;
 
   /** A copy: the SDK keeps the array it is given, and the conversation goes on changing. */
   snapshot(): MessageParam[] {
-    return this.messages.map((message) => ({ role: message.role, content: [...message.content] }));
+    return this.messages.map(copyOf);
   }
 
   get length(): number {
@@ -35,11 +47,26 @@ export class Conversation {
   /** The model's answer, reduced to the blocks that can be sent back. An empty answer is left out. */
   addAssistant(content: ContentBlock[]): void {
     const blocks = content.flatMap(toParam);
-    if (blocks.length) this.messages.push({ role: "assistant", content: blocks });
+    if (blocks.length) this.push({ role: "assistant", content: blocks });
   }
 
   clear(): void {
     this.messages = [];
+    this.onChange?.({ kind: "reset", messages: [] });
+  }
+
+  /** Starts from saved messages (a resumed session); no change is reported, they are saved already. */
+  load(messages: readonly MessageParam[]): void {
+    this.messages = messages.flatMap((message): Turn[] =>
+      message.role === "user" || message.role === "assistant"
+        ? [{ role: message.role, content: typeof message.content === "string" ? [{ type: "text", text: message.content }] : [...message.content] }]
+        : [],
+    );
+  }
+
+  private push(message: Turn): void {
+    this.messages.push(message);
+    this.onChange?.({ kind: "push", message: copyOf(message) });
   }
 
   private addUser(blocks: ContentBlockParam[]): void {
@@ -49,8 +76,9 @@ export class Conversation {
       const results = [...last.content, ...blocks].filter((block) => block.type === "tool_result");
       const others = [...last.content, ...blocks].filter((block) => block.type !== "tool_result");
       last.content = [...results, ...others];
+      this.onChange?.({ kind: "update-last", message: copyOf(last) });
     } else {
-      this.messages.push({ role: "user", content: blocks });
+      this.push({ role: "user", content: blocks });
     }
   }
 }
@@ -58,6 +86,10 @@ export class Conversation {
 interface Turn {
   role: "user" | "assistant";
   content: ContentBlockParam[];
+}
+
+function copyOf(message: Turn): MessageParam {
+  return { role: message.role, content: [...message.content] };
 }
 
 function toParam(block: ContentBlock): ContentBlockParam[] {

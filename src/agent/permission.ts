@@ -1,6 +1,10 @@
 import type { Tool, ToolCallPreview, ToolResult } from "./tool.ts";
 
-export type PermissionDecision = "allow" | "deny";
+/**
+ * "deny" declines the call and the model goes on (a rule, print mode); "stop" is the user's own no:
+ * the call is declined and the turn ends, so the REPL can ask what to do instead.
+ */
+export type PermissionDecision = "allow" | "deny" | "stop";
 
 export interface PermissionRequest {
   tool: Tool;

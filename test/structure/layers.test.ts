@@ -10,11 +10,13 @@ import { REPO } from "../helpers/paths.ts";
  * nothing in agent knows MCP.
  */
 const ALLOWED: Record<string, string[]> = {
-  cli: ["repl", "keeper", "terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  cli: ["repl", "keeper", "terminal", "settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
   // The connection keeper: a process that holds pools for commands; it renders nothing but the notes a command would print.
   keeper: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
-  repl: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
-  terminal: ["agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  repl: ["terminal", "settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  terminal: ["settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  // settings.json (user and project): model, permission rules, environment; read by the layers above agent.
+  settings: ["system", "root"],
   agent: ["system", "root"],
   "mcp/pool": ["mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "agent", "system", "root"],
   "mcp/tools": ["mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "agent", "system", "root"],
