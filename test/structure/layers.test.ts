@@ -15,8 +15,9 @@ const ALLOWED: Record<string, string[]> = {
   keeper: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
   repl: ["terminal", "settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
   terminal: ["settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
-  // settings.json (user and project): model, permission rules, environment; read by the layers above agent.
-  settings: ["system", "root"],
+  // settings.json (user and project): model, permission rules, environment. DESIGN.md's config layer holds
+  // both files, so it reuses the mcp.json machinery (fail-open reading, locked edits); the front ends read it.
+  settings: ["mcp/config", "mcp", "system", "root"],
   agent: ["system", "root"],
   "mcp/pool": ["mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "agent", "system", "root"],
   "mcp/tools": ["mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "agent", "system", "root"],
