@@ -116,6 +116,22 @@ describe("compaction", () => {
     expect(outcome.status === "done" && outcome.usage).toEqual({ input: 50, output: 24, cacheRead: 0, cacheWrite: 0 });
   });
 
+  test("right after a compaction, a request still near the window does not compact the lone summary again", async () => {
+    const registry = new ToolRegistry();
+    registry.register(fakeTool("look", { readOnly: true }).tool);
+    const full = { input_tokens: 950, output_tokens: 10 };
+    const agent = agentWith(
+      [replyWithUsage(full, text("long")), reply(text("the summary")), replyWithUsage(full, toolUse("look", {}, "t1")), reply(text("done"))],
+      registry,
+      { contextWindow: 1_000, permissions: async () => "allow" },
+    );
+    await agent.run("first");
+    const { notices, observer } = compactions();
+    expect(await agent.run("second", { observer })).toMatchObject({ status: "done", text: "done" });
+    expect(notices.map((n) => n.reason)).toEqual(["auto"]);
+    expect(standIn().requests).toHaveLength(4);
+  });
+
   test("below the threshold, or with autoCompact off, nothing is compacted", async () => {
     const usage = { input_tokens: 100, cache_read_input_tokens: 700, output_tokens: 60 };
     const agent = agentWith([replyWithUsage(usage, text("one")), reply(text("two"))], new ToolRegistry(), { contextWindow: 1_000, autoCompact: false });
