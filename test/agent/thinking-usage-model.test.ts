@@ -66,6 +66,16 @@ describe("thinking, usage, the model", () => {
     expect(agent.conversation.length).toBe(0);
   });
 
+  test("a 400 saying the model is unknown gets the same line; another 400 does not", async () => {
+    const agent = agentWith(
+      [apiError(400, "invalid_request_error", "Unknown model: claude-typo"), apiError(400, "invalid_request_error", "max_tokens: must be at most 128000 for this model")],
+      new ToolRegistry(),
+      { model: "claude-typo" },
+    );
+    expect((await agent.run("hi").catch((e) => e)).message).toBe(`the model 'claude-typo' was not found: change --model, CAT_CODE_MODEL or "model" in settings.json`);
+    expect((await agent.run("hi").catch((e) => e)).message).toContain("max_tokens: must be at most 128000");
+  });
+
   test("a cancelled answer leaves a note that the request was interrupted, before the next prompt", async () => {
     const agent = agentWith([hang("Half an ans"), reply(text("ok"))], new ToolRegistry());
     const controller = new AbortController();
