@@ -111,6 +111,7 @@ export class AgentLoop {
           if (!isPromptTooLong(error)) throw error;
           // One compaction and one retry; if either fails, the first error stands.
           const compacted = await this.compactQuietly("too-long", state);
+          if (!compacted && signal?.aborted) return this.cancelled(request, false);
           if (!compacted) throw error;
           before = compacted;
           message = await this.turnRequest(state);
