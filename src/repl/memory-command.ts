@@ -16,6 +16,11 @@ export function memoryText(memory: ProjectMemory): string {
     });
     lines.push(...alignColumns(rows).map((line) => `  ${line}`));
   }
-  for (const warning of memory.warnings) lines.push(`  warning: ${sanitizeForTerminal(warning)}`);
+  lines.push(...memoryWarningLines(memory).map((line) => `  ${line}`));
   return lines.join("\n");
+}
+
+/** The memory files' warnings, for the start of a session (sanitized: paths come from the disk). */
+export function memoryWarningLines(memory: ProjectMemory): string[] {
+  return memory.warnings.map((warning) => `warning: ${sanitizeForTerminal(warning)}`);
 }
