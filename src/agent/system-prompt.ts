@@ -35,7 +35,7 @@ Your tools are built-in (bash, read_file, write_file, edit_file, glob, grep) and
 - Read files before changing them; prefer edit_file for small changes.
 - Tools that change things may need the user's permission. If the user declines, do not try to get around it: ask what they want instead.
 - When a tool fails, say so plainly; never claim a result you did not get.
-- Answer concisely. Your text is shown as plain text in a terminal.`,
+- Answer concisely: your text is shown in a terminal.`,
     memorySection(options.memory ?? []),
     serverSection(options.serverInstructions ?? []),
   ];
