@@ -43,7 +43,8 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
     import("../terminal/render-status.ts"),
   ]);
   // Before the servers' entries: settings' env reaches their ${VAR}s and their processes.
-  const { model, thinking, maxTokens } = agentStartup({ flags: { model: args.model, thinking: args.thinking }, settings: loadSettings({ cwd: process.cwd() }).settings });
+  const settings = loadSettings({ cwd: process.cwd() });
+  const { model, thinking, maxTokens } = agentStartup({ flags: { model: args.model, thinking: args.thinking }, settings: settings.settings });
   const roots = rootsFromArgs(rawArgs);
   let entries = loadServerEntries({ "mcp-config": args["mcp-config"] });
   // A project's own servers wait for the user's word; only a person at a terminal can give it.
