@@ -6,7 +6,8 @@ import { rootArg } from "./root-flags.ts";
 /** The root command's own flags: `cat-code` starts the REPL, `cat-code -p "<prompt>"` print mode. */
 export const agentArgs = {
   print: { type: "string", alias: "p", description: "Run one prompt to its end, print the answer and exit", valueHint: "prompt" },
-  model: { type: "string", description: "The model (default: $CAT_CODE_MODEL, else a current Sonnet)", valueHint: "name" },
+  model: { type: "string", description: "The model (default: $CAT_CODE_MODEL, else settings' model, else a current Sonnet)", valueHint: "name" },
+  thinking: { type: "boolean", description: "Let the model think before answering (budget 8000 tokens, or settings' thinking.budgetTokens)", negativeDescription: "Turn off thinking that settings.json turns on" },
   "allow-all": { type: "boolean", description: "Run every tool without asking for permission" },
   "mcp-config": { type: "string", description: "Read MCP servers from this file instead of ~/.cat-code/mcp.json", valueHint: "file" },
   "max-turns": { type: "string", description: "Model requests allowed per prompt (default 50)", valueHint: "n" },
@@ -18,6 +19,7 @@ export interface AgentCommandArgs {
   _: string[];
   print?: string;
   model?: string;
+  thinking?: boolean;
   "allow-all"?: boolean;
   "mcp-config"?: string;
   "max-turns"?: string;
@@ -32,14 +34,17 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
   rejectUnknownFlags(rawArgs, rootArgs);
   const maxTurns = parseMaxTurns(args["max-turns"]);
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ resolveModel }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }] = await Promise.all([
-    import("../agent/model-client.ts"),
+  const [{ agentStartup }, { loadSettings }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }] = await Promise.all([
+    import("./agent-startup.ts"),
+    import("../settings/load-settings.ts"),
     import("./mcp/server-selection.ts"),
     import("./mcp/open-pool.ts"),
     import("../terminal/declined-elicitation.ts"),
     import("../terminal/render-status.ts"),
   ]);
-  const model = resolveModel(args.model);
+  // Before the servers' entries: settings' env reaches their ${VAR}s and their processes.
+  const settings = loadSettings({ cwd: process.cwd() });
+  const { model, thinking, maxTokens } = agentStartup({ flags: { model: args.model, thinking: args.thinking }, settings: settings.settings });
   const roots = rootsFromArgs(rawArgs);
   let entries = loadServerEntries({ "mcp-config": args["mcp-config"] });
   // A project's own servers wait for the user's word; only a person at a terminal can give it.
@@ -52,7 +57,7 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
   const auth = cliAuth({ "mcp-config": args["mcp-config"] });
   if (args.print === undefined) auth.loginHint = replLoginHint;
   const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
-  const common = { model, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns };
+  const common = { model, thinking, maxTokens, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns };
 
   if (args.print !== undefined) {
     const prompt = args.print.trim() || (process.stdin.isTTY ? "" : (await Bun.stdin.text()).trim());

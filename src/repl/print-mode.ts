@@ -25,6 +25,9 @@ export interface PrintOptions {
   pool: McpToolPool;
   allowAll: boolean;
   maxTurns?: number;
+  /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
+  thinking?: { budgetTokens: number };
+  maxTokens?: number;
   startupTimeoutMs?: number;
 }
 
@@ -39,6 +42,8 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     cwd: options.cwd,
     pool: options.pool,
     maxTurns: options.maxTurns,
+    thinking: options.thinking,
+    maxTokens: options.maxTokens,
     permissions: options.allowAll ? allowAll : declineAll,
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
@@ -50,6 +55,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     const line = logLines.lineFor(entry);
     if (line !== undefined) renderer.notice(line);
   };
+  for (const warning of session.memory.warnings) log.warn(warning);
   try {
     const agent = session.agentOrMissingKey();
     if ("missing" in agent) throw CliError.usage(agent.missing);

@@ -7,6 +7,7 @@ import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { VERSION } from "../version.ts";
 import { AgentSession } from "./agent-session.ts";
+import { memoryWarningLines } from "./memory-command.ts";
 import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
 import { LineReader } from "./line-reader.ts";
 import { showInPager } from "./pager.ts";
@@ -31,6 +32,9 @@ export interface ReplOptions {
   pool: McpToolPool;
   allowAll: boolean;
   maxTurns?: number;
+  /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
+  thinking?: { budgetTokens: number };
+  maxTokens?: number;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -96,6 +100,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     cwd: options.cwd,
     pool: options.pool,
     maxTurns: options.maxTurns,
+    thinking: options.thinking,
+    maxTokens: options.maxTokens,
     permissions: gate ? (request) => questions.ask(() => gate(request)) : async () => "allow",
   });
 
@@ -134,6 +140,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   process.on("SIGINT", onSigint);
 
   print(`cat-code ${VERSION} · ${options.model} · /help for commands, Ctrl-D to exit`);
+  for (const line of memoryWarningLines(session.memory)) print(style.dim(line));
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
 
   void session.connectMcp().then((summary) => summary.line && news(summary.line));
