@@ -10,6 +10,8 @@ import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
 import { listPromptCommands, promptHelpRows, runPromptCommand, type PromptCommand } from "./prompt-commands.ts";
 import type { RemoteCompletions } from "./remote-completion.ts";
 import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
+import { permissionsCommand } from "./permissions-command.ts";
+import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
 export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[] };
@@ -25,6 +27,8 @@ export interface SlashContext {
   ask?: (question: string, signal: AbortSignal, complete?: LineCompleter) => Promise<string | null>;
   /** What Tab asks of servers; with it, Tab at a prompt argument's question offers the server's values. */
   completions?: RemoteCompletions;
+  /** The session's permission rules, for /permissions. */
+  permissions?: PermissionSettings;
 }
 
 interface SlashCommand {
@@ -67,6 +71,11 @@ const COMMANDS: Record<string, SlashCommand> = {
       context.print("Started a new conversation.");
       return "continue";
     },
+  },
+  permissions: {
+    usage: "/permissions [remove <rule>]",
+    help: "List the permission rules and their files; /permissions remove <rule> removes one",
+    run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
   },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
