@@ -1,4 +1,4 @@
-import { splitCommand } from "./bash-command-parts.ts";
+import { splitCommand } from "../system/bash-command-parts.ts";
 
 /** Built-in tools whose Claude Code name covers exactly that tool; others are named as they are. */
 const RULE_NAMES: Record<string, string> = { write_file: "Write", glob: "Glob", grep: "Grep" };

@@ -1,8 +1,10 @@
 import { ConfigError } from "../mcp/config/config-error.ts";
-import type { PermissionRules } from "../agent/permission-rules.ts";
 import { loadSettings } from "./load-settings.ts";
 import { recordRuleTrust } from "./project-rules-trust.ts";
 import type { LoadedSettings, RuleSource } from "./settings.ts";
+
+/** The rule lists withRules reads (src/agent/permission-rules.ts' PermissionRules). */
+type PermissionRules = { allow: readonly string[]; deny: readonly string[] };
 import { addPermissionRule, removePermissionRule } from "./settings-writer.ts";
 
 type Env = Record<string, string | undefined>;
