@@ -49,11 +49,12 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
   const pageLines = Math.max((options.rows ?? 40) - 2, 10);
   const cwd = options.cwd ?? process.cwd();
   const remember = async (rule: string, scope: "project" | "user") => {
-    sessionRules.push(rule);
-    if (!options.saveRule) return;
+    // Saved, the rule lives in the settings (where /permissions can remove it); else here, until exit.
+    if (!options.saveRule) return void sessionRules.push(rule);
     try {
       print(style.dim(`Saved ${sanitizeForTerminal(rule)} to ${sanitizeForTerminal(await options.saveRule(rule, scope))}`));
     } catch (error) {
+      // The saver keeps a rule it could not write for the session.
       print(style.red(`Could not save ${sanitizeForTerminal(rule)}: ${sanitizeForTerminal((error as Error).message)}; allowed until cat-code exits`));
     }
   };

@@ -3,8 +3,8 @@ import { alignColumns, sanitizeForTerminal } from "../terminal/terminal-text.ts"
 
 const STATE_NOTE: Record<ListedRule["state"], string> = {
   active: "",
-  untrusted: "(not trusted in this folder yet: ignored; asked at the next start)",
-  refused: "(refused for this folder: ignored)",
+  untrusted: "(not trusted here yet: ignored)",
+  refused: "(refused here: ignored)",
 };
 
 /** `/permissions`: the rules in force, each with its file; `/permissions remove <rule>` takes one out of its file(s). */
