@@ -73,8 +73,8 @@ const COMMANDS: Record<string, SlashCommand> = {
     },
   },
   permissions: {
-    usage: "/permissions [remove <rule>]",
-    help: "List the permission rules and their files; /permissions remove <rule> removes one",
+    usage: "/permissions [remove <rule> | trust]",
+    help: "List the permission rules and their files; remove one; trust the project's allow rules",
     run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
   },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },

@@ -169,7 +169,7 @@ test("a project's allow rules answered later are ignored, and the call is asked 
   const project = tempDir();
   mkdirSync(join(project, ".cat-code"));
   writeFileSync(join(project, ".cat-code", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash"] } }));
-  terminal = startRepl(project, tempDir(), [reply(toolUse("bash", { command: "touch PWNED" })), said("ran")]);
+  terminal = startRepl(project, tempDir(), [reply(toolUse("bash", { command: "touch PWNED" })), reply(toolUse("bash", { command: "touch PWNED" })), said("ran")]);
   await terminal.waitForText("Trust these rules in this folder?");
   terminal.type("l");
   await atPrompt(terminal);
@@ -184,4 +184,9 @@ test("a project's allow rules answered later are ignored, and the call is asked 
   const listed = await terminal.waitForText("/permissions remove <rule> removes one.");
   expect(listed).toContain("allow  Bash  ");
   expect(listed).toContain("allow  Bash  " + join(project, ".cat-code", "settings.json") + "  (not trusted here yet: ignored)");
+  terminal.type("/permissions trust");
+  await terminal.waitForText("Trusted in this folder: Bash");
+  terminal.type("go on");
+  await terminal.waitForText("ran: ");
+  expect(existsSync(join(project, "PWNED"))).toBe(true);
 }, 60_000);
