@@ -2,6 +2,7 @@ import type { ArgsDef } from "citty";
 import { CliError } from "../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "./known-flags.ts";
 import { rootArg } from "./root-flags.ts";
+import { log } from "../log.ts";
 
 /** The root command's own flags: `cat-code` starts the REPL, `cat-code -p "<prompt>"` print mode. */
 export const agentArgs = {
@@ -42,8 +43,10 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
     import("../terminal/declined-elicitation.ts"),
     import("../terminal/render-status.ts"),
   ]);
-  // Before the servers' entries: settings' env reaches their ${VAR}s and their processes.
-  const settings = loadSettings({ cwd: process.cwd() });
+  // settings.json: loaded once, its warnings shown once, on stderr; before the servers' entries, so
+  // settings' env reaches their ${VAR}s and their processes.
+  let settings = loadSettings({ cwd: process.cwd() });
+  for (const warning of settings.warnings) log.warn(warning);
   const { model, thinking, maxTokens } = agentStartup({ flags: { model: args.model, thinking: args.thinking }, settings: settings.settings });
   const roots = rootsFromArgs(rawArgs);
   let entries = loadServerEntries({ "mcp-config": args["mcp-config"] });
@@ -51,13 +54,18 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
   if (args.print === undefined && process.stdin.isTTY) {
     const { askProjectApprovals } = await import("../repl/project-approval-question.ts");
     entries = await askProjectApprovals(entries);
+    settings = await (await import("../repl/project-rules-question.ts")).askProjectRuleTrust(settings, process.cwd());
+  } else {
+    // Nobody is here to trust a project's new allow rules: they are left out, and that is said.
+    const untrusted = (await import("../settings/untrusted-rules.ts")).untrustedRulesWarning(settings);
+    if (untrusted) log.warn(untrusted);
   }
   // The servers may ask the user (elicitation): -p declines with a line on stderr, the REPL puts its form in place.
   // A server that wants a sign-in is NEEDS-AUTH at first; in the REPL, `/mcp login <name>` signs in.
   const auth = cliAuth({ "mcp-config": args["mcp-config"] });
   if (args.print === undefined) auth.loginHint = replLoginHint;
   const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
-  const common = { model, thinking, maxTokens, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns };
+  const common = { model, thinking, maxTokens, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns, settings };
 
   if (args.print !== undefined) {
     const prompt = args.print.trim() || (process.stdin.isTTY ? "" : (await Bun.stdin.text()).trim());

@@ -1,5 +1,7 @@
 import { AgentError } from "../agent/agent-error.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
+import { withRules } from "../agent/permission-rules.ts";
+import type { LoadedSettings } from "../settings/settings.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
@@ -29,6 +31,8 @@ export interface PrintOptions {
   thinking?: { budgetTokens: number };
   maxTokens?: number;
   startupTimeoutMs?: number;
+  /** settings.json's rules: deny always holds; allow lets a call run without --allow-all. */
+  settings?: LoadedSettings;
 }
 
 /**
@@ -44,7 +48,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     maxTurns: options.maxTurns,
     thinking: options.thinking,
     maxTokens: options.maxTokens,
-    permissions: options.allowAll ? allowAll : declineAll,
+    permissions: withRules(() => options.settings?.settings.permissions ?? { allow: [], deny: [] }, options.allowAll ? allowAll : declineAll, options.cwd),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));

@@ -11,7 +11,9 @@ import { memoryWarningLines } from "./memory-command.ts";
 import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
 import { LineReader } from "./line-reader.ts";
 import { showInPager } from "./pager.ts";
-import { interactivePermissions } from "./permission-prompt.ts";
+import { replPermissions } from "./repl-permissions.ts";
+import { askInstead } from "./declined-turn.ts";
+import type { LoadedSettings } from "../settings/settings.ts";
 import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
 import { TerminalQuestions } from "./terminal-questions.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
@@ -35,6 +37,8 @@ export interface ReplOptions {
   /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
   thinking?: { budgetTokens: number };
   maxTokens?: number;
+  /** settings.json, as loaded (and warned about) at start; absent: loaded here. */
+  settings?: LoadedSettings;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -78,15 +82,20 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     },
     end: () => renderer?.release(),
   });
-  const gate = options.allowAll
-    ? undefined
-    : interactivePermissions(ask, {
-        print,
-        page: reader.isTerminal ? (text) => showInPager(text, reader) : undefined,
-        columns: (output as { columns?: number }).columns,
-        rows: (output as { rows?: number }).rows,
-        style,
-      });
+  const permissions = replPermissions({
+    cwd: options.cwd,
+    settings: options.settings,
+    allowAll: options.allowAll,
+    ask,
+    hold: (question) => questions.ask(question),
+    prompt: {
+      print,
+      page: reader.isTerminal ? (text) => showInPager(text, reader) : undefined,
+      columns: (output as { columns?: number }).columns,
+      rows: (output as { rows?: number }).rows,
+      style,
+    },
+  });
   const form = interactiveElicitation({ ask, onCancelKey: reader.isTerminal ? cancelKeys(input) : undefined, print, style });
   // A server's question is answered within a turn, and given up with it (Ctrl-C). One that comes
   // while no prompt runs would take the line the user is typing at the prompt: it is declined.
@@ -102,7 +111,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     maxTurns: options.maxTurns,
     thinking: options.thinking,
     maxTokens: options.maxTokens,
-    permissions: gate ? (request) => questions.ask(() => gate(request)) : async () => "allow",
+    permissions: permissions.gate,
   });
 
   // Ctrl-C: cancels the turn if one runs; else clears the line; twice on an empty line, exits.
@@ -159,11 +168,14 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     else news(line);
   };
 
+  // What the user said to do instead of a call they declined: the next prompt, asked for at once.
+  let instead: string | undefined;
   try {
     for (;;) {
       for (const notice of notices.splice(0)) print(notice);
       logLines.reset();
-      const line = await reader.read(PROMPT, { complete });
+      const line = instead ?? (await reader.read(PROMPT, { complete }));
+      instead = undefined;
       if (line === null) break;
       const text = line.trim();
       if (text === "") continue;
@@ -176,6 +188,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
           cancellable,
           ask: (question, signal, completeAnswer) => reader.read(question, { signal, remember: false, complete: completeAnswer }),
           completions: remote,
+          permissions: permissions.settings,
         });
         if (outcome === "exit") break;
         if (outcome === "continue") continue;
@@ -189,6 +202,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       turn = new AbortController();
       // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
       renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
+      let declined = false;
       try {
         // What the user typed may @-mention resources; a server's prompt is sent as it came (its text
         // mentioning another server's resource must not fetch it).
@@ -197,6 +211,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         const outcome = await agent.run(blocks, { signal: turn.signal, observer: renderer });
         renderer.endLine();
         reportOutcome(outcome, print, style.dim);
+        declined = outcome.status === "declined";
       } catch (error) {
         renderer.endLine();
         if (!(error instanceof AgentError)) throw error;
@@ -206,6 +221,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         turn = undefined;
         renderer = undefined;
       }
+      if (declined) instead = await askInstead((question, signal) => reader.read(question, { signal }), cancellable, (line) => print(style.dim(line)));
     }
   } finally {
     process.off("SIGINT", onSigint);

@@ -14,6 +14,8 @@ import type { RemoteCompletions } from "./remote-completion.ts";
 import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
 import { runCompact } from "./compact-command.ts";
 import { costText } from "./cost-command.ts";
+import { permissionsCommand } from "./permissions-command.ts";
+import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
 export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[] };
@@ -29,6 +31,8 @@ export interface SlashContext {
   ask?: (question: string, signal: AbortSignal, complete?: LineCompleter) => Promise<string | null>;
   /** What Tab asks of servers; with it, Tab at a prompt argument's question offers the server's values. */
   completions?: RemoteCompletions;
+  /** The session's permission rules, for /permissions. */
+  permissions?: PermissionSettings;
 }
 
 interface SlashCommand {
@@ -76,6 +80,11 @@ const COMMANDS: Record<string, SlashCommand> = {
   cost: { usage: "/cost", help: "Tokens used and their cost in dollars", run: (_args, context) => (context.print(costText(context.session.usage)), "continue") },
   memory: { usage: "/memory", help: "List the memory files (AGENTS.md, CLAUDE.md) in the system prompt", run: (_args, context) => (context.print(memoryText(context.session.memory)), "continue") },
   model: { usage: "/model [id]", help: "Show the model and the known ones; /model <id> switches from the next request", run: (args, context) => (context.print(modelCommand(args, context.session)), "continue") },
+  permissions: {
+    usage: "/permissions [remove <rule> | trust]",
+    help: "List the permission rules and their files; remove one; trust the project's allow rules",
+    run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
+  },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help" };
