@@ -62,7 +62,7 @@ test("piped stdin, one line per prompt: MCP tool turn, a declined permission, /c
   at = await cli.waitFor("What should cat-code do instead?", at);
   cli.send("leave it");
   at = await cli.waitFor("Result: The user declined to run write", at);
-  expect(standIn.requests[3]!.body.messages.at(-1)!.content.at(-1)).toEqual({ type: "text", text: "leave it" });
+  expect(standIn.requests[3]!.body.messages.at(-1)!.content.at(-1)).toMatchObject({ type: "text", text: "leave it" });
   expect(existsSync(join(dir, "secret.txt"))).toBe(false);
   expect(toolResultsOf(standIn.requests[3]!)[0]).toMatchObject({ is_error: true });
 
