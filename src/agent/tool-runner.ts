@@ -58,6 +58,7 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, permission
     if (decision !== "allow") return declinedResult(tool.name);
   }
   const onProgress = observer?.onToolProgress && ((progress: ToolProgress) => observer.onToolProgress?.(call, progress));
+  observer?.onToolStart?.(call);
   return execute(tool, call.input, { signal, onProgress });
 }
 

@@ -2,7 +2,6 @@ import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
-import { StatusLine } from "../terminal/status-line.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { VERSION } from "../version.ts";
@@ -22,8 +21,8 @@ import { slashCompletion } from "./slash-completion.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { attachResources } from "./resource-mentions.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
-import { ansiStyle, plainStyle } from "./tool-call-line.ts";
-import { TurnRenderer } from "./turn-renderer.ts";
+import type { TurnRenderer } from "./turn-renderer.ts";
+import { AnswerDisplay } from "./answer-display.ts";
 
 export interface ReplOptions {
   model: string;
@@ -31,6 +30,8 @@ export interface ReplOptions {
   pool: McpToolPool;
   allowAll: boolean;
   maxTurns?: number;
+  /** Render answers as Markdown on a terminal (settings.json's `markdown`; default true). */
+  markdown?: boolean;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -54,7 +55,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     history: loadHistory(history),
     onHistoryLine: (line) => (input.isTTY ? appendHistory(history, line) : undefined),
   });
-  const style = reader.isTerminal ? ansiStyle : plainStyle;
+  const display = new AnswerDisplay({ output, isTerminal: reader.isTerminal, markdown: options.markdown });
+  const style = display.style;
 
   let turn: AbortController | undefined;
   let renderer: TurnRenderer | undefined;
@@ -136,6 +138,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   print(`cat-code ${VERSION} · ${options.model} · /help for commands, Ctrl-D to exit`);
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
 
+  display.preload();
   void session.connectMcp().then((summary) => summary.line && news(summary.line));
   options.pool.onToolsChanged = (server, tools) => {
     session.syncResourceTools();
@@ -180,8 +183,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         continue;
       }
       turn = new AbortController();
-      // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
-      renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
+      renderer = await display.renderer();
       try {
         // What the user typed may @-mention resources; a server's prompt is sent as it came (its text
         // mentioning another server's resource must not fetch it).
