@@ -85,8 +85,7 @@ export class TurnRenderer implements AgentObserver {
   /** `⠹ running mcp__idx__index 3/10 indexing…`, rewritten with each update of whichever call reported last. */
   onToolProgress(call: ToolCall, progress: ToolProgress): void {
     if (!this.work) return;
-    this.work.set(`running ${sanitizeForTerminal(call.name)}`);
-    this.work.setDetail(progressText(progress));
+    this.work.set(`running ${sanitizeForTerminal(call.name)}`, progressText(progress));
   }
 
   onToolResult(call: ToolCall, result: ToolResult): void {

@@ -36,11 +36,12 @@ export function wrapToWidth(text: string, width: number): string {
     .split("\n")
     .map((line) => {
       if (Bun.stringWidth(line) <= width) return line;
-      const indent = INDENT.exec(Bun.stripANSI(line))?.[0] ?? "";
-      const leading = /^[ \t]*/.exec(indent)?.[0] ?? "";
+      // Indentation styled by colour codes is rare in what marked-terminal writes: it comes first.
+      let indent = INDENT.exec(line)?.[0] ?? "";
+      if (Bun.stringWidth(indent) > width / 2) indent = "";
       const hanging = " ".repeat(Bun.stringWidth(indent));
-      const rows = Bun.wrapAnsi(line, Math.max(10, width - hanging.length), { hard: true, trim: true }).split("\n");
-      return rows.map((row, i) => (i === 0 ? leading : hanging) + row).join("\n");
+      const rows = Bun.wrapAnsi(line.slice(indent.length), width - hanging.length, { hard: true, trim: true }).split("\n");
+      return rows.map((row, i) => (i === 0 ? indent : hanging) + row).join("\n");
     })
     .join("\n");
 }
@@ -123,7 +124,7 @@ export class AnswerStream {
     const text = this.format.format(pending.slice(0, length));
     // The answer's end is one line end: a Markdown block's blank line after it would only push the prompt down.
     const shownText = atEnd ? text.replace(/\n+$/, "") : text;
-    if (shownText.trim() === "") return;
+    if (shownText === "" || (atEnd && shownText.trim() === "")) return;
     this.write(shownText.endsWith("\n") ? shownText : `${shownText}\n`);
   }
 }

@@ -36,17 +36,11 @@ export class WorkStatus {
     this.startedAt = this.clock.now();
   }
 
-  /** What is happening now (`thinking`, `running mcp__x__y`); clears the detail and any countdown. */
-  set(activity: string): void {
+  /** What is happening now (`thinking`, `running mcp__x__y`), with a detail such as a tool's progress `3/10 indexing…`; ends any countdown. */
+  set(activity: string, detail?: string): void {
     this.activity = activity;
-    this.detail = undefined;
-    this.retryAt = undefined;
-    this.redraw();
-  }
-
-  /** A detail after the activity, e.g. a tool's progress `3/10 indexing…`. */
-  setDetail(detail: string | undefined): void {
     this.detail = detail;
+    this.retryAt = undefined;
     this.redraw();
   }
 
