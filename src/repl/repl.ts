@@ -172,6 +172,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
           cancellable,
           ask: (question, signal, completeAnswer) => reader.read(question, { signal, remember: false, complete: completeAnswer }),
           completions: remote,
+          columns: reader.isTerminal ? (output as { columns?: number }).columns : undefined,
         });
         if (outcome === "exit") break;
         if (outcome === "continue") continue;
