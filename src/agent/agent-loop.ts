@@ -97,6 +97,7 @@ export class AgentLoop {
         { signal, maxRetries: 0 },
       );
       if (observer?.onText) stream.on("text", (delta) => observer.onText?.(delta));
+      if (observer?.onTextBlockEnd) stream.on("contentBlock", (block) => block.type === "text" && observer.onTextBlockEnd?.());
       try {
         return await stream.finalMessage();
       } catch (error) {

@@ -72,6 +72,11 @@ export class TurnRenderer implements AgentObserver {
     this.answer.push(delta);
   }
 
+  /** A text block of the answer is whole: its last Markdown block (or line) is finished too. */
+  onTextBlockEnd(): void {
+    this.endAnswer();
+  }
+
   onToolStart(call: ToolCall): void {
     this.endAnswer();
     this.work?.set(`running ${sanitizeForTerminal(call.name)}`);
@@ -131,6 +136,8 @@ export class TurnRenderer implements AgentObserver {
    * `release`, so nothing is written between the question and its answer.
    */
   hold(): void {
+    // The question writes lines of its own: a tool's start line is no longer the last line.
+    this.lastStart = undefined;
     this.endAnswer();
     this.endThinking();
     this.work?.hide();

@@ -87,7 +87,8 @@ export class AnswerStream {
     if (delta === "") return;
     this.source += delta;
     if (!this.caughtUp()) return;
-    this.emit(false);
+    // Only a line end can finish a piece (both formats cut at whole lines): no need to look before one.
+    if (delta.includes("\n")) this.emit(false);
   }
 
   /** The answer ended: its last piece is shown. */

@@ -57,6 +57,25 @@ describe("the running tool's progress on the status line", () => {
     expect(lines).toEqual(["⏺ mcp__idx__index {}\n", "⚠ idx: slow disk\n", '  ⎿ mcp__idx__index → "done"\n']);
   });
 
+  test("a question between the start and the result (it writes lines of its own): the result gets a line of its own", () => {
+    const { out, renderer } = liveRenderer();
+    renderer.onToolStart(call);
+    renderer.hold();
+    out.write("modern asks: What is your name?\n");
+    renderer.release();
+    renderer.onToolResult(call, { content: "done", isError: false });
+    expect(out.writes.some((w) => w.includes("\u001b[1A"))).toBe(false);
+    expect(out.writes).toContain('  ⎿ mcp__idx__index → "done"\n');
+  });
+
+  test("the end of a text block shows its last line at once, before any tool starts", () => {
+    const { out, renderer } = liveRenderer();
+    renderer.onText("Asking for the name.");
+    expect(out.writes.join("")).not.toContain("Asking");
+    renderer.onTextBlockEnd();
+    expect(out.writes).toContain("Asking for the name.\n");
+  });
+
   test("a question (endLine) erases it", () => {
     const { out, renderer } = liveRenderer();
     renderer.onToolProgress(call, { progress: 1 });
