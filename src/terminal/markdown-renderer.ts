@@ -1,5 +1,6 @@
 import type { Token } from "marked";
 import { wrapToWidth, type TextFormat } from "./answer-stream.ts";
+import { CODE_THEME, MARKDOWN_STYLES, underline } from "./markdown-styles.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
 /** What `marked` gives us, loaded on first use: it and marked-terminal (with highlight.js) take ~200 ms to load. */
@@ -59,11 +60,21 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
 }
 
 async function load(): Promise<Loaded> {
-  const [{ Marked }, { markedTerminal }] = await Promise.all([import("marked"), import("marked-terminal")]);
+  const [{ Marked }, { markedTerminal }, { highlight }] = await Promise.all([import("marked"), import("marked-terminal"), import("cli-highlight")]);
   const marked = new Marked();
-  marked.use(markedTerminal({ emoji: false, reflowText: false, tab: 2, width: 80 }));
+  marked.use(markedTerminal({ ...MARKDOWN_STYLES, emoji: false, reflowText: false, tab: 2, width: 80 }, { theme: CODE_THEME }));
   marked.use({
     renderer: {
+      // marked-terminal highlights only when its chalk found colour by itself; the REPL has decided already.
+      code(token) {
+        let body: string;
+        try {
+          body = highlight(token.text, { language: token.lang || undefined, ignoreIllegals: true, theme: CODE_THEME });
+        } catch {
+          body = MARKDOWN_STYLES.code(token.text);
+        }
+        return `${body.replace(/^/gm, "  ")}\n\n`;
+      },
       link(token) {
         const text = this.parser.parseInline(token.tokens);
         const plainText = Bun.stripANSI(text);
@@ -101,6 +112,3 @@ function safeSource(source: string): string {
   });
 }
 
-function underline(text: string): string {
-  return `\u001b[4m${text}\u001b[24m`;
-}

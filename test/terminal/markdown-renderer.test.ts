@@ -2,8 +2,6 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { AnswerStream, plainFormat, type TextFormat } from "../../src/terminal/answer-stream.ts";
 import { markdownFormat } from "../../src/terminal/markdown-renderer.ts";
 
-// chalk (inside marked-terminal) decides on colour when it loads: as on a terminal, with colour.
-process.env.FORCE_COLOR = "1";
 // And as on a terminal that supports OSC 8 hyperlinks, where marked-terminal would write them.
 process.env.FORCE_HYPERLINK = "1";
 
