@@ -38,6 +38,8 @@ export class TurnRenderer implements AgentObserver {
   private thinking = "";
   /** The tool start line written last, if nothing came after it: its result can complete it in place. */
   private lastStart: { id: string; width: number } | undefined;
+  /** Calls whose start line was shown and whose result was not yet. */
+  private readonly started = new Set<string>();
 
   constructor(
     private readonly text: TextSink | undefined,
@@ -83,6 +85,7 @@ export class TurnRenderer implements AgentObserver {
     // Only a terminal sees the call start; elsewhere the one line with the result says it all.
     if (!this.work) return;
     const line = formatToolStart(call, this.style);
+    this.started.add(call.id);
     this.writeInfo(line);
     if (!this.held) this.lastStart = { id: call.id, width: Bun.stringWidth(Bun.stripANSI(line)) };
   }
@@ -94,6 +97,7 @@ export class TurnRenderer implements AgentObserver {
   }
 
   onToolResult(call: ToolCall, result: ToolResult): void {
+    const started = this.started.delete(call.id);
     const start = this.lastStart;
     const columns = this.status?.columns ?? 0;
     if (this.work && start?.id === call.id && start.width < columns && !this.held) {
@@ -104,7 +108,8 @@ export class TurnRenderer implements AgentObserver {
       this.showWork();
       return;
     }
-    this.writeInfo(this.work ? formatToolResult(call, result, this.style) : formatToolCall(call, result, this.style));
+    // A call that never started (declined, cancelled, unknown) has no start line to refer to.
+    this.writeInfo(started ? formatToolResult(call, result, this.style) : formatToolCall(call, result, this.style));
   }
 
   onRetry(notice: RetryNotice): void {

@@ -76,6 +76,12 @@ describe("the running tool's progress on the status line", () => {
     expect(out.writes).toContain("Asking for the name.\n");
   });
 
+  test("a call that never started (declined at the question) gets the whole line, its arguments included", () => {
+    const { out, renderer } = liveRenderer();
+    renderer.onToolResult({ ...call, input: { path: "x" } }, { content: "The user declined", isError: true });
+    expect(out.writes).toContain('⏺ mcp__idx__index {"path":"x"} → The user declined\n');
+  });
+
   test("a question (endLine) erases it", () => {
     const { out, renderer } = liveRenderer();
     renderer.onToolProgress(call, { progress: 1 });
