@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { hang, reply, startMessagesStandIn, text, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { apiError, hang, reply, startMessagesStandIn, text, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { BUN, REPO, tempDir } from "../helpers/paths.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
 
@@ -124,3 +124,21 @@ test("with NO_COLOR the answer is plain text at a terminal too", async () => {
   expect(screen).toContain("The **build** passed.");
   expect(screen).toContain("| unit | 2 s |");
 });
+
+test("an answer that breaks midway and is retried shows each finished block once; the wait counts down on the status line", async () => {
+  const answer = "First paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n";
+  terminal = await startRepl([
+    { kind: "stream-error", text: "First paragraph.\n\nSecond paragraph.\n\nThird pa", type: "overloaded_error", message: "Overloaded" },
+    apiError(529, "overloaded_error", "Overloaded", { "retry-after": "3" }),
+    reply(text(answer)),
+  ]);
+  terminal.type("write three paragraphs");
+  let screen = await terminal.waitFor((s) => / retrying in [23] s · /.test(s), "the retry's countdown on the status line");
+  expect(screen).toContain("First paragraph.");
+  screen = await terminal.waitFor((s) => s.includes("Third paragraph.") && s.endsWith(">"), "the whole answer");
+  expect(screen.split("First paragraph.").length).toBe(2);
+  expect(screen.split("Second paragraph.").length).toBe(2);
+  expect(screen).not.toContain("Third pa\n");
+  expect(screen).toMatch(/⎿ .*overloaded.*retrying in/i);
+  expect(statusLines(screen)).toEqual([]);
+}, 30_000);
