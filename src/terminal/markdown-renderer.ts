@@ -3,7 +3,10 @@ import { wrapToWidth, type TextFormat } from "./answer-stream.ts";
 import { CODE_THEME, MARKDOWN_STYLES, underline } from "./markdown-styles.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
-/** What `marked` gives us, loaded on first use: it and marked-terminal (with highlight.js) take ~200 ms to load. */
+/**
+ * What `marked` gives us, loaded on first use: with marked-terminal and highlight.js it takes ~200 ms
+ * from source and ~60 ms in the compiled binary, which the prompt must not wait for.
+ */
 interface Loaded {
   lex(source: string): Token[];
   render(block: string): string;
@@ -23,8 +26,8 @@ export function loadMarkdown(): Promise<void> {
 
 /**
  * The model's answer as Markdown for a terminal, a finished block at a time (see AnswerStream):
- * headings, bold, lists, tables, code blocks with syntax highlighting. `loadMarkdown` must have
- * resolved; until then (or if it failed) the text is shown plain.
+ * headings, bold, lists, tables, code blocks with syntax highlighting. Resolves once the renderer
+ * is loaded (normally long since, by `loadMarkdown`); if it cannot be loaded, `fallback` (plain lines).
  *
  * The model's text is hostile. Escape sequences and control characters are taken out before
  * marked sees it (character references to them too: `&#27;` could be decoded into an ESC), and
@@ -51,8 +54,12 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
       return blocks
         .map((token) => {
           const rendered = onlySgr(loaded.render(token.raw));
-          // A table wrapped by the line would break its frame; it is as wide as its cells need.
-          return token.type === "table" || token.type === "space" ? rendered : wrapToWidth(rendered, width());
+          if (token.type === "space") return rendered;
+          if (token.type !== "table") return wrapToWidth(rendered, width());
+          // A table is as wide as its cells need; wrapped by the terminal its frame would fall apart,
+          // so one wider than the window is shown as its Markdown source, wrapped.
+          const fits = rendered.split("\n").every((line) => Bun.stringWidth(line) <= width());
+          return fits ? rendered : `${wrapToWidth(token.raw.trimEnd(), width())}\n\n`;
         })
         .join("");
     },

@@ -64,6 +64,14 @@ describe("the answer as Markdown on a terminal", () => {
     expect(out).toContain("┌");
   });
 
+  test("a table wider than the window is shown as its Markdown source, wrapped, not as a broken frame", () => {
+    const wide = `| ${"column ".repeat(12)}| b |\n|---|---|\n| ${"cell ".repeat(15)}| 2 |\n\nAfter.\n`;
+    const out = plain(render(wide).join(""));
+    expect(out).not.toContain("┌");
+    expect(out).toContain("| column column");
+    for (const line of out.split("\n")) expect(Bun.stringWidth(line)).toBeLessThanOrEqual(60);
+  });
+
   test("a code block is highlighted and shown only once its fence closes", () => {
     const writes: string[] = [];
     const stream = new AnswerStream((text) => writes.push(text), format);
