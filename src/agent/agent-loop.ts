@@ -221,6 +221,7 @@ export class AgentLoop {
       const stream = this.options.client.messages.stream({ ...params, model, ...prompt }, { signal, maxRetries: 0 });
       if (streamToObserver && observer?.onText) stream.on("text", (delta) => observer.onText?.(delta));
       if (streamToObserver && observer?.onThinking) stream.on("thinking", (delta) => observer.onThinking?.(delta));
+      if (streamToObserver && observer?.onTextBlockEnd) stream.on("contentBlock", (block) => block.type === "text" && observer.onTextBlockEnd?.());
       try {
         const message = await stream.finalMessage();
         const usage = usageOf(message.usage);

@@ -32,6 +32,8 @@ export interface CompactionNotice {
 export interface AgentObserver {
   /** A piece of the model's text, as it streams in. */
   onText?(delta: string): void;
+  /** A text block of the answer is complete (the stream's content_block_stop): what came is whole. */
+  onTextBlockEnd?(): void;
   /** A piece of the model's extended thinking, as it streams in (only with thinking on). */
   onThinking?(delta: string): void;
   /** A tool call is about to run (after its permission, if one was asked); its result comes through onToolResult. */

@@ -83,6 +83,7 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, permission
     if (decision !== "allow") return { result: declinedResult(tool.name), decision };
   }
   const onProgress = observer?.onToolProgress && ((progress: ToolProgress) => observer.onToolProgress?.(call, progress));
+  observer?.onToolStart?.(call);
   return { result: await execute(tool, call.input, { signal, onProgress }) };
 }
 

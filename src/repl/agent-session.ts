@@ -23,6 +23,8 @@ export interface AgentSessionOptions {
   env?: Record<string, string | undefined>;
   /** Extended thinking and the max_tokens that leaves room for it (thinking-setting.ts). */
   thinking?: { budgetTokens: number };
+  /** settings.json's `autoCompact` (default true): compact near the model's context window. */
+  autoCompact?: boolean;
   maxTokens?: number;
 }
 
@@ -107,6 +109,7 @@ export class AgentSession {
       permissions: this.options.permissions,
       system: sessionSystemPrompt({ cwd: this.options.cwd, memory: this.memory, pool: this.pool }),
       thinking: this.options.thinking,
+      autoCompact: this.options.autoCompact,
       maxTokens: this.options.maxTokens,
       maxTurns: this.options.maxTurns,
       retry: this.options.retry,

@@ -48,6 +48,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     maxTurns: options.maxTurns,
     thinking: options.thinking,
     maxTokens: options.maxTokens,
+    autoCompact: options.settings?.settings.autoCompact,
     permissions: withRules(() => options.settings?.settings.permissions ?? { allow: [], deny: [] }, options.allowAll ? allowAll : declineAll, options.cwd),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.

@@ -2,7 +2,6 @@ import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
-import { StatusLine } from "../terminal/status-line.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { VERSION } from "../version.ts";
@@ -25,8 +24,8 @@ import { slashCompletion } from "./slash-completion.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { attachResources } from "./resource-mentions.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
-import { ansiStyle, plainStyle } from "./tool-call-line.ts";
-import { TurnRenderer } from "./turn-renderer.ts";
+import type { TurnRenderer } from "./turn-renderer.ts";
+import { AnswerDisplay } from "./answer-display.ts";
 
 export interface ReplOptions {
   model: string;
@@ -39,6 +38,8 @@ export interface ReplOptions {
   maxTokens?: number;
   /** settings.json, as loaded (and warned about) at start; absent: loaded here. */
   settings?: LoadedSettings;
+  /** Render answers as Markdown on a terminal (settings.json's `markdown`; default true). */
+  markdown?: boolean;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -62,7 +63,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     history: loadHistory(history),
     onHistoryLine: (line) => (input.isTTY ? appendHistory(history, line) : undefined),
   });
-  const style = reader.isTerminal ? ansiStyle : plainStyle;
+  const display = new AnswerDisplay({ output, isTerminal: reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown });
+  const style = display.style;
 
   let turn: AbortController | undefined;
   let renderer: TurnRenderer | undefined;
@@ -111,6 +113,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     maxTurns: options.maxTurns,
     thinking: options.thinking,
     maxTokens: options.maxTokens,
+    autoCompact: options.settings?.settings.autoCompact,
     permissions: permissions.gate,
   });
 
@@ -152,6 +155,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   for (const line of memoryWarningLines(session.memory)) print(style.dim(line));
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
 
+  display.preload();
   void session.connectMcp().then((summary) => summary.line && news(summary.line));
   options.pool.onToolsChanged = (server, tools) => {
     session.syncResourceTools();
@@ -189,6 +193,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
           ask: (question, signal, completeAnswer) => reader.read(question, { signal, remember: false, complete: completeAnswer }),
           completions: remote,
           permissions: permissions.settings,
+          columns: reader.isTerminal ? (output as { columns?: number }).columns : undefined,
         });
         if (outcome === "exit") break;
         if (outcome === "continue") continue;
@@ -200,8 +205,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         continue;
       }
       turn = new AbortController();
-      // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
-      renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
+      renderer = await display.renderer();
       let declined = false;
       try {
         // What the user typed may @-mention resources; a server's prompt is sent as it came (its text

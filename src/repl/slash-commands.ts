@@ -3,6 +3,7 @@ import type { Tool } from "../agent/tool.ts";
 import { renderStatusLines, replLoginHint } from "../terminal/render-status.ts";
 import { nearestNames } from "../terminal/suggest.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { alignColumnsWrapped } from "../terminal/wrapped-columns.ts";
 import { McpToolAdapter } from "../mcp/tools/mcp-tool-adapter.ts";
 import type { AgentSession } from "./agent-session.ts";
 import type { LineCompleter } from "./line-reader.ts";
@@ -33,6 +34,8 @@ export interface SlashContext {
   completions?: RemoteCompletions;
   /** The session's permission rules, for /permissions. */
   permissions?: PermissionSettings;
+  /** The terminal's width, to wrap long lists between words; absent when not a terminal. */
+  columns?: number;
 }
 
 interface SlashCommand {
@@ -58,7 +61,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     run: async (args, context): Promise<SlashOutcome> => {
       const [sub = "", name = ""] = args.split(/\s+/, 2);
       const signIn = { pool: context.session.pool, print: context.print, cancellable: context.cancellable, open: context.open };
-      if (args === "tools") context.print(mcpToolsText(context.session));
+      if (args === "tools") context.print(mcpToolsText(context.session, context.columns));
       else if (args === "") context.print(mcpStatusText(context.session));
       else if (sub === "login") await replLogin(name, signIn);
       else if (sub === "logout") await replLogout(name, signIn);
@@ -66,7 +69,7 @@ const COMMANDS: Record<string, SlashCommand> = {
       return "continue";
     },
   },
-  tools: { usage: "/tools", help: "List every tool the model can use, built-in and MCP", run: (_args, context) => (context.print(toolsText(context.session)), "continue") },
+  tools: { usage: "/tools", help: "List every tool the model can use, built-in and MCP", run: (_args, context) => (context.print(toolsText(context.session, context.columns)), "continue") },
   clear: {
     usage: "/clear",
     help: "Start a new conversation (tools and servers stay)",
@@ -141,29 +144,30 @@ export function mcpStatusText(session: AgentSession): string {
   return ["MCP servers:", ...renderStatusLines(statuses, [], session.pool.authContext?.loginHint ?? replLoginHint).map((line) => `  ${line}`)].join("\n");
 }
 
-function mcpToolsText(session: AgentSession): string {
+function mcpToolsText(session: AgentSession, columns?: number): string {
   const tools = session.registry.list().filter((tool): tool is McpToolAdapter => tool instanceof McpToolAdapter);
   const pending = session.pool.status().filter((s) => s.state === "pending").map((s) => s.name);
   const still = pending.length ? `(still connecting: ${pending.map((n) => sanitizeForTerminal(n)).join(", ")})` : "";
   if (tools.length === 0) return still || "No MCP tools. /mcp shows the servers.";
-  return [...toolRows(tools), ...(still ? [still] : [])].join("\n");
+  return [...toolRows(tools, columns), ...(still ? [still] : [])].join("\n");
 }
 
-function toolsText(session: AgentSession): string {
+function toolsText(session: AgentSession, columns?: number): string {
   const tools = session.registry.list();
   const builtin = tools.filter((tool) => !(tool instanceof McpToolAdapter));
   const mcp = tools.filter((tool) => tool instanceof McpToolAdapter);
   const pending = session.pool.status().some((s) => s.state === "pending");
   return [
     "Built-in:",
-    ...toolRows(builtin).map((line) => `  ${line}`),
+    ...toolRows(builtin, columns && columns - 2).map((line) => `  ${line}`),
     "MCP:",
-    ...(mcp.length ? toolRows(mcp).map((line) => `  ${line}`) : [`  ${pending ? "(servers still connecting)" : "none"}`]),
+    ...(mcp.length ? toolRows(mcp, columns && columns - 2).map((line) => `  ${line}`) : [`  ${pending ? "(servers still connecting)" : "none"}`]),
   ].join("\n");
 }
 
-function toolRows(tools: Tool[]): string[] {
-  return alignColumns(
+function toolRows(tools: Tool[], columns?: number): string[] {
+  return alignColumnsWrapped(
     tools.map((tool) => [sanitizeForTerminal(tool.name), tool.isReadOnly ? "read-only" : "", sanitizeForTerminal(firstLine(tool.description))]),
+    columns,
   );
 }

@@ -30,16 +30,29 @@ export const ansiStyle: Style = {
  * model got the whole of it and the screen does not need to.
  */
 export function formatToolCall(call: ToolCall, result: ToolResult, style: Style = plainStyle): string {
-  const head = `⏺ ${style.bold(clean(call.name))} ${cut(clean(JSON.stringify(call.input)), MAX_ARGS_CHARS)} →`;
+  return withResult(formatToolStart(call, style), result, style);
+}
+
+/** The call alone, shown when it starts: `⏺ mcp__echo__echo {"text":"你好"}`. */
+export function formatToolStart(call: ToolCall, style: Style = plainStyle): string {
+  return `⏺ ${style.bold(clean(call.name))} ${cut(clean(JSON.stringify(call.input)), MAX_ARGS_CHARS)}`;
+}
+
+/** A result shown apart from its start line (other lines came between): `  ⎿ mcp__echo__echo → "你好"`. */
+export function formatToolResult(call: ToolCall, result: ToolResult, style: Style = plainStyle): string {
+  return withResult(`  ⎿ ${clean(call.name)}`, result, style);
+}
+
+function withResult(head: string, result: ToolResult, style: Style): string {
   const content = result.content.replace(/\n+$/, "");
   const lines = content.split("\n");
   const paint = result.isError ? style.red : (text: string) => text;
   if (lines.length === 1 && content.length <= MAX_INLINE_RESULT_CHARS) {
-    return `${head} ${paint(clean(result.isError ? content : JSON.stringify(content)))}`;
+    return `${head} → ${paint(clean(result.isError ? content : JSON.stringify(content)))}`;
   }
   const shown = lines.slice(0, MAX_RESULT_LINES).map((line) => `    ${paint(cut(clean(line), MAX_RESULT_LINE_CHARS))}`);
   const more = lines.length > MAX_RESULT_LINES ? [`    ${style.dim(`… +${lines.length - MAX_RESULT_LINES} lines`)}`] : [];
-  return [head, ...shown, ...more].join("\n");
+  return [`${head} →`, ...shown, ...more].join("\n");
 }
 
 function clean(text: string): string {

@@ -1,59 +1,133 @@
-import type { AgentObserver, RetryNotice, ToolCall } from "../agent/agent-observer.ts";
+import type { AgentObserver, CompactionNotice, RetryNotice, ToolCall } from "../agent/agent-observer.ts";
 import type { ToolProgress, ToolResult } from "../agent/tool.ts";
+import { promptTokens, type TokenUsage } from "../agent/usage.ts";
+import type { Clock } from "../system/clock.ts";
+import { AnswerStream, plainFormat, type TextFormat } from "../terminal/answer-stream.ts";
 import { progressText } from "../terminal/progress-text.ts";
 import type { StatusLine } from "../terminal/status-line.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
-import { formatToolCall, plainStyle, type Style } from "./tool-call-line.ts";
+import { WorkStatus } from "../terminal/work-status.ts";
+import { formatToolCall, formatToolResult, formatToolStart, plainStyle, type Style } from "./tool-call-line.ts";
 
 export interface TextSink {
   write(text: string): unknown;
 }
 
+export interface TurnDisplayOptions {
+  /** How the answer is shown: Markdown blocks (markdownFormat) or plain lines (the default). */
+  format?: TextFormat;
+  /** The spinner's and the elapsed seconds' clock; tests pass a fake one. */
+  clock?: Clock;
+}
+
 /**
- * Shows one run in the terminal: the model's text as it streams, a line per tool call, a line per
- * retry. It remembers whether the cursor is mid-line, so whatever comes next starts on its own line.
- * With a live status line (a terminal), a running tool's progress is shown on it in place, and
- * erased before anything else is written.
+ * Shows one run in the terminal: the model's answer a finished line or Markdown block at a time
+ * (AnswerStream), a line per tool call, a line per retry, thinking folded into one line. With a live
+ * status line (a terminal), a line at the bottom says what is going on while work happens (WorkStatus),
+ * erased before anything else is written; a tool's `⏺` line is shown when it starts and completed
+ * with its result when it ends. Without one (a pipe, print mode's stderr), each tool call is one
+ * line once its result is in.
  */
 export class TurnRenderer implements AgentObserver {
-  private midLine = false;
   /** Lines held back while a question has the terminal (see hold); undefined when none is open. */
   private held: string[] | undefined;
+  private readonly answer: AnswerStream | undefined;
+  private readonly work: WorkStatus | undefined;
+  /** Between the first request and endLine: the status line has something to say. */
+  private active = false;
+  private thinking = "";
+  /** The tool start line written last, if nothing came after it: its result can complete it in place. */
+  private lastStart: { id: string; width: number } | undefined;
+  /** Calls whose start line was shown and whose result was not yet. */
+  private readonly started = new Set<string>();
 
   constructor(
     private readonly text: TextSink | undefined,
     private readonly info: TextSink,
     private readonly style: Style = plainStyle,
     private readonly status?: StatusLine,
-  ) {}
-
-  onText(delta: string): void {
-    if (!this.text || delta === "") return;
-    this.status?.clear();
-    // The model's text is shown as text: no escape sequence of its own reaches the terminal.
-    const safe = sanitizeForTerminal(delta, { keepNewlines: true });
-    this.text.write(safe);
-    this.midLine = !safe.endsWith("\n");
+    display: TurnDisplayOptions = {},
+  ) {
+    const live = status?.isLive === true;
+    this.work = status && live ? new WorkStatus(status, { clock: display.clock, paint: style.dim }) : undefined;
+    const format = display.format ?? plainFormat(live ? () => status.columns : undefined);
+    this.answer = text && new AnswerStream((chunk) => this.writeText(chunk), format, () => this.writeInfo(style.dim("⎿ (the retried answer differs; here it is whole)")));
   }
 
-  /** `⏺ mcp__idx__index 3/10 indexing…`, rewritten with each update of whichever call reported last. */
+  onModelRequest(): void {
+    this.endAnswer();
+    this.answer?.reset();
+    this.active = true;
+    this.work?.set("thinking");
+    this.showWork();
+  }
+
+  onThinking(delta: string): void {
+    this.thinking += delta;
+    this.work?.set(`thinking (${lineCount(this.thinking)} lines)`);
+  }
+
+  onText(delta: string): void {
+    if (!this.answer || delta === "") return;
+    this.endThinking();
+    this.work?.set("writing");
+    this.answer.push(delta);
+  }
+
+  /** A text block of the answer is whole: its last Markdown block (or line) is finished too. */
+  onTextBlockEnd(): void {
+    this.endAnswer();
+  }
+
+  onToolStart(call: ToolCall): void {
+    this.endAnswer();
+    this.work?.set(`running ${sanitizeForTerminal(call.name)}`);
+    // Only a terminal sees the call start; elsewhere the one line with the result says it all.
+    if (!this.work) return;
+    const line = formatToolStart(call, this.style);
+    this.started.add(call.id);
+    this.writeInfo(line);
+    if (!this.held) this.lastStart = { id: call.id, width: Bun.stringWidth(Bun.stripANSI(line)) };
+  }
+
+  /** `⠹ running mcp__idx__index 3/10 indexing…`, rewritten with each update of whichever call reported last. */
   onToolProgress(call: ToolCall, progress: ToolProgress): void {
-    // A question owns the line the status would rewrite; the next update after it shows again.
-    if (!this.status?.isLive || this.held) return;
-    // Streamed text that did not end its line would be erased with the status line.
-    if (this.midLine) this.text?.write("\n");
-    this.midLine = false;
-    this.status.show(`⏺ ${sanitizeForTerminal(call.name)} ${progressText(progress)}`, this.style.dim);
+    if (!this.work) return;
+    this.work.set(`running ${sanitizeForTerminal(call.name)}`, progressText(progress));
   }
 
   onToolResult(call: ToolCall, result: ToolResult): void {
-    this.writeInfo(formatToolCall(call, result, this.style));
+    const started = this.started.delete(call.id);
+    const start = this.lastStart;
+    const columns = this.status?.columns ?? 0;
+    if (this.work && start?.id === call.id && start.width < columns && !this.held) {
+      // Nothing was written since the call's start line: it becomes the line with the result.
+      this.lastStart = undefined;
+      this.work.hide();
+      this.status?.replaceLineAbove(formatToolCall(call, result, this.style));
+      this.showWork();
+      return;
+    }
+    // A call that never started (declined, cancelled, unknown) has no start line to refer to.
+    this.writeInfo(started ? formatToolResult(call, result, this.style) : formatToolCall(call, result, this.style));
   }
 
   onRetry(notice: RetryNotice): void {
+    this.answer?.retry();
+    this.thinking = "";
     const seconds = (notice.delayMs / 1000).toFixed(1);
     // The reason quotes the API's answer: shown as text, like everything else from outside.
     this.writeInfo(this.style.dim(`⎿ ${sanitizeForTerminal(notice.error.reason)}; retrying in ${seconds}s (${notice.retry}/${notice.maxRetries})`));
+    this.work?.retryIn(notice.delayMs);
+  }
+
+  onUsage(usage: TokenUsage): void {
+    this.work?.addTokens(promptTokens(usage), usage.output);
+  }
+
+  onCompaction(notice: CompactionNotice): void {
+    const why = { manual: "/compact", auto: "near the context window", "too-long": "the prompt was too long" }[notice.reason];
+    this.writeInfo(this.style.dim(`✻ Conversation compacted (${why}): ${notice.before} messages → ${notice.after}`));
   }
 
   /** A line of news during the run (a server's warning), on its own line. The caller sanitizes it. */
@@ -67,7 +141,11 @@ export class TurnRenderer implements AgentObserver {
    * `release`, so nothing is written between the question and its answer.
    */
   hold(): void {
-    this.endLine();
+    // The question writes lines of its own: a tool's start line is no longer the last line.
+    this.lastStart = undefined;
+    this.endAnswer();
+    this.endThinking();
+    this.work?.hide();
     this.held ??= [];
   }
 
@@ -75,6 +153,34 @@ export class TurnRenderer implements AgentObserver {
     const lines = this.held ?? [];
     this.held = undefined;
     for (const line of lines) this.writeInfo(line);
+    this.showWork();
+  }
+
+  /** The run is over (or a question, a notice or the next prompt needs the terminal): the answer's last piece, the status line erased. */
+  endLine(): void {
+    this.endAnswer();
+    this.endThinking();
+    this.active = false;
+    this.work?.hide();
+  }
+
+  private endAnswer(): void {
+    this.answer?.end();
+  }
+
+  /** Thinking is shown folded: one dim line once it is over, never its text. */
+  private endThinking(): void {
+    if (this.thinking.trim() === "") return;
+    const lines = lineCount(this.thinking);
+    this.thinking = "";
+    this.writeInfo(this.style.dim(`✻ Thought for ${lines} line${lines === 1 ? "" : "s"}`));
+  }
+
+  private writeText(chunk: string): void {
+    this.lastStart = undefined;
+    this.work?.hide();
+    this.text?.write(chunk);
+    this.showWork();
   }
 
   private writeInfo(line: string): void {
@@ -82,14 +188,17 @@ export class TurnRenderer implements AgentObserver {
       this.held.push(line);
       return;
     }
-    this.endLine();
+    this.lastStart = undefined;
+    this.work?.hide();
     this.info.write(`${line}\n`);
+    this.showWork();
   }
 
-  /** Ends a line of streamed text and erases the status line, before a question, a notice or the next prompt. */
-  endLine(): void {
-    this.status?.clear();
-    if (this.midLine) this.text?.write("\n");
-    this.midLine = false;
+  private showWork(): void {
+    if (this.active && !this.held) this.work?.show();
   }
+}
+
+function lineCount(text: string): number {
+  return text.trim() === "" ? 0 : text.trim().split("\n").length;
 }

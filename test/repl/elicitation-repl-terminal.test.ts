@@ -56,9 +56,10 @@ test("the modern fixture's ask_name form is answered at the terminal, and the an
   terminal.type("y");
   const screen = await terminal.waitForText("The server said: Good day Grace (green)");
   expect(screen).toContain("(answered modern)");
-  // The question came after the permission answer and before the tool's result line.
-  expect(screen.indexOf("Allow mcp__modern__ask_name?")).toBeLessThan(screen.indexOf("modern asks:"));
-  expect(screen.indexOf("(answered modern)")).toBeLessThan(screen.indexOf("⏺ mcp__modern__ask_name"));
+  // The question came after the permission answer and the tool's start line, and before its result line.
+  expect(screen.indexOf("Allow mcp__modern__ask_name?")).toBeLessThan(screen.indexOf("⏺ mcp__modern__ask_name {}"));
+  expect(screen.indexOf("⏺ mcp__modern__ask_name {}")).toBeLessThan(screen.indexOf("modern asks:"));
+  expect(screen.indexOf("(answered modern)")).toBeLessThan(screen.indexOf('⎿ mcp__modern__ask_name → "Good day Grace (green)"'));
 }, 60_000);
 
 test("Esc at the form cancels the question; the server hears cancel and the turn goes on", async () => {

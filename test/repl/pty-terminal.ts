@@ -47,6 +47,16 @@ export class PtyTerminal {
     this.send("Enter");
   }
 
+  /**
+   * Resizes the window, as a user dragging its corner would: what was written so far is laid out
+   * again by the emulator, then the program gets SIGWINCH and what it writes next lands on the new layout.
+   */
+  async resize(cols: number, rows: number): Promise<void> {
+    await this.pending;
+    this.emulator.resize(cols, rows);
+    this.process?.terminal?.resize(cols, rows);
+  }
+
   /** The visible lines (scrolled-off ones included), each without trailing blanks. */
   screen(): string {
     const buffer = this.emulator.buffer.active;

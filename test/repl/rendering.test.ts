@@ -78,11 +78,17 @@ describe("the turn renderer", () => {
     let out = "";
     const sink = { write: (text: string) => (out += text) };
     const renderer = new TurnRenderer(sink, sink);
+    renderer.onModelRequest();
     renderer.onText("Let me look");
-    renderer.onRetry({ error: new AgentError("overloaded", "the Anthropic API is overloaded (529 overloaded_error): Overloaded; try again in a moment", 529, { reason: "the Anthropic API is overloaded (529 overloaded_error): Overloaded" }), retry: 1, maxRetries: 4, delayMs: 1500 });
+    renderer.onToolStart(call({ text: "x" }));
     renderer.onToolResult(call({ text: "x" }), { content: "x", isError: false });
+    renderer.onModelRequest();
+    renderer.onText("Half a line");
+    renderer.onRetry({ error: new AgentError("overloaded", "the Anthropic API is overloaded (529 overloaded_error): Overloaded; try again in a moment", 529, { reason: "the Anthropic API is overloaded (529 overloaded_error): Overloaded" }), retry: 1, maxRetries: 4, delayMs: 1500 });
+    renderer.endLine();
+    // The unfinished line of the failed attempt was never shown: the retried one shows it, once.
     expect(out).toBe(
-      'Let me look\n⎿ the Anthropic API is overloaded (529 overloaded_error): Overloaded; retrying in 1.5s (1/4)\n⏺ mcp__echo__echo {"text":"x"} → "x"\n',
+      'Let me look\n⏺ mcp__echo__echo {"text":"x"} → "x"\n⎿ the Anthropic API is overloaded (529 overloaded_error): Overloaded; retrying in 1.5s (1/4)\n',
     );
   });
 });

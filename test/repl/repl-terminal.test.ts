@@ -89,9 +89,12 @@ test("the REPL in a terminal: /mcp, a tool-calling prompt, Ctrl-C during a turn,
 
   terminal.type("think about it for a long time");
   await standIn.hanging;
-  await terminal.waitForText("Thinking very slowly");
+  // A paragraph still growing is not shown (the answer is rendered a finished block at a time):
+  // the status line says the answer is being written; Ctrl-C shows what came and cancels.
+  await terminal.waitFor((s) => / writing · \d+ s/.test(s), "the status line saying writing");
   terminal.send("C-c");
   screen = await terminal.waitForText("⎿ Cancelled.");
+  expect(screen).toContain("Thinking very slowly\n⎿ Cancelled.");
   await standIn.hangAbandoned;
   // Back at an empty prompt, still usable.
   await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "a fresh prompt");

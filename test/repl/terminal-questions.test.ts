@@ -39,6 +39,7 @@ test("while held, the renderer keeps the status line off and holds the run's lin
   const terminal = { isTTY: true, columns: 80, write: (text: string) => written.push(text) };
   const renderer = new TurnRenderer(terminal, terminal, undefined, new StatusLine(terminal));
   const call = { id: "1", name: "mcp__idx__index", input: {} };
+  renderer.onModelRequest();
   renderer.onToolProgress(call, { progress: 1, total: 10 });
   expect(written.join("")).toContain("mcp__idx__index 1/10");
   written.length = 0;
@@ -47,7 +48,7 @@ test("while held, the renderer keeps the status line off and holds the run's lin
   renderer.notice("db: warning: disk almost full");
   renderer.onToolResult(call, { content: "indexed", isError: false });
   // Only the erasing of the status line, nothing of the run while the question is open.
-  expect(written.join("")).toBe("\r\u001b[2K");
+  expect(written.join("")).toBe("\r\u001b[J");
   renderer.release();
   const after = written.join("");
   expect(after).toContain("db: warning: disk almost full\n");

@@ -6,7 +6,7 @@ import { MAX_WARNING_LINES_PER_SERVER, serverLogLine, ServerLogLines } from "../
 import { StatusLine } from "../../src/terminal/status-line.ts";
 import { cutToColumns } from "../../src/terminal/terminal-text.ts";
 
-const ERASE = "\r\u001b[2K";
+const ERASE = "\r\u001b[J";
 
 /** A stream that records what was written; a terminal when `isTTY`. */
 function stream(isTTY: boolean, columns = 80) {
@@ -36,13 +36,13 @@ describe("StatusLine", () => {
     line.show("2/3…");
     line.clear();
     line.clear();
-    expect(out.writes).toEqual([`${ERASE}1/3…`, `${ERASE}2/3…`, ERASE]);
+    expect(out.writes).toEqual([`${ERASE}1/3…\r`, `${ERASE}2/3…\r`, ERASE]);
   });
 
   test("never wider than the terminal, so it never wraps (wide characters count twice)", () => {
     const out = stream(true, 20);
     new StatusLine(out).show("你好".repeat(30));
-    const shown = out.text.slice(ERASE.length);
+    const shown = out.text.slice(ERASE.length, -1);
     expect(Bun.stringWidth(shown)).toBeLessThanOrEqual(19);
     expect(shown.endsWith("…")).toBe(true);
   });
@@ -60,7 +60,7 @@ describe("StatusLine", () => {
     const line = new StatusLine(out);
     line.show("1/3…");
     line.printAbove("⚠ s: low disk");
-    expect(out.writes).toEqual([`${ERASE}1/3…`, ERASE, "⚠ s: low disk\n", `${ERASE}1/3…`]);
+    expect(out.writes).toEqual([`${ERASE}1/3…\r`, ERASE, "⚠ s: low disk\n", `${ERASE}1/3…\r`]);
   });
 });
 
@@ -116,7 +116,7 @@ describe("CallFeedback (mcp call's stderr)", () => {
     feedback.log({ server: "idx", level: "warning", data: "slow disk" });
     feedback.log({ server: "idx", level: "info", data: "not shown" });
     feedback.done();
-    expect(out.writes).toEqual([`${ERASE}3/10 indexing…`, ERASE, "⚠ idx: slow disk\n", `${ERASE}3/10 indexing…`, ERASE]);
+    expect(out.writes).toEqual([`${ERASE}3/10 indexing…\r`, ERASE, "⚠ idx: slow disk\n", `${ERASE}3/10 indexing…\r`, ERASE]);
   });
 
   test("not on a terminal: no progress at all, but a warning still gets its line", () => {
