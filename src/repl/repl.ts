@@ -20,10 +20,16 @@ import { mentionCompletion } from "./mention-completion.ts";
 import { RemoteCompletions } from "./remote-completion.ts";
 import { slashCompletion } from "./slash-completion.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
-import { attachResources } from "./resource-mentions.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
 import { ansiStyle, plainStyle } from "./tool-call-line.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
+import type { Clock } from "../system/clock.ts";
+import { ExitConfirmation } from "./exit-confirmation.ts";
+import { fileCompletion } from "./file-completion.ts";
+import { attachMentions } from "./prompt-attachments.ts";
+import { runShellCommand, ShellContext } from "./shell-command.ts";
+import { isSlashCommand } from "./slash-or-path.ts";
+import { BUILTIN_COMMAND_NAMES } from "./slash-commands.ts";
 
 export interface ReplOptions {
   model: string;
@@ -33,6 +39,8 @@ export interface ReplOptions {
   maxTurns?: number;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** For the 2 s of `(Ctrl-C again to exit)`. */
+  clock?: Pick<Clock, "now">;
 }
 
 const PROMPT = "> ";
@@ -49,15 +57,18 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const history = historyPath();
   // Tab's sources, one per kind of word; issue 14's `@file` joins them here.
   const remote = new RemoteCompletions();
-  const complete = createCompleter([slashCompletion({ pool: options.pool, remote }), mentionCompletion({ pool: options.pool, remote })]);
+  const complete = createCompleter([slashCompletion({ pool: options.pool, remote }), mentionCompletion({ pool: options.pool, remote }), fileCompletion({ cwd: options.cwd })]);
   const reader = new LineReader(input, output, {
     history: loadHistory(history),
     onHistoryLine: (line) => (input.isTTY ? appendHistory(history, line) : undefined),
+    onTypedAhead: (line) => (renderer ? renderer.notice(style.dim(`⎿ queued as your next prompt: ${sanitizeForTerminal(line)}`)) : undefined),
   });
   const style = reader.isTerminal ? ansiStyle : plainStyle;
 
   let turn: AbortController | undefined;
   let renderer: TurnRenderer | undefined;
+  let questionOpen = false;
+  const shell = new ShellContext();
   const notices: string[] = [];
   // At a terminal, news goes above the prompt at once; otherwise it waits for the next prompt.
   const news = (line: string) => {
@@ -68,11 +79,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
   const questions = new TerminalQuestions({
     begin: () => {
+      questionOpen = true;
       renderer?.hold();
       const dropped = reader.dropTypedAhead();
       if (dropped > 0) print(style.dim(`(${dropped} line(s) typed before this question were dropped: answer it below)`));
     },
-    end: () => renderer?.release(),
+    end: () => {
+      questionOpen = false;
+      renderer?.release();
+    },
   });
   const gate = options.allowAll
     ? undefined
@@ -83,7 +98,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         rows: (output as { rows?: number }).rows,
         style,
       });
-  const form = interactiveElicitation({ ask, onCancelKey: reader.isTerminal ? cancelKeys(input) : undefined, print, style });
+  const form = interactiveElicitation({ ask, onCancelKey: reader.isTerminal ? cancelKeys(reader.keyInput) : undefined, print, style });
   // A server's question is answered within a turn, and given up with it (Ctrl-C). One that comes
   // while no prompt runs would take the line the user is typing at the prompt: it is declined.
   options.pool.elicitation = (request, signal) => {
@@ -99,19 +114,19 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     permissions: gate ? (request) => questions.ask(() => gate(request)) : async () => "allow",
   });
 
-  // Ctrl-C: cancels the turn if one runs; else clears the line; twice on an empty line, exits.
-  let interruptsAtEmptyPrompt = 0;
+  // Ctrl-C: cancels the turn if one runs; else clears the line; twice within 2 s on an empty line, exits.
+  const exitConfirmation = new ExitConfirmation(options.clock);
   reader.onInterrupt(() => {
     if (turn) {
       turn.abort();
       return;
     }
     if (reader.currentLine) {
-      interruptsAtEmptyPrompt = 0;
+      exitConfirmation.reset();
       reader.discardLine();
       return;
     }
-    if (++interruptsAtEmptyPrompt >= 2) {
+    if (exitConfirmation.press() === "exit") {
       reader.end();
       return;
     }
@@ -120,7 +135,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // Work a slash command waits for (a sign-in): Ctrl-C cancels it as it would a turn, and so does Esc.
   const cancellable = async <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     turn = new AbortController();
-    const stopKeys = reader.isTerminal ? cancelKeys(input)(() => turn?.abort()) : () => {};
+    const stopKeys = reader.isTerminal ? cancelKeys(reader.keyInput)(() => turn?.abort()) : () => {};
     try {
       return await work(turn.signal);
     } finally {
@@ -160,9 +175,14 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       if (line === null) break;
       const text = line.trim();
       if (text === "") continue;
-      interruptsAtEmptyPrompt = 0;
-      let prompt: string | PromptBlock[] = text;
-      if (text.startsWith("/")) {
+      exitConfirmation.reset();
+      // A message of several lines (a paste) is sent verbatim: its indentation is part of it.
+      let prompt: string | PromptBlock[] = line.includes("\n") ? line : text;
+      if (text.startsWith("!") && text.length > 1) {
+        await cancellable((signal) => runShellCommand(text.slice(1), { cwd: options.cwd, signal, print, style, context: shell }));
+        continue;
+      }
+      if (isSlashCommand(text, BUILTIN_COMMAND_NAMES)) {
         const outcome = await runSlashCommand(text, {
           session,
           print,
@@ -182,10 +202,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       turn = new AbortController();
       // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
       renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
+      // Esc stops the turn as Ctrl-C does; at a question it is the question's (a form's cancel).
+      const stopEsc = reader.isTerminal ? cancelKeys(reader.keyInput)(() => questionOpen || turn?.abort()) : () => {};
       try {
         // What the user typed may @-mention resources; a server's prompt is sent as it came (its text
         // mentioning another server's resource must not fetch it).
-        const blocks = typeof prompt === "string" ? await attachResources(prompt, { session, signal: turn.signal, print, style, updates: resourceUpdates }) : prompt;
+        const blocks = typeof prompt === "string" ? await attachMentions(prompt, { session, signal: turn.signal, print, style, updates: resourceUpdates, cwd: options.cwd, shell }) : prompt;
         if (blocks === undefined) continue;
         const outcome = await agent.run(blocks, { signal: turn.signal, observer: renderer });
         renderer.endLine();
@@ -195,6 +217,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         if (!(error instanceof AgentError)) throw error;
         print(style.red(`error: ${error.message}`));
       } finally {
+        stopEsc();
         turn = undefined;
         renderer = undefined;
       }

@@ -70,7 +70,7 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
-const ALIASES: Record<string, string> = { quit: "exit", "?": "help" };
+const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" };
 
 /** The built-in commands' names, without the slash: for Tab. */
 export const BUILTIN_COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
