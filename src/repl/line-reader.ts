@@ -55,6 +55,8 @@ export class LineReader {
   private readMode = { multiline: false, endOnCtrlD: false };
   /** The earlier lines of a message being continued with `\` + Enter. */
   private parts: string[] = [];
+  /** The newline key was pressed: the next line from readline is one line of a longer message. */
+  private continueNext = false;
   /** The keys, between the terminal and readline; undefined without a terminal. */
   private readonly keys: TerminalInput | undefined;
   private ended = false;
@@ -73,6 +75,7 @@ export class LineReader {
           reading: () => this.waiter !== undefined,
           editorLine: () => this.rl.line,
           multiline: () => this.readMode.multiline,
+          continueNextLine: () => (this.continueNext = true),
           ctrlD: () => this.ctrlD(),
           interrupt: () => this.interruptHandler?.(),
           typedAhead: (line) => this.typedAhead(line),
@@ -269,8 +272,10 @@ export class LineReader {
 
   /** A line from readline: the end of a message, or (ending in `\`) one line of it at the prompt. */
   private onLine(line: string): void {
-    if (this.waiter && this.readMode.multiline && line.endsWith("\\")) {
-      this.parts.push(line.slice(0, -1));
+    const continued = this.continueNext || line.endsWith("\\");
+    this.continueNext = false;
+    if (this.waiter && this.readMode.multiline && continued) {
+      this.parts.push(line.endsWith("\\") ? line.slice(0, -1) : line);
       this.forget(line);
       this.rl.setPrompt(CONTINUATION_PROMPT);
       this.rl.prompt();

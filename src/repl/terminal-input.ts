@@ -13,6 +13,8 @@ export interface KeyRouting {
   editorLine(): string;
   /** True when the waiting read takes several lines (`\` + Enter, Alt+Enter): the prompt, not a y/n question. */
   multiline(): boolean;
+  /** The newline key: the line about to be entered continues the message instead of ending it. */
+  continueNextLine(): void;
   /** Ctrl-D on an empty line while a read waits (readline itself would end all input). */
   ctrlD(): void;
   /** Ctrl-C while no read waits (a turn runs). */
@@ -24,8 +26,8 @@ export interface KeyRouting {
 /**
  * The terminal as node:readline reads it. Readline takes a bracketed paste for keys (each line of it
  * would be sent on its own, indentation lost) and ends all input on Ctrl-D, so the raw bytes pass
- * through here first: a paste goes to the line as one label (see PastedText), the newline keys become
- * `\` + Enter, and Ctrl-D on an empty line is the reader's to decide. While no read waits (a turn
+ * through here first: a paste goes to the line as one label (see PastedText), the newline keys continue the
+ * message on a new line, and Ctrl-D on an empty line is the reader's to decide. While no read waits (a turn
  * runs), typed text is held here instead of echoing into the turn's output; Enter queues it as the
  * next prompt, Ctrl-C and Esc still act at once (as keypress events, for cancelKeys listeners).
  */
@@ -106,8 +108,9 @@ export class TerminalInput extends EventEmitter {
       case "paste":
         return void this.emit("data", this.pasted.label(token.text, token.cut));
       case "newline":
-        // To the end of the line, then `\` + Enter: the reader continues the message on a new line.
-        return void this.emit("data", this.routing.multiline() ? "\u0005\\\r" : "\r");
+        // To the end of the line, then Enter: the reader continues the message on a new line.
+        if (this.routing.multiline()) this.routing.continueNextLine();
+        return void this.emit("data", "\u0005\r");
       case "key":
         if (token.sequence === "\u0004" && this.routing.editorLine() === "") return this.routing.ctrlD();
         return void this.emit("data", token.sequence);
