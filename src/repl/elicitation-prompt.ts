@@ -154,7 +154,7 @@ function showValue(field: FormField, value: ElicitValue | undefined, style: Styl
  * one as a `keypress` event, which a line answer never shows. Without a terminal there are no keys,
  * and this does nothing.
  */
-export function cancelKeys(input: NodeJS.EventEmitter): (listener: () => void) => () => void {
+export function cancelKeys(input: NodeJS.ReadableStream): (listener: () => void) => () => void {
   return (listener) => {
     const onKey = (_text: unknown, key?: { name?: string; ctrl?: boolean }) => {
       if (key?.name === "escape" || (key?.ctrl && key.name === "c")) listener();

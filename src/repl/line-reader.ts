@@ -65,7 +65,7 @@ export class LineReader {
   private completer: LineCompleter | undefined;
 
   constructor(
-    private readonly input: Input,
+    input: Input,
     private readonly output: Output,
     private readonly options: LineReaderOptions = {},
   ) {
@@ -118,10 +118,6 @@ export class LineReader {
     this.interruptHandler?.();
   }
 
-  /** Where keypress events are emitted (Esc, Ctrl-C), for cancelKeys: the terminal's keys, or the input. */
-  get keyInput(): NodeJS.EventEmitter {
-    return this.keys ?? this.input;
-  }
 
   /** True while a prompt is shown and nothing has been entered. */
   get waiting(): boolean {

@@ -98,7 +98,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         rows: (output as { rows?: number }).rows,
         style,
       });
-  const form = interactiveElicitation({ ask, onCancelKey: reader.isTerminal ? cancelKeys(reader.keyInput) : undefined, print, style });
+  const form = interactiveElicitation({ ask, onCancelKey: reader.isTerminal ? cancelKeys(input) : undefined, print, style });
   // A server's question is answered within a turn, and given up with it (Ctrl-C). One that comes
   // while no prompt runs would take the line the user is typing at the prompt: it is declined.
   options.pool.elicitation = (request, signal) => {
@@ -135,7 +135,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // Work a slash command waits for (a sign-in): Ctrl-C cancels it as it would a turn, and so does Esc.
   const cancellable = async <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     turn = new AbortController();
-    const stopKeys = reader.isTerminal ? cancelKeys(reader.keyInput)(() => turn?.abort()) : () => {};
+    const stopKeys = reader.isTerminal ? cancelKeys(input)(() => turn?.abort()) : () => {};
     try {
       return await work(turn.signal);
     } finally {
@@ -203,7 +203,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
       renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
       // Esc stops the turn as Ctrl-C does; at a question it is the question's (a form's cancel).
-      const stopEsc = reader.isTerminal ? cancelKeys(reader.keyInput)(() => questionOpen || turn?.abort()) : () => {};
+      const stopEsc = reader.isTerminal ? cancelKeys(input)(() => questionOpen || turn?.abort()) : () => {};
       try {
         // What the user typed may @-mention resources; a server's prompt is sent as it came (its text
         // mentioning another server's resource must not fetch it).

@@ -53,6 +53,15 @@ export class TerminalInput extends EventEmitter {
     this.setPasteMode(true);
   }
 
+  /**
+   * Keypress events (readline's, and Ctrl-C or Esc while no read waits) are also emitted on the
+   * terminal's own stream, where cancelKeys listens as it did before this class sat in between.
+   */
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "keypress") this.source.emit("keypress", ...args);
+    return super.emit(event, ...args);
+  }
+
   setRawMode(raw: boolean): this {
     this.source.setRawMode?.(raw);
     // Bracketed paste belongs to our raw mode: a pager or a shell given the terminal must not get it.

@@ -125,6 +125,8 @@ test("Ctrl-D at a permission question answers no and returns to the prompt; at a
   await terminal.waitForText("Allow bash? [y]es / [n]o / [a]lways for this tool");
   terminal.send("C-d");
   await terminal.waitForText("Tool said: The user declined to run bash");
+  // The answer's line is ended: what follows does not run on after the question.
+  expect(terminal.screen()).toMatch(/Allow bash\? \[y\]es \/ \[n\]o \/ \[a\]lways for this tool\s*\n/);
   await terminal.waitFor((screen) => lastLine(screen) === ">", "the prompt again");
   terminal.send("C-d");
   await terminal.waitForText("[exit 0]");
