@@ -124,9 +124,9 @@ export class LineReader {
     return this.waiter !== undefined;
   }
 
-  /** The text typed so far at the prompt. */
+  /** The text typed so far: at the prompt, or held while nobody asked (see TerminalInput). */
   get currentLine(): string {
-    return this.rl.line;
+    return this.waiter || !this.keys ? this.rl.line : this.keys.held;
   }
 
   /**
