@@ -25,7 +25,7 @@ test("output past the bound is cut with a note; Ctrl-C (abort) ends the command'
   const big = io(new AbortController().signal);
   await runShellCommand(`head -c ${SHELL_OUTPUT_LIMIT + 5000} /dev/zero | tr '\\0' x`, big.io);
   const [block] = big.context.take() as Array<{ text: string }>;
-  expect(block.text).toContain("[output cut: 5,000 more characters not shown]");
+  expect(block?.text).toContain("[output cut: 5,000 more characters not shown]");
 
   const stop = new AbortController();
   const slow = io(stop.signal);
