@@ -41,6 +41,8 @@ export class TerminalInput extends EventEmitter {
   private readonly onData = (chunk: Buffer | string) => this.take(typeof chunk === "string" ? chunk : this.decoder.write(chunk));
   private readonly onEnd = () => this.emit("end");
   private pasteMode = false;
+  /** However cat-code ends (a signal, a crash), the user's shell must not be left in paste mode. */
+  private readonly onExit = () => this.setPasteMode(false);
 
   constructor(
     private readonly source: RawInput,
@@ -50,6 +52,7 @@ export class TerminalInput extends EventEmitter {
     super();
     source.on("data", this.onData);
     source.on("end", this.onEnd);
+    process.once("exit", this.onExit);
     this.setPasteMode(true);
   }
 
@@ -90,6 +93,7 @@ export class TerminalInput extends EventEmitter {
     this.setPasteMode(false);
     this.source.off("data", this.onData);
     this.source.off("end", this.onEnd);
+    process.off("exit", this.onExit);
   }
 
   /** Gives text to the line editor as if typed (the held text at a new prompt). */

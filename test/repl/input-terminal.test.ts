@@ -146,6 +146,7 @@ test("/usr/bin/ls fails is a prompt, and / alone lists the commands", async () =
   terminal = await startRepl([reply(text("Let me look at ls."))]);
   terminal.type("/");
   await terminal.waitForText("Show this list");
+  expect(terminal.screen()).toContain("!cmd runs a shell command; @path attaches a file");
   expect(terminal.screen()).not.toContain("Unknown command");
   terminal.type("/usr/bin/ls fails");
   await terminal.waitForText("Let me look at ls.");
