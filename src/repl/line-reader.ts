@@ -52,7 +52,7 @@ export class LineReader {
   private readonly queue: QueuedLine[] = [];
   private waiter: ((line: string | null) => void) | undefined;
   /** How the waiting read takes Ctrl-D and `\` + Enter. */
-  private readMode = { multiline: false, endOnCtrlD: false };
+  private readMode = { multiline: false, endOnCtrlD: false, prompt: "" };
   /** The earlier lines of a message being continued with `\` + Enter. */
   private parts: string[] = [];
   /** The newline key was pressed: the next line from readline is one line of a longer message. */
@@ -124,9 +124,10 @@ export class LineReader {
     return this.waiter !== undefined;
   }
 
-  /** The text typed so far: at the prompt, or held while nobody asked (see TerminalInput). */
+  /** The text typed so far: at the prompt (the earlier lines of a message too), or held while nobody asked. */
   get currentLine(): string {
-    return this.waiter || !this.keys ? this.rl.line : this.keys.held;
+    if (!this.waiter && this.keys) return this.keys.held;
+    return this.parts.length ? [...this.parts, this.rl.line].join("\n") : this.rl.line;
   }
 
   /**
@@ -143,7 +144,7 @@ export class LineReader {
       return Promise.resolve(queued.line);
     }
     if (this.ended) return Promise.resolve(null);
-    this.readMode = { multiline: remember, endOnCtrlD: remember };
+    this.readMode = { multiline: remember, endOnCtrlD: remember, prompt };
     this.parts = [];
     this.rl.setPrompt(prompt);
     this.rl.prompt();
@@ -200,6 +201,12 @@ export class LineReader {
   discardLine(): void {
     this.rl.write(null, { ctrl: true, name: "e" });
     this.rl.write(null, { ctrl: true, name: "u" });
+    if (this.parts.length === 0) return;
+    // The earlier lines of the message go too: a fresh prompt under them.
+    this.parts = [];
+    this.output.write("\n");
+    this.rl.setPrompt(this.readMode.prompt);
+    this.rl.prompt();
   }
 
   /**

@@ -74,3 +74,17 @@ test("a line typed while nobody asks is queued, announced, and shown at the next
   expect(await second).toBe("half typed");
   reader.close();
 });
+
+test("a message of several lines: Alt+Enter continues it, Ctrl-C drops all of it, Ctrl-D in it does nothing", async () => {
+  const { reader, type, shown } = atTerminal();
+  reader.onInterrupt(() => reader.currentLine && reader.discardLine());
+  const first = reader.read("> ");
+  type("one\u001b\r\u0004two");
+  await waitFor(() => reader.currentLine === "one\ntwo", "two lines typed");
+  expect(shown()).toMatch(/\n.*… .*two$/);
+  type("\u0003");
+  await waitFor(() => reader.currentLine === "", "the message dropped");
+  type("fresh\r");
+  expect(await first).toBe("fresh");
+  reader.close();
+});
