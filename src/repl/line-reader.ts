@@ -267,9 +267,8 @@ export class LineReader {
     if (this.isTerminal && this.waiter) this.output.write("\n");
   }
 
-  private typedAhead(line: string): void {
-    const shown = line.includes("\n") ? `${line.split("\n")[0]} [+${line.split("\n").length - 1} lines]` : line;
-    this.queue.push({ line, shown });
+  private typedAhead(shown: string): void {
+    this.queue.push({ line: this.keys?.pasted.expand(shown) ?? shown, shown });
     this.options.onTypedAhead?.(shown);
   }
 

@@ -19,7 +19,7 @@ export interface KeyRouting {
   ctrlD(): void;
   /** Ctrl-C while no read waits (a turn runs). */
   interrupt(): void;
-  /** Enter while no read waits: a line typed ahead, expanded (pastes put back). */
+  /** Enter while no read waits: a line typed ahead, as typed (pastes as their labels). */
   typedAhead(line: string): void;
 }
 
@@ -152,7 +152,7 @@ export class TerminalInput extends EventEmitter {
       case "\n": {
         const line = this.held;
         this.held = "";
-        if (line.trim() !== "") this.routing.typedAhead(this.pasted.expand(line));
+        if (line.trim() !== "") this.routing.typedAhead(line);
         return;
       }
       case "\u007f":

@@ -72,6 +72,12 @@ test("a line typed while nobody asks is queued, announced, and shown at the next
   const second = reader.read("> ");
   type(" typed\r");
   expect(await second).toBe("half typed");
+  // A paste typed ahead is announced and shown by its label, and sent whole.
+  type("see \u001b[200~x\ry\u001b[201~\r");
+  await waitFor(() => queued.length === 2, "the queued paste");
+  expect(queued[1]).toBe("see [pasted 2 lines]");
+  expect(await reader.read("> ")).toBe("see x\ny");
+  expect(shown()).toContain("> see [pasted 2 lines]\n");
   reader.close();
 });
 
