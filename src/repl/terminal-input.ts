@@ -26,10 +26,10 @@ export interface KeyRouting {
 /**
  * The terminal as node:readline reads it. Readline takes a bracketed paste for keys (each line of it
  * would be sent on its own, indentation lost) and ends all input on Ctrl-D, so the raw bytes pass
- * through here first: a paste goes to the line as one label (see PastedText), the newline keys continue the
- * message on a new line, and Ctrl-D on an empty line is the reader's to decide. While no read waits (a turn
- * runs), typed text is held here instead of echoing into the turn's output; Enter queues it as the
- * next prompt, Ctrl-C and Esc still act at once (as keypress events, for cancelKeys listeners).
+ * through here first: a paste goes to the line as one label (see PastedText), the newline keys
+ * continue the message on a new line, and Ctrl-D on an empty line is the reader's to decide. While
+ * no read waits (a turn runs), typed text is held here instead of echoing into the turn's output;
+ * Enter queues it as the next prompt; Ctrl-C and Esc still act at once (as keypress events too).
  */
 export class TerminalInput extends EventEmitter {
   readonly isTTY = true;
