@@ -144,7 +144,8 @@ export class LineReader {
       return Promise.resolve(queued.line);
     }
     if (this.ended) return Promise.resolve(null);
-    this.readMode = { multiline: remember, endOnCtrlD: remember, prompt };
+    // Only a person at a terminal continues a line; a piped script's lines are each one message, as before.
+    this.readMode = { multiline: remember && this.isTerminal, endOnCtrlD: remember, prompt };
     this.parts = [];
     this.rl.setPrompt(prompt);
     this.rl.prompt();
