@@ -33,8 +33,6 @@ export function messageLines(heading: string, message: string): string[] {
 
 /** No answer: Esc, Ctrl-C or a given-up call cancel; Ctrl-D (the end of input) declines. */
 export function noAnswer(io: PromptIo): ElicitResult {
-  if (io.cancelled()) return { action: "cancel" };
-  // Ctrl-D leaves the cursor after the question; the outcome goes on a line of its own.
-  io.print("");
-  return { action: "decline" };
+  // The line reader ends the question's line (Ctrl-D there answers nothing): no blank line here.
+  return io.cancelled() ? { action: "cancel" } : { action: "decline" };
 }

@@ -1,4 +1,5 @@
 import { createInterface, type Interface } from "node:readline";
+import { TerminalInput } from "./terminal-input.ts";
 
 type Input = NodeJS.ReadableStream & { isTTY?: boolean };
 type Output = NodeJS.WritableStream & { isTTY?: boolean };
@@ -8,6 +9,8 @@ export interface LineReaderOptions {
   history?: string[];
   /** Called for every line entered at a prompt that is remembered, for the history file. */
   onHistoryLine?: (line: string) => void;
+  /** A line entered at a terminal while no read waited (a turn ran): queued as the next prompt. */
+  onTypedAhead?: (line: string) => void;
 }
 
 export interface ReadOptions {
@@ -17,6 +20,15 @@ export interface ReadOptions {
   remember?: boolean;
   /** What Tab completes while this read waits; without it, Tab does nothing (a y/n question). */
   complete?: LineCompleter;
+}
+
+/** The prompt shown for the second and later lines of a message (`\` + Enter, Alt+Enter). */
+const CONTINUATION_PROMPT = "… ";
+
+/** A line queued before anyone asked: what is sent, and how the terminal shows it (pastes as labels). */
+interface QueuedLine {
+  line: string;
+  shown: string;
 }
 
 /**
@@ -29,26 +41,49 @@ export type LineCompleter = (line: string) => Promise<[string[], string]>;
  * Lines from the user, one per prompt. At a terminal, node:readline gives line editing and up/down
  * history; with piped stdin it reads one line per prompt the same way. Lines typed (or piped) while
  * nobody is asking wait in a queue. Ctrl-C arrives as an interrupt, not as a signal, since the
- * terminal is in raw mode; the REPL decides what it means.
+ * terminal is in raw mode; the REPL decides what it means. At a terminal the keys pass through
+ * TerminalInput first: a paste is one message, `\` + Enter or Alt+Enter continues it on a new line,
+ * Ctrl-D at a question answers nothing (only at an empty prompt does it end input), and what is typed
+ * while nobody asks is held, then queued or put back at the next prompt, never echoed into a turn.
  */
 export class LineReader {
   readonly isTerminal: boolean;
   private readonly rl: Interface;
-  private readonly queue: string[] = [];
+  private readonly queue: QueuedLine[] = [];
   private waiter: ((line: string | null) => void) | undefined;
+  /** How the waiting read takes Ctrl-D and `\` + Enter. */
+  private readMode = { multiline: false, endOnCtrlD: false, prompt: "" };
+  /** The earlier lines of a message being continued with `\` + Enter. */
+  private parts: string[] = [];
+  /** The newline key was pressed: the next line from readline is one line of a longer message. */
+  private continueNext = false;
+  /** The keys, between the terminal and readline; undefined without a terminal. */
+  private readonly keys: TerminalInput | undefined;
   private ended = false;
   private interruptHandler: (() => void) | undefined;
   /** The waiting read's completer: Tab at the prompt is not Tab at a question. */
   private completer: LineCompleter | undefined;
 
   constructor(
-    private readonly input: Input,
+    input: Input,
     private readonly output: Output,
     private readonly options: LineReaderOptions = {},
   ) {
     this.isTerminal = Boolean(input.isTTY && output.isTTY);
+    this.keys = this.isTerminal
+      ? new TerminalInput(input, output, {
+          reading: () => this.waiter !== undefined,
+          editorLine: () => this.rl.line,
+          multiline: () => this.readMode.multiline,
+          continueNextLine: () => (this.continueNext = true),
+          ctrlD: () => this.ctrlD(),
+          interrupt: () => this.interruptHandler?.(),
+          typedAhead: (line) => this.typedAhead(line),
+        })
+      : undefined;
     this.rl = createInterface({
-      input,
+      // TerminalInput has what readline uses of a stream: data and end events, pause, resume, raw mode.
+      input: (this.keys as unknown as NodeJS.ReadableStream | undefined) ?? input,
       output,
       terminal: this.isTerminal,
       // readline wants the newest first.
@@ -65,9 +100,10 @@ export class LineReader {
         );
       },
     });
-    this.rl.on("line", (line) => this.deliver(line));
+    this.rl.on("line", (line) => this.onLine(line));
     this.rl.on("close", () => {
       this.ended = true;
+      this.freshLine();
       this.deliver(null);
     });
     this.rl.on("SIGINT", () => this.interruptHandler?.());
@@ -82,14 +118,16 @@ export class LineReader {
     this.interruptHandler?.();
   }
 
+
   /** True while a prompt is shown and nothing has been entered. */
   get waiting(): boolean {
     return this.waiter !== undefined;
   }
 
-  /** The text typed so far at the prompt. */
+  /** The text typed so far: at the prompt (the earlier lines of a message too), or held while nobody asked. */
   get currentLine(): string {
-    return this.rl.line;
+    if (!this.waiter && this.keys) return this.keys.held;
+    return this.parts.length ? [...this.parts, this.rl.line].join("\n") : this.rl.line;
   }
 
   /**
@@ -101,14 +139,23 @@ export class LineReader {
     if (signal?.aborted) return Promise.resolve(null);
     const queued = this.queue.shift();
     if (queued !== undefined) {
-      // Without a terminal nothing echoes input; showing it makes the output read as a transcript.
-      if (!this.isTerminal) this.output.write(`${prompt}${queued}\n`);
-      return Promise.resolve(queued);
+      // Nothing echoed it (a pipe, or a line typed during a turn): it is shown as what is sent.
+      this.output.write(`${prompt}${queued.shown}\n`);
+      return Promise.resolve(queued.line);
     }
     if (this.ended) return Promise.resolve(null);
+    // Only a person at a terminal continues a line; a piped script's lines are each one message, as before.
+    this.readMode = { multiline: remember && this.isTerminal, endOnCtrlD: remember, prompt };
+    this.parts = [];
     this.rl.setPrompt(prompt);
     this.rl.prompt();
     this.completer = complete;
+    // Text typed during the turn starts this line, in view and editable, not merged out of sight.
+    if (this.keys?.held) {
+      const held = this.keys.held;
+      this.keys.held = "";
+      this.keys.typeIntoEditor(held);
+    }
     return new Promise((resolve) => {
       const settle = (line: string | null) => {
         signal?.removeEventListener("abort", onAbort);
@@ -117,7 +164,8 @@ export class LineReader {
           if (remember) this.options.onHistoryLine?.(line);
           else this.forget(line);
         }
-        resolve(line);
+        // The history keeps a paste's label; the model gets the text.
+        resolve(line !== null && this.keys ? this.keys.pasted.expand(line) : line);
       };
       const onAbort = () => {
         if (this.waiter !== settle) return;
@@ -142,7 +190,7 @@ export class LineReader {
    */
   dropTypedAhead(): number {
     if (!this.isTerminal) return 0;
-    const dropped = this.queue.splice(0).length;
+    const dropped = this.queue.splice(0).length + (this.keys?.dropHeld() ? 1 : 0);
     if (this.rl.line) {
       this.discardLine();
       return dropped + 1;
@@ -154,6 +202,12 @@ export class LineReader {
   discardLine(): void {
     this.rl.write(null, { ctrl: true, name: "e" });
     this.rl.write(null, { ctrl: true, name: "u" });
+    if (this.parts.length === 0) return;
+    // The earlier lines of the message go too: a fresh prompt under them.
+    this.parts = [];
+    this.output.write("\n");
+    this.rl.setPrompt(this.readMode.prompt);
+    this.rl.prompt();
   }
 
   /**
@@ -175,23 +229,64 @@ export class LineReader {
    */
   suspend(): void {
     this.rl.pause();
-    if (this.isTerminal) (this.input as { setRawMode?: (raw: boolean) => void }).setRawMode?.(false);
+    this.keys?.setRawMode(false);
   }
 
   resume(): void {
-    if (this.isTerminal) (this.input as { setRawMode?: (raw: boolean) => void }).setRawMode?.(true);
+    this.keys?.setRawMode(true);
     this.rl.resume();
   }
 
-  /** Ends input as Ctrl-D would: a pending read resolves null. */
+  /** Ends input as Ctrl-D at an empty prompt does: a pending read resolves null. */
   end(): void {
     this.ended = true;
+    this.freshLine();
     this.deliver(null);
   }
 
   close(): void {
     this.ended = true;
     this.rl.close();
+    this.keys?.close();
+  }
+
+  /** Ctrl-D on an empty line: at a question, no answer (the session goes on); at the prompt, the end. */
+  private ctrlD(): void {
+    if (!this.readMode.endOnCtrlD) {
+      const waiter = this.waiter;
+      this.waiter = undefined;
+      this.output.write("\n");
+      waiter?.(null);
+    } else if (this.parts.length === 0) {
+      this.end();
+    }
+    // In the middle of a message of several lines, Ctrl-D does nothing: Enter sends, Ctrl-C drops it.
+  }
+
+  /** After the last prompt, the shell's own prompt starts on a line of its own. */
+  private freshLine(): void {
+    if (this.isTerminal && this.waiter) this.output.write("\n");
+  }
+
+  private typedAhead(shown: string): void {
+    this.queue.push({ line: this.keys?.pasted.expand(shown) ?? shown, shown });
+    this.options.onTypedAhead?.(shown);
+  }
+
+  /** A line from readline: the end of a message, or (ending in `\`) one line of it at the prompt. */
+  private onLine(line: string): void {
+    const continued = this.continueNext || line.endsWith("\\");
+    this.continueNext = false;
+    if (this.waiter && this.readMode.multiline && continued) {
+      this.parts.push(line.endsWith("\\") ? line.slice(0, -1) : line);
+      this.forget(line);
+      this.rl.setPrompt(CONTINUATION_PROMPT);
+      this.rl.prompt();
+      return;
+    }
+    const whole = this.parts.length ? [...this.parts, line].join("\n") : line;
+    this.parts = [];
+    this.deliver(whole);
   }
 
   /** readline keeps every line for up/down; an answer to a question is not worth recalling. */
@@ -207,7 +302,7 @@ export class LineReader {
       if (!this.isTerminal && line !== null) this.output.write(`${line}\n`);
       waiter(line);
     } else if (line !== null) {
-      this.queue.push(line);
+      this.queue.push({ line, shown: line });
     }
   }
 }

@@ -22,10 +22,16 @@ import { mentionCompletion } from "./mention-completion.ts";
 import { RemoteCompletions } from "./remote-completion.ts";
 import { slashCompletion } from "./slash-completion.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
-import { attachResources } from "./resource-mentions.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
 import { AnswerDisplay } from "./answer-display.ts";
+import type { Clock } from "../system/clock.ts";
+import { ExitConfirmation } from "./exit-confirmation.ts";
+import { fileCompletion } from "./file-completion.ts";
+import { attachMentions } from "./prompt-attachments.ts";
+import { runShellCommand, ShellContext } from "./shell-command.ts";
+import { isSlashCommand } from "./slash-or-path.ts";
+import { BUILTIN_COMMAND_NAMES } from "./slash-commands.ts";
 
 export interface ReplOptions {
   model: string;
@@ -42,6 +48,8 @@ export interface ReplOptions {
   markdown?: boolean;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** For the 2 s of `(Ctrl-C again to exit)`. */
+  clock?: Pick<Clock, "now">;
 }
 
 const PROMPT = "> ";
@@ -58,16 +66,19 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const history = historyPath();
   // Tab's sources, one per kind of word; issue 14's `@file` joins them here.
   const remote = new RemoteCompletions();
-  const complete = createCompleter([slashCompletion({ pool: options.pool, remote }), mentionCompletion({ pool: options.pool, remote })]);
+  const complete = createCompleter([slashCompletion({ pool: options.pool, remote }), mentionCompletion({ pool: options.pool, remote }), fileCompletion({ cwd: options.cwd })]);
   const reader = new LineReader(input, output, {
     history: loadHistory(history),
     onHistoryLine: (line) => (input.isTTY ? appendHistory(history, line) : undefined),
+    onTypedAhead: (line) => (renderer ? renderer.notice(style.dim(`⎿ queued as your next prompt: ${sanitizeForTerminal(line)}`)) : undefined),
   });
   const display = new AnswerDisplay({ output, isTerminal: reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown });
   const style = display.style;
 
   let turn: AbortController | undefined;
   let renderer: TurnRenderer | undefined;
+  let questionOpen = false;
+  const shell = new ShellContext();
   const notices: string[] = [];
   // At a terminal, news goes above the prompt at once; otherwise it waits for the next prompt.
   const news = (line: string) => {
@@ -78,11 +89,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
   const questions = new TerminalQuestions({
     begin: () => {
+      questionOpen = true;
       renderer?.hold();
       const dropped = reader.dropTypedAhead();
       if (dropped > 0) print(style.dim(`(${dropped} line(s) typed before this question were dropped: answer it below)`));
     },
-    end: () => renderer?.release(),
+    end: () => {
+      questionOpen = false;
+      renderer?.release();
+    },
   });
   const permissions = replPermissions({
     cwd: options.cwd,
@@ -117,19 +132,19 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     permissions: permissions.gate,
   });
 
-  // Ctrl-C: cancels the turn if one runs; else clears the line; twice on an empty line, exits.
-  let interruptsAtEmptyPrompt = 0;
+  // Ctrl-C: cancels the turn if one runs; else clears the line; twice within 2 s on an empty line, exits.
+  const exitConfirmation = new ExitConfirmation(options.clock);
   reader.onInterrupt(() => {
     if (turn) {
       turn.abort();
       return;
     }
     if (reader.currentLine) {
-      interruptsAtEmptyPrompt = 0;
+      exitConfirmation.reset();
       reader.discardLine();
       return;
     }
-    if (++interruptsAtEmptyPrompt >= 2) {
+    if (exitConfirmation.press() === "exit") {
       reader.end();
       return;
     }
@@ -183,9 +198,14 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       if (line === null) break;
       const text = line.trim();
       if (text === "") continue;
-      interruptsAtEmptyPrompt = 0;
-      let prompt: string | PromptBlock[] = text;
-      if (text.startsWith("/")) {
+      exitConfirmation.reset();
+      // A message of several lines (a paste) is sent verbatim: its indentation is part of it.
+      let prompt: string | PromptBlock[] = line.includes("\n") ? line : text;
+      if (text.startsWith("!") && text.length > 1) {
+        await cancellable((signal) => runShellCommand(text.slice(1), { cwd: options.cwd, signal, print, style, context: shell }));
+        continue;
+      }
+      if (isSlashCommand(text, BUILTIN_COMMAND_NAMES)) {
         const outcome = await runSlashCommand(text, {
           session,
           print,
@@ -207,10 +227,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       turn = new AbortController();
       renderer = await display.renderer();
       let declined = false;
+      // Esc stops the turn as Ctrl-C does; at a question it is the question's (a form's cancel).
+      const stopEsc = reader.isTerminal ? cancelKeys(input)(() => questionOpen || turn?.abort()) : () => {};
       try {
         // What the user typed may @-mention resources; a server's prompt is sent as it came (its text
         // mentioning another server's resource must not fetch it).
-        const blocks = typeof prompt === "string" ? await attachResources(prompt, { session, signal: turn.signal, print, style, updates: resourceUpdates }) : prompt;
+        const blocks = typeof prompt === "string" ? await attachMentions(prompt, { session, signal: turn.signal, print, style, updates: resourceUpdates, cwd: options.cwd, shell }) : prompt;
         if (blocks === undefined) continue;
         const outcome = await agent.run(blocks, { signal: turn.signal, observer: renderer });
         renderer.endLine();
@@ -222,6 +244,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         print(style.red(`error: ${error.message}`));
         print(style.dim("(the prompt was not kept in the conversation: press Up to edit it and send it again)"));
       } finally {
+        stopEsc();
         turn = undefined;
         renderer = undefined;
       }

@@ -90,7 +90,7 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
-const ALIASES: Record<string, string> = { quit: "exit", "?": "help" };
+const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" };
 
 /** The built-in commands' names, without the slash: for Tab. */
 export const BUILTIN_COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
@@ -132,7 +132,7 @@ async function sendPrompt(prompt: PromptCommand, args: string, context: SlashCon
 
 function helpText(prompts: PromptCommand[]): string {
   const rows = Object.values(COMMANDS).map((c) => [c.usage, c.help]);
-  const lines = [...alignColumns(rows).map((line) => `  ${line}`), "  Ctrl-C cancels a running turn; twice at an empty prompt exits."];
+  const lines = [...alignColumns(rows).map((line) => `  ${line}`), "  Esc or Ctrl-C cancels a running turn; Ctrl-C twice or Ctrl-D at an empty prompt exits.\n  !cmd runs a shell command; @path attaches a file; \\ + Enter or Alt+Enter starts a new line."];
   if (prompts.length > 0) lines.push("MCP prompts (arguments in order, or name=value; Tab completes):", ...alignColumns(promptHelpRows(prompts)).map((line) => `  ${line}`));
   return lines.join("\n");
 }

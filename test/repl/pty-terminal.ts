@@ -13,6 +13,10 @@ const KEYS: Record<string, string> = {
   Up: "\u001b[A",
   Down: "\u001b[B",
   Escape: "\u001b",
+  Tab: "\t",
+  "M-Enter": "\u001b\r",
+  /** Shift+Enter as the kitty keyboard protocol reports it. */
+  "S-Enter": "\u001b[13;2u",
 };
 
 /**
@@ -25,6 +29,8 @@ export class PtyTerminal {
   private readonly emulator = new HeadlessTerminal({ cols: COLS, rows: ROWS, allowProposedApi: true, scrollback: 1000 });
   private process: Subprocess | undefined;
   private pending = Promise.resolve();
+  /** The cursor's column when the program ended: 0 when it left the shell a fresh line. */
+  exitColumn: number | undefined;
 
   /** Starts `command` (argv) in a 120x40 terminal. */
   start(command: string[], options: { cwd: string; env: Record<string, string> }): void {
@@ -34,11 +40,20 @@ export class PtyTerminal {
       terminal: { cols: COLS, rows: ROWS, data: (_terminal, data) => this.show(data) },
     });
     this.process = child;
-    void child.exited.then((code) => this.show(`\r\n[exit ${code}]\r\n`));
+    void child.exited.then(async (code) => {
+      await this.pending;
+      this.exitColumn = this.emulator.buffer.active.cursorX;
+      this.show(`\r\n[exit ${code}]\r\n`);
+    });
   }
 
   send(...keys: string[]): void {
     for (const key of keys) this.process?.terminal?.write(KEYS[key] ?? key);
+  }
+
+  /** Pastes text as a terminal with bracketed paste on does: between ESC[200~ and ESC[201~. */
+  paste(text: string): void {
+    this.process?.terminal?.write(`\u001b[200~${text}\u001b[201~`);
   }
 
   /** Types text literally, then presses Enter. */

@@ -20,7 +20,7 @@ export interface WalkOptions {
   signal?: AbortSignal;
 }
 
-interface IgnoreLayer {
+export interface IgnoreLayer {
   dir: string;
   rules: Ignore;
 }
@@ -56,7 +56,7 @@ export async function* walkFiles(options: WalkOptions): AsyncGenerator<string> {
 }
 
 /** Git's rule: the deepest .gitignore that has a say about a path decides. */
-function isIgnored(layers: IgnoreLayer[], path: string, isDirectory: boolean): boolean {
+export function isIgnored(layers: IgnoreLayer[], path: string, isDirectory: boolean): boolean {
   let ignored = false;
   for (const { dir, rules } of layers) {
     const result = rules.test(relative(dir, path) + (isDirectory ? "/" : ""));
@@ -66,7 +66,7 @@ function isIgnored(layers: IgnoreLayer[], path: string, isDirectory: boolean): b
   return ignored;
 }
 
-async function layerOf(dir: string): Promise<IgnoreLayer | undefined> {
+export async function layerOf(dir: string): Promise<IgnoreLayer | undefined> {
   // A .gitignore is a project file: hostile, so read like one (a FIFO there must not hang the walk).
   const read = await readRegularFile(join(dir, ".gitignore"), ".gitignore", { maxBytes: MAX_GITIGNORE_BYTES });
   if (!read.ok) return undefined;
@@ -74,7 +74,7 @@ async function layerOf(dir: string): Promise<IgnoreLayer | undefined> {
 }
 
 /** The .gitignore files above `root` up to the project folder, when `root` lies inside it. */
-async function ancestorLayers(projectRoot: string, root: string): Promise<IgnoreLayer[]> {
+export async function ancestorLayers(projectRoot: string, root: string): Promise<IgnoreLayer[]> {
   const rel = relative(projectRoot, root);
   if (rel === "" || rel.startsWith("..")) return [];
   const dirs: string[] = [];
