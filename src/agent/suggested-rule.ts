@@ -3,7 +3,12 @@ import { splitCommand } from "../system/bash-command-parts.ts";
 /** Built-in tools whose Claude Code name covers exactly that tool; others are named as they are. */
 const RULE_NAMES: Record<string, string> = { write_file: "Write", glob: "Glob", grep: "Grep" };
 
-/** Commands whose second word (or third, after `run`) says what they do: `npm test`, `npm run build`. */
+/**
+ * Commands whose second word (or third, after `run`) says what they do: `npm test`, `npm run build`.
+ * Only these: for any other command the second word is an argument (`touch MADE`), and a rule
+ * naming it would be both too narrow to be useful and misleading in the question.
+ */
+const WITH_SUBCOMMANDS = new Set(["git", "npm", "pnpm", "yarn", "bun", "npx", "bunx", "deno", "cargo", "go", "docker", "kubectl", "gh", "make", "pip", "uv", "poetry", "dotnet", "mvn", "gradle", "terraform", "helm", "brew", "apt", "systemctl"]);
 const SUBCOMMAND = /^[A-Za-z][A-Za-z0-9_:-]*$/;
 const RUNNERS = new Set(["run", "exec", "run-script"]);
 
@@ -22,7 +27,7 @@ export function suggestedRule(toolName: string, input: Record<string, unknown>):
   const words = part.words.map((w) => w.text);
   const prefix = [words[0] as string];
   const second = part.words[1];
-  if (second?.literal && SUBCOMMAND.test(second.text)) {
+  if (WITH_SUBCOMMANDS.has(prefix[0] as string) && second?.literal && SUBCOMMAND.test(second.text)) {
     prefix.push(second.text);
     const third = part.words[2];
     if (RUNNERS.has(second.text) && third?.literal && /^[A-Za-z0-9][\w:.-]*$/.test(third.text)) prefix.push(third.text);

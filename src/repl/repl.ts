@@ -11,7 +11,6 @@ import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
 import { LineReader } from "./line-reader.ts";
 import { showInPager } from "./pager.ts";
 import { replPermissions } from "./repl-permissions.ts";
-import { askInstead } from "./declined-turn.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
 import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
 import { TerminalQuestions } from "./terminal-questions.ts";
@@ -53,6 +52,14 @@ export interface ReplOptions {
 }
 
 const PROMPT = "> ";
+/**
+ * After the user said no, the turn has stopped; the prompt asks what to do instead, as Claude Code
+ * does. What is typed there goes to the model right after the declined call's result (the
+ * conversation joins them), with the prompt's editing, Tab, paste and @ mentions; nothing typed,
+ * nothing sent. The question is the prompt itself, so Ctrl-D at the permission question is one key
+ * back to the prompt.
+ */
+const INSTEAD_QUESTION = "What should cat-code do instead? (your next prompt goes to the model with the decline)";
 
 /**
  * The interactive agent. The prompt appears at once; the MCP servers connect in the background and
@@ -187,14 +194,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     else news(line);
   };
 
-  // What the user said to do instead of a call they declined: the next prompt, asked for at once.
-  let instead: string | undefined;
   try {
     for (;;) {
       for (const notice of notices.splice(0)) print(notice);
       logLines.reset();
-      const line = instead ?? (await reader.read(PROMPT, { complete }));
-      instead = undefined;
+      const line = await reader.read(PROMPT, { complete });
       if (line === null) break;
       const text = line.trim();
       if (text === "") continue;
@@ -248,7 +252,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         turn = undefined;
         renderer = undefined;
       }
-      if (declined) instead = await askInstead((question, signal) => reader.read(question, { signal }), cancellable, (line) => print(style.dim(line)));
+      if (declined) print(INSTEAD_QUESTION);
     }
   } finally {
     process.off("SIGINT", onSigint);

@@ -179,6 +179,8 @@ describe("suggestedRule: what 'always' saves", () => {
     ["bash", { command: "git commit -m 'x y'" }, "Bash(git commit:*)"],
     ["bash", { command: "ls -la" }, "Bash(ls:*)"],
     ["bash", { command: "cat README.md" }, "Bash(cat:*)"],
+    ["bash", { command: "touch MADE" }, "Bash(touch:*)"],
+    ["bash", { command: "python script" }, "Bash(python:*)"],
     ["bash", { command: "npm test && rm -rf /" }, undefined],
     ["bash", { command: "npm test > out" }, undefined],
     ["bash", { command: "FOO=1 npm test" }, undefined],
