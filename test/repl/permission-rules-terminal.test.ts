@@ -42,23 +42,23 @@ test("a saves the command's prefix to the project's settings (comments kept), th
   const settingsFile = join(project, ".cat-code", "settings.json");
   writeFileSync(settingsFile, '{\n  // chosen by hand\n  "markdown": true,\n}\n');
   terminal = startRepl(project, home, [
-    reply(toolUse("bash", { command: "git status" })),
+    reply(toolUse("bash", { command: "echo one" })),
     said("first"),
-    reply(toolUse("bash", { command: "git status two" })),
+    reply(toolUse("bash", { command: "echo one two" })),
     said("second"),
-    reply(toolUse("bash", { command: "git status three" })),
+    reply(toolUse("bash", { command: "echo one three" })),
     said("third"),
   ]);
   await atPrompt(terminal);
   terminal.type("run it");
-  await terminal.waitForText("Allow bash? [y]es / [n]o / [a]lways for 'git status:*' in this project / [A] in all projects");
+  await terminal.waitForText("Allow bash? [y]es / [n]o / [a]lways for 'echo:*' in this project / [A] in all projects");
   terminal.type("a");
-  await terminal.waitForText(`Saved Bash(git status:*) to ${settingsFile}`);
+  await terminal.waitForText(`Saved Bash(echo:*) to ${settingsFile}`);
   await terminal.waitForText("first: one");
   const saved = readFileSync(settingsFile, "utf8");
   expect(saved).toContain("// chosen by hand");
   expect(saved).toContain('"markdown": true');
-  expect(saved).toContain('"Bash(git status:*)"');
+  expect(saved).toContain('"Bash(echo:*)"');
 
   terminal.type("again");
   let screen = await terminal.waitForText("second: one two");
@@ -66,10 +66,10 @@ test("a saves the command's prefix to the project's settings (comments kept), th
 
   terminal.type("/permissions");
   screen = await terminal.waitForText("/permissions remove <rule> removes one.");
-  expect(screen).toMatch(new RegExp(`allow  Bash\\(git status:\\*\\)  ${settingsFile.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
-  terminal.type("/permissions remove Bash(git status:*)");
-  await terminal.waitForText(`Removed Bash(git status:*) from ${settingsFile}`);
-  expect(readFileSync(settingsFile, "utf8")).not.toContain("Bash(git status:*)");
+  expect(screen).toMatch(new RegExp(`allow  Bash\\(echo:\\*\\)  ${settingsFile.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  terminal.type("/permissions remove Bash(echo:*)");
+  await terminal.waitForText(`Removed Bash(echo:*) from ${settingsFile}`);
+  expect(readFileSync(settingsFile, "utf8")).not.toContain("Bash(echo:*)");
   expect(readFileSync(settingsFile, "utf8")).toContain("// chosen by hand");
 
   // Removed: the next such call is asked about again.
