@@ -1,12 +1,20 @@
 import type { ArgsDef } from "citty";
 import { CliError } from "../terminal/cli-error.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { nearestNames } from "../terminal/suggest.ts";
+import { lastValue, parseFlags, splitRules } from "./agent-flags.ts";
 import { rejectUnknownFlags } from "./known-flags.ts";
 import { rootArg } from "./root-flags.ts";
 
 /** The root command's own flags: `cat-code` starts the REPL, `cat-code -p "<prompt>"` print mode. */
 export const agentArgs = {
-  print: { type: "string", alias: "p", description: "Run one prompt to its end, print the answer and exit", valueHint: "prompt" },
+  print: { type: "boolean", alias: "p", description: "Print mode: run the prompt (and stdin) to its end, print the answer, exit" },
   model: { type: "string", description: "The model (default: $CAT_CODE_MODEL, else a current Sonnet)", valueHint: "name" },
+  continue: { type: "boolean", alias: "c", description: "Go on with the latest session of this folder" },
+  resume: { type: "string", alias: "r", description: "Go on with a session: its id, or none to pick from a list", valueHint: "id" },
+  "output-format": { type: "string", description: "With -p: text (default), json (one result object) or stream-json (an event per line)", valueHint: "format" },
+  allowedTools: { type: "string", alias: "allowed-tools", description: 'With -p: run tools these rules allow without asking ("Bash(npm test:*),Read")', valueHint: "rules" },
+  disallowedTools: { type: "string", alias: "disallowed-tools", description: "With -p: never run tools these rules name", valueHint: "rules" },
   "allow-all": { type: "boolean", description: "Run every tool without asking for permission" },
   "mcp-config": { type: "string", description: "Read MCP servers from this file instead of ~/.cat-code/mcp.json", valueHint: "file" },
   "max-turns": { type: "string", description: "Model requests allowed per prompt (default 50)", valueHint: "n" },
@@ -14,55 +22,83 @@ export const agentArgs = {
   verbose: { type: "boolean", description: "Log debug lines to stderr" },
 } as const satisfies ArgsDef;
 
-export interface AgentCommandArgs {
-  _: string[];
-  print?: string;
-  model?: string;
-  "allow-all"?: boolean;
-  "mcp-config"?: string;
-  "max-turns"?: string;
-}
-
 /**
  * The root command's run. citty also runs it after a subcommand (`cat-code mcp list`), so it does
- * nothing when one was given: a positional at the root is always a subcommand's name.
+ * nothing when the first word names one; any other word is the prompt (`cat-code "fix the tests"`).
  */
-export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[], rootArgs: ArgsDef): Promise<void> {
-  if (args._.length > 0) return;
+export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subcommands: readonly string[]): Promise<void> {
+  const flags = parseFlags(rawArgs, rootArgs);
+  if (flags.positionals[0] !== undefined && subcommands.includes(flags.positionals[0])) return;
   rejectUnknownFlags(rawArgs, rootArgs);
-  const maxTurns = parseMaxTurns(args["max-turns"]);
+  const print = flags.booleans.get("print") === true;
+  const prompt = onePrompt(flags.positionals, subcommands);
+  const maxTurns = parseMaxTurns(lastValue(flags, "max-turns"));
+  const outputFormat = parseOutputFormat(lastValue(flags, "output-format"));
+  const rules = { allow: splitRules(flags.values.get("allowedTools") ?? []), deny: splitRules(flags.values.get("disallowedTools") ?? []) };
+  for (const [flag, given] of [["--output-format", outputFormat !== undefined], ["--allowedTools", rules.allow.length > 0], ["--disallowedTools", rules.deny.length > 0]] as const) {
+    if (given && !print) throw CliError.usage(`${flag} is for print mode: add -p`);
+  }
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ resolveModel }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }] = await Promise.all([
+  const [{ resolveModel }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseSession }] = await Promise.all([
     import("../agent/model-client.ts"),
     import("./mcp/server-selection.ts"),
     import("./mcp/open-pool.ts"),
     import("../terminal/declined-elicitation.ts"),
     import("../terminal/render-status.ts"),
+    import("../mcp/config/load-config.ts"),
+    import("./session-choice.ts"),
   ]);
-  const model = resolveModel(args.model);
+  const model = resolveModel(lastValue(flags, "model"));
   const roots = rootsFromArgs(rawArgs);
-  let entries = loadServerEntries({ "mcp-config": args["mcp-config"] });
+  const home = catCodeHome();
+  const cwd = process.cwd();
+  // Before any server starts: a wrong id, or a list the user leaves, costs nothing.
+  const choice = await chooseSession({ home, cwd, print, continueLatest: flags.booleans.get("continue") === true, resume: lastValue(flags, "resume") });
+  if (choice === "none") return;
+  const mcpConfig = lastValue(flags, "mcp-config");
+  let entries = loadServerEntries({ "mcp-config": mcpConfig });
   // A project's own servers wait for the user's word; only a person at a terminal can give it.
-  if (args.print === undefined && process.stdin.isTTY) {
+  if (!print && process.stdin.isTTY) {
     const { askProjectApprovals } = await import("../repl/project-approval-question.ts");
     entries = await askProjectApprovals(entries);
   }
   // The servers may ask the user (elicitation): -p declines with a line on stderr, the REPL puts its form in place.
   // A server that wants a sign-in is NEEDS-AUTH at first; in the REPL, `/mcp login <name>` signs in.
-  const auth = cliAuth({ "mcp-config": args["mcp-config"] });
-  if (args.print === undefined) auth.loginHint = replLoginHint;
+  const auth = cliAuth({ "mcp-config": mcpConfig });
+  if (!print) auth.loginHint = replLoginHint;
   const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
-  const common = { model, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns };
+  const common = { model, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice };
 
-  if (args.print !== undefined) {
-    const prompt = args.print.trim() || (process.stdin.isTTY ? "" : (await Bun.stdin.text()).trim());
-    if (!prompt) throw CliError.usage('-p needs a prompt: cat-code -p "<prompt>" (or pipe it on stdin)');
-    const { runPrint } = await import("../repl/print-mode.ts");
-    process.exitCode = await runPrint({ ...common, prompt, startupTimeoutMs: startupTimeout(process.env.CAT_CODE_MCP_STARTUP_TIMEOUT) });
+  if (print) {
+    const { printPrompt } = await import("./print-prompt.ts");
+    const text = await printPrompt(prompt);
+    const [{ runPrint }, permissions] = await Promise.all([import("../repl/print-mode.ts"), permissionRules(rules, cwd)]);
+    process.exitCode = await runPrint({ ...common, prompt: text, outputFormat, permissions, startupTimeoutMs: startupTimeout(process.env.CAT_CODE_MCP_STARTUP_TIMEOUT) });
     return;
   }
   const { runRepl } = await import("../repl/repl.ts");
-  process.exitCode = await runRepl(common);
+  process.exitCode = await runRepl({ ...common, firstPrompt: prompt });
+}
+
+/** --allowedTools and --disallowedTools as rules around the print-mode gate; none given, none applied. */
+async function permissionRules(rules: { allow: string[]; deny: string[] }, cwd: string) {
+  if (rules.allow.length === 0 && rules.deny.length === 0) return undefined;
+  const { checkedRules } = await import("./rule-flags.ts");
+  return checkedRules(rules, cwd);
+}
+
+/** The words left after the flags: one prompt, quoted. Several words are more likely a typo'd command. */
+function onePrompt(words: string[], subcommands: readonly string[]): string | undefined {
+  if (words.length <= 1) return words[0];
+  const near = nearestNames(words[0] as string, [...subcommands]);
+  const hint = near.length ? `; '${sanitizeForTerminal(words[0] as string)}' is no command (did you mean ${near.join(", ")}?)` : "";
+  throw CliError.usage(`cat-code takes one prompt: quote it, as in cat-code "${sanitizeForTerminal(words.join(" "))}"${hint}`);
+}
+
+function parseOutputFormat(text: string | undefined): "text" | "json" | "stream-json" | undefined {
+  if (text === undefined) return undefined;
+  if (text === "text" || text === "json" || text === "stream-json") return text;
+  throw CliError.usage(`--output-format must be text, json or stream-json, got '${sanitizeForTerminal(text)}'`);
 }
 
 /** CAT_CODE_MCP_STARTUP_TIMEOUT: milliseconds print mode waits for the servers (default 30 s). */
@@ -76,6 +112,7 @@ function startupTimeout(text: string | undefined): number | undefined {
 function parseMaxTurns(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw CliError.usage(`--max-turns must be a whole number of at least 1, got '${text}'`);
+  if (!Number.isInteger(n) || n < 1) throw CliError.usage(`--max-turns must be a whole number of at least 1, got '${sanitizeForTerminal(text)}'`);
   return n;
 }
+

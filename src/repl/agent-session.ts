@@ -18,6 +18,8 @@ export interface AgentSessionOptions {
   maxTurns?: number;
   retry?: Partial<RetryPolicy>;
   env?: Record<string, string | undefined>;
+  /** Hears the agent once it is made (the session file starts recording it). */
+  onAgent?: (agent: AgentLoop) => void;
 }
 
 /**
@@ -86,6 +88,7 @@ export class AgentSession {
       maxTurns: this.options.maxTurns,
       retry: this.options.retry,
     });
+    this.options.onAgent?.(this.agent);
     return this.agent;
   }
 

@@ -1,5 +1,8 @@
 import { AgentError } from "../agent/agent-error.ts";
-import { allowAll, declineAll } from "../agent/permission.ts";
+import type { AgentObserver } from "../agent/agent-observer.ts";
+import type { RunOutcome } from "../agent/agent-loop.ts";
+import { allowAll, declineAll, type PermissionGate } from "../agent/permission.ts";
+import { openSessionFile, recordInto, type ResumedSession } from "../agent/session/session-recording.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
@@ -14,6 +17,8 @@ import { cliLoginHint } from "../terminal/render-status.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
 import { expandResourceMentions } from "./resource-mentions.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { resultObject, StreamJsonEvents, writeJsonLine, type OutputFormat, type PrintResult } from "./print-output.ts";
+import { usageSince } from "./run-usage.ts";
 
 /** How long print mode waits for the MCP servers before it starts without the slow ones. */
 export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
@@ -26,20 +31,30 @@ export interface PrintOptions {
   allowAll: boolean;
   maxTurns?: number;
   startupTimeoutMs?: number;
+  outputFormat?: OutputFormat;
+  /** CAT_CODE_HOME: the session is saved under it, so `--resume <id>` can go on from this run. */
+  home: string;
+  resumed?: ResumedSession;
+  /** Turns the gate (allow-all or decline-all) into the one the run uses: --allowedTools and --disallowedTools. */
+  permissions?: (gate: PermissionGate) => PermissionGate;
 }
 
 /**
- * `cat-code -p "<prompt>"`: one conversation to its end, the final text on stdout, tool calls on
- * stderr. There is no second turn, so it waits for the servers first; with nobody to ask, tools
- * that need permission are declined unless --allow-all is given.
+ * `cat-code -p "<prompt>"`: one conversation to its end, the final text on stdout (or a JSON result,
+ * or a JSON event per line), tool calls on stderr. There is no second turn, so it waits for the
+ * servers first; with nobody to ask, tools that need permission are declined unless --allow-all
+ * or an --allowedTools rule says otherwise.
  */
 export async function runPrint(options: PrintOptions): Promise<number> {
+  const started = performance.now();
+  const format = options.outputFormat ?? "text";
+  const gate = options.allowAll ? allowAll : declineAll;
   const session = new AgentSession({
     model: options.model,
     cwd: options.cwd,
     pool: options.pool,
     maxTurns: options.maxTurns,
-    permissions: options.allowAll ? allowAll : declineAll,
+    permissions: options.permissions ? options.permissions(gate) : gate,
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
@@ -50,9 +65,19 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     const line = logLines.lineFor(entry);
     if (line !== undefined) renderer.notice(line);
   };
+  const file = openSessionFile({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: (line) => log.warn(line) });
   try {
     const agent = session.agentOrMissingKey();
     if ("missing" in agent) throw CliError.usage(agent.missing);
+    recordInto(file, agent, options.resumed);
+    const events = format === "stream-json" ? new StreamJsonEvents(file.id) : undefined;
+    if (events) {
+      const save = agent.conversation.onChange;
+      agent.conversation.onChange = (change) => {
+        save?.(change);
+        events.change(change);
+      };
+    }
 
     const timeoutMs = options.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS;
     const startup = AbortSignal.timeout(timeoutMs);
@@ -66,20 +91,46 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     // Not failures: each is one command away, and that command is what to say.
     const signIns = signInNote(session.pool.status().filter((s) => s.state === "needs-auth").map((s) => s.name), session.pool.authContext?.loginHint ?? cliLoginHint);
     if (signIns) log.warn(`MCP: ${signIns}`);
+    events?.init({
+      model: agent.model,
+      cwd: options.cwd,
+      tools: session.registry.list().map((tool) => tool.name),
+      servers: session.pool.status().map((status) => ({ name: status.name, status: status.state })),
+    });
 
     // `@server:uri` attaches the resource; one that cannot be read stops the run before anything is sent.
     const expanded = await expandResourceMentions(options.prompt, session.pool);
     if ("error" in expanded) throw CliError.unavailable(`${expanded.error} (nothing was sent)`);
     for (const attached of expanded.attached) renderer.notice(`⎿ attached ${sanitizeForTerminal(attached)}`);
 
-    let outcome;
+    const before = agent.usage.byModel();
+    let requests = 0;
+    const summary = (subtype: string, isError: boolean, result: string): PrintResult => ({
+      subtype,
+      isError,
+      result,
+      ...usageSince(before, agent.usage),
+      sessionId: file.id,
+      numTurns: requests,
+      durationMs: Math.round(performance.now() - started),
+    });
+    let outcome: RunOutcome;
     try {
-      outcome = await agent.run(expanded.attached.length ? expanded.blocks : options.prompt, { observer: renderer });
+      outcome = await agent.run(expanded.attached.length ? expanded.blocks : options.prompt, { observer: counting(renderer, (n) => (requests = n)) });
     } catch (error) {
-      if (error instanceof AgentError) throw CliError.unavailable(error.message);
-      throw error;
+      if (!(error instanceof AgentError)) throw error;
+      if (format === "text") throw CliError.unavailable(error.message);
+      renderer.endLine();
+      await finish(events, summary("error_during_execution", true, error.message));
+      return ExitCode.Unavailable;
     } finally {
       renderer.endLine();
+    }
+    if (format !== "text") {
+      const [subtype, code] = outcome.status === "done" ? ["success", ExitCode.Ok] : outcome.status === "max_turns" ? ["error_max_turns", ExitCode.ToolError] : ["error_during_execution", ExitCode.Unavailable];
+      const text = "text" in outcome ? outcome.text : `the run ended: ${outcome.status}`;
+      await finish(events, summary(subtype, code !== ExitCode.Ok, text));
+      return code;
     }
     if (outcome.status === "done") {
       await printResult(outcome.text);
@@ -93,6 +144,27 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     }
     return ExitCode.Unavailable;
   } finally {
+    file.close();
     await session.close();
   }
+}
+
+function finish(events: StreamJsonEvents | undefined, result: PrintResult): Promise<void> {
+  return events ? events.result(result) : writeJsonLine(resultObject(result));
+}
+
+/** The renderer, also telling `onRequest` each model request's number (num_turns, even when the run fails). */
+function counting(observer: AgentObserver, onRequest: (request: number) => void): AgentObserver {
+  return new Proxy(observer, {
+    get(target, key) {
+      if (key === "onModelRequest") {
+        return (request: number) => {
+          onRequest(request);
+          target.onModelRequest?.(request);
+        };
+      }
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

@@ -24,6 +24,8 @@ import { attachResources } from "./resource-mentions.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
 import { ansiStyle, plainStyle } from "./tool-call-line.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
+import type { ResumedSession } from "../agent/session/session-recording.ts";
+import { ReplSession } from "./repl-session.ts";
 
 export interface ReplOptions {
   model: string;
@@ -31,6 +33,11 @@ export interface ReplOptions {
   pool: McpToolPool;
   allowAll: boolean;
   maxTurns?: number;
+  /** CAT_CODE_HOME, where the session is saved; a resumed session (--continue, --resume) to go on with. */
+  home?: string;
+  resumed?: ResumedSession;
+  /** `cat-code "question"`: sent as if typed at the first prompt. */
+  firstPrompt?: string;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -91,11 +98,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     if (!running) return declinedElicitation(news, "it came while no prompt was running")(request);
     return questions.ask(() => form(request, signal ? AbortSignal.any([signal, running]) : running));
   };
+  const saved = new ReplSession({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: news });
   const session = new AgentSession({
     model: options.model,
     cwd: options.cwd,
     pool: options.pool,
     maxTurns: options.maxTurns,
+    onAgent: (agent) => saved.record(agent),
     permissions: gate ? (request) => questions.ask(() => gate(request)) : async () => "allow",
   });
 
@@ -135,6 +144,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
 
   print(`cat-code ${VERSION} · ${options.model} · /help for commands, Ctrl-D to exit`);
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
+  for (const line of saved.resumedLines((output as { columns?: number }).columns)) print(style.dim(line));
+  // A resumed conversation is loaded into the agent now, so /cost and /compact see it before a prompt.
+  if (options.resumed) session.agentOrMissingKey();
+  let firstPrompt = options.firstPrompt;
 
   void session.connectMcp().then((summary) => summary.line && news(summary.line));
   options.pool.onToolsChanged = (server, tools) => {
@@ -156,7 +169,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     for (;;) {
       for (const notice of notices.splice(0)) print(notice);
       logLines.reset();
-      const line = await reader.read(PROMPT, { complete });
+      const line = firstPrompt ?? (await reader.read(PROMPT, { complete }));
+      if (firstPrompt !== undefined) print(`${PROMPT}${sanitizeForTerminal(firstPrompt)}`);
+      firstPrompt = undefined;
       if (line === null) break;
       const text = line.trim();
       if (text === "") continue;
@@ -203,6 +218,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     process.off("SIGINT", onSigint);
     releaseSignal();
     reader.close();
+    saved.close();
     await session.close();
   }
   return 0;
