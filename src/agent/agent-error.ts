@@ -65,3 +65,19 @@ export function toAgentError(error: unknown, attempts: number): AgentError {
   }
   return make("request", `the model request failed: ${(error as Error)?.message ?? String(error)}`, "");
 }
+
+/**
+ * The API's answer to a model id it does not know (404 not_found_error naming the model, or a 400
+ * saying the model is unknown), as one line naming the three places a model comes from.
+ */
+export function unknownModelError(error: AgentError, model: string): AgentError | undefined {
+  const cause = error.cause;
+  const type = cause instanceof APIError ? cause.type : undefined;
+  const text = cause instanceof APIError ? (cause.apiMessage ?? "") : "";
+  const notFound = error.status === 404 && (type === "not_found_error" || type === null || type === undefined) && /model/i.test(text);
+  const unknown = error.status === 400 && /model/i.test(text) && /(unknown|invalid|not (found|supported|available)|does not exist)/i.test(text);
+  if (!notFound && !unknown) return undefined;
+  // The id came from a flag, the environment or a file: shown plainly, control characters and all made harmless.
+  const shown = model.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  return new AgentError("request", `the model '${shown}' was not found: change --model, CAT_CODE_MODEL or "model" in settings.json`, error.status, { cause });
+}

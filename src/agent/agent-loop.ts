@@ -1,9 +1,14 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { APIUserAbortError } from "@anthropic-ai/sdk";
-import type { Message, Tool as ApiTool } from "@anthropic-ai/sdk/resources/messages";
-import { toAgentError } from "./agent-error.ts";
-import type { AgentObserver, ToolCall } from "./agent-observer.ts";
+import type { Message, MessageParam, ThinkingConfigParam, Tool as ApiTool, ToolChoice } from "@anthropic-ai/sdk/resources/messages";
+import { AgentError, toAgentError, unknownModelError } from "./agent-error.ts";
+import type { AgentObserver, CompactionNotice, ToolCall } from "./agent-observer.ts";
+import { AUTO_COMPACT_SHARE, compactedMessages, isPromptTooLong, requestSummary, splitForCompaction, SUMMARY_MAX_TOKENS } from "./compaction.ts";
 import { Conversation } from "./conversation.ts";
+import { modelInfo } from "./models.ts";
+import { withCacheBreakpoints } from "./prompt-cache.ts";
+import { UsageMeter } from "./usage-meter.ts";
+import { addUsage, emptyUsage, promptTokens, usageOf, type TokenUsage } from "./usage.ts";
 import type { PermissionGate } from "./permission.ts";
 import type { PromptBlock } from "./prompt-blocks.ts";
 import { sleep } from "../system/timers.ts";
@@ -15,17 +20,28 @@ import { isPlainObject } from "../system/plain-object.ts";
 export const DEFAULT_MAX_TURNS = 50;
 export const DEFAULT_MAX_TOKENS = 16_000;
 
+/** The user-side notes a cancelled turn leaves, as Claude Code words them, so the model knows why its turn ended. */
+export const INTERRUPTED_NOTE = "[Request interrupted by user]";
+export const INTERRUPTED_TOOLS_NOTE = "[Request interrupted by user for tool use]";
+
 export interface AgentLoopOptions {
   client: Anthropic;
   model: string;
   /** Read at every request, so tools registered while the conversation runs (MCP) are seen. */
   registry: ToolRegistry;
   permissions: PermissionGate;
-  system?: string;
+  /** A function is called at every request, so what it says can change (servers' instructions). */
+  system?: string | (() => string);
   /** Model requests allowed for one prompt; a runaway tool loop stops here. */
   maxTurns?: number;
   maxTokens?: number;
   retry?: Partial<RetryPolicy>;
+  /** Extended thinking, sent with every request (adaptive on the models that take only that). */
+  thinking?: { budgetTokens: number };
+  /** Compact near the context window (default true). */
+  autoCompact?: boolean;
+  /** The context window when the model table does not know the model (and for tests). */
+  contextWindow?: number;
 }
 
 export interface RunOptions {
@@ -34,13 +50,21 @@ export interface RunOptions {
   observer?: AgentObserver;
 }
 
-/** How a run ended. An API failure is not among them: that throws an AgentError. */
+/** How a run ended. An API failure is not among them: that throws an AgentError, and the prompt is taken out. */
 export type RunOutcome =
-  | { status: "done"; text: string; stopReason: string; requests: number }
+  /** `usage`: this run's tokens, its compaction requests included. */
+  | { status: "done"; text: string; stopReason: string; requests: number; usage: TokenUsage }
   | { status: "cancelled"; requests: number }
   /** The user declined a tool call (a "stop" decision): the turn ends, and the REPL asks what to do instead. */
   | { status: "declined"; requests: number }
-  | { status: "max_turns"; text: string; requests: number };
+  | { status: "max_turns"; text: string; requests: number; usage: TokenUsage };
+
+/** What one run is doing, shared by its requests (and the compactions between them). */
+interface RunState {
+  signal: AbortSignal | undefined;
+  observer: AgentObserver | undefined;
+  usage: TokenUsage;
+}
 
 /**
  * The agent: sends the conversation to the model, streams the answer, runs the tools it asks for,
@@ -49,65 +73,176 @@ export type RunOutcome =
  */
 export class AgentLoop {
   readonly conversation = new Conversation();
+  readonly usage = new UsageMeter();
+  /** The model for the next request: /model switches it. */
+  model: string;
   private readonly retry: RetryPolicy;
+  /** The last request's prompt and answer, in tokens: how full the context window is. */
+  private contextTokens: number | undefined;
 
   constructor(private readonly options: AgentLoopOptions) {
+    this.model = options.model;
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   }
 
-  get model(): string {
-    return this.options.model;
-  }
-
-  /** Runs one prompt: typed text, or blocks (text and images) that become the user message's content. */
+  /**
+   * Runs one prompt: typed text, or blocks (text and images) that become the user message's content.
+   * A request that fails for good throws, and the prompt is taken out again: the conversation is as
+   * it was before (a prompt that made the API refuse would make it refuse every prompt after it).
+   */
   async run(prompt: string | PromptBlock[], { signal, observer }: RunOptions = {}): Promise<RunOutcome> {
+    let before = this.conversation.snapshot();
     if (typeof prompt === "string") this.conversation.addUserText(prompt);
     else this.conversation.addUserBlocks(prompt);
+    const state: RunState = { signal, observer, usage: emptyUsage() };
     const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
     let text = "";
-    for (let request = 1; request <= maxTurns; request++) {
-      observer?.onModelRequest?.(request);
-      const message = await this.request(signal, observer);
-      if (!message) return { status: "cancelled", requests: request };
-      this.conversation.addAssistant(message.content);
-      text = textOf(message);
+    try {
+      for (let request = 1; request <= maxTurns; request++) {
+        if (this.nearContextWindow() && !signal?.aborted) {
+          const compacted = await this.compactQuietly("auto", state);
+          if (compacted) before = compacted;
+        }
+        observer?.onModelRequest?.(request);
+        let message: Message | undefined;
+        try {
+          message = await this.turnRequest(state);
+        } catch (error) {
+          if (!isPromptTooLong(error)) throw error;
+          // One compaction and one retry; if either fails, the first error stands.
+          const compacted = await this.compactQuietly("too-long", state);
+          if (!compacted) throw error;
+          before = compacted;
+          message = await this.turnRequest(state);
+        }
+        if (!message) return this.cancelled(request, false);
+        this.conversation.addAssistant(message.content);
+        text = textOf(message);
 
-      const calls = toolCalls(message);
-      if (calls.length === 0) return { status: "done", text, stopReason: message.stop_reason ?? "end_turn", requests: request };
-      // Results are recorded even when cancelled, so every tool_use stays answered.
-      const results = await runToolCalls(calls, { registry: this.options.registry, permissions: this.options.permissions, signal, observer });
-      this.conversation.addToolResults(results);
-      if (signal?.aborted) return { status: "cancelled", requests: request };
+        const calls = toolCalls(message);
+        if (calls.length === 0) return { status: "done", text, stopReason: message.stop_reason ?? "end_turn", requests: request, usage: state.usage };
+        // Results are recorded even when cancelled, so every tool_use stays answered.
+        const results = await runToolCalls(calls, { registry: this.options.registry, permissions: this.options.permissions, signal, observer });
+        this.conversation.addToolResults(results);
+        if (signal?.aborted) return this.cancelled(request, true);
+      }
+    } catch (error) {
+      if (error instanceof AgentError) this.conversation.replace(before);
+      throw error;
     }
-    return { status: "max_turns", text, requests: maxTurns };
+    return { status: "max_turns", text, requests: maxTurns, usage: state.usage };
   }
 
-  /** One model request with retries; undefined when cancelled. */
-  private async request(signal: AbortSignal | undefined, observer: AgentObserver | undefined): Promise<Message | undefined> {
+  /**
+   * Replaces the conversation by a summary the model writes of it (`/compact [instructions]`).
+   * Undefined when there is nothing to compact or it was cancelled; an AgentError when the request
+   * failed. Either way, unless it succeeded, the conversation stays as it was.
+   */
+  async compact(options: { instructions?: string; signal?: AbortSignal; observer?: AgentObserver } = {}): Promise<CompactionNotice | undefined> {
+    const state: RunState = { signal: options.signal, observer: options.observer, usage: emptyUsage() };
+    return (await this.compactNow("manual", state, options.instructions))?.notice;
+  }
+
+  /** Auto and "too long" compaction inside a run: a failure is not the run's failure. Returns the conversation without the pending turn. */
+  private async compactQuietly(reason: "auto" | "too-long", state: RunState): Promise<MessageParam[] | undefined> {
+    try {
+      return (await this.compactNow(reason, state))?.baseline;
+    } catch (error) {
+      if (error instanceof AgentError) return undefined;
+      throw error;
+    }
+  }
+
+  private async compactNow(reason: CompactionNotice["reason"], state: RunState, instructions?: string) {
+    const messages = this.conversation.snapshot();
+    const { head, tail } = splitForCompaction(messages, reason !== "manual");
+    if (head.length === 0) return undefined;
+    const summary = await requestSummary(head, { instructions, send: (summaryMessages) => this.summaryRequest(summaryMessages, state) });
+    if (summary === undefined) return undefined;
+    const compacted = compactedMessages(summary, tail);
+    this.conversation.replace(compacted);
+    this.contextTokens = undefined;
+    const notice: CompactionNotice = { reason, before: messages.length, after: this.conversation.length };
+    state.observer?.onCompaction?.(notice);
+    return { notice, baseline: compactedMessages(summary, []) };
+  }
+
+  private nearContextWindow(): boolean {
+    if (this.options.autoCompact === false || this.contextTokens === undefined) return false;
+    const window = modelInfo(this.model)?.contextWindow ?? this.options.contextWindow;
+    return window !== undefined && this.contextTokens >= window * AUTO_COMPACT_SHARE;
+  }
+
+  /** The next request of a turn: the conversation, with thinking if asked for, streamed to the observer. */
+  private async turnRequest(state: RunState): Promise<Message | undefined> {
+    const thinking = this.thinkingParam();
+    const maxTokens = this.options.maxTokens ?? DEFAULT_MAX_TOKENS;
+    const budget = thinking?.type === "enabled" ? thinking.budget_tokens : 0;
+    const message = await this.request(
+      {
+        messages: this.conversation.snapshot(),
+        // The answer needs room beyond the thinking budget (the API refuses max_tokens <= budget_tokens).
+        max_tokens: budget >= maxTokens ? budget + maxTokens : maxTokens,
+        ...(thinking ? { thinking } : {}),
+      },
+      state,
+      true,
+    );
+    if (message) this.contextTokens = promptTokens(usageOf(message.usage)) + usageOf(message.usage).output;
+    return message;
+  }
+
+  private summaryRequest(messages: MessageParam[], state: RunState): Promise<Message | undefined> {
+    return this.request({ messages, max_tokens: SUMMARY_MAX_TOKENS, tool_choice: { type: "none" } }, state, false);
+  }
+
+  private thinkingParam(): ThinkingConfigParam | undefined {
+    const thinking = this.options.thinking;
+    if (!thinking) return undefined;
+    if (modelInfo(this.model)?.adaptiveThinking) return { type: "adaptive" };
+    return { type: "enabled", budget_tokens: thinking.budgetTokens };
+  }
+
+  /** One model request with retries, its usage counted; undefined when cancelled. */
+  private async request(
+    params: { messages: MessageParam[]; max_tokens: number; thinking?: ThinkingConfigParam; tool_choice?: ToolChoice },
+    state: RunState,
+    streamToObserver: boolean,
+  ): Promise<Message | undefined> {
+    const { signal, observer } = state;
+    const model = this.model;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) return undefined;
-      const stream = this.options.client.messages.stream(
-        {
-          model: this.options.model,
-          max_tokens: this.options.maxTokens ?? DEFAULT_MAX_TOKENS,
-          ...(this.options.system ? { system: this.options.system } : {}),
-          tools: this.apiTools(),
-          messages: this.conversation.snapshot(),
-        },
-        { signal, maxRetries: 0 },
-      );
-      if (observer?.onText) stream.on("text", (delta) => observer.onText?.(delta));
+      const system = typeof this.options.system === "function" ? this.options.system() : this.options.system;
+      const prompt = withCacheBreakpoints({ system, tools: this.apiTools(), messages: params.messages });
+      const stream = this.options.client.messages.stream({ ...params, model, ...prompt }, { signal, maxRetries: 0 });
+      if (streamToObserver && observer?.onText) stream.on("text", (delta) => observer.onText?.(delta));
+      if (streamToObserver && observer?.onThinking) stream.on("thinking", (delta) => observer.onThinking?.(delta));
       try {
-        return await stream.finalMessage();
+        const message = await stream.finalMessage();
+        const usage = usageOf(message.usage);
+        this.usage.add(model, usage);
+        state.usage = addUsage(state.usage, usage);
+        observer?.onUsage?.(usage, model);
+        return message;
       } catch (error) {
         if (signal?.aborted || error instanceof APIUserAbortError) return undefined;
         const maxRetries = retriesFor(error, this.retry);
-        if (attempt > maxRetries) throw toAgentError(error, attempt);
+        if (attempt > maxRetries) {
+          const failure = toAgentError(error, attempt);
+          throw unknownModelError(failure, model) ?? failure;
+        }
         const delayMs = retryDelayMs(error, attempt, this.retry);
         observer?.onRetry?.({ error: toAgentError(error, attempt), retry: attempt, maxRetries, delayMs });
         if (!(await sleep(delayMs, signal))) return undefined;
       }
     }
+  }
+
+  /** A cancelled turn leaves a note, so the next request tells the model its turn was cut short. */
+  private cancelled(requests: number, duringTools: boolean): RunOutcome {
+    this.conversation.addUserText(duringTools ? INTERRUPTED_TOOLS_NOTE : INTERRUPTED_NOTE);
+    return { status: "cancelled", requests };
   }
 
   private apiTools(): ApiTool[] {

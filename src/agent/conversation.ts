@@ -57,11 +57,20 @@ export class Conversation {
 
   /** Starts from saved messages (a resumed session); no change is reported, they are saved already. */
   load(messages: readonly MessageParam[]): void {
-    this.messages = messages.flatMap((message): Turn[] =>
-      message.role === "user" || message.role === "assistant"
-        ? [{ role: message.role, content: typeof message.content === "string" ? [{ type: "text", text: message.content }] : [...message.content] }]
-        : [],
-    );
+    this.messages = turnsOf(messages);
+  }
+
+  /**
+   * Replaces every message (compaction, a failed prompt taken out), reported as a "reset".
+   * Two user messages in a row (a summary, then the prompt it was made for) become one.
+   */
+  replace(messages: readonly MessageParam[]): void {
+    this.messages = [];
+    for (const turn of turnsOf(messages)) {
+      if (turn.role === "user" && this.messages.at(-1)?.role === "user") this.joinLastUser(turn.content);
+      else this.messages.push(turn);
+    }
+    this.onChange?.({ kind: "reset", messages: this.snapshot() });
   }
 
   private push(message: Turn): void {
@@ -70,17 +79,31 @@ export class Conversation {
   }
 
   private addUser(blocks: ContentBlockParam[]): void {
-    const last = this.messages.at(-1);
-    if (last?.role === "user") {
-      // tool_result blocks must come first in a user message, so the results go before any text.
-      const results = [...last.content, ...blocks].filter((block) => block.type === "tool_result");
-      const others = [...last.content, ...blocks].filter((block) => block.type !== "tool_result");
-      last.content = [...results, ...others];
+    if (this.messages.at(-1)?.role === "user") {
+      // Joined first: `onChange?.(…)` would skip evaluating its argument when nobody listens.
+      const last = this.joinLastUser(blocks);
       this.onChange?.({ kind: "update-last", message: copyOf(last) });
     } else {
       this.push({ role: "user", content: blocks });
     }
   }
+
+  private joinLastUser(blocks: ContentBlockParam[]): Turn {
+    const last = this.messages.at(-1)!;
+    // tool_result blocks must come first in a user message, so the results go before any text.
+    const results = [...last.content, ...blocks].filter((block) => block.type === "tool_result");
+    const others = [...last.content, ...blocks].filter((block) => block.type !== "tool_result");
+    last.content = [...results, ...others];
+    return last;
+  }
+}
+
+function turnsOf(messages: readonly MessageParam[]): Turn[] {
+  return messages.flatMap((message): Turn[] =>
+    message.role === "user" || message.role === "assistant"
+      ? [{ role: message.role, content: typeof message.content === "string" ? [{ type: "text", text: message.content }] : [...message.content] }]
+      : [],
+  );
 }
 
 interface Turn {

@@ -49,6 +49,8 @@ describe("AgentLoop against the Messages API stand-in", () => {
         name: "mcp__echo__echo",
         description: "Echo back the input text",
         input_schema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+        // The last tool definition is a prompt-caching breakpoint.
+        cache_control: { type: "ephemeral" },
       },
     ]);
     // This SDK sends the API key as a bearer token.
@@ -254,11 +256,11 @@ describe("AgentLoop against the Messages API stand-in", () => {
     const agent = agentWith([reply(toolUse("wait", {}, "w1"), toolUse("wait", {}, "w2")), reply(text("next"))], registry);
     expect(await agent.run("go", { signal: controller.signal })).toMatchObject({ status: "cancelled" });
     expect(toolSignal?.aborted).toBe(true);
-    // The next prompt sends the results of both calls before its own text.
+    // The next prompt sends the results of both calls, then the note that the turn was interrupted, then its own text.
     await agent.run("again");
     const messages = standIn().requests[1]!.body.messages;
-    const lastUser = messages.at(-1)!.content as { type: string; tool_use_id?: string }[];
-    expect(lastUser.map((b) => b.tool_use_id ?? b.type)).toEqual(["w1", "w2", "text"]);
+    const lastUser = messages.at(-1)!.content as { type: string; tool_use_id?: string; text?: string }[];
+    expect(lastUser.map((b) => b.tool_use_id ?? b.text)).toEqual(["w1", "w2", "[Request interrupted by user for tool use]", "again"]);
   });
 
   test("the max-turns limit stops a model that keeps calling tools", async () => {

@@ -73,12 +73,17 @@ describe("AgentLoop: API errors and retries", () => {
     expect(error.message).toContain("cannot reach the Anthropic API");
   });
 
-  test("after a failed request the conversation still alternates, and the next prompt joins the open user turn", async () => {
-    const agent = agentWith([apiError(400, "invalid_request_error", "bad"), reply(text("ok"))], new ToolRegistry());
-    await agent.run("first").catch(() => {});
-    await agent.run("second");
-    const last = standIn().requests[1]!.body.messages;
-    expect(last).toHaveLength(1);
-    expect(last[0]).toEqual({ role: "user", content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] });
+  test("a prompt whose request failed for good is taken out: the next request carries only the history before it", async () => {
+    const agent = agentWith(
+      [reply(text("first answer")), apiError(401, "authentication_error", "invalid x-api-key"), apiError(400, "invalid_request_error", "bad"), reply(text("ok"))],
+      new ToolRegistry(),
+    );
+    await agent.run("history");
+    await expect(agent.run("err401")).rejects.toMatchObject({ status: 401 });
+    await expect(agent.run("err400")).rejects.toMatchObject({ status: 400 });
+    expect(agent.conversation.length).toBe(2);
+    await agent.run("next");
+    const texts = standIn().requests[3]!.body.messages.map((m) => (m.content as { text?: string }[]).map((b) => b.text).join("|"));
+    expect(texts).toEqual(["history", "first answer", "next"]);
   });
 });
