@@ -122,9 +122,10 @@ export class AgentLoop {
         const calls = toolCalls(message);
         if (calls.length === 0) return { status: "done", text, stopReason: message.stop_reason ?? "end_turn", requests: request, usage: state.usage };
         // Results are recorded even when cancelled, so every tool_use stays answered.
-        const results = await runToolCalls(calls, { registry: this.options.registry, permissions: this.options.permissions, signal, observer });
+        const { results, declined } = await runToolCalls(calls, { registry: this.options.registry, permissions: this.options.permissions, signal, observer });
         this.conversation.addToolResults(results);
         if (signal?.aborted) return this.cancelled(request, true);
+        if (declined) return { status: "declined", requests: request };
       }
     } catch (error) {
       if (error instanceof AgentError) this.conversation.replace(before);

@@ -19,7 +19,13 @@ export interface PermissionRequest {
  * Asked before a call that needs permission runs (see Tool.needsPermission). The REPL asks the
  * user; `--allow-all` allows; print mode without it declines, since nobody is there to answer.
  */
-export type PermissionGate = (request: PermissionRequest) => Promise<PermissionDecision>;
+export type PermissionGate = ((request: PermissionRequest) => Promise<PermissionDecision>) & {
+  /**
+   * The deny rule (its text) that refuses this call, checked for every call, also those that need no
+   * permission (a `Read(.env)` rule holds for a read inside the project). See withRules.
+   */
+  deniedBy?: (toolName: string, input: Record<string, unknown>) => string | undefined;
+};
 
 export const allowAll: PermissionGate = async () => "allow";
 export const declineAll: PermissionGate = async () => "deny";
@@ -36,6 +42,25 @@ export async function previewOf(tool: Tool, input: Record<string, unknown>, sign
   if (!tool.preview) return fallback;
   return tool.preview(input, { signal }).catch(() => fallback);
 }
+
+/** What the model gets when a deny rule refuses a call. */
+export function deniedByRuleResult(toolName: string, rule: string): ToolResult {
+  return {
+    content: `Permission to use ${toolName} was denied by the rule ${rule} in the user's settings. Do not try to reach the same result another way; tell the user if you cannot go on without it.`,
+    isError: true,
+  };
+}
+
+/** What the model gets when the user says no and stops the turn: the user's next message says what to do instead. */
+export function stoppedResult(toolName: string): ToolResult {
+  return {
+    content: `The user declined to run ${toolName} and stopped the turn: it was NOT run. Do not try it again; the user's next message says what to do instead.`,
+    isError: true,
+  };
+}
+
+/** What the model gets for a call after the one the user stopped at: never run. */
+export const NOT_RUN_AFTER_STOP: ToolResult = { content: "Not run: the user stopped the turn at an earlier tool call.", isError: true };
 
 /** What the model gets when the user says no: an error it should not retry around. */
 export function declinedResult(toolName: string): ToolResult {

@@ -1,7 +1,7 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
 import { imageParam } from "./message-blocks.ts";
-import { declinedResult, needsPermission, previewOf, type PermissionGate } from "./permission.ts";
+import { declinedResult, deniedByRuleResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 
@@ -14,19 +14,33 @@ export interface ToolRunOptions {
 
 const CANCELLED: ToolResult = { content: "Cancelled by the user before it ran.", isError: true };
 
+export interface ToolRunResults {
+  /** One tool_result per call, in the model's order. */
+  results: ToolResultBlockParam[];
+  /** The user said no and stopped the turn (a "stop" decision): the calls after it were not run. */
+  declined: boolean;
+}
+
 /**
  * Runs the tool calls of one model answer and returns a tool_result for each, in the model's order.
  * Read-only calls that need no permission run side by side; any other call runs alone, after
- * asking, so two writes never race and the user is asked one question at a time.
+ * asking, so two writes never race and the user is asked one question at a time. A "stop" answer
+ * declines that call and every later one of the answer.
  */
-export async function runToolCalls(calls: ToolCall[], options: ToolRunOptions): Promise<ToolResultBlockParam[]> {
+export async function runToolCalls(calls: ToolCall[], options: ToolRunOptions): Promise<ToolRunResults> {
   const results: ToolResult[] = new Array(calls.length);
   let batch: number[] = [];
+  let declined = false;
   const flush = async () => {
-    await Promise.all(batch.map(async (i) => (results[i] = await runOne(calls[i] as ToolCall, false, options))));
+    await Promise.all(batch.map(async (i) => (results[i] = (await runOne(calls[i] as ToolCall, false, options)).result)));
     batch = [];
   };
   for (const [i, call] of calls.entries()) {
+    if (declined) {
+      results[i] = NOT_RUN_AFTER_STOP;
+      options.observer?.onToolResult?.(call, NOT_RUN_AFTER_STOP);
+      continue;
+    }
     const tool = options.registry.get(call.name);
     const ask = tool ? await needsPermission(tool, call.input) : false;
     if (tool?.isReadOnly && !ask) {
@@ -34,31 +48,42 @@ export async function runToolCalls(calls: ToolCall[], options: ToolRunOptions): 
       continue;
     }
     await flush();
-    results[i] = await runOne(call, ask, options);
+    const outcome = await runOne(call, ask, options);
+    results[i] = outcome.result;
+    declined = outcome.decision === "stop";
   }
   await flush();
-  return calls.map((call, i) => toBlock(call.id, results[i] as ToolResult));
+  return { results: calls.map((call, i) => toBlock(call.id, results[i] as ToolResult)), declined };
 }
 
-async function runOne(call: ToolCall, ask: boolean, options: ToolRunOptions): Promise<ToolResult> {
-  const result = await decideAndRun(call, ask, options);
-  options.observer?.onToolResult?.(call, result);
-  return result;
+interface CallOutcome {
+  result: ToolResult;
+  decision?: PermissionDecision;
 }
 
-async function decideAndRun(call: ToolCall, ask: boolean, { registry, permissions, signal, observer }: ToolRunOptions): Promise<ToolResult> {
-  if (signal?.aborted) return CANCELLED;
+async function runOne(call: ToolCall, ask: boolean, options: ToolRunOptions): Promise<CallOutcome> {
+  const outcome = await decideAndRun(call, ask, options);
+  options.observer?.onToolResult?.(call, outcome.result);
+  return outcome;
+}
+
+async function decideAndRun(call: ToolCall, ask: boolean, { registry, permissions, signal, observer }: ToolRunOptions): Promise<CallOutcome> {
+  if (signal?.aborted) return { result: CANCELLED };
   const tool = registry.get(call.name);
-  if (!tool) return unknownTool(call.name, registry);
+  if (!tool) return { result: unknownTool(call.name, registry) };
+  // A deny rule holds for every call, also one that would not be asked about.
+  const deniedBy = permissions.deniedBy?.(tool.name, call.input);
+  if (deniedBy !== undefined) return { result: deniedByRuleResult(tool.name, deniedBy), decision: "deny" };
   if (ask) {
     const preview = await previewOf(tool, call.input, signal);
-    if (signal?.aborted) return CANCELLED;
+    if (signal?.aborted) return { result: CANCELLED };
     const decision = await permissions({ tool, input: call.input, preview, signal }).catch(() => "deny" as const);
-    if (signal?.aborted) return CANCELLED;
-    if (decision !== "allow") return declinedResult(tool.name);
+    if (signal?.aborted) return { result: CANCELLED };
+    if (decision === "stop") return { result: stoppedResult(tool.name), decision };
+    if (decision !== "allow") return { result: declinedResult(tool.name), decision };
   }
   const onProgress = observer?.onToolProgress && ((progress: ToolProgress) => observer.onToolProgress?.(call, progress));
-  return execute(tool, call.input, { signal, onProgress });
+  return { result: await execute(tool, call.input, { signal, onProgress }) };
 }
 
 /** Tools promise never to throw; a broken one must still not take the conversation down. */

@@ -15,10 +15,10 @@ function corrupt(message: string): ConfigError {
  * jsonc-parser's `modify` with formatting options reformats the sibling properties too, and without
  * them writes the value on one line; so the insertion is placed and indented here.
  */
-export function setProperty(text: string, path: string[], value: unknown): string {
+export function setProperty(text: string, path: string[], value: unknown, options: ParseOptions = {}): string {
   const style = detectStyle(text);
   if (text.trim() === "") return `${stringify(nested(path, value), "", style)}${style.eol}`;
-  let node = parseObjectTree(text);
+  let node = parseObjectTree(text, options);
   for (let i = 0; i < path.length; i++) {
     const key = path[i] as string;
     const property = node.children?.find((child) => child.children?.[0]?.value === key);
@@ -38,8 +38,8 @@ export function setProperty(text: string, path: string[], value: unknown): strin
  * Removes the property at `path` with the comma and the line break that went with it; nothing else
  * changes. (`modify` from jsonc-parser also takes the indentation of the next property.)
  */
-export function removeProperty(text: string, path: string[]): string {
-  const root = parseObjectTree(text);
+export function removeProperty(text: string, path: string[], options: ParseOptions = {}): string {
+  const root = parseObjectTree(text, options);
   const valueNode = findNodeAtLocation(root, path);
   const property = valueNode?.parent;
   const object = property?.parent;
@@ -56,9 +56,9 @@ export function removeProperty(text: string, path: string[]): string {
 }
 
 /** The value at `path`, or undefined. Throws a "corrupt-file" ConfigError for text that is not a JSON object. */
-export function readProperty(text: string, path: string[]): unknown {
+export function readProperty(text: string, path: string[], options: ParseOptions = {}): unknown {
   if (text.trim() === "") return undefined;
-  const node = findNodeAtLocation(parseObjectTree(text), path);
+  const node = findNodeAtLocation(parseObjectTree(text, options), path);
   return node ? getNodeValue(node) : undefined;
 }
 
@@ -70,9 +70,14 @@ export function propertyNames(text: string, path: string[]): string[] {
   return (node.children ?? []).map((child) => String(child.children?.[0]?.value));
 }
 
-function parseObjectTree(text: string): Node {
+/** `jsonc`: comments and trailing commas allowed (settings.json); mcp.json stays strict JSON. */
+export interface ParseOptions {
+  jsonc?: boolean;
+}
+
+function parseObjectTree(text: string, { jsonc = false }: ParseOptions = {}): Node {
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const root = parseTree(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc });
   const first = errors[0];
   if (first) {
     const { line, column } = lineAndColumn(text, first.offset);
@@ -91,7 +96,11 @@ function insertProperty(text: string, object: Node, key: string, value: unknown,
       return splice(text, last.offset + last.length, 0, `, ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
     }
     const indent = lineIndent(text, last.offset);
-    return splice(text, last.offset + last.length, 0, `,${style.eol}${indent}${JSON.stringify(key)}: ${stringify(value, indent, style)}`);
+    const entry = `${JSON.stringify(key)}: ${stringify(value, indent, style)}`;
+    // A trailing comma (allowed in settings.json) stays the last thing, after the new property.
+    const trailing = /^[ \t]*,/.exec(text.slice(last.offset + last.length));
+    if (trailing) return splice(text, last.offset + last.length + trailing[0].length, 0, `${style.eol}${indent}${entry},`);
+    return splice(text, last.offset + last.length, 0, `,${style.eol}${indent}${entry}`);
   }
   const outer = lineIndent(text, object.offset);
   const inner = outer + style.unit;

@@ -1,0 +1,156 @@
+import { join } from "node:path";
+import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import * as v from "valibot";
+import { parseRule } from "../agent/permission-rules.ts";
+import { readConfigText } from "../mcp/config/config-file-text.ts";
+import { ConfigError } from "../mcp/config/config-error.ts";
+import { catCodeHome, describeParseError, lineAndColumn } from "../mcp/config/load-config.ts";
+import { isPlainObject } from "../system/plain-object.ts";
+import { readRuleTrust } from "./project-rules-trust.ts";
+import { emptySettings, PERMISSION_LISTS, SETTING_KEYS, type LoadedSettings, type RuleSource, type Settings } from "./settings.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** Nesting deeper than this is no settings file: refused before it can exhaust the stack. */
+const MAX_SETTINGS_DEPTH = 64;
+
+export function userSettingsPath(env: Env = process.env): string {
+  return join(catCodeHome(env), "settings.json");
+}
+
+export function projectSettingsPath(cwd: string): string {
+  return join(cwd, ".cat-code", "settings.json");
+}
+
+/**
+ * Reads the user's and the project's settings.json and merges them: the project's values win for
+ * single values (model, thinking, …), rule lists add up. Fail-open, as mcp.json: no file is no
+ * settings; a file that is not JSON is one warning and none of its settings; a bad value is a
+ * warning naming file, key and what is allowed, and only that key is left out. A project file is
+ * hostile (it comes with a clone): its `env` is ignored, its deny rules always hold, its allow rules
+ * only once trusted for this folder (see project-rules-trust.ts).
+ */
+export function loadSettings(options: { cwd: string; env?: Env }): LoadedSettings {
+  const env = options.env ?? process.env;
+  const userFile = userSettingsPath(env);
+  const projectFile = projectSettingsPath(options.cwd);
+  const warnings: string[] = [];
+  const settings = emptySettings();
+  const rules: RuleSource[] = [];
+  const untrustedAllow: string[] = [];
+  const user = readSettingsFile(userFile, warnings);
+  const project = readSettingsFile(projectFile, warnings);
+  for (const [scope, file, values] of [["user", userFile, user], ["project", projectFile, project]] as const) {
+    const { permissions, env: variables, ...single } = values;
+    Object.assign(settings, single);
+    if (variables && scope === "user") settings.env = variables;
+    for (const rule of permissions?.deny ?? []) rules.push({ rule, list: "deny", scope, file, state: "active" });
+    for (const rule of permissions?.allow ?? []) rules.push({ rule, list: "allow", scope, file, state: "active" });
+  }
+  if (project.env) warnings.push(`${projectFile}: "env" is ignored in a project's settings (it could point cat-code elsewhere); put it in ${userFile}`);
+  if (project.permissions?.allow?.length) {
+    const { trust, warning } = readRuleTrust(options.cwd, env);
+    if (warning) warnings.push(warning);
+    for (const source of rules) {
+      if (source.scope !== "project" || source.list !== "allow" || trust.trusted.has(source.rule)) continue;
+      source.state = trust.refused.has(source.rule) ? "refused" : "untrusted";
+      if (source.state === "untrusted") untrustedAllow.push(source.rule);
+    }
+  }
+  for (const source of rules) if (source.state === "active") settings.permissions[source.list].push(source.rule);
+  return { settings, warnings, userFile, projectFile, untrustedAllow: [...new Set(untrustedAllow)], rules };
+}
+
+type FileSettings = Partial<Omit<Settings, "permissions">> & { permissions?: Partial<Settings["permissions"]> };
+
+/** One file's valid settings; every problem is a warning in `warnings`. */
+export function readSettingsFile(path: string, warnings: string[]): FileSettings {
+  let document: unknown;
+  try {
+    const read = readConfigText(path);
+    if (read === undefined || read.text.trim() === "") return {};
+    document = parseJsonc(read.text);
+  } catch (error) {
+    if (error instanceof ConfigError) warnings.push(`${error.message}; its settings are ignored`);
+    else warnings.push(`${path}: ${error instanceof RangeError ? `nested more than ${MAX_SETTINGS_DEPTH} levels deep` : (error as Error).message}; its settings are ignored`);
+    return {};
+  }
+  if (!isPlainObject(document)) {
+    warnings.push(`${path}: the top level must be an object like {"model": "…"}; its settings are ignored`);
+    return {};
+  }
+  const result: FileSettings = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (key === "permissions") {
+      result.permissions = readPermissions(value, path, warnings);
+      continue;
+    }
+    const known = Object.hasOwn(SETTING_KEYS, key) ? SETTING_KEYS[key as keyof typeof SETTING_KEYS] : undefined;
+    if (!known) {
+      warnings.push(`${path}: unknown setting "${clip(key)}" is ignored (known: ${[...Object.keys(SETTING_KEYS), "permissions"].join(", ")})`);
+      continue;
+    }
+    const parsed = v.safeParse(known.schema, value);
+    if (parsed.success) Object.assign(result, { [key]: parsed.output });
+    else warnings.push(`${path}: "${key}" must be ${known.allowed}; it is ignored`);
+  }
+  return result;
+}
+
+function readPermissions(value: unknown, path: string, warnings: string[]): FileSettings["permissions"] {
+  if (!isPlainObject(value)) {
+    warnings.push(`${path}: "permissions" must be an object like {"allow": ["Bash(npm test:*)"], "deny": []}; it is ignored`);
+    return undefined;
+  }
+  const permissions: FileSettings["permissions"] = {};
+  for (const [key, list] of Object.entries(value)) {
+    if (!(PERMISSION_LISTS as readonly string[]).includes(key)) {
+      warnings.push(`${path}: "permissions.${clip(key)}" is not supported and is ignored (cat-code reads "allow" and "deny")`);
+      continue;
+    }
+    if (!Array.isArray(list)) {
+      warnings.push(`${path}: "permissions.${key}" must be a list of rules such as ["Bash(npm test:*)"]; it is ignored`);
+      continue;
+    }
+    const rules: string[] = [];
+    for (const item of list) {
+      if (typeof item !== "string") {
+        warnings.push(`${path}: "permissions.${key}" holds a ${item === null ? "null" : typeof item}, not a rule; it is ignored`);
+        continue;
+      }
+      const parsed = parseRule(item);
+      if (parsed.ok) rules.push(item);
+      else warnings.push(`${path}: "permissions.${key}": ${clip(parsed.error, 300)}; that rule is ignored`);
+    }
+    permissions[key as "allow" | "deny"] = rules;
+  }
+  return permissions;
+}
+
+/**
+ * JSON with comments and trailing commas. Values are built with Object.fromEntries, so a key named
+ * `__proto__` is a key like any other and cannot change an object's prototype.
+ */
+function parseJsonc(text: string): unknown {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: false, allowTrailingComma: true });
+  const first = errors[0];
+  if (first) {
+    const { line, column } = lineAndColumn(text, first.offset);
+    throw new Error(`not valid JSON: ${describeParseError(printParseErrorCode(first.error))} at line ${line}, column ${column}`);
+  }
+  return root ? toValue(root, 0) : undefined;
+}
+
+function toValue(node: Node, depth: number): unknown {
+  if (depth > MAX_SETTINGS_DEPTH) throw new Error(`nested more than ${MAX_SETTINGS_DEPTH} levels deep`);
+  const children = node.children ?? [];
+  if (node.type === "object") return Object.fromEntries(children.map((p) => [String(p.children?.[0]?.value), p.children?.[1] ? toValue(p.children[1], depth + 1) : null]));
+  if (node.type === "array") return children.map((child) => toValue(child, depth + 1));
+  return node.value;
+}
+
+/** Keys and rules come from a file anyone may have written: a warning shows a bounded piece. */
+function clip(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

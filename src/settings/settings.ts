@@ -1,0 +1,67 @@
+import * as v from "valibot";
+
+/**
+ * settings.json: the user's (`$CAT_CODE_HOME/settings.json`) and the project's
+ * (`<cwd>/.cat-code/settings.json`), both optional, JSON with comments. Every key is optional.
+ */
+export interface Settings {
+  /** The model id, used when neither --model nor CAT_CODE_MODEL is given. */
+  model?: string;
+  /** Extended thinking: true for the default budget, or the budget in tokens. */
+  thinking?: boolean | { budgetTokens: number };
+  /** Compact the conversation on its own near the context window's end (default true). */
+  autoCompact?: boolean;
+  /** Permission rules in Claude Code's syntax (see src/agent/permission-rules.ts); deny wins. */
+  permissions: { allow: string[]; deny: string[] };
+  /** Environment variables for cat-code and the servers it starts; from the user's file only. */
+  env: Record<string, string>;
+  /** Render answers as Markdown at a terminal (default true). */
+  markdown?: boolean;
+}
+
+export interface LoadedSettings {
+  settings: Settings;
+  /** One line per problem, each naming the file (and the key); the program still starts. */
+  warnings: string[];
+  userFile: string;
+  projectFile: string;
+  /** Project allow rules not yet trusted (left out of settings.permissions.allow until trusted). */
+  untrustedAllow: string[];
+  /** Every valid rule with its file and whether it is in force, for /permissions. */
+  rules: RuleSource[];
+}
+
+export interface RuleSource {
+  rule: string;
+  list: "allow" | "deny";
+  scope: "user" | "project";
+  file: string;
+  /**
+   * "active": in force. A project allow rule is "untrusted" until the user trusts it for this
+   * folder, "refused" once they said never (see project-rules-trust.ts).
+   */
+  state: "active" | "untrusted" | "refused";
+}
+
+export const MIN_THINKING_BUDGET = 1024;
+
+/** The schema of each key, with the words a warning uses to say what is allowed. */
+export const SETTING_KEYS = {
+  model: { schema: v.pipe(v.string(), v.nonEmpty()), allowed: 'a model id such as "claude-sonnet-4-5"' },
+  thinking: {
+    schema: v.union([v.boolean(), v.strictObject({ budgetTokens: v.pipe(v.number(), v.integer(), v.minValue(MIN_THINKING_BUDGET)) })]),
+    allowed: `true, false or {"budgetTokens": <a whole number of at least ${MIN_THINKING_BUDGET}>}`,
+  },
+  autoCompact: { schema: v.boolean(), allowed: "true or false" },
+  markdown: { schema: v.boolean(), allowed: "true or false" },
+  env: { schema: v.record(v.string(), v.string()), allowed: 'an object of string values, e.g. {"NAME": "value"}' },
+} as const;
+
+/** The keys inside "permissions". */
+export const PERMISSION_LISTS = ["allow", "deny"] as const;
+
+export const RuleList = v.array(v.string());
+
+export function emptySettings(): Settings {
+  return { permissions: { allow: [], deny: [] }, env: {} };
+}
