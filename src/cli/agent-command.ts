@@ -2,7 +2,7 @@ import type { ArgsDef } from "citty";
 import { CliError } from "../terminal/cli-error.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { nearestNames } from "../terminal/suggest.ts";
-import { lastValue, parseFlags, splitRules } from "./agent-flags.ts";
+import { lastValue, parseFlags, splitRules, subcommandWord } from "./agent-flags.ts";
 import { rejectUnknownFlags } from "./known-flags.ts";
 import { rootArg } from "./root-flags.ts";
 
@@ -27,9 +27,9 @@ export const agentArgs = {
  * nothing when the first word names one; any other word is the prompt (`cat-code "fix the tests"`).
  */
 export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subcommands: readonly string[]): Promise<void> {
-  const flags = parseFlags(rawArgs, rootArgs);
-  if (flags.positionals[0] !== undefined && subcommands.includes(flags.positionals[0])) return;
+  if (subcommandWord(rawArgs, rootArgs, subcommands)) return;
   rejectUnknownFlags(rawArgs, rootArgs);
+  const flags = parseFlags(rawArgs, rootArgs);
   const print = flags.booleans.get("print") === true;
   const prompt = onePrompt(flags.positionals, subcommands);
   const maxTurns = parseMaxTurns(lastValue(flags, "max-turns"));

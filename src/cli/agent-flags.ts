@@ -17,7 +17,8 @@ export interface ParsedFlags {
 /** Flags whose value may be left out: `--resume` alone opens the list of sessions. */
 const OPTIONAL_VALUE = new Set(["resume"]);
 
-export function parseFlags(rawArgs: string[], argsDef: ArgsDef): ParsedFlags {
+/** `lenient`: a value flag without its value is skipped, not an error (finding a subcommand's name, whose own flags differ). */
+export function parseFlags(rawArgs: string[], argsDef: ArgsDef, { lenient = false } = {}): ParsedFlags {
   const names = new Map<string, string>();
   for (const [name, def] of Object.entries(argsDef)) {
     if (def.type === "positional") continue;
@@ -53,6 +54,7 @@ export function parseFlags(rawArgs: string[], argsDef: ArgsDef): ParsedFlags {
     }
     if (value === undefined && OPTIONAL_VALUE.has(name)) value = "";
     if (value === undefined || (value === "" && !OPTIONAL_VALUE.has(name))) {
+      if (lenient) continue;
       const hint = "valueHint" in def && def.valueHint ? def.valueHint : "value";
       throw CliError.usage(`--${name} needs a value: --${name} <${hint}> (or --${name}=<${hint}> for one that starts with -)`);
     }
@@ -71,13 +73,7 @@ export function lastValue(parsed: ParsedFlags, name: string): string | undefined
  * words are a prompt (`cat-code "fix the tests"`).
  */
 export function subcommandWord(rawArgs: string[], argsDef: ArgsDef, subcommands: readonly string[]): string | undefined {
-  let first: string | undefined;
-  try {
-    first = parseFlags(rawArgs, argsDef).positionals[0];
-  } catch {
-    // A flag without its value: the root command reports it.
-    return undefined;
-  }
+  const first = parseFlags(rawArgs, argsDef, { lenient: true }).positionals[0];
   return first !== undefined && subcommands.includes(first) ? first : undefined;
 }
 
