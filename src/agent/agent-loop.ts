@@ -111,6 +111,7 @@ export class AgentLoop {
           if (!isPromptTooLong(error)) throw error;
           // One compaction and one retry; if either fails, the first error stands.
           const compacted = await this.compactQuietly("too-long", state);
+          if (!compacted && signal?.aborted) return this.cancelled(request, false);
           if (!compacted) throw error;
           before = compacted;
           message = await this.turnRequest(state);
@@ -157,7 +158,8 @@ export class AgentLoop {
   private async compactNow(reason: CompactionNotice["reason"], state: RunState, instructions?: string) {
     const messages = this.conversation.snapshot();
     const { head, tail } = splitForCompaction(messages, reason !== "manual");
-    if (head.length === 0) return undefined;
+    // Automatically, a lone message (the last summary) is not worth a request: it would only be summarised again.
+    if (head.length < (reason === "manual" ? 1 : 2)) return undefined;
     const summary = await requestSummary(head, { instructions, send: (summaryMessages) => this.summaryRequest(summaryMessages, state) });
     if (summary === undefined) return undefined;
     const compacted = compactedMessages(summary, tail);

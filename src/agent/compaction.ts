@@ -10,8 +10,8 @@ import { AgentError } from "./agent-error.ts";
 /** Auto-compaction starts when the last request's prompt filled this share of the context window. */
 export const AUTO_COMPACT_SHARE = 0.85;
 
-/** Enough for a thorough summary; far below every model's output limit. */
-export const SUMMARY_MAX_TOKENS = 8_000;
+/** Room for a thorough summary, and for the thinking of models that always think; below every model's output limit. */
+export const SUMMARY_MAX_TOKENS = 16_000;
 
 const SUMMARY_REQUEST = `Stop here and write a summary of the conversation so far: it will replace the conversation, so that the work can go on in a fresh context. Do not call tools. Keep what the work needs next:
 1. The user's requests and intent, in their words where it matters.

@@ -21,7 +21,8 @@ export interface ModelInfo {
   thinking: boolean;
   /**
    * Its thinking is adaptive: it takes `thinking: {type: "adaptive"}` and refuses (or deprecates) a
-   * budget. Models from Claude Opus 4.6 on; a budget is sent to the others and to unknown models.
+   * budget (deprecated on the 4.6 models, refused from Claude Sonnet 5 on). A budget is sent to the
+   * older models and to unknown ones.
    */
   adaptiveThinking?: boolean;
   /** USD per million tokens. */
@@ -61,7 +62,7 @@ export const KNOWN_MODELS: readonly ModelInfo[] = [
   model("claude-opus-4-8", "Claude Opus 4.8", M, 128 * K, true, OPUS_4_5_TO_5),
   model("claude-opus-4-7", "Claude Opus 4.7", M, 128 * K, true, OPUS_4_5_TO_5),
   model("claude-opus-4-6", "Claude Opus 4.6", 200 * K, 128 * K, true, OPUS_4_5_TO_5),
-  model("claude-sonnet-4-6", "Claude Sonnet 4.6", 200 * K, 64 * K, false, SONNET_4),
+  model("claude-sonnet-4-6", "Claude Sonnet 4.6", 200 * K, 64 * K, true, SONNET_4),
   model("claude-haiku-4-5", "Claude Haiku 4.5", 200 * K, 64 * K, false, HAIKU_4_5),
   model("claude-opus-4-5", "Claude Opus 4.5", 200 * K, 64 * K, false, OPUS_4_5_TO_5),
   model("claude-sonnet-4-5", "Claude Sonnet 4.5", 200 * K, 64 * K, false, SONNET_4),

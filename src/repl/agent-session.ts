@@ -4,6 +4,7 @@ import { createBuiltinTools } from "../agent/builtin-tools.ts";
 import { createModelClient, hasCredentials } from "../agent/model-client.ts";
 import type { PermissionGate } from "../agent/permission.ts";
 import type { RetryPolicy } from "../agent/retry-policy.ts";
+import type { UsageMeter } from "../agent/usage-meter.ts";
 import { systemPrompt } from "../agent/system-prompt.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
@@ -44,6 +45,11 @@ export class AgentSession {
 
   get model(): string {
     return this.options.model;
+  }
+
+  /** The session's token usage; undefined until the agent exists (nothing was sent yet). */
+  get usage(): UsageMeter | undefined {
+    return this.agent?.usage;
   }
 
   get hasCredentials(): boolean {

@@ -209,6 +209,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         renderer.endLine();
         if (!(error instanceof AgentError)) throw error;
         print(style.red(`error: ${error.message}`));
+        print(style.dim("(the prompt was not kept in the conversation: press Up to edit it and send it again)"));
       } finally {
         turn = undefined;
         renderer = undefined;

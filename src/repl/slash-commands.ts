@@ -10,6 +10,8 @@ import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
 import { listPromptCommands, promptHelpRows, runPromptCommand, type PromptCommand } from "./prompt-commands.ts";
 import type { RemoteCompletions } from "./remote-completion.ts";
 import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
+import { runCompact } from "./compact-command.ts";
+import { costText } from "./cost-command.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
 export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[] };
@@ -68,6 +70,8 @@ const COMMANDS: Record<string, SlashCommand> = {
       return "continue";
     },
   },
+  compact: { usage: "/compact [instructions]", help: "Replace the conversation by a summary (say what to keep)", run: async (args, context): Promise<SlashOutcome> => (await runCompact(args, context), "continue") },
+  cost: { usage: "/cost", help: "Tokens used and their cost in dollars", run: (_args, context) => (context.print(costText(context.session.usage)), "continue") },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help" };

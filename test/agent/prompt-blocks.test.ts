@@ -27,7 +27,8 @@ describe("what the model receives: blocks in a user turn, images in a tool resul
         content: [
           { type: "text", text: "What is this?" },
           { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
-          { type: "text", text: "Be brief." },
+          // The last block is the prompt-caching breakpoint.
+          { type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } },
         ],
       },
     ]);

@@ -13,6 +13,13 @@ describe("models and the usage meter", () => {
     expect(modelInfo("claude-sonnet-5-5-nonsense")).toBeUndefined();
   });
 
+  test("thinking: adaptive from the 4.6 models on, a budget for the older ones", () => {
+    const adaptive = KNOWN_MODELS.filter((info) => info.adaptiveThinking).map((info) => info.id);
+    expect(KNOWN_MODELS.filter((info) => !info.adaptiveThinking).map((info) => info.id)).toEqual(["claude-haiku-4-5", "claude-opus-4-5", "claude-sonnet-4-5"]);
+    expect(adaptive).toContain("claude-sonnet-5-5");
+    expect(KNOWN_MODELS.every((info) => info.thinking)).toBe(true);
+  });
+
   test("cost per model from the price table; an unknown model is counted but not priced", () => {
     const meter = new UsageMeter();
     const heard: string[] = [];

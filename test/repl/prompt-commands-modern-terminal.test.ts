@@ -37,7 +37,9 @@ async function startRepl(replies: string[]): Promise<PtyTerminal> {
 }
 
 const lastLine = (screen: string) => screen.split("\n").at(-1) ?? "";
-const lastUserContent = (request: RecordedRequest | undefined) => request?.body.messages.filter((message) => message.role === "user").at(-1)?.content;
+// Without the prompt-caching mark on the last block (test/agent/prompt-caching.test.ts pins it).
+const lastUserContent = (request: RecordedRequest | undefined) =>
+  (request?.body.messages.filter((message) => message.role === "user").at(-1)?.content as Record<string, unknown>[] | undefined)?.map(({ cache_control: _, ...block }) => block);
 
 test("greet: Tab completes a name with a blank (escaped) from the style given; the assistant message is quoted", async () => {
   terminal = await startRepl(["Good day."]);

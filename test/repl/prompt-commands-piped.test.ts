@@ -35,5 +35,5 @@ test("piped: the question for a missing argument takes the next line; a wrong ar
   expect(await cli.exited).toBe(0);
   expect(cli.output).toContain("⎿ sent prompt mcp__everything__args-prompt (1 message(s))");
   expect(standIn.requests).toHaveLength(1);
-  expect(standIn.requests[0]!.body.messages.at(-1)?.content).toEqual([{ type: "text", text: "What's weather in Oslo?" }]);
+  expect(standIn.requests[0]!.body.messages.at(-1)?.content).toEqual([{ type: "text", text: "What's weather in Oslo?", cache_control: { type: "ephemeral" } }]);
 }, 60_000);

@@ -40,9 +40,10 @@ async function startRepl(replies: string[], server: Record<string, unknown> = EV
   return started;
 }
 
-/** The content of the user turn the model received last. */
+/** The content of the user turn the model received last, without the prompt-caching mark (test/agent/prompt-caching.test.ts pins it). */
 function lastUserContent(request: RecordedRequest | undefined): unknown {
-  return request?.body.messages.filter((message) => message.role === "user").at(-1)?.content;
+  const content = request?.body.messages.filter((message) => message.role === "user").at(-1)?.content as Record<string, unknown>[] | undefined;
+  return content?.map(({ cache_control: _, ...block }) => block);
 }
 
 const lastLine = (screen: string) => screen.split("\n").at(-1) ?? "";

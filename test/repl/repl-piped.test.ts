@@ -66,7 +66,7 @@ test("piped stdin, one line per prompt: MCP tool turn, a declined permission, /c
   at = await cli.waitFor("Started a new conversation.", at);
   cli.send("hello again");
   at = await cli.waitFor("fresh start", at);
-  expect(standIn.requests[4]!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "hello again" }] }]);
+  expect(standIn.requests[4]!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "hello again", cache_control: { type: "ephemeral" } }] }]);
 
   cli.end();
   expect(await cli.exited).toBe(0);
@@ -85,12 +85,12 @@ test("without ANTHROPIC_API_KEY the REPL starts, /tools works, a prompt gets a l
   expect(await cli.exited).toBe(0);
 });
 
-test("an API error is one line and the REPL stays usable", async () => {
+test("an API error is one line (an unknown model's names where the model comes from) and the REPL stays usable", async () => {
   standIn = startMessagesStandIn([apiError(400, "invalid_request_error", "model: unknown model 'nope'"), reply(text("recovered"))]);
   cli = new PipedCli([], { cwd: dir, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: standIn.url }) });
   await cli.waitFor("> ");
   cli.send("first");
-  const at = await cli.waitFor("error: the Anthropic API refused the request (400 invalid_request_error): model: unknown model 'nope'\n");
+  const at = await cli.waitFor(`error: the model 'claude-sonnet-5-5' was not found: change --model, CAT_CODE_MODEL or "model" in settings.json\n`);
   cli.send("second");
   await cli.waitFor("recovered", at);
   cli.end();

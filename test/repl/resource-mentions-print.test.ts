@@ -85,7 +85,7 @@ test("-p: a mention of an unknown server and an email address are sent as plain 
   const prompt = "ask bob@example.com about @nowhere:thing";
   const { code, requests } = await print(prompt, [reply(text("ok"))]);
   expect(code).toBe(0);
-  expect(requests[0]!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: prompt }] }]);
+  expect(requests[0]!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: prompt, cache_control: { type: "ephemeral" } }] }]);
 }, 60_000);
 
 test("-p against the 2026-07-28 fixture: an image resource and a read that asks for the roots first (MRTR)", async () => {
