@@ -5,6 +5,7 @@ import { nearestNames } from "../terminal/suggest.ts";
 import { lastValue, parseFlags, splitRules, subcommandWord } from "./agent-flags.ts";
 import { rejectUnknownFlags } from "./known-flags.ts";
 import { rootArg } from "./root-flags.ts";
+import { log } from "../log.ts";
 
 /** The root command's own flags: `cat-code` starts the REPL, `cat-code -p "<prompt>"` print mode. */
 export const agentArgs = {
@@ -48,6 +49,12 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     import("../mcp/config/load-config.ts"),
     import("./session-choice.ts"),
   ]);
+  // A mistyped rule would allow or deny nothing, silently: checked before anything starts.
+  if (rules.allow.length || rules.deny.length) (await import("./rule-flags.ts")).checkedRules(rules);
+  // settings.json: loaded once, its warnings shown once, on stderr.
+  const { loadSettings } = await import("../settings/load-settings.ts");
+  let settings = loadSettings({ cwd: process.cwd() });
+  for (const warning of settings.warnings) log.warn(warning);
   const model = resolveModel(lastValue(flags, "model"));
   const roots = rootsFromArgs(rawArgs);
   const home = catCodeHome();
@@ -61,30 +68,28 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   if (!print && process.stdin.isTTY) {
     const { askProjectApprovals } = await import("../repl/project-approval-question.ts");
     entries = await askProjectApprovals(entries);
+    settings = await (await import("../repl/project-rules-question.ts")).askProjectRuleTrust(settings, process.cwd());
+  } else {
+    // Nobody is here to trust a project's new allow rules: they are left out, and that is said.
+    const untrusted = (await import("../settings/untrusted-rules.ts")).untrustedRulesWarning(settings);
+    if (untrusted) log.warn(untrusted);
   }
   // The servers may ask the user (elicitation): -p declines with a line on stderr, the REPL puts its form in place.
   // A server that wants a sign-in is NEEDS-AUTH at first; in the REPL, `/mcp login <name>` signs in.
   const auth = cliAuth({ "mcp-config": mcpConfig });
   if (!print) auth.loginHint = replLoginHint;
   const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
-  const common = { model, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice };
+  const common = { model, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings };
 
   if (print) {
     const { printPrompt } = await import("./print-prompt.ts");
     const text = await printPrompt(prompt);
-    const [{ runPrint }, permissions] = await Promise.all([import("../repl/print-mode.ts"), permissionRules(rules, cwd)]);
-    process.exitCode = await runPrint({ ...common, prompt: text, outputFormat, permissions, startupTimeoutMs: startupTimeout(process.env.CAT_CODE_MCP_STARTUP_TIMEOUT) });
+    const { runPrint } = await import("../repl/print-mode.ts");
+    process.exitCode = await runPrint({ ...common, prompt: text, outputFormat, rules, startupTimeoutMs: startupTimeout(process.env.CAT_CODE_MCP_STARTUP_TIMEOUT) });
     return;
   }
   const { runRepl } = await import("../repl/repl.ts");
   process.exitCode = await runRepl({ ...common, firstPrompt: prompt });
-}
-
-/** --allowedTools and --disallowedTools as rules around the print-mode gate; none given, none applied. */
-async function permissionRules(rules: { allow: string[]; deny: string[] }, cwd: string) {
-  if (rules.allow.length === 0 && rules.deny.length === 0) return undefined;
-  const { checkedRules } = await import("./rule-flags.ts");
-  return checkedRules(rules, cwd);
 }
 
 /** The words left after the flags: one prompt, quoted. Several words are more likely a typo'd command. */

@@ -1,4 +1,6 @@
 import type { PermissionGate } from "../agent/permission.ts";
+import { ruleDecision } from "../agent/permission-rules.ts";
+import { suggestedRule } from "../agent/suggested-rule.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { permissionView } from "./permission-view.ts";
 import { plainStyle, type Style } from "./tool-call-line.ts";
@@ -20,49 +22,83 @@ export interface PermissionPromptOptions {
   columns?: number;
   rows?: number;
   style?: Style;
+  /** The working folder, against which path rules are read. */
+  cwd?: string;
+  /**
+   * Saves an "always" rule (`a`: the project's settings, `A`: the user's) and resolves the file
+   * written; absent, "always" holds until the REPL exits. A save that fails still allows the rule
+   * for this session (the line says so).
+   */
+  saveRule?: (rule: string, scope: "project" | "user") => Promise<string>;
 }
 
 /**
  * The REPL's permission gate. It shows the whole call (see permissionView), then asks
- * `Allow <tool>? [y]es / [n]o / [a]lways for this tool`. A call longer than MAX_UNPAGED_LINES is shown
- * a page at a time and `y` is refused until every page was shown, or the user read it in $PAGER
- * (`v`). "always" holds for the tool until the REPL exits. No answer (Ctrl-D, Ctrl-C) is a no.
+ * `Allow <tool>? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects`. The rule is the
+ * command's prefix for bash (`Bash(npm test:*)`, offered only for one plain command) and the tool
+ * otherwise (see suggestedRule); `a` saves it to the project's settings, `A` to the user's, and says
+ * where in one line. A call longer than MAX_UNPAGED_LINES is shown a page at a time and `y` is
+ * refused until every page was shown, or the user read it in $PAGER (`v`). No is the user's own
+ * no: the turn stops ("stop"), and so does no answer (Ctrl-D, Ctrl-C).
  */
 export function interactivePermissions(ask: Ask, options: PermissionPromptOptions = {}): PermissionGate {
-  const alwaysAllowed = new Set<string>();
+  const sessionRules: string[] = [];
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const style = options.style ?? plainStyle;
   const width = Math.max(options.columns ?? 120, 40);
   const pageLines = Math.max((options.rows ?? 40) - 2, 10);
+  const cwd = options.cwd ?? process.cwd();
+  const remember = async (rule: string, scope: "project" | "user") => {
+    // Saved, the rule lives in the settings (where /permissions can remove it); else here, until exit.
+    if (!options.saveRule) return void sessionRules.push(rule);
+    try {
+      print(style.dim(`Saved ${sanitizeForTerminal(rule)} to ${sanitizeForTerminal(await options.saveRule(rule, scope))}`));
+    } catch (error) {
+      // The saver keeps a rule it could not write for the session.
+      print(style.red(`Could not save ${sanitizeForTerminal(rule)}: ${sanitizeForTerminal((error as Error).message)}; allowed until cat-code exits`));
+    }
+  };
   return async ({ tool, input, preview = { kind: "arguments", input }, signal }) => {
-    if (alwaysAllowed.has(tool.name)) return "allow";
+    if (ruleDecision({ allow: sessionRules, deny: [] }, tool.name, input, cwd) === "allow") return "allow";
     options.before?.();
     const lines = permissionView(tool.name, preview, width, style);
     if (lines.length <= MAX_UNPAGED_LINES) {
       for (const line of lines) print(line);
     } else {
       const seen = await pageThrough(lines, { ask, print, page: options.page, pageLines, signal });
-      if (!seen) return "deny";
+      if (!seen) return "stop";
     }
-    const question = `Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o / [a]lways for this tool `;
+    const rule = suggestedRule(tool.name, input);
+    const always = rule ? ` / [a]lways for ${alwaysWhat(tool.name, rule)} in this project / [A] in all projects` : "";
+    const question = `Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} `;
     for (;;) {
       const answer = await ask(question, signal);
-      if (answer === null) return "deny";
-      switch (answer.trim().toLowerCase()) {
+      if (answer === null) return "stop";
+      const word = answer.trim();
+      if (rule && (word === "a" || word === "A" || word.toLowerCase() === "always")) {
+        await remember(rule, word === "A" ? "user" : "project");
+        return "allow";
+      }
+      switch (word.toLowerCase()) {
         case "y":
         case "yes":
           return "allow";
-        case "a":
-        case "always":
-          alwaysAllowed.add(tool.name);
-          return "allow";
         case "n":
         case "no":
-          return "deny";
+          return "stop";
+        case "a":
+          print("(no 'always' for a command with ;, &&, |, $(…) or a redirection: a rule could not match it; answer y or n)");
+          break;
         // Anything else, an empty line included, asks again: a stray Enter should not decide.
       }
     }
   };
+}
+
+/** What "always" covers, in the question: the command prefix for bash (`'npm test:*'`), else "this tool". */
+function alwaysWhat(toolName: string, rule: string): string {
+  const prefix = /^Bash\((.*)\)$/.exec(rule)?.[1];
+  return toolName === "bash" && prefix ? `'${sanitizeForTerminal(prefix)}'` : "this tool";
 }
 
 /**

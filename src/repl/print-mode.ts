@@ -1,8 +1,10 @@
 import { AgentError } from "../agent/agent-error.ts";
 import type { AgentObserver } from "../agent/agent-observer.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
-import { allowAll, declineAll, type PermissionGate } from "../agent/permission.ts";
+import { allowAll, declineAll } from "../agent/permission.ts";
+import { withRules, type PermissionRules } from "../agent/permission-rules.ts";
 import { openSessionFile, recordInto, type ResumedSession } from "../agent/session/session-recording.ts";
+import type { LoadedSettings } from "../settings/settings.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
@@ -35,8 +37,10 @@ export interface PrintOptions {
   /** CAT_CODE_HOME: the session is saved under it, so `--resume <id>` can go on from this run. */
   home: string;
   resumed?: ResumedSession;
-  /** Turns the gate (allow-all or decline-all) into the one the run uses: --allowedTools and --disallowedTools. */
-  permissions?: (gate: PermissionGate) => PermissionGate;
+  /** settings.json's rules: deny always holds; allow lets a call run without --allow-all. */
+  settings?: LoadedSettings;
+  /** --allowedTools and --disallowedTools (checked already), added to the settings' rules. */
+  rules?: PermissionRules;
 }
 
 /**
@@ -54,7 +58,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     cwd: options.cwd,
     pool: options.pool,
     maxTurns: options.maxTurns,
-    permissions: options.permissions ? options.permissions(gate) : gate,
+    permissions: withRules(() => combinedRules(options.settings?.settings.permissions, options.rules), gate, options.cwd),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
@@ -167,4 +171,9 @@ function counting(observer: AgentObserver, onRequest: (request: number) => void)
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+}
+
+/** One list each: a deny from either source holds over an allow from the other. */
+function combinedRules(settings: PermissionRules | undefined, flags: PermissionRules | undefined): PermissionRules {
+  return { allow: [...(settings?.allow ?? []), ...(flags?.allow ?? [])], deny: [...(settings?.deny ?? []), ...(flags?.deny ?? [])] };
 }

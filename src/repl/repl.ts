@@ -10,7 +10,9 @@ import { AgentSession } from "./agent-session.ts";
 import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
 import { LineReader } from "./line-reader.ts";
 import { showInPager } from "./pager.ts";
-import { interactivePermissions } from "./permission-prompt.ts";
+import { replPermissions } from "./repl-permissions.ts";
+import { askInstead } from "./declined-turn.ts";
+import type { LoadedSettings } from "../settings/settings.ts";
 import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
 import { TerminalQuestions } from "./terminal-questions.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
@@ -38,6 +40,8 @@ export interface ReplOptions {
   resumed?: ResumedSession;
   /** `cat-code "question"`: sent as if typed at the first prompt. */
   firstPrompt?: string;
+  /** settings.json, as loaded (and warned about) at start; absent: loaded here. */
+  settings?: LoadedSettings;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -81,15 +85,20 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     },
     end: () => renderer?.release(),
   });
-  const gate = options.allowAll
-    ? undefined
-    : interactivePermissions(ask, {
-        print,
-        page: reader.isTerminal ? (text) => showInPager(text, reader) : undefined,
-        columns: (output as { columns?: number }).columns,
-        rows: (output as { rows?: number }).rows,
-        style,
-      });
+  const permissions = replPermissions({
+    cwd: options.cwd,
+    settings: options.settings,
+    allowAll: options.allowAll,
+    ask,
+    hold: (question) => questions.ask(question),
+    prompt: {
+      print,
+      page: reader.isTerminal ? (text) => showInPager(text, reader) : undefined,
+      columns: (output as { columns?: number }).columns,
+      rows: (output as { rows?: number }).rows,
+      style,
+    },
+  });
   const form = interactiveElicitation({ ask, onCancelKey: reader.isTerminal ? cancelKeys(input) : undefined, print, style });
   // A server's question is answered within a turn, and given up with it (Ctrl-C). One that comes
   // while no prompt runs would take the line the user is typing at the prompt: it is declined.
@@ -105,7 +114,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     pool: options.pool,
     maxTurns: options.maxTurns,
     onAgent: (agent) => saved.record(agent),
-    permissions: gate ? (request) => questions.ask(() => gate(request)) : async () => "allow",
+    permissions: permissions.gate,
   });
 
   // Ctrl-C: cancels the turn if one runs; else clears the line; twice on an empty line, exits.
@@ -165,13 +174,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     else news(line);
   };
 
+  // What the user said to do instead of a call they declined: the next prompt, asked for at once.
+  let instead: string | undefined;
   try {
     for (;;) {
       for (const notice of notices.splice(0)) print(notice);
       logLines.reset();
-      const line = firstPrompt ?? (await reader.read(PROMPT, { complete }));
+      const line = firstPrompt ?? instead ?? (await reader.read(PROMPT, { complete }));
       if (firstPrompt !== undefined) print(`${PROMPT}${sanitizeForTerminal(firstPrompt)}`);
       firstPrompt = undefined;
+      instead = undefined;
       if (line === null) break;
       const text = line.trim();
       if (text === "") continue;
@@ -184,6 +196,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
           cancellable,
           ask: (question, signal, completeAnswer) => reader.read(question, { signal, remember: false, complete: completeAnswer }),
           completions: remote,
+          permissions: permissions.settings,
         });
         if (outcome === "exit") break;
         if (outcome === "continue") continue;
@@ -197,6 +210,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       turn = new AbortController();
       // Progress is rewritten in place, which only a terminal can do; a pipe gets none of it.
       renderer = new TurnRenderer(output, output, style, reader.isTerminal ? new StatusLine(output) : undefined);
+      let declined = false;
       try {
         // What the user typed may @-mention resources; a server's prompt is sent as it came (its text
         // mentioning another server's resource must not fetch it).
@@ -205,6 +219,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         const outcome = await agent.run(blocks, { signal: turn.signal, observer: renderer });
         renderer.endLine();
         reportOutcome(outcome, print, style.dim);
+        declined = outcome.status === "declined";
       } catch (error) {
         renderer.endLine();
         if (!(error instanceof AgentError)) throw error;
@@ -214,6 +229,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         turn = undefined;
         renderer = undefined;
       }
+      if (declined) instead = await askInstead((question, signal) => reader.read(question, { signal }), cancellable, (line) => print(style.dim(line)));
     }
   } finally {
     process.off("SIGINT", onSigint);

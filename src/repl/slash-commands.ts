@@ -12,6 +12,8 @@ import type { RemoteCompletions } from "./remote-completion.ts";
 import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
 import { runCompact } from "./compact-command.ts";
 import { costText } from "./cost-command.ts";
+import { permissionsCommand } from "./permissions-command.ts";
+import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
 export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[] };
@@ -27,6 +29,8 @@ export interface SlashContext {
   ask?: (question: string, signal: AbortSignal, complete?: LineCompleter) => Promise<string | null>;
   /** What Tab asks of servers; with it, Tab at a prompt argument's question offers the server's values. */
   completions?: RemoteCompletions;
+  /** The session's permission rules, for /permissions. */
+  permissions?: PermissionSettings;
 }
 
 interface SlashCommand {
@@ -72,6 +76,11 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
   compact: { usage: "/compact [instructions]", help: "Replace the conversation by a summary (say what to keep)", run: async (args, context): Promise<SlashOutcome> => (await runCompact(args, context), "continue") },
   cost: { usage: "/cost", help: "Tokens used and their cost in dollars", run: (_args, context) => (context.print(costText(context.session.usage)), "continue") },
+  permissions: {
+    usage: "/permissions [remove <rule>]",
+    help: "List the permission rules and their files; /permissions remove <rule> removes one",
+    run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
+  },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help" };

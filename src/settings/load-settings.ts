@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import * as v from "valibot";
-import { parseRule } from "../agent/permission-rules.ts";
+import { parseRule } from "../system/permission-rule-syntax.ts";
 import { readConfigText } from "../mcp/config/config-file-text.ts";
 import { ConfigError } from "../mcp/config/config-error.ts";
 import { catCodeHome, describeParseError, lineAndColumn } from "../mcp/config/load-config.ts";

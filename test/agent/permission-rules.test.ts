@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { parseRule, ruleDecision, withRules, type PermissionRules } from "../../src/agent/permission-rules.ts";
 import type { PermissionDecision } from "../../src/agent/permission.ts";
 import type { Tool } from "../../src/agent/tool.ts";
+import { suggestedRule } from "../../src/agent/suggested-rule.ts";
 
 const project = mkdtempSync(join(tmpdir(), "rules-"));
 const outside = mkdtempSync(join(tmpdir(), "rules-outside-"));
@@ -69,6 +70,10 @@ const rows: Row[] = [
   [["Bash"], ["Bash(rm:*)"], "bash", bash("find . | xargs rm"), "deny"],
   [["Bash"], ["Bash(rm:*)"], "bash", bash("'rm' -rf /"), "deny"],
   [["Bash"], ["Bash(rm:*)"], "bash", bash("echo rm"), "allow"],
+  [["Bash"], ["Bash(rm:*)"], "bash", bash('bash -c "rm -rf /"'), "deny"],
+  [["Bash"], ["Bash(rm:*)"], "bash", bash("find . -exec rm {} \\;"), "deny"],
+  [["Bash"], ["Bash(rm:*)"], "bash", bash("eval rm -rf /"), "deny"],
+  [["Bash"], ["Bash(rm:*)"], "bash", bash("r\\m -rf /"), "deny"],
   [["Bash(git push:*)"], ["Bash(git push --force:*)"], "bash", bash("git push --force origin"), "deny"],
   [["Bash(git push:*)"], ["Bash(git push --force:*)"], "bash", bash("git push origin"), "allow"],
   [[], ["Bash"], "bash", bash("ls"), "deny"],
@@ -164,5 +169,26 @@ describe("withRules", () => {
     expect(outer.deniedBy?.("read_file", { path: ".env" })).toBe("Read(.env)");
     expect(outer.deniedBy?.("bash", { command: "rm x" })).toBe("Bash(rm:*)");
     expect(outer.deniedBy?.("bash", { command: "ls" })).toBeUndefined();
+  });
+});
+
+describe("suggestedRule: what 'always' saves", () => {
+  test.each([
+    ["bash", { command: "npm test -- --watch" }, "Bash(npm test:*)"],
+    ["bash", { command: "npm run build" }, "Bash(npm run build:*)"],
+    ["bash", { command: "git commit -m 'x y'" }, "Bash(git commit:*)"],
+    ["bash", { command: "ls -la" }, "Bash(ls:*)"],
+    ["bash", { command: "cat README.md" }, "Bash(cat:*)"],
+    ["bash", { command: "npm test && rm -rf /" }, undefined],
+    ["bash", { command: "npm test > out" }, undefined],
+    ["bash", { command: "FOO=1 npm test" }, undefined],
+    ["bash", { command: "$X test" }, undefined],
+    ["write_file", { path: "a" }, "Write"],
+    ["edit_file", { path: "a" }, "edit_file"],
+    ["mcp__github__create_issue", {}, "mcp__github__create_issue"],
+  ])("%s %o → %s", (tool, input, expected) => {
+    expect(suggestedRule(tool, input as Record<string, unknown>)).toBe(expected as string | undefined);
+    // Every suggestion is a rule that parses and allows the very call it came from.
+    if (expected) expect(ruleDecision({ allow: [expected], deny: [] }, tool, input as Record<string, unknown>, project)).toBe("allow");
   });
 });

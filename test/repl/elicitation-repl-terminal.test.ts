@@ -79,10 +79,12 @@ test("a line typed while the model streams does not answer the permission questi
   terminal.type("ask me my name");
   await terminal.waitForText("Asking for the name.");
   terminal.type("y");
-  const screen = await terminal.waitForText("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool");
+  const screen = await terminal.waitForText("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects");
   expect(screen).toContain("(1 line(s) typed before this question were dropped: answer it below)");
   // Still waiting for an answer: the typed-ahead y did not allow the call.
-  expect(screen.trimEnd().split("\n").at(-1)).toBe("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool");
+  expect(screen.trimEnd().split("\n").at(-1)).toBe("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects");
   terminal.type("n");
+  await terminal.waitForText("What should cat-code do instead?");
+  terminal.type("never mind");
   await terminal.waitForText("The server said: The user declined to run mcp__modern__ask_name");
 }, 60_000);

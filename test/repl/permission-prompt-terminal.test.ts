@@ -54,7 +54,9 @@ test("a bash command hidden behind 300 spaces and a long description is shown wh
   ]);
   await terminal.waitFor((screen) => screen.endsWith(">"), "the prompt");
   terminal.type("list the files");
-  const screen = await terminal.waitForText("Allow bash? [y]es / [n]o / [a]lways for this tool");
+  // Two commands in one: no "always" is offered, since no prefix rule could ever match it.
+  const screen = await terminal.waitForText("Allow bash? [y]es / [n]o");
+  expect(screen).not.toContain("[a]lways");
   expect(screen).toContain("bash wants to run this command:");
   expect(screen).toContain("echo 'listing files'⟨300 spaces⟩; touch PWNED");
   expect(screen).toContain("echo done ⟨ESC⟩[2J⟨ESC⟩]0;owned⟨U+0007⟩");
@@ -62,6 +64,8 @@ test("a bash command hidden behind 300 spaces and a long description is shown wh
   expect(screen.indexOf("touch PWNED")).toBeLessThan(screen.indexOf("List the files."));
   expect(screen).toContain("> list the files");
   terminal.type("n");
+  await terminal.waitForText("What should cat-code do instead?");
+  terminal.type("just list them");
   await terminal.waitForText("Tool said: The user declined to run bash");
   expect(existsSync(join(project, "PWNED"))).toBe(false);
 }, 30_000);

@@ -50,7 +50,7 @@ describe("the permission gate", () => {
     const gate = interactivePermissions(async (question) => (questions.push(question), "y"), { print: (line) => printed.push(line) });
     expect(await gate({ tool, input: { path: "x" } })).toBe("allow");
     expect(printed).toEqual(["mcp__fs__write wants to run with these arguments:", "  {", '    "path": "x"', "  }"]);
-    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool "]);
+    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects "]);
   });
 
   test("a long call is paged, and yes is not taken until the last page was shown", async () => {
@@ -65,7 +65,7 @@ describe("the permission gate", () => {
     expect(await gate({ tool, input })).toBe("allow");
     expect(printed.filter((line) => line.includes('"item ')).length).toBe(MAX_UNPAGED_LINES + 50);
     expect(printed.filter((line) => line.includes("more lines to see before you can allow it"))).toHaveLength(2);
-    expect(questions.at(-1)).toBe("Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool ");
+    expect(questions.at(-1)).toBe("Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects ");
     // A header, the braces and brackets, then one line per item.
     expect(questions[0]).toBe(`-- 50 of ${MAX_UNPAGED_LINES + 55} lines; [Enter] more / [n]o `);
   });
@@ -73,7 +73,7 @@ describe("the permission gate", () => {
   test("no while paging, or the end of input, declines", async () => {
     const input = { lines: Array.from({ length: MAX_UNPAGED_LINES + 1 }, (_, i) => i) };
     const print = () => {};
-    expect(await interactivePermissions(async () => "n", { print })({ tool, input })).toBe("deny");
-    expect(await interactivePermissions(async () => null, { print })({ tool, input })).toBe("deny");
+    expect(await interactivePermissions(async () => "n", { print })({ tool, input })).toBe("stop");
+    expect(await interactivePermissions(async () => null, { print })({ tool, input })).toBe("stop");
   });
 });

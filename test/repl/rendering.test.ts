@@ -62,13 +62,13 @@ describe("the permission prompt", () => {
     expect(await gate({ tool, input: { path: "x" } })).toBe("allow");
     expect(await gate({ tool, input: { path: "y" } })).toBe("allow");
     expect(printed).toEqual(["mcp__fs__write wants to run with these arguments:", "  {", '    "path": "x"', "  }"]);
-    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool ", "Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool "]);
+    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects ", "Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects "]);
   });
 
   test("no, end of input and yes", async () => {
     const answer = (value: string | null) => interactivePermissions(async () => value, { print: () => {} });
-    expect(await answer("n")({ tool, input: {} })).toBe("deny");
-    expect(await answer(null)({ tool, input: {} })).toBe("deny");
+    expect(await answer("n")({ tool, input: {} })).toBe("stop");
+    expect(await answer(null)({ tool, input: {} })).toBe("stop");
     expect(await answer("Y")({ tool, input: {} })).toBe("allow");
   });
 });

@@ -49,7 +49,7 @@ test("piped stdin, one line per prompt: MCP tool turn, a declined permission, /c
 
   cli.send("say piped");
   // readOnlyHint is the server's word, not a promise: the MCP tool is asked about.
-  at = await cli.waitFor("Allow mcp__echo__echo? [y]es / [n]o / [a]lways for this tool", at);
+  at = await cli.waitFor("Allow mcp__echo__echo? [y]es / [n]o / [a]lways for this tool in this project", at);
   cli.send("y");
   at = await cli.waitFor("echo said piped", at);
   expect(cli.output).toContain('⏺ mcp__echo__echo {"text":"piped"} → "piped"');
@@ -58,7 +58,11 @@ test("piped stdin, one line per prompt: MCP tool turn, a declined permission, /c
   at = await cli.waitFor("write_file wants to change secret.txt (a new file):\n  --- /dev/null\n  +++ secret.txt\n  @@ -0,0 +1 @@\n  +x\n", at);
   at = await cli.waitFor("Allow write_file? [y]es / [n]o / [a]lways for this tool", at);
   cli.send("n");
+  // The user's no stops the turn; what they say instead goes to the model with the decline.
+  at = await cli.waitFor("What should cat-code do instead?", at);
+  cli.send("leave it");
   at = await cli.waitFor("Result: The user declined to run write", at);
+  expect(standIn.requests[3]!.body.messages.at(-1)!.content.at(-1)).toEqual({ type: "text", text: "leave it" });
   expect(existsSync(join(dir, "secret.txt"))).toBe(false);
   expect(toolResultsOf(standIn.requests[3]!)[0]).toMatchObject({ is_error: true });
 

@@ -27,18 +27,20 @@ export function listSessions(home: string, cwd: string, limit = LISTED_SESSIONS)
   const files = names.flatMap((name) => {
     const path = join(folder, name);
     try {
-      return [{ id: name.slice(0, -".jsonl".length), path, modified: statSync(path).mtime }];
+      // Nanoseconds: two sessions of one second (a script's runs) still come in their order.
+      const stat = statSync(path, { bigint: true });
+      return [{ id: name.slice(0, -".jsonl".length), path, modified: new Date(Number(stat.mtimeMs)), order: stat.mtimeNs }];
     } catch {
       return [];
     }
   });
-  files.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  files.sort((a, b) => (b.order > a.order ? 1 : b.order < a.order ? -1 : 0));
   const sessions: SessionSummary[] = [];
   for (const file of files) {
     if (sessions.length >= limit) break;
     const read = readSession(file.path);
     if (read.messages.length === 0) continue;
-    sessions.push({ ...file, firstPrompt: read.firstPrompt ?? "", messageCount: read.messages.length });
+    sessions.push({ id: file.id, path: file.path, modified: file.modified, firstPrompt: read.firstPrompt ?? "", messageCount: read.messages.length });
   }
   return sessions;
 }

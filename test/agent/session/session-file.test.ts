@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { appendFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -135,6 +135,9 @@ test("resuming a clean file appends to it under the same id; a corrupt one goes 
 test("the list: newest first, with the first prompt and the message count; ids are checked before they become paths", () => {
   const first = savedSession().file;
   first.close();
+  // An hour older, so the order does not hang on the file system's clock.
+  const anHourAgo = new Date(Date.now() - 3_600_000);
+  utimesSync(first.path, anHourAgo, anHourAgo);
   const second = SessionFile.create({ home, cwd, model: "claude-test" });
   const conversation = new Conversation();
   second.attach(conversation, { onAdd: undefined });

@@ -123,22 +123,28 @@ function toPart(words: CommandWord[]): CommandPart {
 }
 
 /** Words that run the command after them: a deny rule looks through them (`sudo rm` is still `rm`). */
-const WRAPPERS = new Set(["sudo", "env", "command", "builtin", "exec", "nohup", "time", "nice", "xargs", "!", "{", "then", "do", "else", "elif", "if", "while", "until"]);
+const WRAPPERS = new Set(["sudo", "env", "command", "builtin", "exec", "eval", "nohup", "time", "nice", "xargs", "!", "{", "then", "do", "else", "elif", "if", "while", "until"]);
+/** Options after which a command starts (`bash -c "rm …"`, `find . -exec rm`): it is looked at too. */
+const COMMAND_OPTIONS = new Set(["-c", "-exec", "-execdir", "-ok", "-okdir"]);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
  * Every command a line could run, for deny rules: cut at every separator, substitution and bracket,
- * quotes dropped, assignments and wrappers skipped. Coarse on purpose: a deny rule should rather
- * refuse a harmless command than let `echo "$(rm -rf ~)"` through. It is still not a sandbox.
+ * quotes dropped, assignments and wrappers skipped, and the command after `-c` or `-exec` taken too.
+ * Coarse on purpose: a deny rule should rather refuse a harmless command than let
+ * `echo "$(rm -rf ~)"` through. It is still not a sandbox (`$'\x72m'` is rm, and is not seen).
  */
 export function denyView(command: string): string[][] {
-  return command
-    .replace(/["'\\]/g, "")
-    .split(/\$\(|[;&|()`{}<>\n]/)
-    .map((segment) => {
-      const words = segment.split(/[ \t]+/).filter((w) => w !== "");
-      let first = 0;
-      while (first < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[first] as string) || WRAPPERS.has(words[first] as string))) first++;
-      return words.slice(first);
-    })
-    .filter((words) => words.length > 0);
+  const views: string[][] = [];
+  for (const segment of command.replace(/["'\\]/g, "").split(/\$\(|[;&|()`{}<>\n]/)) {
+    const words = segment.split(/[ \t]+/).filter((w) => w !== "");
+    let start = 0;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i];
+      if (i === start && word !== undefined && (ASSIGNMENT.test(word) || WRAPPERS.has(word))) start = i + 1;
+      else if (word !== undefined && COMMAND_OPTIONS.has(word)) views.push(words.slice(i + 1));
+    }
+    views.push(words.slice(start));
+  }
+  return views.filter((words) => words.length > 0);
 }

@@ -1,0 +1,33 @@
+import { splitCommand } from "../system/bash-command-parts.ts";
+
+/** Built-in tools whose Claude Code name covers exactly that tool; others are named as they are. */
+const RULE_NAMES: Record<string, string> = { write_file: "Write", glob: "Glob", grep: "Grep" };
+
+/** Commands whose second word (or third, after `run`) says what they do: `npm test`, `npm run build`. */
+const SUBCOMMAND = /^[A-Za-z][A-Za-z0-9_:-]*$/;
+const RUNNERS = new Set(["run", "exec", "run-script"]);
+
+/**
+ * The rule an "always" answer saves: for bash, this command's prefix (`npm test -- --watch` →
+ * `Bash(npm test:*)`); for any other tool, the tool. Undefined when bash's command is not one plain
+ * command (`a && b`, `$(…)`, a redirection): a prefix rule would never match it (see
+ * permission-rules.ts), so "always" is not offered.
+ */
+export function suggestedRule(toolName: string, input: Record<string, unknown>): string | undefined {
+  if (toolName !== "bash") return RULE_NAMES[toolName] ?? toolName;
+  if (typeof input.command !== "string") return undefined;
+  const split = splitCommand(input.command);
+  const part = split.ok && split.parts.length === 1 ? split.parts[0] : undefined;
+  if (!part || part.assignments.length > 0 || !part.words[0]?.literal) return undefined;
+  const words = part.words.map((w) => w.text);
+  const prefix = [words[0] as string];
+  const second = part.words[1];
+  if (second?.literal && SUBCOMMAND.test(second.text)) {
+    prefix.push(second.text);
+    const third = part.words[2];
+    if (RUNNERS.has(second.text) && third?.literal && /^[A-Za-z0-9][\w:.-]*$/.test(third.text)) prefix.push(third.text);
+  }
+  // A word with a space, a quote or a parenthesis cannot be written back into a rule plainly.
+  if (prefix.some((word) => !/^[\w./:@+=,-]+$/.test(word))) return undefined;
+  return `Bash(${prefix.join(" ")}:*)`;
+}

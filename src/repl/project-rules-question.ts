@@ -1,0 +1,41 @@
+import { createInterface } from "node:readline/promises";
+import { loadSettings } from "../settings/load-settings.ts";
+import { recordRuleTrust } from "../settings/project-rules-trust.ts";
+import type { LoadedSettings } from "../settings/settings.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
+
+/**
+ * At REPL start, at a terminal: the project's `.cat-code/settings.json` allows some calls without
+ * asking, and it may have come with a clone. Its allow rules not yet trusted for this folder are
+ * shown whole, and asked about once, together: "yes" trusts them, "no" refuses them for good (not
+ * asked again until the rules change), "later" (or Enter) leaves them ignored and asks next time.
+ * Like the project MCP servers' question (project-approval-question.ts), before anything runs.
+ */
+export async function askProjectRuleTrust(
+  settings: LoadedSettings,
+  cwd: string,
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WritableStream = process.stdout,
+): Promise<LoadedSettings> {
+  const pending = [...settings.untrustedAllow];
+  if (pending.length === 0) return settings;
+  output.write(`${sanitizeForTerminal(settings.projectFile)} wants to allow these without asking:\n`);
+  for (const rule of pending) output.write(`  ${sanitizeForTerminal(rule)}\n`);
+  const reader = createInterface({ input, output, terminal: true });
+  try {
+    const answer = (await reader.question("Trust these rules in this folder? [y]es / [n]o, never / [l]ater ")).trim().toLowerCase();
+    const decision = answer === "y" || answer === "yes" ? "trusted" : answer === "n" || answer === "no" ? "refused" : undefined;
+    if (!decision) {
+      output.write("The project's allow rules are ignored for now; you will be asked again.\n");
+      return settings;
+    }
+    await recordRuleTrust(cwd, pending, decision, process.env);
+    // Read again: the files are what is in force (the warnings were shown already).
+    return loadSettings({ cwd });
+  } catch (error) {
+    output.write(`Could not record the answer: ${sanitizeForTerminal((error as Error).message)}\n`);
+    return settings;
+  } finally {
+    reader.close();
+  }
+}

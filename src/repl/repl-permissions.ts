@@ -1,0 +1,28 @@
+import type { PermissionGate } from "../agent/permission.ts";
+import { withRules } from "../agent/permission-rules.ts";
+import { loadSettings } from "../settings/load-settings.ts";
+import { PermissionSettings } from "../settings/permission-settings.ts";
+import type { LoadedSettings } from "../settings/settings.ts";
+import { interactivePermissions, type Ask, type PermissionPromptOptions } from "./permission-prompt.ts";
+
+/**
+ * The REPL's permissions: the settings' rules first (deny without asking, allow without asking),
+ * then the question, whose "always" saves a rule the next call already sees. With --allow-all,
+ * nothing is asked, but deny rules still hold.
+ */
+export function replPermissions(options: {
+  cwd: string;
+  settings?: LoadedSettings;
+  allowAll: boolean;
+  ask: Ask;
+  prompt: PermissionPromptOptions;
+  /** Holds the terminal while the question is open (TerminalQuestions.ask); a rule's answer needs no terminal. */
+  hold: <T>(question: () => Promise<T>) => Promise<T>;
+}): { gate: PermissionGate; settings: PermissionSettings } {
+  const settings = new PermissionSettings(options.settings ?? loadSettings({ cwd: options.cwd }), { cwd: options.cwd });
+  const question = options.allowAll
+    ? undefined
+    : interactivePermissions(options.ask, { ...options.prompt, cwd: options.cwd, saveRule: (rule, scope) => settings.save(rule, scope) });
+  const asked: PermissionGate = question ? (request) => options.hold(() => question(request)) : async () => "allow";
+  return { gate: withRules(() => settings.rules(), asked, options.cwd), settings };
+}

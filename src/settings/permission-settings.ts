@@ -1,0 +1,102 @@
+import { ConfigError } from "../mcp/config/config-error.ts";
+import { loadSettings } from "./load-settings.ts";
+import { recordRuleTrust } from "./project-rules-trust.ts";
+import type { LoadedSettings, RuleSource } from "./settings.ts";
+
+/** The rule lists withRules reads (src/agent/permission-rules.ts' PermissionRules). */
+type PermissionRules = { allow: readonly string[]; deny: readonly string[] };
+import { addPermissionRule, removePermissionRule } from "./settings-writer.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** Where a rule shown by /permissions comes from: a settings file, or the command line (--allowedTools). */
+export type ListedRule = Omit<RuleSource, "scope"> & { scope: RuleSource["scope"] | "command line" };
+
+/**
+ * The permission rules of one session, as the REPL changes them: `rules()` is what withRules reads
+ * at every call, so a rule saved or removed here holds for the next call at once. Saving and
+ * removing write the settings files (see settings-writer.ts) and then read them again, so what is
+ * in force is always what the files say, plus the command line's rules and any rule that could
+ * not be saved (it holds for this session only).
+ */
+export class PermissionSettings {
+  private sessionOnly: string[] = [];
+
+  constructor(
+    private loaded: LoadedSettings,
+    private readonly options: { cwd: string; env?: Env; extra?: PermissionRules },
+  ) {}
+
+  get userFile(): string {
+    return this.loaded.userFile;
+  }
+
+  get projectFile(): string {
+    return this.loaded.projectFile;
+  }
+
+  /** Project allow rules waiting for the user's trust. */
+  get untrustedAllow(): readonly string[] {
+    return this.loaded.untrustedAllow;
+  }
+
+  rules(): PermissionRules {
+    const { allow, deny } = this.loaded.settings.permissions;
+    const extra = this.options.extra ?? { allow: [], deny: [] };
+    return { allow: [...allow, ...extra.allow, ...this.sessionOnly], deny: [...deny, ...extra.deny] };
+  }
+
+  list(): ListedRule[] {
+    const extra = this.options.extra ?? { allow: [], deny: [] };
+    const fromCommandLine = (list: "allow" | "deny") => extra[list].map((rule): ListedRule => ({ rule, list, scope: "command line", file: "", state: "active" }));
+    return [...this.loaded.rules, ...fromCommandLine("deny"), ...fromCommandLine("allow")];
+  }
+
+  /**
+   * Saves an allow rule to the project's settings (trusted at once: the user made it here) or the
+   * user's; resolves the file written. A write that fails keeps the rule for this session and throws.
+   */
+  async save(rule: string, scope: "project" | "user"): Promise<string> {
+    const file = scope === "project" ? this.loaded.projectFile : this.loaded.userFile;
+    try {
+      if (scope === "project") await recordRuleTrust(this.options.cwd, [rule], "trusted", this.env);
+      await addPermissionRule(file, "allow", rule, { mode: scope === "user" ? 0o600 : undefined });
+    } catch (error) {
+      this.sessionOnly.push(rule);
+      throw error;
+    }
+    this.reload();
+    return file;
+  }
+
+  /** Removes a rule from every settings file that has it; resolves those files (none: it was not there). */
+  async remove(rule: string): Promise<string[]> {
+    this.sessionOnly = this.sessionOnly.filter((r) => r !== rule);
+    const places = this.loaded.rules.filter((source) => source.rule === rule);
+    const files: string[] = [];
+    for (const { file, list } of places) {
+      if (await removePermissionRule(file, list, rule)) files.push(file);
+    }
+    this.reload();
+    return [...new Set(files)];
+  }
+
+  /** Records the user's word about the project's untrusted allow rules; trusted ones hold at once. */
+  async trust(rules: readonly string[], decision: "trusted" | "refused"): Promise<void> {
+    await recordRuleTrust(this.options.cwd, rules, decision, this.env);
+    this.reload();
+  }
+
+  private get env(): Env {
+    return this.options.env ?? process.env;
+  }
+
+  private reload(): void {
+    try {
+      this.loaded = loadSettings({ cwd: this.options.cwd, env: this.options.env });
+    } catch (error) {
+      // loadSettings is fail-open and does not throw for a file's content; keep what was in force.
+      if (!(error instanceof ConfigError)) throw error;
+    }
+  }
+}

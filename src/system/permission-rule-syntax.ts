@@ -1,0 +1,76 @@
+import { splitCommand } from "./bash-command-parts.ts";
+
+/**
+ * The grammar of permission rules, Claude Code's: `Bash`, `Bash(npm test:*)`, `Bash(git status)`,
+ * `Read(src/**)`, `Edit(docs/**)`, `Write`, `Glob`, `Grep`, `mcp__github`, `mcp__github__*`,
+ * `mcp__github__create_issue`. Text in, data out, nothing else: settings.json's loader checks rules
+ * with it, and src/agent/permission-rules.ts decides calls with what it returns.
+ */
+export type ParsedRule =
+  /** Every call of these tools. */
+  | { kind: "tool"; text: string; tools: readonly string[] }
+  /** bash commands: exactly these words, or (prefix) starting with them. */
+  | { kind: "bash"; text: string; words: readonly string[]; prefix: boolean }
+  /** Calls of these tools on a path the pattern matches (gitignore-like, see src/agent/path-rule.ts). */
+  | { kind: "path"; text: string; tools: readonly string[]; pattern: string }
+  /** MCP tools: every tool of a server (`tool` absent), or one tool. */
+  | { kind: "mcp"; text: string; server: string; tool?: string };
+
+/** Claude Code's tool names, and ours, for the built-in tools each covers. */
+const TOOL_NAMES: Record<string, readonly string[]> = {
+  Bash: ["bash"],
+  Read: ["read_file", "glob", "grep"],
+  Edit: ["edit_file", "write_file"],
+  Write: ["write_file"],
+  Glob: ["glob"],
+  Grep: ["grep"],
+  bash: ["bash"],
+  read_file: ["read_file"],
+  edit_file: ["edit_file"],
+  write_file: ["write_file"],
+  glob: ["glob"],
+  grep: ["grep"],
+  list_mcp_resources: ["list_mcp_resources"],
+  read_mcp_resource: ["read_mcp_resource"],
+};
+const PATH_TOOLS = new Set(["Read", "Edit", "Write", "Glob", "Grep", "read_file", "edit_file", "write_file", "glob", "grep"]);
+const KNOWN = "Bash, Read, Edit, Write, Glob, Grep or mcp__<server>[__<tool>]";
+
+export function parseRule(text: string): { ok: true; rule: ParsedRule } | { ok: false; error: string } {
+  const fail = (error: string) => ({ ok: false as const, error: `${JSON.stringify(text)}: ${error}` });
+  const match = /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s.exec(text.trim());
+  if (!match) return fail(`not a rule; write Tool or Tool(specifier), e.g. Bash(npm test:*)`);
+  const [, name = "", specifier] = match;
+  if (name.startsWith("mcp__")) {
+    if (specifier !== undefined) return fail("an MCP rule takes no (…): name the server (mcp__github) or the tool (mcp__github__create_issue)");
+    const rest = name.slice("mcp__".length);
+    const split = rest.indexOf("__");
+    if (rest === "" || split === 0) return fail("name the server: mcp__<server> or mcp__<server>__<tool>");
+    if (split < 0) return { ok: true, rule: { kind: "mcp", text, server: rest } };
+    const tool = rest.slice(split + 2);
+    if (tool === "" || tool === "*") return { ok: true, rule: { kind: "mcp", text, server: rest.slice(0, split) } };
+    if (tool.includes("*")) return fail("a * is only allowed as the whole tool part (mcp__github__*)");
+    return { ok: true, rule: { kind: "mcp", text, server: rest.slice(0, split), tool } };
+  }
+  const tools = TOOL_NAMES[name];
+  if (!tools) return fail(`unknown tool '${name}'; use ${KNOWN}`);
+  if (specifier === undefined || specifier.trim() === "*") return { ok: true, rule: { kind: "tool", text, tools } };
+  if (specifier.trim() === "") return fail("the (…) is empty; leave it out to cover every call");
+  if (tools.includes("bash")) return parseBashRule(text, specifier, fail);
+  if (!PATH_TOOLS.has(name)) return fail(`${name} takes no (…)`);
+  return { ok: true, rule: { kind: "path", text, tools, pattern: specifier.trim() } };
+}
+
+function parseBashRule(text: string, specifier: string, fail: (error: string) => { ok: false; error: string }) {
+  const trimmed = specifier.trim();
+  const prefix = trimmed.endsWith(":*") || trimmed.endsWith(" *");
+  const body = prefix ? trimmed.slice(0, -2).trim() : trimmed;
+  if (body.includes("*")) return fail("a * is only allowed at the end, as in Bash(npm test:*)");
+  const split = splitCommand(body);
+  const part = split.ok && split.parts.length === 1 ? split.parts[0] : undefined;
+  if (!part || part.assignments.length > 0 || part.words.length === 0 || part.words.some((w) => !w.literal)) {
+    return fail("a Bash rule names one plain command (no ;, &&, |, $, quotes around operators or redirections)");
+  }
+  return { ok: true as const, rule: { kind: "bash" as const, text, words: part.words.map((w) => w.text), prefix } };
+}
+

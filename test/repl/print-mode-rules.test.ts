@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { reply, resultText, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { BUN, childEnv, MAIN } from "./cli-process.ts";
+
+/** settings.json's rules in print mode, where nobody is there to answer or to trust a project's rules. */
+let home: string;
+let project: string;
+let standIn: MessagesStandIn | undefined;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), "cat-code-rules-home-"));
+  project = await mkdtemp(join(tmpdir(), "cat-code-rules-project-"));
+  mkdirSync(join(project, ".cat-code"));
+});
+afterEach(async () => {
+  await standIn?.stop();
+  standIn = undefined;
+  await rm(home, { recursive: true, force: true });
+  await rm(project, { recursive: true, force: true });
+});
+
+async function runPrint(args: string[], steps: Step[]) {
+  standIn = startMessagesStandIn(steps, { apiKey: "sk-test" });
+  const env = childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url });
+  const child = Bun.spawn([BUN, MAIN, "-p", "go", ...args], { cwd: project, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { stdout, stderr, code };
+}
+
+const answerWithResult = (request: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) => reply(text(`result: ${resultText(toolResultsOf(request)[0]).trim()}`));
+
+test("the user's allow rule runs a command without --allow-all; a project's deny rule holds even with --allow-all", async () => {
+  writeFileSync(join(home, "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(echo:*)"] } }));
+  writeFileSync(join(project, ".cat-code", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(touch:*)"] } }));
+  let run = await runPrint([], [reply(toolUse("bash", { command: "echo allowed" })), answerWithResult]);
+  expect(run.stdout).toBe("result: allowed\n[exit code: 0]\n");
+  await standIn?.stop();
+
+  run = await runPrint(["--allow-all"], [reply(toolUse("bash", { command: "echo x; touch PWNED" })), answerWithResult]);
+  expect(run.stdout).toContain("result: Permission to use bash was denied by the rule Bash(touch:*)");
+  expect(existsSync(join(project, "PWNED"))).toBe(false);
+}, 30_000);
+
+test("a project's untrusted allow rules are ignored with a warning; its env too; a corrupt user file is one warning", async () => {
+  writeFileSync(join(home, "settings.json"), "{ not json");
+  writeFileSync(join(project, ".cat-code", "settings.json"), JSON.stringify({ env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9" }, permissions: { allow: ["Bash"] } }));
+  const run = await runPrint([], [reply(toolUse("bash", { command: "touch PWNED" })), answerWithResult]);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("result: The user declined to run bash");
+  expect(existsSync(join(project, "PWNED"))).toBe(false);
+  expect(run.stderr).toContain(`${join(home, "settings.json")}: not valid JSON`);
+  expect(run.stderr).toContain(`"env" is ignored in a project's settings`);
+  expect(run.stderr).toContain("1 allow rule(s) ignored, not yet trusted in this folder (Bash); start cat-code here at a terminal to review them");
+}, 30_000);
