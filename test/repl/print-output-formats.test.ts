@@ -184,3 +184,22 @@ test("--continue in a new process sends the earlier messages; each run saves its
   // One session, gone on with: --continue keeps its id.
   expect(readdirSync(sessionsFolder(home, work))).toHaveLength(1);
 });
+
+test("a session file cut short: -c resumes it up to its last complete line with a warning, and goes on in a new file", async () => {
+  const env = withStandIn([reply(text("First answer.")), reply(text("Second answer.")), (request) => reply(text(`${request.body.messages.length} messages`))]);
+  const first = JSON.parse((await runCli(["-p", "first", "--output-format", "json"], env)).stdout);
+  expect((await runCli(["-c", "-p", "second"], env)).code).toBe(0);
+  const path = join(sessionsFolder(home, work), `${first.session_id}.jsonl`);
+  const whole = await Bun.file(path).text();
+  // A crash in the middle of writing the last line (the second answer).
+  await Bun.write(path, whole.slice(0, whole.lastIndexOf('{"type":"push"') + 20));
+  const third = await runCli(["-c", "-p", "third", "--output-format", "json"], env);
+  expect(third.code).toBe(0);
+  expect(third.stderr).toMatch(new RegExp(`session ${first.session_id}\\.jsonl: its last line is cut short; resumed up to line \\d+`));
+  const result = JSON.parse(third.stdout);
+  // first, its answer, then "second" and "third" joined in one user message: the cut answer is gone.
+  expect(result.result).toBe("3 messages");
+  expect(JSON.stringify(standIn!.requests[2]!.body.messages)).not.toContain("Second answer.");
+  expect(result.session_id).not.toBe(first.session_id);
+  expect(readdirSync(sessionsFolder(home, work))).toHaveLength(2);
+});

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { chmodSync, closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { Conversation, ConversationChange } from "../conversation.ts";
@@ -102,6 +102,8 @@ function openForAppend(path: string): number {
   // mkdir's mode only applies to a folder it makes, and the umask may have loosened it.
   chmodSync(folder, 0o700);
   const fd = openSync(path, "a", 0o600);
+  // open's mode, too, only applies to a file it makes: a resumed file copied in loosely is tightened.
+  fchmodSync(fd, 0o600);
   return fd;
 }
 
