@@ -2,16 +2,16 @@ import Anthropic from "@anthropic-ai/sdk";
 import { log } from "../log.ts";
 
 /**
- * The model when neither --model nor CAT_CODE_MODEL names one: the newest Sonnet the installed SDK
+ * The model when neither --model, CAT_CODE_MODEL nor settings' `model` names one: the newest Sonnet the installed SDK
  * lists (claude-sonnet-4-5 is on the SDK's deprecation list).
  */
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 
 type Env = Record<string, string | undefined>;
 
-/** --model, then CAT_CODE_MODEL, then the default. */
-export function resolveModel(flag: string | undefined, env: Env = process.env): string {
-  return flag?.trim() || env.CAT_CODE_MODEL?.trim() || DEFAULT_MODEL;
+/** --model, then CAT_CODE_MODEL, then settings' `model`, then the default: the nearest word wins. */
+export function resolveModel(flag: string | undefined, env: Env = process.env, setting?: string): string {
+  return flag?.trim() || env.CAT_CODE_MODEL?.trim() || setting?.trim() || DEFAULT_MODEL;
 }
 
 /**

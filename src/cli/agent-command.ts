@@ -10,7 +10,8 @@ import { log } from "../log.ts";
 /** The root command's own flags: `cat-code` starts the REPL, `cat-code -p "<prompt>"` print mode. */
 export const agentArgs = {
   print: { type: "boolean", alias: "p", description: "Print mode: run the prompt (and stdin) to its end, print the answer, exit" },
-  model: { type: "string", description: "The model (default: $CAT_CODE_MODEL, else a current Sonnet)", valueHint: "name" },
+  model: { type: "string", description: "The model (default: $CAT_CODE_MODEL, else settings' model, else a current Sonnet)", valueHint: "name" },
+  thinking: { type: "boolean", description: "Let the model think before answering (budget 8000 tokens, or settings' thinking.budgetTokens)", negativeDescription: "Turn off thinking that settings.json turns on" },
   continue: { type: "boolean", alias: "c", description: "Go on with the latest session of this folder" },
   resume: { type: "string", alias: "r", description: "Go on with a session: its id, or none to pick from a list", valueHint: "id" },
   "output-format": { type: "string", description: "With -p: text (default), json (one result object) or stream-json (an event per line)", valueHint: "format" },
@@ -40,8 +41,8 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     if (given && !print) throw CliError.usage(`${flag} is for print mode: add -p`);
   }
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ resolveModel }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseSession }] = await Promise.all([
-    import("../agent/model-client.ts"),
+  const [{ agentStartup }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseSession }] = await Promise.all([
+    import("./agent-startup.ts"),
     import("./mcp/server-selection.ts"),
     import("./mcp/open-pool.ts"),
     import("../terminal/declined-elicitation.ts"),
@@ -55,7 +56,8 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   const { loadSettings } = await import("../settings/load-settings.ts");
   let settings = loadSettings({ cwd: process.cwd() });
   for (const warning of settings.warnings) log.warn(warning);
-  const model = resolveModel(lastValue(flags, "model"));
+  // Before the servers' entries: settings' env reaches their ${VAR}s and their processes.
+  const { model, thinking, maxTokens } = agentStartup({ flags: { model: lastValue(flags, "model"), thinking: flags.booleans.get("thinking") }, settings: settings.settings });
   const roots = rootsFromArgs(rawArgs);
   const home = catCodeHome();
   const cwd = process.cwd();
@@ -79,7 +81,7 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   const auth = cliAuth({ "mcp-config": mcpConfig });
   if (!print) auth.loginHint = replLoginHint;
   const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
-  const common = { model, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings };
+  const common = { model, thinking, maxTokens, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings };
 
   if (print) {
     const { printPrompt } = await import("./print-prompt.ts");

@@ -5,11 +5,13 @@ import { createModelClient, hasCredentials } from "../agent/model-client.ts";
 import type { PermissionGate } from "../agent/permission.ts";
 import type { RetryPolicy } from "../agent/retry-policy.ts";
 import type { UsageMeter } from "../agent/usage-meter.ts";
-import { systemPrompt } from "../agent/system-prompt.ts";
+import type { ProjectMemory } from "../agent/project-memory.ts";
+import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { ListMcpResourcesTool, ReadMcpResourceTool } from "../mcp/tools/resource-tools.ts";
 import { summarizeMcpStartup, type McpStartupSummary } from "./mcp-startup.ts";
+import { loadSessionMemory, sessionSystemPrompt } from "./session-prompt.ts";
 
 export interface AgentSessionOptions {
   model: string;
@@ -21,6 +23,9 @@ export interface AgentSessionOptions {
   env?: Record<string, string | undefined>;
   /** Hears the agent once it is made (the session file starts recording it). */
   onAgent?: (agent: AgentLoop) => void;
+  /** Extended thinking and the max_tokens that leaves room for it (thinking-setting.ts). */
+  thinking?: { budgetTokens: number };
+  maxTokens?: number;
 }
 
 /**
@@ -31,6 +36,8 @@ export interface AgentSessionOptions {
 export class AgentSession {
   readonly registry = new ToolRegistry();
   readonly pool: McpToolPool;
+  /** The memory files in the system prompt, read at start (`/memory`). */
+  readonly memory: ProjectMemory;
   private agent: AgentLoop | undefined;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
   private readonly resourceTools = [
@@ -40,6 +47,7 @@ export class AgentSession {
 
   constructor(private readonly options: AgentSessionOptions) {
     this.pool = options.pool;
+    this.memory = loadSessionMemory(options.cwd, options.env);
     for (const tool of createBuiltinTools({ cwd: options.cwd })) this.registry.register(tool);
   }
 
@@ -50,6 +58,15 @@ export class AgentSession {
   /** The session's token usage; undefined until the agent exists (nothing was sent yet). */
   get usage(): UsageMeter | undefined {
     return this.agent?.usage;
+  }
+
+  /** Switches the model from the next request; the reason when the thinking choice does not fit it. */
+  switchModel(id: string): string | undefined {
+    const misfit = thinkingMisfit(id, { thinking: this.options.thinking, maxTokens: this.options.maxTokens });
+    if (misfit) return misfit;
+    this.options.model = id;
+    if (this.agent) this.agent.model = id;
+    return undefined;
   }
 
   get hasCredentials(): boolean {
@@ -90,7 +107,9 @@ export class AgentSession {
       model: this.options.model,
       registry: this.registry,
       permissions: this.options.permissions,
-      system: systemPrompt({ cwd: this.options.cwd }),
+      system: sessionSystemPrompt({ cwd: this.options.cwd, memory: this.memory, pool: this.pool }),
+      thinking: this.options.thinking,
+      maxTokens: this.options.maxTokens,
       maxTurns: this.options.maxTurns,
       retry: this.options.retry,
     });

@@ -32,6 +32,9 @@ export interface PrintOptions {
   pool: McpToolPool;
   allowAll: boolean;
   maxTurns?: number;
+  /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
+  thinking?: { budgetTokens: number };
+  maxTokens?: number;
   startupTimeoutMs?: number;
   outputFormat?: OutputFormat;
   /** CAT_CODE_HOME: the session is saved under it, so `--resume <id>` can go on from this run. */
@@ -58,6 +61,8 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     cwd: options.cwd,
     pool: options.pool,
     maxTurns: options.maxTurns,
+    thinking: options.thinking,
+    maxTokens: options.maxTokens,
     permissions: withRules(() => combinedRules(options.settings?.settings.permissions, options.rules), gate, options.cwd),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
@@ -69,6 +74,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     const line = logLines.lineFor(entry);
     if (line !== undefined) renderer.notice(line);
   };
+  for (const warning of session.memory.warnings) log.warn(warning);
   const file = openSessionFile({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: (line) => log.warn(line) });
   try {
     const agent = session.agentOrMissingKey();

@@ -7,6 +7,7 @@ import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { VERSION } from "../version.ts";
 import { AgentSession } from "./agent-session.ts";
+import { memoryWarningLines } from "./memory-command.ts";
 import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
 import { LineReader } from "./line-reader.ts";
 import { showInPager } from "./pager.ts";
@@ -42,6 +43,9 @@ export interface ReplOptions {
   firstPrompt?: string;
   /** settings.json, as loaded (and warned about) at start; absent: loaded here. */
   settings?: LoadedSettings;
+  /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
+  thinking?: { budgetTokens: number };
+  maxTokens?: number;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -114,6 +118,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     pool: options.pool,
     maxTurns: options.maxTurns,
     onAgent: (agent) => saved.record(agent),
+    thinking: options.thinking,
+    maxTokens: options.maxTokens,
     permissions: permissions.gate,
   });
 
@@ -152,6 +158,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   process.on("SIGINT", onSigint);
 
   print(`cat-code ${VERSION} · ${options.model} · /help for commands, Ctrl-D to exit`);
+  for (const line of memoryWarningLines(session.memory)) print(style.dim(line));
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
   for (const line of saved.resumedLines((output as { columns?: number }).columns)) print(style.dim(line));
   // A resumed conversation is loaded into the agent now, so /cost and /compact see it before a prompt.

@@ -7,6 +7,8 @@ import { McpToolAdapter } from "../mcp/tools/mcp-tool-adapter.ts";
 import type { AgentSession } from "./agent-session.ts";
 import type { LineCompleter } from "./line-reader.ts";
 import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
+import { memoryText } from "./memory-command.ts";
+import { modelCommand } from "./model-command.ts";
 import { listPromptCommands, promptHelpRows, runPromptCommand, type PromptCommand } from "./prompt-commands.ts";
 import type { RemoteCompletions } from "./remote-completion.ts";
 import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
@@ -81,6 +83,8 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "List the permission rules and their files; /permissions remove <rule> removes one",
     run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
   },
+  memory: { usage: "/memory", help: "List the memory files (AGENTS.md, CLAUDE.md) in the system prompt", run: (_args, context) => (context.print(memoryText(context.session.memory)), "continue") },
+  model: { usage: "/model [id]", help: "Show the model and the known ones; /model <id> switches from the next request", run: (args, context) => (context.print(modelCommand(args, context.session)), "continue") },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help" };

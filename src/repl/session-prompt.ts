@@ -1,0 +1,33 @@
+import { loadProjectMemory, type ProjectMemory } from "../agent/project-memory.ts";
+import { systemPrompt, type ServerInstructions } from "../agent/system-prompt.ts";
+import { catCodeHome } from "../mcp/config/load-config.ts";
+import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** The memory files of a session, read once at its start (`/memory` shows them). */
+export function loadSessionMemory(cwd: string, env: Env = process.env): ProjectMemory {
+  return loadProjectMemory({ cwd, home: catCodeHome(env) });
+}
+
+/**
+ * The system prompt as a function, called at every request: a server that connects (or reconnects)
+ * later brings its instructions to the next request.
+ */
+export function sessionSystemPrompt(options: { cwd: string; memory: ProjectMemory; pool: McpToolPool }): () => string {
+  return () =>
+    systemPrompt({
+      cwd: options.cwd,
+      memory: options.memory.files,
+      isGitRepo: options.memory.gitRoot !== undefined,
+      serverInstructions: serverInstructions(options.pool),
+    });
+}
+
+/** The `instructions` of every connected server, in config order. */
+export function serverInstructions(pool: McpToolPool): ServerInstructions[] {
+  return pool.status().flatMap((status) => {
+    const text = status.state === "connected" ? pool.client(status.name)?.instructions : undefined;
+    return text ? [{ server: status.name, text }] : [];
+  });
+}
