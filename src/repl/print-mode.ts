@@ -15,9 +15,6 @@ import { TurnRenderer } from "./turn-renderer.ts";
 import { expandResourceMentions } from "./resource-mentions.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
-/** How long print mode waits for the MCP servers before it starts without the slow ones. */
-export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
-
 export interface PrintOptions {
   prompt: string;
   model: string;
@@ -25,6 +22,7 @@ export interface PrintOptions {
   pool: McpToolPool;
   allowAll: boolean;
   maxTurns?: number;
+  /** CAT_CODE_MCP_STARTUP_TIMEOUT: a cap on the wait for the servers; without it each is waited for up to its own timeout. */
   startupTimeoutMs?: number;
 }
 
@@ -54,13 +52,13 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     const agent = session.agentOrMissingKey();
     if ("missing" in agent) throw CliError.usage(agent.missing);
 
-    const timeoutMs = options.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS;
-    const startup = AbortSignal.timeout(timeoutMs);
+    const timeoutMs = options.startupTimeoutMs;
+    const startup = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     await session.connectMcp(startup);
     for (const status of session.pool.status()) {
       if (status.state !== "failed" && status.state !== "invalid") continue;
       // Our own deadline shows up as a cancelled handshake; say what really happened.
-      const reason = startup.aborted && /cancel/i.test(status.reason) ? `not ready within ${timeoutMs} ms` : firstLine(status.reason);
+      const reason = startup?.aborted && /cancel/i.test(status.reason) ? `not ready within ${timeoutMs} ms` : firstLine(status.reason);
       log.warn(`MCP server '${status.name}' is not available: ${reason} (see cat-code mcp list)`);
     }
     // Not failures: each is one command away, and that command is what to say.

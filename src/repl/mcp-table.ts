@@ -1,0 +1,57 @@
+import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
+import { revisionText, type LoginHint } from "../terminal/render-status.ts";
+import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
+
+/**
+ * The REPL's `/mcp`: one row per server, the same columns for all (state, tool count, revision,
+ * time to connect, then the last error or what to do), so a glance down a column compares them:
+ *
+ *     echo    CONNECTED   1 tool(s)  2025-11-25 (handshake)  12 ms
+ *     crashy  FAILED                                                 the server exited with code 3 → /mcp reconnect crashy
+ *     linear  NEEDS-AUTH                                             sign in: /mcp login linear
+ *
+ * A failure's further lines (its stderr tail) follow its row, indented. Server text is sanitized.
+ */
+export function mcpTable(statuses: ServerStatus[], loginHint: LoginHint): string[] {
+  const rows: string[][] = [];
+  const details = new Map<number, string[]>();
+  for (const status of statuses) {
+    const [tools, revision, time] =
+      status.state === "connected" ? [`${status.tools.length} tool(s)`, revisionText(status), status.connectMs === undefined ? "" : formatMs(status.connectMs)] : ["", "", ""];
+    rows.push([status.name, status.state.toUpperCase(), tools, revision, time, lastColumn(status, loginHint)]);
+    if (status.state === "failed") {
+      const more = [...status.reason.split("\n").slice(1), ...status.stderr.map((line) => `stderr: ${line}`)];
+      if (more.length) details.set(rows.length - 1, more);
+    }
+  }
+  return alignColumns(rows.map((row) => row.map((cell) => sanitizeForTerminal(cell)))).flatMap((line, i) => [
+    line.trimEnd(),
+    ...(details.get(i) ?? []).map((detail) => `    ${sanitizeForTerminal(detail)}`),
+  ]);
+}
+
+/** The last error, or what to do about the state; a project server is tagged. */
+function lastColumn(status: ServerStatus, loginHint: LoginHint): string {
+  const tag = status.scope === "project" ? " [project]" : "";
+  switch (status.state) {
+    case "connected":
+      return status.lastError === undefined ? tag.trim() : `last error: ${firstLine(status.lastError)}${tag}`;
+    case "failed":
+      return `${firstLine(status.reason)} → /mcp reconnect ${status.name}${tag}`;
+    case "needs-auth":
+      return `sign in: ${loginHint(status.name)}${tag}`;
+    case "invalid":
+      return `${firstLine(status.reason)} (${status.source})`;
+    case "pending":
+      return `connecting${tag}`;
+    case "needs-approval":
+    case "denied":
+      return `(project: ${status.source})`;
+    case "disabled":
+      return `"disabled": true in ${status.source}`;
+  }
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
