@@ -4,11 +4,12 @@ import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/termin
 
 /**
  * The REPL's `/mcp`: one row per server, the same columns for all (state, tool count, revision,
- * time to connect, then the last error or what to do), so a glance down a column compares them:
+ * time to connect, the last error or what to do, where it runs), so a glance down a column
+ * compares them; a column empty for every server is left out:
  *
- *     echo    CONNECTED   1 tool(s)  2025-11-25 (handshake)  12 ms
- *     crashy  FAILED                                                 the server exited with code 3 → /mcp reconnect crashy
- *     linear  NEEDS-AUTH                                             sign in: /mcp login linear
+ *     echo    CONNECTED   1 tool(s)  2025-11-25 (handshake)  12 ms                                     (stdio: ./echo.sh)
+ *     crashy  FAILED                                                the server exited with code 3 → /mcp reconnect crashy  (stdio: ./crashy)
+ *     linear  NEEDS-AUTH                                            run: /mcp login linear              (http: https://…)
  *
  * A failure's further lines (its stderr tail) follow its row, indented. Server text is sanitized.
  */
@@ -18,13 +19,16 @@ export function mcpTable(statuses: ServerStatus[], loginHint: LoginHint): string
   for (const status of statuses) {
     const [tools, revision, time] =
       status.state === "connected" ? [`${status.tools.length} tool(s)`, revisionText(status), status.connectMs === undefined ? "" : formatMs(status.connectMs)] : ["", "", ""];
-    rows.push([status.name, status.state.toUpperCase(), tools, revision, time, lastColumn(status, loginHint)]);
+    const where = status.description ? `(${status.description})` : "";
+    rows.push([status.name, status.state.toUpperCase(), tools, revision, time, lastColumn(status, loginHint), where]);
     if (status.state === "failed") {
       const more = [...status.reason.split("\n").slice(1), ...status.stderr.map((line) => `stderr: ${line}`)];
       if (more.length) details.set(rows.length - 1, more);
     }
   }
-  return alignColumns(rows.map((row) => row.map((cell) => sanitizeForTerminal(cell)))).flatMap((line, i) => [
+  const used = rows[0]?.map((_, column) => rows.some((row) => row[column] !== "")) ?? [];
+  const shown = rows.map((row) => row.filter((_, column) => used[column]).map((cell) => sanitizeForTerminal(cell)));
+  return alignColumns(shown).flatMap((line, i) => [
     line.trimEnd(),
     ...(details.get(i) ?? []).map((detail) => `    ${sanitizeForTerminal(detail)}`),
   ]);
@@ -39,16 +43,16 @@ function lastColumn(status: ServerStatus, loginHint: LoginHint): string {
     case "failed":
       return `${firstLine(status.reason)} → /mcp reconnect ${status.name}${tag}`;
     case "needs-auth":
-      return `sign in: ${loginHint(status.name)}${tag}`;
+      return `run: ${loginHint(status.name)}${tag}`;
     case "invalid":
       return `${firstLine(status.reason)} (${status.source})`;
     case "pending":
-      return `connecting${tag}`;
+      return tag.trim();
     case "needs-approval":
     case "denied":
       return `(project: ${status.source})`;
     case "disabled":
-      return `"disabled": true in ${status.source}`;
+      return tag.trim();
   }
 }
 
