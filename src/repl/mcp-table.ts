@@ -39,9 +39,9 @@ function lastColumn(status: ServerStatus, loginHint: LoginHint): string {
   const tag = status.scope === "project" ? " [project]" : "";
   switch (status.state) {
     case "connected":
-      return status.lastError === undefined ? tag.trim() : `last error: ${firstLine(status.lastError)}${tag}`;
+      return status.lastError === undefined ? tag.trim() : `last error: ${reasonHeadline(status.lastError)}${tag}`;
     case "failed":
-      return `${firstLine(status.reason)} → /mcp reconnect ${status.name}${tag}`;
+      return `${reasonHeadline(status.reason)} → /mcp reconnect ${status.name}${tag}`;
     case "needs-auth":
       return `run: ${loginHint(status.name)}${tag}`;
     case "invalid":
@@ -54,6 +54,14 @@ function lastColumn(status: ServerStatus, loginHint: LoginHint): string {
     case "disabled":
       return tag.trim();
   }
+}
+
+/**
+ * A failure's first line for a one-line cell: an exit's `; its last stderr lines:` is dropped (the
+ * lines follow the row, or are there to read in /mcp).
+ */
+export function reasonHeadline(reason: string): string {
+  return firstLine(reason).replace(/;? its last stderr lines:$/, "");
 }
 
 function formatMs(ms: number): string {

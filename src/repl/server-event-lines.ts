@@ -1,5 +1,6 @@
 import type { ServerEvent } from "../mcp/pool/tool-pool.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { reasonHeadline } from "./mcp-table.ts";
 
 /**
  * The REPL's line for a server that went away or came back by itself; undefined for what other
@@ -9,7 +10,7 @@ export function serverEventLine(event: ServerEvent): string | undefined {
   const name = sanitizeForTerminal(event.server);
   switch (event.kind) {
     case "lost": {
-      const reason = sanitizeForTerminal(firstLine(event.status.reason));
+      const reason = sanitizeForTerminal(reasonHeadline(event.status.reason));
       const next = event.restartInMs === undefined ? `/mcp reconnect ${name} restarts it` : `restarting it in ${formatDelay(event.restartInMs)}`;
       return `MCP server '${name}' failed: ${reason} (its tools are gone; ${next}; /mcp shows more)`;
     }
