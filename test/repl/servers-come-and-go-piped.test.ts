@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { reply, startMessagesStandIn, text, toolUse, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
-import { childEnv, PipedCli, waitForServers } from "./cli-process.ts";
+import { childEnv, MAIN, PipedCli, waitForServers } from "./cli-process.ts";
 
 let dir: string;
 let standIn: MessagesStandIn | undefined;
@@ -63,6 +63,34 @@ test("piped input: the first prompt waits for a server still connecting, and its
   expect(toolNames(standIn!.requests[0]!)).toEqual(expect.arrayContaining(["mcp__slow__echo", "mcp__fast__echo"]));
   repl.end();
   expect(await repl.exited).toBe(0);
+}, 30_000);
+
+test("-p: the request waits for a server still connecting; one that never answers is waited for up to its own timeout", async () => {
+  await writeFile(
+    join(dir, "mcp.json"),
+    JSON.stringify({
+      mcpServers: {
+        slow: { command: BUN, args: [CHAOS_SERVER, "--slow-ms=500"] },
+        silent: { command: BUN, args: [CHAOS_SERVER, "--hang=initialize"], timeout: 400 },
+        fast: { command: ECHO_SERVER },
+      },
+    }),
+  );
+  standIn = startMessagesStandIn([reply(text("all here"))]);
+  const child = Bun.spawn([BUN, MAIN, "-p", "which tools?", "--mcp-config", join(dir, "mcp.json")], {
+    cwd: dir,
+    env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  expect(stdout).toBe("all here\n");
+  expect(code).toBe(0);
+  expect(stderr).toContain("MCP server 'silent' is not available: initialize timed out after 400 ms");
+  const names = toolNames(standIn.requests[0]!);
+  expect(names).toEqual(expect.arrayContaining(["mcp__slow__echo", "mcp__fast__echo"]));
+  expect(names.some((name) => name.startsWith("mcp__silent__"))).toBe(false);
 }, 30_000);
 
 test("a crash is FAILED at once and told to the model; the automatic restart once; /mcp; /mcp reconnect brings it back", async () => {
