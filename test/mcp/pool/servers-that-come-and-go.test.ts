@@ -3,7 +3,8 @@ import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
 import { McpToolPool, type ServerEvent, type ToolPoolOptions } from "../../../src/mcp/pool/tool-pool.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
-import { BUN, CHAOS_SERVER, ECHO_SERVER } from "../../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO } from "../../helpers/paths.ts";
+import type { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 import { spawnServer, type ServerProcess } from "../transport/http-server-process.ts";
 
@@ -117,6 +118,20 @@ test("an HTTP server that goes away is FAILED on the next call that cannot reach
   // Not a stdio crash: there is no process to restart.
   expect(lost).toMatchObject({ server: "remote", restartInMs: undefined, status: { state: "failed", reason: expect.stringContaining("cannot reach") } });
   expect(mcpTools()).toEqual(["mcp__echo__echo"]);
+}, 20_000);
+
+test("an HTTP server that holds a notification stream and goes away is FAILED without any call finding out", async () => {
+  const sdkServer = `${REPO}/fixtures/http/sdk-http-server.ts`;
+  server = await spawnServer([BUN, sdkServer, "--mode", "sse"], { ready: /PORT (\d+)/, path: "/mcp" });
+  const { events, connected, mcpTools } = start([http("remote", server.url)]);
+  await connected;
+  const transport = pool!.client("remote")!.transport as HttpTransport;
+  await waitFor(() => transport.notificationStreamState === "open", "the standalone GET stream to open");
+  expect(mcpTools().length).toBeGreaterThan(0);
+  await server.stop();
+  const lost = await waitFor(() => events.find((event) => event.kind === "lost"), "the lost event");
+  expect(lost).toMatchObject({ server: "remote", restartInMs: undefined, status: { state: "failed", reason: expect.stringContaining("cannot reach http://127.0.0.1:") } });
+  expect(mcpTools()).toEqual([]);
 }, 20_000);
 
 test("reconnectFailed restarts every FAILED server and leaves the others alone", async () => {
