@@ -2,15 +2,12 @@ import type { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
 import type { AuthContext } from "../auth/server-authorizer.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
-import type { EraMemory } from "../client/era-memory.ts";
 import { McpClient, type McpClientOptions, type ServerFeature } from "../client/mcp-client.ts";
 import type { RootsProvider } from "../client/roots.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
 import type { ServerConfig, ServerEntry } from "../config/server-config.ts";
 import { McpError } from "../mcp-error.ts";
 import type { ToolDefinition } from "../protocol.ts";
-import { McpToolAdapter } from "../tools/mcp-tool-adapter.ts";
-import { assignToolNames } from "../tools/tool-names.ts";
 import { createTransport, type TransportContext } from "../transport/create-transport.ts";
 import { StdioTransport } from "../transport/stdio-transport.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -19,17 +16,18 @@ import { systemClock, type Clock } from "../../system/clock.ts";
 import { AutoRestarts } from "./auto-restarts.ts";
 import { EraMemoryHandles } from "./era-memory-handles.ts";
 import { ServerEvents, type ServerEvent } from "./server-events.ts";
+import type { ToolPoolOptions } from "./tool-pool-options.ts";
+import { ToolRegistrations } from "./tool-registrations.ts";
 import { filterTools, initialStatus, type ServerStatus } from "./server-status.ts";
 
 export type { ServerState, ServerStatus } from "./server-status.ts";
 export type { ServerEvent } from "./server-events.ts";
+export type { ToolPoolOptions } from "./tool-pool-options.ts";
 
 interface Connection {
   entry: ServerEntry;
   client?: McpClient;
   status: ServerStatus;
-  /** The names this server's tools got in each registry, to replace them when its tools change. */
-  registered: Map<ToolRegistry, string[]>;
   /** A re-listing under way, and whether another change was announced while it ran. */
   refreshing?: Promise<void>;
   refreshAgain?: boolean;
@@ -37,37 +35,6 @@ interface Connection {
   rejectedTools: Set<string>;
 }
 
-export interface ToolPoolOptions {
-  /** Builds the transport of an entry; tests swap in fakes. */
-  createTransport?: (config: ServerConfig, context: TransportContext) => Transport;
-  /** OAuth for HTTP servers: where tokens live, and who may sign in (see AuthContext). Absent: none. */
-  auth?: AuthContext;
-  /** The folders every server is told it may work in (`roots/list`). */
-  roots?: RootsProvider;
-  /** Hears every server's log messages, each named by the server's config name; also settable later. */
-  onServerLog?: (entry: ServerLogEntry) => void;
-  /**
-   * Answers the servers' questions (elicitation). Only a pool made with one declares the capability;
-   * the answerer itself may be replaced later (`pool.elicitation`), once the front end has a terminal.
-   */
-  elicitation?: ElicitationHandler;
-  /** Which era each configuration spoke last time ($CAT_CODE_HOME); absent: every connect probes afresh. */
-  eraMemory?: EraMemory;
-  /**
-   * Whether to hear of tools that change while connected (default true). A one-shot command turns it
-   * off: a 2026-07-28 server would otherwise get a `subscriptions/listen` stream opened for nothing.
-   */
-  watchChanges?: boolean;
-  /**
-   * Hears the warnings about a server's tools (one left out, a re-listing that failed) in place of
-   * the log: the connection keeper hands them to each command that connects the server.
-   */
-  onWarning?: (message: string) => void;
-  /** Turns on `restartCrashedServers` from the start, with these delays. */
-  restartCrashed?: { delaysMs?: readonly number[] };
-  /** Where connect times and restart delays get their time; tests hand in a fake. */
-  clock?: Clock;
-}
 
 /** The longest URI a resource update may name; a longer one is dropped. */
 const MAX_UPDATED_URI_CHARS = 8192;
@@ -88,7 +55,7 @@ export class McpToolPool {
   private readonly eraMemory: EraMemoryHandles | undefined;
   private readonly watchChanges: boolean;
   private readonly warn: (message: string) => void;
-  private readonly registries = new Set<ToolRegistry>();
+  private readonly registrations = new ToolRegistrations();
   private readonly events = new ServerEvents();
   private readonly clock: Clock;
   private restarts: AutoRestarts | undefined;
@@ -116,7 +83,7 @@ export class McpToolPool {
     this.warn = options.onWarning ?? ((message) => log.warn(message));
     this.clock = options.clock ?? systemClock;
     if (options.restartCrashed) this.restartCrashedServers(options.restartCrashed.delaysMs);
-    this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), registered: new Map(), rejectedTools: new Set() }));
+    this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), rejectedTools: new Set() }));
   }
 
   get size(): number {
@@ -173,23 +140,17 @@ export class McpToolPool {
    * that goes away takes them out. Returns the number of tools registered now.
    */
   registerInto(registry: ToolRegistry): number {
-    this.registries.add(registry);
+    this.registrations.add(registry);
     let count = 0;
     for (const connection of this.connections) count += this.registerTools(connection, registry);
     return count;
   }
 
-  private registerTools(connection: Connection, registry: ToolRegistry): number {
+  /** A connected server's tools into `only`, or every kept registry. */
+  private registerTools(connection: Connection, only?: ToolRegistry): number {
     const { entry, client, status } = connection;
     if (status.state !== "connected" || !client) return 0;
-    const named = assignToolNames([{ server: entry.name, tools: status.tools }], (name) => registry.has(name), (line) => log.warn(line));
-    const names: string[] = [];
-    for (const { name, definition } of named) {
-      registry.register(new McpToolAdapter(name, entry.name, definition, client));
-      names.push(name);
-    }
-    connection.registered.set(registry, names);
-    return names.length;
+    return this.registrations.register(connection, entry.name, status.tools, client, only);
   }
 
   /** OAuth for this pool's HTTP servers (a sign-in uses the same store and hint). */
@@ -224,18 +185,13 @@ export class McpToolPool {
     const old = connection.client;
     connection.client = undefined;
     await old?.close().catch(() => {});
-    this.unregisterTools(connection);
+    this.registrations.unregister(connection);
     connection.status = { ...initialStatus(connection.entry), ...lastErrorOf(connection.status) };
     await this.connect(connection, signal, after);
     const { status } = connection;
     // An automatic restart is told as a server event (the front end words it as a restart).
     if (status.state === "connected" && after === "reconnect") this.onToolsChanged?.(name, status.tools);
     return status;
-  }
-
-  private unregisterTools(connection: Connection): void {
-    for (const [registry, names] of connection.registered) for (const registered of names) registry.unregister(registered);
-    connection.registered.clear();
   }
 
   /** A server said its tools changed: list them again (once more if it says so meanwhile). */
@@ -262,10 +218,8 @@ export class McpToolPool {
     }
     if (connection.status.state !== "connected") return;
     connection.status = { ...connection.status, tools };
-    for (const registry of this.registries) {
-      for (const name of connection.registered.get(registry) ?? []) registry.unregister(name);
-      this.registerTools(connection, registry);
-    }
+    this.registrations.unregister(connection);
+    this.registerTools(connection);
     this.onToolsChanged?.(entry.name, tools);
   }
 
@@ -324,7 +278,7 @@ export class McpToolPool {
         era: client.era,
         connectMs: Math.round(this.clock.now() - startedAt),
       };
-      for (const registry of this.registries) this.registerTools(connection, registry);
+      this.registerTools(connection);
       this.events.emit({ kind: "connected", server: name, status: connection.status, after });
     } catch (error) {
       if (connection.client !== client) return;
@@ -348,7 +302,7 @@ export class McpToolPool {
     if (connection.client !== client || connection.status.state !== "connected" || this.closing) return;
     const { name, scope, source, description } = connection.status;
     const reason = error.message;
-    this.unregisterTools(connection);
+    this.registrations.unregister(connection);
     const status = { name, scope, source, description, state: "failed" as const, reason, stderr: stderrFor(transport, reason), lost: true, lastError: reason };
     connection.status = status;
     const retiring = client.close().catch(() => {});
