@@ -22,9 +22,6 @@ import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { resultObject, StreamJsonEvents, writeJsonLine, type OutputFormat, type PrintResult } from "./print-output.ts";
 import { usageSince } from "./run-usage.ts";
 
-/** How long print mode waits for the MCP servers before it starts without the slow ones. */
-export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
-
 export interface PrintOptions {
   prompt: string;
   model: string;
@@ -35,6 +32,7 @@ export interface PrintOptions {
   /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
   thinking?: { budgetTokens: number };
   maxTokens?: number;
+  /** CAT_CODE_MCP_STARTUP_TIMEOUT: a cap on the wait for the servers; without it each is waited for up to its own timeout. */
   startupTimeoutMs?: number;
   outputFormat?: OutputFormat;
   /** CAT_CODE_HOME: the session is saved under it, so `--resume <id>` can go on from this run. */
@@ -89,13 +87,13 @@ export async function runPrint(options: PrintOptions): Promise<number> {
       };
     }
 
-    const timeoutMs = options.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS;
-    const startup = AbortSignal.timeout(timeoutMs);
+    const timeoutMs = options.startupTimeoutMs;
+    const startup = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     await session.connectMcp(startup);
     for (const status of session.pool.status()) {
       if (status.state !== "failed" && status.state !== "invalid") continue;
       // Our own deadline shows up as a cancelled handshake; say what really happened.
-      const reason = startup.aborted && /cancel/i.test(status.reason) ? `not ready within ${timeoutMs} ms` : firstLine(status.reason);
+      const reason = startup?.aborted && /cancel/i.test(status.reason) ? `not ready within ${timeoutMs} ms` : firstLine(status.reason);
       log.warn(`MCP server '${status.name}' is not available: ${reason} (see cat-code mcp list)`);
     }
     // Not failures: each is one command away, and that command is what to say.

@@ -25,6 +25,7 @@ import { slashCompletion } from "./slash-completion.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { attachResources } from "./resource-mentions.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
+import { serverEventLine } from "./server-event-lines.ts";
 import { ansiStyle, plainStyle } from "./tool-call-line.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
 import type { ResumedSession } from "../agent/session/session-recording.ts";
@@ -180,6 +181,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     if (renderer) renderer.notice(line);
     else news(line);
   };
+  options.pool.onServerEvent((event) => {
+    const line = serverEventLine(event);
+    if (line !== undefined) (renderer ? renderer.notice(line) : news(line));
+  });
 
   // What the user said to do instead of a call they declined: the next prompt, asked for at once.
   let instead: string | undefined;
@@ -223,7 +228,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         // mentioning another server's resource must not fetch it).
         const blocks = typeof prompt === "string" ? await attachResources(prompt, { session, signal: turn.signal, print, style, updates: resourceUpdates }) : prompt;
         if (blocks === undefined) continue;
-        const outcome = await agent.run(blocks, { signal: turn.signal, observer: renderer });
+        // Piped input comes all at once: its first prompt must not lose the race with the servers.
+        if (!reader.isTerminal) await session.serversSettled(turn.signal);
+        const outcome = await agent.run(session.serverNotes.prepend(blocks), { signal: turn.signal, observer: renderer });
         renderer.endLine();
         reportOutcome(outcome, print, style.dim);
         declined = outcome.status === "declined";
