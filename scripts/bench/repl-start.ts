@@ -14,7 +14,7 @@ const HANDSHAKE_MS = 5000;
 /** The prompt as the REPL draws it at a terminal: the line cleared, then "> ". */
 const PROMPT = /\u001b\[0J> |(^|\n)> /;
 
-function writeConfig(name: string, servers: Record<string, unknown>): string {
+export function writeConfig(name: string, servers: Record<string, unknown>): string {
   const dir = join(ROOT, "dist", "bench");
   mkdirSync(dir, { recursive: true });
   const path = join(dir, name);
@@ -23,7 +23,7 @@ function writeConfig(name: string, servers: Record<string, unknown>): string {
 }
 
 /** Time from spawn until the prompt is on the terminal; the REPL is then ended with its process group. */
-async function timeToPrompt(binary: string, config: string): Promise<number> {
+export async function timeToPrompt(binary: string, config: string): Promise<number> {
   const command = `${binary} --mcp-config ${config}`;
   const started = performance.now();
   const child = Bun.spawn(["script", "-qfc", command, "/dev/null"], {

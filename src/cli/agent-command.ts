@@ -1,14 +1,22 @@
 import type { ArgsDef } from "citty";
 import { CliError } from "../terminal/cli-error.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { nearestNames } from "../terminal/suggest.ts";
+import { lastValue, parseFlags, splitRules, subcommandWord } from "./agent-flags.ts";
 import { rejectUnknownFlags } from "./known-flags.ts";
 import { rootArg } from "./root-flags.ts";
 import { log } from "../log.ts";
 
 /** The root command's own flags: `cat-code` starts the REPL, `cat-code -p "<prompt>"` print mode. */
 export const agentArgs = {
-  print: { type: "string", alias: "p", description: "Run one prompt to its end, print the answer and exit", valueHint: "prompt" },
+  print: { type: "boolean", alias: "p", description: "Print mode: run the prompt (and stdin) to its end, print the answer, exit" },
   model: { type: "string", description: "The model (default: $CAT_CODE_MODEL, else settings' model, else a current Sonnet)", valueHint: "name" },
   thinking: { type: "boolean", description: "Let the model think before answering (budget 8000 tokens, or settings' thinking.budgetTokens)", negativeDescription: "Turn off thinking that settings.json turns on" },
+  continue: { type: "boolean", alias: "c", description: "Go on with the latest session of this folder" },
+  resume: { type: "string", alias: "r", description: "Go on with a session: its id, or none to pick from a list", valueHint: "id" },
+  "output-format": { type: "string", description: "With -p: text (default), json (one result object) or stream-json (an event per line)", valueHint: "format" },
+  allowedTools: { type: "string", description: 'With -p: run tools these rules allow without asking ("Bash(npm test:*),Read")', valueHint: "rules" },
+  disallowedTools: { type: "string", description: "With -p: never run tools these rules name", valueHint: "rules" },
   "allow-all": { type: "boolean", description: "Run every tool without asking for permission" },
   "mcp-config": { type: "string", description: "Read MCP servers from this file instead of ~/.cat-code/mcp.json", valueHint: "file" },
   "max-turns": { type: "string", description: "Model requests allowed per prompt (default 50)", valueHint: "n" },
@@ -16,42 +24,50 @@ export const agentArgs = {
   verbose: { type: "boolean", description: "Log debug lines to stderr" },
 } as const satisfies ArgsDef;
 
-export interface AgentCommandArgs {
-  _: string[];
-  print?: string;
-  model?: string;
-  thinking?: boolean;
-  "allow-all"?: boolean;
-  "mcp-config"?: string;
-  "max-turns"?: string;
-}
-
 /**
  * The root command's run. citty also runs it after a subcommand (`cat-code mcp list`), so it does
- * nothing when one was given: a positional at the root is always a subcommand's name.
+ * nothing when the first word names one; any other word is the prompt (`cat-code "fix the tests"`).
  */
-export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[], rootArgs: ArgsDef): Promise<void> {
-  if (args._.length > 0) return;
+export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subcommands: readonly string[]): Promise<void> {
+  if (subcommandWord(rawArgs, rootArgs, subcommands)) return;
   rejectUnknownFlags(rawArgs, rootArgs);
-  const maxTurns = parseMaxTurns(args["max-turns"]);
+  const flags = parseFlags(rawArgs, rootArgs);
+  const print = flags.booleans.get("print") === true;
+  const prompt = onePrompt(flags.positionals, subcommands);
+  const maxTurns = parseMaxTurns(lastValue(flags, "max-turns"));
+  const outputFormat = parseOutputFormat(lastValue(flags, "output-format"));
+  const rules = { allow: splitRules(flags.values.get("allowedTools") ?? []), deny: splitRules(flags.values.get("disallowedTools") ?? []) };
+  for (const [flag, given] of [["--output-format", outputFormat !== undefined], ["--allowedTools", rules.allow.length > 0], ["--disallowedTools", rules.deny.length > 0]] as const) {
+    if (given && !print) throw CliError.usage(`${flag} is for print mode: add -p`);
+  }
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ agentStartup }, { loadSettings }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }] = await Promise.all([
+  const [{ agentStartup }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseSession }] = await Promise.all([
     import("./agent-startup.ts"),
-    import("../settings/load-settings.ts"),
     import("./mcp/server-selection.ts"),
     import("./mcp/open-pool.ts"),
     import("../terminal/declined-elicitation.ts"),
     import("../terminal/render-status.ts"),
+    import("../mcp/config/load-config.ts"),
+    import("./session-choice.ts"),
   ]);
-  // settings.json: loaded once, its warnings shown once, on stderr; before the servers' entries, so
-  // settings' env reaches their ${VAR}s and their processes.
+  // A mistyped rule would allow or deny nothing, silently: checked before anything starts.
+  if (rules.allow.length || rules.deny.length) (await import("./rule-flags.ts")).checkedRules(rules);
+  // settings.json: loaded once, its warnings shown once, on stderr.
+  const { loadSettings } = await import("../settings/load-settings.ts");
   let settings = loadSettings({ cwd: process.cwd() });
   for (const warning of settings.warnings) log.warn(warning);
-  const { model, thinking, maxTokens } = agentStartup({ flags: { model: args.model, thinking: args.thinking }, settings: settings.settings });
+  // Before the servers' entries: settings' env reaches their ${VAR}s and their processes.
+  const { model, thinking, maxTokens } = agentStartup({ flags: { model: lastValue(flags, "model"), thinking: flags.booleans.get("thinking") }, settings: settings.settings });
   const roots = rootsFromArgs(rawArgs);
-  let entries = loadServerEntries({ "mcp-config": args["mcp-config"] });
+  const home = catCodeHome();
+  const cwd = process.cwd();
+  // Before any server starts: a wrong id, or a list the user leaves, costs nothing.
+  const choice = await chooseSession({ home, cwd, print, continueLatest: flags.booleans.get("continue") === true, resume: lastValue(flags, "resume") });
+  if (choice === "none") return;
+  const mcpConfig = lastValue(flags, "mcp-config");
+  let entries = loadServerEntries({ "mcp-config": mcpConfig });
   // A project's own servers wait for the user's word; only a person at a terminal can give it.
-  if (args.print === undefined && process.stdin.isTTY) {
+  if (!print && process.stdin.isTTY) {
     const { askProjectApprovals } = await import("../repl/project-approval-question.ts");
     entries = await askProjectApprovals(entries);
     settings = await (await import("../repl/project-rules-question.ts")).askProjectRuleTrust(settings, process.cwd());
@@ -62,20 +78,34 @@ export async function runAgentCommand(args: AgentCommandArgs, rawArgs: string[],
   }
   // The servers may ask the user (elicitation): -p declines with a line on stderr, the REPL puts its form in place.
   // A server that wants a sign-in is NEEDS-AUTH at first; in the REPL, `/mcp login <name>` signs in.
-  const auth = cliAuth({ "mcp-config": args["mcp-config"] });
-  if (args.print === undefined) auth.loginHint = replLoginHint;
+  const auth = cliAuth({ "mcp-config": mcpConfig });
+  if (!print) auth.loginHint = replLoginHint;
   const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
-  const common = { model, thinking, maxTokens, cwd: process.cwd(), pool, allowAll: args["allow-all"] === true, maxTurns, settings };
+  const common = { model, thinking, maxTokens, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings };
 
-  if (args.print !== undefined) {
-    const prompt = args.print.trim() || (process.stdin.isTTY ? "" : (await Bun.stdin.text()).trim());
-    if (!prompt) throw CliError.usage('-p needs a prompt: cat-code -p "<prompt>" (or pipe it on stdin)');
+  if (print) {
+    const { printPrompt } = await import("./print-prompt.ts");
+    const text = await printPrompt(prompt);
     const { runPrint } = await import("../repl/print-mode.ts");
-    process.exitCode = await runPrint({ ...common, prompt, startupTimeoutMs: startupTimeout(process.env.CAT_CODE_MCP_STARTUP_TIMEOUT) });
+    process.exitCode = await runPrint({ ...common, prompt: text, outputFormat, rules, startupTimeoutMs: startupTimeout(process.env.CAT_CODE_MCP_STARTUP_TIMEOUT) });
     return;
   }
   const { runRepl } = await import("../repl/repl.ts");
-  process.exitCode = await runRepl(common);
+  process.exitCode = await runRepl({ ...common, firstPrompt: prompt });
+}
+
+/** The words left after the flags: one prompt, quoted. Several words are more likely a typo'd command. */
+function onePrompt(words: string[], subcommands: readonly string[]): string | undefined {
+  if (words.length <= 1) return words[0];
+  const near = nearestNames(words[0] as string, [...subcommands]);
+  const hint = near.length ? `; '${sanitizeForTerminal(words[0] as string)}' is no command (did you mean ${near.join(", ")}?)` : "";
+  throw CliError.usage(`cat-code takes one prompt: quote it, as in cat-code "${sanitizeForTerminal(words.join(" "))}"${hint}`);
+}
+
+function parseOutputFormat(text: string | undefined): "text" | "json" | "stream-json" | undefined {
+  if (text === undefined) return undefined;
+  if (text === "text" || text === "json" || text === "stream-json") return text;
+  throw CliError.usage(`--output-format must be text, json or stream-json, got '${sanitizeForTerminal(text)}'`);
 }
 
 /** CAT_CODE_MCP_STARTUP_TIMEOUT: milliseconds print mode waits for the servers (default 30 s). */
@@ -89,6 +119,7 @@ function startupTimeout(text: string | undefined): number | undefined {
 function parseMaxTurns(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw CliError.usage(`--max-turns must be a whole number of at least 1, got '${text}'`);
+  if (!Number.isInteger(n) || n < 1) throw CliError.usage(`--max-turns must be a whole number of at least 1, got '${sanitizeForTerminal(text)}'`);
   return n;
 }
+

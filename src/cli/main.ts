@@ -4,6 +4,7 @@
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { COMMIT, VERSION } from "../version.ts";
 import { agentArgs, runAgentCommand } from "./agent-command.ts";
+import { subcommandWord } from "./agent-flags.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { guardStdout } from "../terminal/output.ts";
 import { runCleanups } from "../terminal/shutdown.ts";
@@ -14,15 +15,19 @@ const rootArgs = {
   ...agentArgs,
 } as const;
 
+const subCommands = {
+  mcp: () => import("./mcp/mcp-command.ts").then((m) => m.default),
+};
+
 /** `cat-code` alone starts the agent REPL; `-p` runs one prompt; `mcp …` inspects servers. */
 const root = defineCommand({
   meta: { name: "cat-code", version: VERSION, description: "A coding agent whose tools plug in through MCP" },
   args: rootArgs,
-  subCommands: {
-    mcp: () => import("./mcp/mcp-command.ts").then((m) => m.default),
-  },
-  run: ({ args, rawArgs }) => runAgentCommand(args, rawArgs, rootArgs),
+  subCommands,
+  run: ({ rawArgs }) => runAgentCommand(rawArgs, rootArgs, Object.keys(subCommands)),
 });
+/** `cat-code "fix the tests"`: a first word that names no subcommand is the REPL's first prompt. */
+const promptRoot = defineCommand({ ...root, subCommands: undefined });
 
 /** Runs the command line; every error becomes one line of text and an exit code, never a stack. */
 export async function main(rawArgs: string[]): Promise<number> {
@@ -41,7 +46,7 @@ export async function main(rawArgs: string[]): Promise<number> {
       return ExitCode.Ok;
     }
     (await import("../terminal/sanitized-log.ts")).sanitizeLogOutput();
-    await runCommand(root, { rawArgs });
+    await runCommand(subcommandWord(rawArgs, rootArgs, Object.keys(subCommands)) ? root : promptRoot, { rawArgs });
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.Ok;
   } catch (error) {
     return reportError(error, rawArgs);

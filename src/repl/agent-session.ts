@@ -12,6 +12,7 @@ import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { ListMcpResourcesTool, ReadMcpResourceTool } from "../mcp/tools/resource-tools.ts";
 import { summarizeMcpStartup, type McpStartupSummary } from "./mcp-startup.ts";
 import { loadSessionMemory, sessionSystemPrompt } from "./session-prompt.ts";
+import { ServerNotes } from "./server-notes.ts";
 
 export interface AgentSessionOptions {
   model: string;
@@ -21,6 +22,8 @@ export interface AgentSessionOptions {
   maxTurns?: number;
   retry?: Partial<RetryPolicy>;
   env?: Record<string, string | undefined>;
+  /** Hears the agent once it is made (the session file starts recording it). */
+  onAgent?: (agent: AgentLoop) => void;
   /** Extended thinking and the max_tokens that leaves room for it (thinking-setting.ts). */
   thinking?: { budgetTokens: number };
   /** settings.json's `autoCompact` (default true): compact near the model's context window. */
@@ -38,6 +41,8 @@ export class AgentSession {
   readonly pool: McpToolPool;
   /** The memory files in the system prompt, read at start (`/memory`). */
   readonly memory: ProjectMemory;
+  /** What the model is told in its next turn of servers that went away or came back. */
+  readonly serverNotes = new ServerNotes();
   private agent: AgentLoop | undefined;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
   private readonly resourceTools = [
@@ -49,6 +54,12 @@ export class AgentSession {
     this.pool = options.pool;
     this.memory = loadSessionMemory(options.cwd, options.env);
     for (const tool of createBuiltinTools({ cwd: options.cwd })) this.registry.register(tool);
+    // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
+    this.pool.restartCrashedServers();
+    this.pool.onServerEvent((event) => {
+      this.syncResourceTools();
+      this.serverNotes.heard(event);
+    });
   }
 
   get model(): string {
@@ -74,16 +85,27 @@ export class AgentSession {
   }
 
   /**
-   * Connects every server and registers its tools; started once, awaited by whoever needs it.
-   * Never rejects: a server's failure is in its status.
+   * Connects every server; each one's tools join the registry the moment it is ready. Started once;
+   * resolves when every server is connected or has failed (each within its own timeout), which is
+   * what print mode and piped input wait for. Never rejects: a server's failure is in its status.
    */
   connectMcp(signal?: AbortSignal): Promise<McpStartupSummary> {
-    this.mcpStartup ??= this.pool.connectAll({ signal }).then(() => {
-      const registered = this.pool.registerInto(this.registry);
-      this.syncResourceTools();
-      return summarizeMcpStartup(this.pool.status(), registered, this.pool.authContext?.loginHint);
-    });
+    if (!this.mcpStartup) {
+      this.pool.registerInto(this.registry);
+      this.mcpStartup = this.pool.connectAll({ signal }).then(() => {
+        this.syncResourceTools();
+        const statuses = this.pool.status();
+        const registered = statuses.reduce((sum, status) => sum + (status.state === "connected" ? status.tools.length : 0), 0);
+        return summarizeMcpStartup(statuses, registered, this.pool.authContext?.loginHint);
+      });
+    }
     return this.mcpStartup;
+  }
+
+  /** Waits for `connectMcp` (piped input's first prompt does), or until `signal` aborts. */
+  async serversSettled(signal: AbortSignal): Promise<void> {
+    const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    await Promise.race([this.connectMcp(), aborted]);
   }
 
   /**
@@ -114,6 +136,7 @@ export class AgentSession {
       maxTurns: this.options.maxTurns,
       retry: this.options.retry,
     });
+    this.options.onAgent?.(this.agent);
     return this.agent;
   }
 

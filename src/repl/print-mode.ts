@@ -1,6 +1,9 @@
 import { AgentError } from "../agent/agent-error.ts";
+import type { AgentObserver } from "../agent/agent-observer.ts";
+import type { RunOutcome } from "../agent/agent-loop.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
-import { withRules } from "../agent/permission-rules.ts";
+import { withRules, type PermissionRules } from "../agent/permission-rules.ts";
+import { openSessionFile, recordInto, type ResumedSession } from "../agent/session/session-recording.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
@@ -16,9 +19,8 @@ import { cliLoginHint } from "../terminal/render-status.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
 import { expandResourceMentions } from "./resource-mentions.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
-
-/** How long print mode waits for the MCP servers before it starts without the slow ones. */
-export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
+import { resultObject, StreamJsonEvents, writeJsonLine, type OutputFormat, type PrintResult } from "./print-output.ts";
+import { usageSince } from "./run-usage.ts";
 
 export interface PrintOptions {
   prompt: string;
@@ -30,17 +32,28 @@ export interface PrintOptions {
   /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
   thinking?: { budgetTokens: number };
   maxTokens?: number;
+  /** CAT_CODE_MCP_STARTUP_TIMEOUT: a cap on the wait for the servers; without it each is waited for up to its own timeout. */
   startupTimeoutMs?: number;
+  outputFormat?: OutputFormat;
+  /** CAT_CODE_HOME: the session is saved under it, so `--resume <id>` can go on from this run. */
+  home: string;
+  resumed?: ResumedSession;
   /** settings.json's rules: deny always holds; allow lets a call run without --allow-all. */
   settings?: LoadedSettings;
+  /** --allowedTools and --disallowedTools (checked already), added to the settings' rules. */
+  rules?: PermissionRules;
 }
 
 /**
- * `cat-code -p "<prompt>"`: one conversation to its end, the final text on stdout, tool calls on
- * stderr. There is no second turn, so it waits for the servers first; with nobody to ask, tools
- * that need permission are declined unless --allow-all is given.
+ * `cat-code -p "<prompt>"`: one conversation to its end, the final text on stdout (or a JSON result,
+ * or a JSON event per line), tool calls on stderr. There is no second turn, so it waits for the
+ * servers first; with nobody to ask, tools that need permission are declined unless --allow-all
+ * or an --allowedTools rule says otherwise.
  */
 export async function runPrint(options: PrintOptions): Promise<number> {
+  const started = performance.now();
+  const format = options.outputFormat ?? "text";
+  const gate = options.allowAll ? allowAll : declineAll;
   const session = new AgentSession({
     model: options.model,
     cwd: options.cwd,
@@ -49,7 +62,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     thinking: options.thinking,
     maxTokens: options.maxTokens,
     autoCompact: options.settings?.settings.autoCompact,
-    permissions: withRules(() => options.settings?.settings.permissions ?? { allow: [], deny: [] }, options.allowAll ? allowAll : declineAll, options.cwd),
+    permissions: withRules(() => combinedRules(options.settings?.settings.permissions, options.rules), gate, options.cwd),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
@@ -61,36 +74,72 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     if (line !== undefined) renderer.notice(line);
   };
   for (const warning of session.memory.warnings) log.warn(warning);
+  const file = openSessionFile({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: (line) => log.warn(line) });
   try {
     const agent = session.agentOrMissingKey();
     if ("missing" in agent) throw CliError.usage(agent.missing);
+    recordInto(file, agent, options.resumed);
+    const events = format === "stream-json" ? new StreamJsonEvents(file.id) : undefined;
+    if (events) {
+      const save = agent.conversation.onChange;
+      agent.conversation.onChange = (change) => {
+        save?.(change);
+        events.change(change);
+      };
+    }
 
-    const timeoutMs = options.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS;
-    const startup = AbortSignal.timeout(timeoutMs);
+    const timeoutMs = options.startupTimeoutMs;
+    const startup = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     await session.connectMcp(startup);
     for (const status of session.pool.status()) {
       if (status.state !== "failed" && status.state !== "invalid") continue;
       // Our own deadline shows up as a cancelled handshake; say what really happened.
-      const reason = startup.aborted && /cancel/i.test(status.reason) ? `not ready within ${timeoutMs} ms` : firstLine(status.reason);
+      const reason = startup?.aborted && /cancel/i.test(status.reason) ? `not ready within ${timeoutMs} ms` : firstLine(status.reason);
       log.warn(`MCP server '${status.name}' is not available: ${reason} (see cat-code mcp list)`);
     }
     // Not failures: each is one command away, and that command is what to say.
     const signIns = signInNote(session.pool.status().filter((s) => s.state === "needs-auth").map((s) => s.name), session.pool.authContext?.loginHint ?? cliLoginHint);
     if (signIns) log.warn(`MCP: ${signIns}`);
+    events?.init({
+      model: agent.model,
+      cwd: options.cwd,
+      tools: session.registry.list().map((tool) => tool.name),
+      servers: session.pool.status().map((status) => ({ name: status.name, status: status.state })),
+    });
 
     // `@server:uri` attaches the resource; one that cannot be read stops the run before anything is sent.
     const expanded = await expandResourceMentions(options.prompt, session.pool);
     if ("error" in expanded) throw CliError.unavailable(`${expanded.error} (nothing was sent)`);
     for (const attached of expanded.attached) renderer.notice(`⎿ attached ${sanitizeForTerminal(attached)}`);
 
-    let outcome;
+    const before = agent.usage.byModel();
+    let requests = 0;
+    const summary = (subtype: string, isError: boolean, result: string): PrintResult => ({
+      subtype,
+      isError,
+      result,
+      ...usageSince(before, agent.usage),
+      sessionId: file.id,
+      numTurns: requests,
+      durationMs: Math.round(performance.now() - started),
+    });
+    let outcome: RunOutcome;
     try {
-      outcome = await agent.run(expanded.attached.length ? expanded.blocks : options.prompt, { observer: renderer });
+      outcome = await agent.run(expanded.attached.length ? expanded.blocks : options.prompt, { observer: counting(renderer, (n) => (requests = n)) });
     } catch (error) {
-      if (error instanceof AgentError) throw CliError.unavailable(error.message);
-      throw error;
+      if (!(error instanceof AgentError)) throw error;
+      if (format === "text") throw CliError.unavailable(error.message);
+      renderer.endLine();
+      await finish(events, summary("error_during_execution", true, error.message));
+      return ExitCode.Unavailable;
     } finally {
       renderer.endLine();
+    }
+    if (format !== "text") {
+      const [subtype, code] = outcome.status === "done" ? ["success", ExitCode.Ok] : outcome.status === "max_turns" ? ["error_max_turns", ExitCode.ToolError] : ["error_during_execution", ExitCode.Unavailable];
+      const text = "text" in outcome ? outcome.text : `the run ended: ${outcome.status}`;
+      await finish(events, summary(subtype, code !== ExitCode.Ok, text));
+      return code;
     }
     if (outcome.status === "done") {
       await printResult(outcome.text);
@@ -104,6 +153,32 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     }
     return ExitCode.Unavailable;
   } finally {
+    file.close();
     await session.close();
   }
+}
+
+function finish(events: StreamJsonEvents | undefined, result: PrintResult): Promise<void> {
+  return events ? events.result(result) : writeJsonLine(resultObject(result));
+}
+
+/** The renderer, also telling `onRequest` each model request's number (num_turns, even when the run fails). */
+function counting(observer: AgentObserver, onRequest: (request: number) => void): AgentObserver {
+  return new Proxy(observer, {
+    get(target, key) {
+      if (key === "onModelRequest") {
+        return (request: number) => {
+          onRequest(request);
+          target.onModelRequest?.(request);
+        };
+      }
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** One list each: a deny from either source holds over an allow from the other. */
+function combinedRules(settings: PermissionRules | undefined, flags: PermissionRules | undefined): PermissionRules {
+  return { allow: [...(settings?.allow ?? []), ...(flags?.allow ?? [])], deny: [...(settings?.deny ?? []), ...(flags?.deny ?? [])] };
 }

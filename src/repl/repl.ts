@@ -31,6 +31,9 @@ import { attachMentions } from "./prompt-attachments.ts";
 import { runShellCommand, ShellContext } from "./shell-command.ts";
 import { isSlashCommand } from "./slash-or-path.ts";
 import { BUILTIN_COMMAND_NAMES } from "./slash-commands.ts";
+import { serverEventLine } from "./server-event-lines.ts";
+import type { ResumedSession } from "../agent/session/session-recording.ts";
+import { ReplSession } from "./repl-session.ts";
 
 export interface ReplOptions {
   model: string;
@@ -38,13 +41,18 @@ export interface ReplOptions {
   pool: McpToolPool;
   allowAll: boolean;
   maxTurns?: number;
-  /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
-  thinking?: { budgetTokens: number };
-  maxTokens?: number;
+  /** CAT_CODE_HOME, where the session is saved; a resumed session (--continue, --resume) to go on with. */
+  home?: string;
+  resumed?: ResumedSession;
+  /** `cat-code "question"`: sent as if typed at the first prompt. */
+  firstPrompt?: string;
   /** settings.json, as loaded (and warned about) at start; absent: loaded here. */
   settings?: LoadedSettings;
   /** Render answers as Markdown on a terminal (settings.json's `markdown`; default true). */
   markdown?: boolean;
+  /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
+  thinking?: { budgetTokens: number };
+  maxTokens?: number;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
   /** For the 2 s of `(Ctrl-C again to exit)`. */
@@ -128,11 +136,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     if (!running) return declinedElicitation(news, "it came while no prompt was running")(request);
     return questions.ask(() => form(request, signal ? AbortSignal.any([signal, running]) : running));
   };
+  const saved = new ReplSession({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: news });
   const session = new AgentSession({
     model: options.model,
     cwd: options.cwd,
     pool: options.pool,
     maxTurns: options.maxTurns,
+    onAgent: (agent) => saved.record(agent),
     thinking: options.thinking,
     maxTokens: options.maxTokens,
     autoCompact: options.settings?.settings.autoCompact,
@@ -176,6 +186,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   print(`cat-code ${VERSION} · ${options.model} · /help for commands, Ctrl-D to exit`);
   for (const line of memoryWarningLines(session.memory)) print(style.dim(line));
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
+  for (const line of saved.resumedLines((output as { columns?: number }).columns)) print(style.dim(line));
+  // A resumed conversation is loaded into the agent now, so /cost and /compact see it before a prompt.
+  if (options.resumed) session.agentOrMissingKey();
+  let firstPrompt = options.firstPrompt;
 
   display.preload();
   void session.connectMcp().then((summary) => summary.line && news(summary.line));
@@ -193,12 +207,18 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     if (renderer) renderer.notice(line);
     else news(line);
   };
+  options.pool.onServerEvent((event) => {
+    const line = serverEventLine(event);
+    if (line !== undefined) (renderer ? renderer.notice(line) : news(line));
+  });
 
   try {
     for (;;) {
       for (const notice of notices.splice(0)) print(notice);
       logLines.reset();
-      const line = await reader.read(PROMPT, { complete });
+      const line = firstPrompt ?? (await reader.read(PROMPT, { complete }));
+      if (firstPrompt !== undefined) print(`${PROMPT}${sanitizeForTerminal(firstPrompt)}`);
+      firstPrompt = undefined;
       if (line === null) break;
       const text = line.trim();
       if (text === "") continue;
@@ -238,7 +258,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         // mentioning another server's resource must not fetch it).
         const blocks = typeof prompt === "string" ? await attachMentions(prompt, { session, signal: turn.signal, print, style, updates: resourceUpdates, cwd: options.cwd, shell }) : prompt;
         if (blocks === undefined) continue;
-        const outcome = await agent.run(blocks, { signal: turn.signal, observer: renderer });
+        // Piped input comes all at once: its first prompt must not lose the race with the servers.
+        if (!reader.isTerminal) await session.serversSettled(turn.signal);
+        const outcome = await agent.run(session.serverNotes.prepend(blocks), { signal: turn.signal, observer: renderer });
         renderer.endLine();
         reportOutcome(outcome, print, style.dim);
         declined = outcome.status === "declined";
@@ -258,6 +280,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     process.off("SIGINT", onSigint);
     releaseSignal();
     reader.close();
+    saved.close();
     await session.close();
   }
   return 0;

@@ -1,6 +1,6 @@
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import type { Tool } from "../agent/tool.ts";
-import { renderStatusLines, replLoginHint } from "../terminal/render-status.ts";
+import { replLoginHint } from "../terminal/render-status.ts";
 import { nearestNames } from "../terminal/suggest.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { alignColumnsWrapped } from "../terminal/wrapped-columns.ts";
@@ -10,6 +10,8 @@ import type { LineCompleter } from "./line-reader.ts";
 import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
 import { memoryText } from "./memory-command.ts";
 import { modelCommand } from "./model-command.ts";
+import { replReconnect } from "./mcp-reconnect-command.ts";
+import { mcpTable } from "./mcp-table.ts";
 import { listPromptCommands, promptHelpRows, runPromptCommand, type PromptCommand } from "./prompt-commands.ts";
 import type { RemoteCompletions } from "./remote-completion.ts";
 import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
@@ -56,8 +58,8 @@ const COMMANDS: Record<string, SlashCommand> = {
     },
   },
   mcp: {
-    usage: "/mcp [tools | login <server> | logout <server>]",
-    help: "Show the MCP servers and their state; /mcp tools lists their tools; /mcp login signs in to a NEEDS-AUTH server",
+    usage: "/mcp [tools | reconnect [server] | login <server> | logout <server>]",
+    help: "Show the MCP servers and their state; /mcp tools lists their tools; /mcp reconnect restarts one (or every FAILED one); /mcp login signs in to a NEEDS-AUTH server",
     run: async (args, context): Promise<SlashOutcome> => {
       const [sub = "", name = ""] = args.split(/\s+/, 2);
       const signIn = { pool: context.session.pool, print: context.print, cancellable: context.cancellable, open: context.open };
@@ -65,7 +67,8 @@ const COMMANDS: Record<string, SlashCommand> = {
       else if (args === "") context.print(mcpStatusText(context.session));
       else if (sub === "login") await replLogin(name, signIn);
       else if (sub === "logout") await replLogout(name, signIn);
-      else context.print(`Unknown: /mcp ${sanitizeForTerminal(args)}. Use /mcp, /mcp tools, /mcp login <server> or /mcp logout <server>.`);
+      else if (sub === "reconnect") await replReconnect(name, { ...signIn, loginHint: context.session.pool.authContext?.loginHint ?? replLoginHint });
+      else context.print(`Unknown: /mcp ${sanitizeForTerminal(args)}. Use /mcp, /mcp tools, /mcp reconnect [server], /mcp login <server> or /mcp logout <server>.`);
       return "continue";
     },
   },
@@ -95,7 +98,7 @@ const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" 
 /** The built-in commands' names, without the slash: for Tab. */
 export const BUILTIN_COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 /** What may follow `/mcp`: for Tab. */
-export const MCP_SUBCOMMANDS: readonly string[] = ["tools", "login", "logout"];
+export const MCP_SUBCOMMANDS: readonly string[] = ["tools", "reconnect", "login", "logout"];
 
 /** Runs a line that starts with "/": a built-in command, or a server's prompt (`/mcp__<server>__<prompt>`). */
 export async function runSlashCommand(line: string, context: SlashContext): Promise<SlashOutcome> {
@@ -137,11 +140,11 @@ function helpText(prompts: PromptCommand[]): string {
   return lines.join("\n");
 }
 
-/** The `/mcp` table: `mcp list`'s lines under `MCP servers:`. */
+/** The `/mcp` table (mcp-table.ts) under `MCP servers:`. */
 export function mcpStatusText(session: AgentSession): string {
   const statuses = session.pool.status();
   if (statuses.length === 0) return "MCP servers: none configured (add them to ~/.cat-code/mcp.json, or pass --mcp-config <file>)";
-  return ["MCP servers:", ...renderStatusLines(statuses, [], session.pool.authContext?.loginHint ?? replLoginHint).map((line) => `  ${line}`)].join("\n");
+  return ["MCP servers:", ...mcpTable(statuses, session.pool.authContext?.loginHint ?? replLoginHint).map((line) => `  ${line}`)].join("\n");
 }
 
 function mcpToolsText(session: AgentSession, columns?: number): string {

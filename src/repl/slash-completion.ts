@@ -26,7 +26,7 @@ export function slashCompletion(env: SlashCompletionEnv): CompletionSource {
     }
     const sub = /^\/mcp\s+(\S*)$/.exec(text);
     if (sub) return [[...MCP_SUBCOMMANDS], sub[1] as string];
-    const server = /^\/mcp\s+(?:login|logout)\s+(\S*)$/.exec(text);
+    const server = /^\/mcp\s+(?:login|logout|reconnect)\s+(\S*)$/.exec(text);
     if (server) return [env.pool.status().map((status) => status.name), server[1] as string];
     const prompt = /^\/(mcp__\S+)\s+(.*)$/s.exec(text);
     if (prompt) {

@@ -96,6 +96,12 @@ export interface McpClientOptions extends ClientFeatureOptions {
   eraMemory?: BoundEraMemory;
   /** Whether a 2026-07-28 server that declares `listChanged` (tools, resources, prompts) gets a `subscriptions/listen` for it (default true). */
   watchChanges?: boolean;
+  /**
+   * Hears, once, that a connected server went away by itself: a stdio server that exited (the error
+   * carries its exit code and stderr tail), an HTTP server that no longer answers at all. The client
+   * is FAILED from then on.
+   */
+  onLost?: (error: Error) => void;
 }
 
 /**
@@ -154,9 +160,8 @@ export class McpClient {
     this.connection.onNotification = (notification) => this.handleNotification(notification);
     this.connection.onClose = (error) => {
       this.subscriptions.stop();
-      if (this._state.status === "connected" || this._state.status === "connecting") {
-        this._state = { status: "failed", reason: error.message };
-      }
+      if (this._state.status === "connecting") this._state = { status: "failed", reason: error.message };
+      this.lost(error);
     };
   }
 
@@ -487,6 +492,8 @@ export class McpClient {
       const expired = own ? own.expired() : timeout!.signal.aborted ? McpError.timeout(method, timeoutMs) : undefined;
       if (expired) throw expired;
       if (options.signal?.aborted) throw McpError.cancelled(method);
+      // HTTP has no connection to end: a server that no longer answers at all is gone all the same.
+      if (error instanceof McpError && error.unreachable) this.lost(error);
       throw error;
     } finally {
       if (own) own.end();
@@ -497,6 +504,13 @@ export class McpClient {
   private metaOptions(options: RequestOptions) {
     // The debug log is where a server's log lines go: ask for all of them only when it is shown.
     return { capabilities: this.capabilities, logLevel: log.level >= 4 ? ("debug" as const) : ("warning" as const), progressToken: options.progressToken };
+  }
+
+  /** A connected server went away by itself: FAILED, and whoever listens hears it once. */
+  private lost(error: Error): void {
+    if (this._state.status !== "connected") return;
+    this._state = { status: "failed", reason: error.message };
+    this.options.onLost?.(error);
   }
 
   private rejectTool(rejected: RejectedTool): void {

@@ -2,59 +2,32 @@ import type { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
 import type { AuthContext } from "../auth/server-authorizer.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
-import type { EraMemory } from "../client/era-memory.ts";
 import { McpClient, type McpClientOptions, type ServerFeature } from "../client/mcp-client.ts";
 import type { RootsProvider } from "../client/roots.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
-import type { Era } from "../client/version-negotiation.ts";
-import { describeServer, type ConfigScope, type ServerConfig, type ServerEntry } from "../config/server-config.ts";
+import type { ServerConfig, ServerEntry } from "../config/server-config.ts";
 import { McpError } from "../mcp-error.ts";
-import type { Implementation, ToolDefinition } from "../protocol.ts";
-import { McpToolAdapter } from "../tools/mcp-tool-adapter.ts";
-import { assignToolNames } from "../tools/tool-names.ts";
+import type { ToolDefinition } from "../protocol.ts";
 import { createTransport, type TransportContext } from "../transport/create-transport.ts";
 import { StdioTransport } from "../transport/stdio-transport.ts";
 import type { Transport } from "../transport/transport.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
+import { systemClock, type Clock } from "../../system/clock.ts";
+import { AutoRestarts } from "./auto-restarts.ts";
 import { EraMemoryHandles } from "./era-memory-handles.ts";
+import { ServerEvents, type ServerEvent } from "./server-events.ts";
+import type { ToolPoolOptions } from "./tool-pool-options.ts";
+import { ToolRegistrations } from "./tool-registrations.ts";
+import { filterTools, initialStatus, type ServerStatus } from "./server-status.ts";
 
-/** What `mcp list` and `/mcp` render: one per configured server, data only. */
-export type ServerStatus = {
-  name: string;
-  scope: ConfigScope;
-  /** The file the entry came from. */
-  source: string;
-  /** `stdio: <command line>` or `http: <url>`; empty for an entry too broken to say. */
-  description: string;
-} & (
-  | { state: "pending" }
-  | {
-      state: "connected";
-      tools: ToolDefinition[];
-      serverInfo: Implementation | undefined;
-      protocolVersion: string;
-      /** Which generation it speaks (modern: 2026-07-28, stateless; legacy: the handshake); the pool always sets it. */
-      era?: Era;
-    }
-  | { state: "failed"; reason: string; stderr: string[] }
-  /** An HTTP server that wants an OAuth sign-in only the user can give; `reason` says how. */
-  | { state: "needs-auth"; reason: string }
-  | { state: "invalid"; reason: string }
-  | { state: "disabled" }
-  /** A project entry the user has not approved in this form: nothing is spawned or contacted. */
-  | { state: "needs-approval" }
-  /** A project entry the user refused: never started. */
-  | { state: "denied" }
-);
-
-export type ServerState = ServerStatus["state"];
+export type { ServerState, ServerStatus } from "./server-status.ts";
+export type { ServerEvent } from "./server-events.ts";
+export type { ToolPoolOptions } from "./tool-pool-options.ts";
 
 interface Connection {
   entry: ServerEntry;
   client?: McpClient;
   status: ServerStatus;
-  /** The names this server's tools got in each registry, to replace them when its tools change. */
-  registered: Map<ToolRegistry, string[]>;
   /** A re-listing under way, and whether another change was announced while it ran. */
   refreshing?: Promise<void>;
   refreshAgain?: boolean;
@@ -62,33 +35,6 @@ interface Connection {
   rejectedTools: Set<string>;
 }
 
-export interface ToolPoolOptions {
-  /** Builds the transport of an entry; tests swap in fakes. */
-  createTransport?: (config: ServerConfig, context: TransportContext) => Transport;
-  /** OAuth for HTTP servers: where tokens live, and who may sign in (see AuthContext). Absent: none. */
-  auth?: AuthContext;
-  /** The folders every server is told it may work in (`roots/list`). */
-  roots?: RootsProvider;
-  /** Hears every server's log messages, each named by the server's config name; also settable later. */
-  onServerLog?: (entry: ServerLogEntry) => void;
-  /**
-   * Answers the servers' questions (elicitation). Only a pool made with one declares the capability;
-   * the answerer itself may be replaced later (`pool.elicitation`), once the front end has a terminal.
-   */
-  elicitation?: ElicitationHandler;
-  /** Which era each configuration spoke last time ($CAT_CODE_HOME); absent: every connect probes afresh. */
-  eraMemory?: EraMemory;
-  /**
-   * Whether to hear of tools that change while connected (default true). A one-shot command turns it
-   * off: a 2026-07-28 server would otherwise get a `subscriptions/listen` stream opened for nothing.
-   */
-  watchChanges?: boolean;
-  /**
-   * Hears the warnings about a server's tools (one left out, a re-listing that failed) in place of
-   * the log: the connection keeper hands them to each command that connects the server.
-   */
-  onWarning?: (message: string) => void;
-}
 
 /** The longest URI a resource update may name; a longer one is dropped. */
 const MAX_UPDATED_URI_CHARS = 8192;
@@ -109,7 +55,12 @@ export class McpToolPool {
   private readonly eraMemory: EraMemoryHandles | undefined;
   private readonly watchChanges: boolean;
   private readonly warn: (message: string) => void;
-  private readonly registries = new Set<ToolRegistry>();
+  private readonly registrations = new ToolRegistrations();
+  private readonly events = new ServerEvents();
+  private readonly clock: Clock;
+  private restarts: AutoRestarts | undefined;
+  /** Clients of servers that went away, still closing: closeAll waits for them. */
+  private readonly retiring = new Set<Promise<void>>();
   private closing: Promise<void> | undefined;
   /** Hears that a server's tools changed and were registered anew (the REPL says so). */
   onToolsChanged?: (server: string, tools: ToolDefinition[]) => void;
@@ -130,16 +81,35 @@ export class McpToolPool {
     this.eraMemory = options.eraMemory && new EraMemoryHandles(options.eraMemory);
     this.watchChanges = options.watchChanges ?? true;
     this.warn = options.onWarning ?? ((message) => log.warn(message));
-    this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), registered: new Map(), rejectedTools: new Set() }));
+    this.clock = options.clock ?? systemClock;
+    if (options.restartCrashed) this.restartCrashedServers(options.restartCrashed.delaysMs);
+    this.connections = entries.map((entry) => ({ entry, status: initialStatus(entry), rejectedTools: new Set() }));
   }
 
   get size(): number {
     return this.connections.length;
   }
 
-  /** Connects every usable server in parallel and lists its tools. Never rejects. */
+  /**
+   * Connects every usable server in parallel and lists its tools; each one's tools join the
+   * registries (see registerInto) the moment it is ready, not when the slowest is. Never rejects.
+   */
   async connectAll(options: { signal?: AbortSignal } = {}): Promise<void> {
-    await Promise.all(this.connections.map((connection) => this.connect(connection, options.signal)));
+    await Promise.all(this.connections.map((connection) => this.connect(connection, options.signal, "start")));
+  }
+
+  /**
+   * From now on a stdio server that crashes after it was connected is restarted after these delays
+   * (default: once, after 1 s); otherwise a crash leaves it FAILED until `reconnect`. The agent
+   * session turns it on; one-shot commands and the keeper (which replaces a dead connection itself) do not.
+   */
+  restartCrashedServers(delaysMs?: readonly number[]): void {
+    this.restarts ??= new AutoRestarts(this.clock, delaysMs);
+  }
+
+  /** Hears every server that connects, fails or goes away from now on; returns what stops it. */
+  onServerEvent(listener: (event: ServerEvent) => void): () => void {
+    return this.events.listen(listener);
   }
 
   status(): ServerStatus[] {
@@ -165,27 +135,22 @@ export class McpToolPool {
   /**
    * Registers every tool of every connected server as `mcp__<server>__<tool>`. A name that is taken
    * (two tools that sanitize alike, or a cut name) gets a stable hash suffix and a warning, so both
-   * tools stay callable. When a server later announces `tools/list_changed`, its tools are listed
-   * again and replaced in this registry. Returns the number of tools registered.
+   * tools stay callable. The registry is kept: a server that connects later registers its tools
+   * there as soon as it is ready, one that announces `tools/list_changed` has them replaced, and one
+   * that goes away takes them out. Returns the number of tools registered now.
    */
   registerInto(registry: ToolRegistry): number {
-    this.registries.add(registry);
+    this.registrations.add(registry);
     let count = 0;
     for (const connection of this.connections) count += this.registerTools(connection, registry);
     return count;
   }
 
-  private registerTools(connection: Connection, registry: ToolRegistry): number {
+  /** A connected server's tools into `only`, or every kept registry. */
+  private registerTools(connection: Connection, only?: ToolRegistry): number {
     const { entry, client, status } = connection;
     if (status.state !== "connected" || !client) return 0;
-    const named = assignToolNames([{ server: entry.name, tools: status.tools }], (name) => registry.has(name), (line) => log.warn(line));
-    const names: string[] = [];
-    for (const { name, definition } of named) {
-      registry.register(new McpToolAdapter(name, entry.name, definition, client));
-      names.push(name);
-    }
-    connection.registered.set(registry, names);
-    return names.length;
+    return this.registrations.register(connection, entry.name, status.tools, client, only);
   }
 
   /** OAuth for this pool's HTTP servers (a sign-in uses the same store and hint). */
@@ -204,17 +169,28 @@ export class McpToolPool {
    * onToolsChanged. Resolves with its new status; never rejects (a failure is in the status).
    */
   async reconnect(name: string, options: { signal?: AbortSignal } = {}): Promise<ServerStatus | undefined> {
+    this.restarts?.reset(name);
+    return this.restart(name, "reconnect", options.signal);
+  }
+
+  /** `/mcp reconnect` without a name: every server that failed (a crash, a failed connect), side by side. */
+  async reconnectFailed(options: { signal?: AbortSignal } = {}): Promise<ServerStatus[]> {
+    const failed = this.connections.filter((c) => c.status.state === "failed").map((c) => c.entry.name);
+    return (await Promise.all(failed.map((name) => this.reconnect(name, options)))).filter((status) => status !== undefined);
+  }
+
+  private async restart(name: string, after: "restart" | "reconnect", signal?: AbortSignal): Promise<ServerStatus | undefined> {
     const connection = this.connections.find((c) => c.entry.name === name);
     if (!connection || this.closing) return connection?.status;
-    await connection.client?.close().catch(() => {});
+    const old = connection.client;
     connection.client = undefined;
-    for (const [registry, names] of connection.registered) for (const registered of names) registry.unregister(registered);
-    connection.registered.clear();
-    connection.status = initialStatus(connection.entry);
-    await this.connect(connection, options.signal);
-    for (const registry of this.registries) this.registerTools(connection, registry);
+    await old?.close().catch(() => {});
+    this.registrations.unregister(connection);
+    connection.status = { ...initialStatus(connection.entry), ...lastErrorOf(connection.status) };
+    await this.connect(connection, signal, after);
     const { status } = connection;
-    if (status.state === "connected") this.onToolsChanged?.(name, status.tools);
+    // An automatic restart is told as a server event (the front end words it as a restart).
+    if (status.state === "connected" && after === "reconnect") this.onToolsChanged?.(name, status.tools);
     return status;
   }
 
@@ -242,24 +218,24 @@ export class McpToolPool {
     }
     if (connection.status.state !== "connected") return;
     connection.status = { ...connection.status, tools };
-    for (const registry of this.registries) {
-      for (const name of connection.registered.get(registry) ?? []) registry.unregister(name);
-      this.registerTools(connection, registry);
-    }
+    this.registrations.unregister(connection);
+    this.registerTools(connection);
     this.onToolsChanged?.(entry.name, tools);
   }
 
   /** Closes every client, in parallel. Safe to call twice. */
   closeAll(): Promise<void> {
-    this.closing ??= Promise.all(this.connections.map((c) => c.client?.close().catch(() => {})))
+    this.restarts?.cancelAll();
+    this.closing ??= Promise.all([...this.connections.map((c) => c.client?.close().catch(() => {})), ...this.retiring])
       .then(() => this.eraMemory?.settled())
       .then(() => {});
     return this.closing;
   }
 
-  private async connect(connection: Connection, signal: AbortSignal | undefined): Promise<void> {
+  private async connect(connection: Connection, signal: AbortSignal | undefined, after: "start" | "restart" | "reconnect"): Promise<void> {
     const { entry } = connection;
     if (!entry.ok || entry.config.disabled || entry.trust || this.closing) return;
+    const startedAt = this.clock.now();
     const transport = this.makeTransport(entry.config, { serverName: entry.name, auth: this.auth });
     const options: McpClientOptions = {
       name: entry.name,
@@ -280,14 +256,19 @@ export class McpToolPool {
         connection.rejectedTools.add(key);
         this.warn(`MCP tool '${tool.name}' of server '${entry.name}' is left out: ${tool.reason}; the server's other tools work`);
       },
+      onLost: (error) => this.lost(connection, client, transport, error),
     };
     const client = new McpClient(transport, options);
     connection.client = client;
-    const { name, scope, source, description } = connection.status;
-    const base = { name, scope, source, description };
+    const { name, scope, source, description, lastError } = connection.status;
+    const base = { name, scope, source, description, ...(lastError === undefined ? {} : { lastError }) };
     try {
       await client.connect({ signal });
       const tools = filterTools(await client.listTools({ signal }), entry.config);
+      // Replaced meanwhile (a reconnect): the new connection speaks for the server.
+      if (connection.client !== client) return;
+      // Gone already (it crashed right after listing): a failed connect like any other.
+      if (client.state.status === "failed") throw McpError.closed(client.state.reason);
       connection.status = {
         ...base,
         state: "connected",
@@ -295,19 +276,41 @@ export class McpToolPool {
         serverInfo: client.serverInfo,
         protocolVersion: client.protocolVersion ?? "",
         era: client.era,
+        connectMs: Math.round(this.clock.now() - startedAt),
       };
+      this.registerTools(connection);
+      this.events.emit({ kind: "connected", server: name, status: connection.status, after });
     } catch (error) {
+      if (connection.client !== client) return;
       const reason = (error as Error).message;
       if (error instanceof McpError && error.needsAuth) {
         connection.status = { ...base, state: "needs-auth", reason };
-        await client.close();
-        return;
+      } else {
+        connection.status = { ...base, state: "failed", reason, stderr: stderrFor(transport, reason), lastError: reason };
       }
-      const stderr = transport instanceof StdioTransport ? transport.stderr.tail(STDERR_LINES_IN_STATUS) : [];
-      // An exit already quotes stderr in its reason; say it once.
-      connection.status = { ...base, state: "failed", reason, stderr: reason.includes(stderr.at(-1) ?? "\0") ? [] : stderr };
       await client.close();
+      this.events.emit({ kind: "not-connected", server: name, status: connection.status, after });
     }
+  }
+
+  /**
+   * A connected server went away by itself: FAILED at once with why (a stdio exit carries its code
+   * and stderr tail), its tools out of every registry, its client closed; a crashed stdio server is
+   * restarted once if the pool says so.
+   */
+  private lost(connection: Connection, client: McpClient, transport: Transport, error: Error): void {
+    if (connection.client !== client || connection.status.state !== "connected" || this.closing) return;
+    const { name, scope, source, description } = connection.status;
+    const reason = error.message;
+    this.registrations.unregister(connection);
+    const status = { name, scope, source, description, state: "failed" as const, reason, stderr: stderrFor(transport, reason), lost: true, lastError: reason };
+    connection.status = status;
+    const retiring = client.close().catch(() => {});
+    this.retiring.add(retiring);
+    void retiring.finally(() => this.retiring.delete(retiring));
+    const restartInMs =
+      transport instanceof StdioTransport ? this.restarts?.schedule(name, () => void this.restart(name, "restart")) : undefined;
+    this.events.emit({ kind: "lost", server: name, status, restartInMs });
   }
 
   /**
@@ -333,17 +336,12 @@ export class McpToolPool {
   }
 }
 
-function initialStatus(entry: ServerEntry): ServerStatus {
-  const base = { name: entry.name, scope: entry.scope, source: entry.source };
-  if (!entry.ok) return { ...base, description: "", state: "invalid", reason: entry.error };
-  const description = describeServer(entry.config, entry.raw);
-  if (entry.config.disabled) return { ...base, description, state: "disabled" };
-  return { ...base, description, state: entry.trust ?? "pending" };
+/** A stdio server's last stderr lines, unless the reason quotes them already (an exit does): said once. */
+function stderrFor(transport: Transport, reason: string): string[] {
+  const stderr = transport instanceof StdioTransport ? transport.stderr.tail(STDERR_LINES_IN_STATUS) : [];
+  return reason.includes(stderr.at(-1) ?? "\0") ? [] : stderr;
 }
 
-function filterTools(tools: ToolDefinition[], config: ServerConfig): ToolDefinition[] {
-  const { includeTools, excludeTools } = config;
-  return tools.filter(
-    (tool) => (!includeTools || includeTools.includes(tool.name)) && !excludeTools?.includes(tool.name),
-  );
+function lastErrorOf(status: ServerStatus): { lastError?: string } {
+  return status.lastError === undefined ? {} : { lastError: status.lastError };
 }

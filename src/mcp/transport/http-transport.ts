@@ -51,7 +51,10 @@ export interface HttpTransportOptions {
  */
 export class HttpTransport implements Transport {
   onMessage?: (value: unknown) => void;
-  /** HTTP has no connection that ends by itself: this is called by `close()` only. */
+  /**
+   * Called once: by `close()`, or when the server went away (its standalone GET stream dropped and
+   * the server could not be reached to open it again). Otherwise HTTP has no connection that ends.
+   */
   onClose?: (error: Error) => void;
   readonly description: string;
   readonly kind = "http" as const;
@@ -85,6 +88,9 @@ export class HttpTransport implements Transport {
         maxFailures: this.options.maxNotificationStreamFailures,
         maxMessageChars: this.options.maxMessageChars,
         eventIdleTimeoutMs: this.options.eventIdleTimeoutMs,
+        onServerGone: (error) => {
+          if (!this.closing) this.onClose?.(error);
+        },
       },
       this.description,
     );

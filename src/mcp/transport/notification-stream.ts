@@ -29,6 +29,11 @@ export interface NotificationStreamOptions {
   maxMessageChars: number;
   /** How long an event may stay unfinished with no byte arriving before the connection is dropped. */
   eventIdleTimeoutMs: number;
+  /**
+   * Hears that the server went away: the stream was open, dropped, and the server could not be
+   * reached at all when it was opened again. The stream gives up; the transport ends on it.
+   */
+  onServerGone?: (error: McpError) => void;
 }
 
 /** The backoff never grows past this, unless the server's own `retry` asks for more. */
@@ -102,6 +107,7 @@ export class NotificationStream {
     let position: StreamPosition = { lastEventId: undefined, retryMs: undefined };
     let failures = 0;
     let lastFailure = "";
+    let wasOpen = false;
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0) {
         if (failures >= this.options.maxFailures) {
@@ -118,6 +124,11 @@ export class NotificationStream {
         response = await this.session.listen(position.lastEventId, signal);
       } catch (error) {
         signal.throwIfAborted();
+        if (wasOpen && error instanceof McpError && error.unreachable) {
+          stop("given-up", `the server went away: ${error.message}`);
+          this.options.onServerGone?.(error);
+          return;
+        }
         failures++;
         lastFailure = (error as Error).message;
         continue;
@@ -139,6 +150,7 @@ export class NotificationStream {
         continue;
       }
       set("open");
+      wasOpen = true;
       const started = performance.now();
       let outcome: StreamOutcome;
       try {

@@ -1,0 +1,101 @@
+import { basename } from "node:path";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { formatBytes } from "../../system/format-bytes.ts";
+import type { TokenUsage } from "../usage.ts";
+import { boundedLines, type LineLimits } from "./bounded-lines.ts";
+import { decodeLine } from "./session-line.ts";
+import { answerDanglingToolUses } from "./dangling-tool-uses.ts";
+
+/** A conversation grows a line per change; these hold a long afternoon with room, and stop a runaway file. */
+export const DEFAULT_SESSION_LIMITS: LineLimits = { maxLineBytes: 32 * 1024 * 1024, maxFileBytes: 256 * 1024 * 1024 };
+
+export interface ReadSession {
+  messages: MessageParam[];
+  usage: Array<{ model: string; usage: TokenUsage }>;
+  /** The model of the last request, else the one the session started with. */
+  model?: string;
+  /** One line each: the file was cut, corrupt, or too large; what was read is still good. */
+  warnings: string[];
+  id?: string;
+  cwd?: string;
+  created?: string;
+  /** The first prompt typed in the session, even when compaction has replaced it since. */
+  firstPrompt?: string;
+  /** False when the file was read only up to a bad line: appending to it would hide the new lines. */
+  clean: boolean;
+  /** True when the messages were changed to be sendable (a tool call the session ended in was answered). */
+  repaired: boolean;
+}
+
+/**
+ * Replays a session file. It stops at the first line that is not a whole, valid line (a write cut
+ * short by a crash, a corrupt byte) and keeps what came before, with a warning that names the file
+ * and the line: resuming a conversation up to a point is worth more than refusing it.
+ */
+export function readSession(path: string, limits: LineLimits = DEFAULT_SESSION_LIMITS): ReadSession {
+  const read: ReadSession = { messages: [], usage: [], warnings: [], clean: true, repaired: false };
+  const name = basename(path);
+  let lastGood = 0;
+  try {
+    for (const event of boundedLines(path, limits)) {
+      if (event.kind === "too-large") {
+        read.warnings.push(`session ${name} is ${formatBytes(event.bytes)}, over the ${formatBytes(limits.maxFileBytes)} a session may have: not read`);
+        read.clean = false;
+        return read;
+      }
+      if (event.kind === "too-long") {
+        stop(read, `line ${event.number} is over ${formatBytes(limits.maxLineBytes)}`, name, lastGood);
+        break;
+      }
+      if (event.text.trim() === "") continue;
+      const line = decodeLine(event.text);
+      if (!line) {
+        stop(read, event.complete ? `line ${event.number} is not a valid session line` : `its last line is cut short`, name, lastGood);
+        break;
+      }
+      lastGood = event.number;
+      switch (line.type) {
+        case "session":
+          Object.assign(read, { id: line.id, cwd: line.cwd, created: line.created, model: read.model ?? line.model });
+          break;
+        case "push":
+          read.firstPrompt ??= promptText(line.message as MessageParam);
+          read.messages.push(line.message as MessageParam);
+          break;
+        case "update-last":
+          read.firstPrompt ??= promptText(line.message as MessageParam);
+          if (read.messages.length) read.messages[read.messages.length - 1] = line.message as MessageParam;
+          else read.messages.push(line.message as MessageParam);
+          break;
+        case "reset":
+          read.messages = line.messages as MessageParam[];
+          break;
+        case "usage":
+          read.usage.push({ model: line.model, usage: line.usage });
+          read.model = line.model;
+          break;
+      }
+    }
+  } catch (error) {
+    read.warnings.push(`session ${name} could not be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    read.clean = false;
+    return read;
+  }
+  const answered = answerDanglingToolUses(read.messages);
+  read.repaired = answered !== read.messages;
+  read.messages = answered;
+  return read;
+}
+
+function stop(read: ReadSession, what: string, name: string, lastGood: number): void {
+  read.clean = false;
+  read.warnings.push(`session ${name}: ${what}; resumed up to ${lastGood ? `line ${lastGood}` : "its start"}`);
+}
+
+/** The text a user typed, when the message is a prompt (not tool results). */
+export function promptText(message: MessageParam): string | undefined {
+  if (message.role !== "user") return undefined;
+  if (typeof message.content === "string") return message.content;
+  const block = message.content.find((b) => b.type === "text");
+  return block && block.type === "text" ? block.text : undefined;
+}

@@ -1,0 +1,57 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { readSession } from "./read-session.ts";
+import { SESSION_ID, sessionsFolder } from "./session-paths.ts";
+
+export interface SessionSummary {
+  id: string;
+  path: string;
+  modified: Date;
+  /** The first prompt, as typed (the caller sanitizes it for a terminal). */
+  firstPrompt: string;
+  messageCount: number;
+}
+
+/** How many sessions the list reads: each is replayed to count its messages. */
+export const LISTED_SESSIONS = 20;
+
+/** This folder's sessions, the most recently changed first; files without a message are left out. */
+export function listSessions(home: string, cwd: string, limit = LISTED_SESSIONS): SessionSummary[] {
+  const folder = sessionsFolder(home, cwd);
+  let names: string[];
+  try {
+    names = readdirSync(folder).filter((name) => SESSION_ID.test(name.replace(/\.jsonl$/, "")) && name.endsWith(".jsonl"));
+  } catch {
+    return [];
+  }
+  const files = names.flatMap((name) => {
+    const path = join(folder, name);
+    try {
+      // Nanoseconds: two sessions of one second (a script's runs) still come in their order.
+      const stat = statSync(path, { bigint: true });
+      return [{ id: name.slice(0, -".jsonl".length), path, modified: new Date(Number(stat.mtimeMs)), order: stat.mtimeNs }];
+    } catch {
+      return [];
+    }
+  });
+  files.sort((a, b) => (b.order > a.order ? 1 : b.order < a.order ? -1 : 0));
+  const sessions: SessionSummary[] = [];
+  for (const file of files) {
+    if (sessions.length >= limit) break;
+    const read = readSession(file.path);
+    if (read.messages.length === 0) continue;
+    sessions.push({ id: file.id, path: file.path, modified: file.modified, firstPrompt: read.firstPrompt ?? "", messageCount: read.messages.length });
+  }
+  return sessions;
+}
+
+/** The session with this id in this folder, if there is one. */
+export function findSession(home: string, cwd: string, id: string): string | undefined {
+  if (!SESSION_ID.test(id)) return undefined;
+  const path = join(sessionsFolder(home, cwd), `${id}.jsonl`);
+  try {
+    return statSync(path).isFile() ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,29 @@
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * Where a folder's sessions live: `<home>/sessions/<project-hash>/<id>.jsonl`. The hash is of the
+ * folder's real path, so two names of one folder share their sessions and the path itself (which
+ * may say more than it should) is not spelled out in a directory name.
+ */
+export function sessionsFolder(home: string, cwd: string): string {
+  return join(home, "sessions", projectHash(cwd));
+}
+
+export function projectHash(cwd: string): string {
+  let real = cwd;
+  try {
+    real = realpathSync(cwd);
+  } catch {
+    // A folder that vanished still has a name to hash.
+  }
+  return createHash("sha256").update(real).digest("hex").slice(0, 16);
+}
+
+/** Session ids are UUIDs; anything else given as an id is refused before it becomes a path. */
+export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function sessionPath(home: string, cwd: string, id: string): string {
+  return join(sessionsFolder(home, cwd), `${id}.jsonl`);
+}
