@@ -137,7 +137,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   print(`cat-code ${VERSION} · ${options.model} · /help for commands, Ctrl-D to exit`);
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
 
-  void session.connectMcp().then((summary) => summary.line && news(summary.line));
+  // After the prompt is drawn: spawning the servers' processes would otherwise delay it.
+  setImmediate(() => void session.connectMcp().then((summary) => summary.line && news(summary.line)));
   options.pool.onToolsChanged = (server, tools) => {
     session.syncResourceTools();
     news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);
