@@ -192,7 +192,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let firstPrompt = options.firstPrompt;
 
   display.preload();
-  void session.connectMcp().then((summary) => summary.line && news(summary.line));
+  // After the prompt is drawn: spawning the servers' processes would otherwise delay it.
+  setImmediate(() => void session.connectMcp().then((summary) => summary.line && news(summary.line)));
   options.pool.onToolsChanged = (server, tools) => {
     session.syncResourceTools();
     news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);

@@ -12,7 +12,7 @@ export function serverEventLine(event: ServerEvent): string | undefined {
     case "lost": {
       const reason = sanitizeForTerminal(reasonHeadline(event.status.reason));
       const next = event.restartInMs === undefined ? `/mcp reconnect ${name} restarts it` : `restarting it in ${formatDelay(event.restartInMs)}`;
-      return `MCP server '${name}' failed: ${reason} (its tools are gone; ${next}; /mcp shows more)`;
+      return `MCP server '${name}' failed: ${reason}; its tools are gone (${next})`;
     }
     case "connected":
       return event.after === "restart" ? `MCP server '${name}' restarted: ${event.status.tools.length} tool(s)` : undefined;

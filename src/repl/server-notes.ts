@@ -22,7 +22,7 @@ export class ServerNotes {
       const restart = event.restartInMs === undefined ? "" : " cat-code restarts it once; another note will say if it is back.";
       this.pending.set(event.server, `MCP server '${event.server}' disconnected (${reason}); its tools (${tools}) are gone.${restart}`);
     } else if (event.kind === "connected" && event.after !== "start") {
-      const again = this.pending.has(event.server) ? "disconnected and is connected again" : "is connected again";
+      const again = this.pending.has(event.server) ? "disconnected and is connected again" : "is connected now";
       this.pending.set(event.server, `MCP server '${event.server}' ${again}; its tools (${tools}) are available.`);
     } else if (event.kind === "not-connected" && event.after === "restart") {
       this.pending.set(event.server, `MCP server '${event.server}' disconnected and could not be restarted; its tools (${tools}) are gone.`);

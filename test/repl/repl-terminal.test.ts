@@ -76,7 +76,7 @@ test("the REPL in a terminal: /mcp, a tool-calling prompt, Ctrl-C during a turn,
   terminal.type("/mcp");
   screen = await terminal.waitForText("echo  CONNECTED  1 tool(s)");
   // The /mcp table: state, tools, revision, time to connect, where it runs (a long row may wrap on screen).
-  expect(screen).toMatch(/> \/mcp\nMCP servers:\n {2}echo {2}CONNECTED {2}1 tool\(s\) {2}\d{4}-\d\d-\d\d \(handshake\) {2}\d+ ms {2}\(stdio: /);
+  expect(screen).toMatch(/> \/mcp\nMCP servers:\n {2}echo {2}CONNECTED {2}1 tool\(s\) {2}\d{4}-\d\d-\d\d \(handshake\) {2}(\d+ ms|\d+\.\d s) {2}\(stdio: /);
 
   terminal.type("use the echo tool to say 你好");
   screen = await terminal.waitForText("Allow mcp__echo__echo? [y]es / [n]o / [a]lways for this tool");

@@ -144,7 +144,7 @@ test("a crash is FAILED at once and told to the model; the automatic restart onc
   at = await repl.waitFor("last error: the server exited with code 9", at);
   repl.send("and now?");
   at = await repl.waitFor("welcome back", at);
-  expect(firstText(standIn!.requests[6]!)).toContain("MCP server 'crashy' is connected again");
+  expect(firstText(standIn!.requests[6]!)).toContain("MCP server 'crashy' is connected now");
   expect(toolNames(standIn!.requests[6]!)).toContain("mcp__crashy__crash");
 
   repl.send("/mcp reconnect nope");

@@ -164,24 +164,29 @@ export class McpToolPool {
   }
 
   /**
-   * Connects one server anew (after a sign-in gave it tokens): closes its client, connects with the
-   * pool's auth, and puts its tools in place of the old ones in every registry, telling
-   * onToolsChanged. Resolves with its new status; never rejects (a failure is in the status).
+   * Connects one server anew (`/mcp reconnect`, or after a sign-in gave it tokens): closes its
+   * client, connects with the pool's auth, and puts its tools in place of the old ones in every
+   * registry, telling onToolsChanged. A crash after it gets its automatic restart again. Resolves
+   * with its new status; never rejects (a failure is in the status).
    */
   async reconnect(name: string, options: { signal?: AbortSignal } = {}): Promise<ServerStatus | undefined> {
-    this.restarts?.reset(name);
-    return this.restart(name, "reconnect", options.signal);
+    const connection = this.connections.find((c) => c.entry.name === name);
+    return connection && this.userRestart(connection, options.signal);
   }
 
   /** `/mcp reconnect` without a name: every server that failed (a crash, a failed connect), side by side. */
   async reconnectFailed(options: { signal?: AbortSignal } = {}): Promise<ServerStatus[]> {
-    const failed = this.connections.filter((c) => c.status.state === "failed").map((c) => c.entry.name);
-    return (await Promise.all(failed.map((name) => this.reconnect(name, options)))).filter((status) => status !== undefined);
+    const failed = this.connections.filter((c) => c.status.state === "failed");
+    return Promise.all(failed.map((connection) => this.userRestart(connection, options.signal)));
   }
 
-  private async restart(name: string, after: "restart" | "reconnect", signal?: AbortSignal): Promise<ServerStatus | undefined> {
-    const connection = this.connections.find((c) => c.entry.name === name);
-    if (!connection || this.closing) return connection?.status;
+  private userRestart(connection: Connection, signal: AbortSignal | undefined): Promise<ServerStatus> {
+    this.restarts?.reset(connection.entry.name);
+    return this.restart(connection, "reconnect", signal);
+  }
+
+  private async restart(connection: Connection, after: "restart" | "reconnect", signal?: AbortSignal): Promise<ServerStatus> {
+    if (this.closing) return connection.status;
     const old = connection.client;
     connection.client = undefined;
     await old?.close().catch(() => {});
@@ -190,7 +195,7 @@ export class McpToolPool {
     await this.connect(connection, signal, after);
     const { status } = connection;
     // An automatic restart is told as a server event (the front end words it as a restart).
-    if (status.state === "connected" && after === "reconnect") this.onToolsChanged?.(name, status.tools);
+    if (status.state === "connected" && after === "reconnect") this.onToolsChanged?.(connection.entry.name, status.tools);
     return status;
   }
 
@@ -216,7 +221,8 @@ export class McpToolPool {
       this.warn(`MCP server '${entry.name}' said its tools changed, but listing them failed: ${(error as Error).message}`);
       return;
     }
-    if (connection.status.state !== "connected") return;
+    // Gone, or replaced by a new connection, while listing: what this one listed no longer counts.
+    if (connection.status.state !== "connected" || connection.client !== client) return;
     connection.status = { ...connection.status, tools };
     this.registrations.unregister(connection);
     this.registerTools(connection);
@@ -309,7 +315,7 @@ export class McpToolPool {
     this.retiring.add(retiring);
     void retiring.finally(() => this.retiring.delete(retiring));
     const restartInMs =
-      transport instanceof StdioTransport ? this.restarts?.schedule(name, () => void this.restart(name, "restart")) : undefined;
+      transport instanceof StdioTransport ? this.restarts?.schedule(name, () => void this.restart(connection, "restart")) : undefined;
     this.events.emit({ kind: "lost", server: name, status, restartInMs });
   }
 
