@@ -108,7 +108,7 @@ function parseOutputFormat(text: string | undefined): "text" | "json" | "stream-
   throw CliError.usage(`--output-format must be text, json or stream-json, got '${sanitizeForTerminal(text)}'`);
 }
 
-/** CAT_CODE_MCP_STARTUP_TIMEOUT: milliseconds print mode waits for the servers (default 30 s). */
+/** CAT_CODE_MCP_STARTUP_TIMEOUT: the most milliseconds print mode waits for all servers (default: each server's own timeout). */
 function startupTimeout(text: string | undefined): number | undefined {
   if (text === undefined || text === "") return undefined;
   const ms = Number(text);

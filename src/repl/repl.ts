@@ -79,7 +79,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const output = options.output ?? process.stdout;
   const print = (text: string) => output.write(`${text}\n`);
   const history = historyPath();
-  // Tab's sources, one per kind of word; issue 14's `@file` joins them here.
+  // Tab's sources, one per kind of word: slash commands, @server: resources, @ file paths.
   const remote = new RemoteCompletions();
   const complete = createCompleter([slashCompletion({ pool: options.pool, remote }), mentionCompletion({ pool: options.pool, remote }), fileCompletion({ cwd: options.cwd })]);
   const reader = new LineReader(input, output, {
