@@ -1,34 +1,23 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
 import { join } from "node:path";
-import { apiError, reply, replyWithUsage, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { childEnv, PipedCli } from "./cli-process.ts";
+import { apiError, reply, replyWithUsage, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
+import type { PipedCli } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
+const repl = replUnderTest();
 let dir: string;
 let standIn: MessagesStandIn | undefined;
 let cli: PipedCli | undefined;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "cat-code-cost-"));
-  await writeFile(join(dir, "none.json"), JSON.stringify({ mcpServers: {} }));
-});
-afterEach(async () => {
-  cli?.kill();
-  cli = undefined;
-  await standIn?.stop();
-  standIn = undefined;
-  await rm(dir, { recursive: true, force: true });
+beforeEach(() => {
+  dir = repl.tempDir("cat-code-cost-");
 });
 
 function start(): PipedCli {
-  return new PipedCli(["--mcp-config", join(dir, "none.json")], {
-    cwd: dir,
-    env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn!.url, CAT_CODE_MODEL: "claude-haiku-4-5" }),
-  });
+  return repl.piped({ cwd: dir, home: join(dir, "home"), configDir: dir, env: { CAT_CODE_MODEL: "claude-haiku-4-5" } });
 }
 
 test("/cost shows the stand-in's tokens, cache reads and writes included, and their price; /compact replaces the conversation", async () => {
-  standIn = startMessagesStandIn([
+  standIn = repl.startStandIn([
     replyWithUsage({ input_tokens: 1_000, output_tokens: 1_000, cache_read_input_tokens: 100_000, cache_creation_input_tokens: 8_000 }, text("first answer")),
     reply(text("the summary")),
     reply(text("after the summary")),
@@ -61,7 +50,7 @@ test("/cost shows the stand-in's tokens, cache reads and writes included, and th
 }, 20_000);
 
 test("a prompt whose request failed is not kept: the REPL says so, and the next request leaves it out", async () => {
-  standIn = startMessagesStandIn([reply(text("one")), apiError(400, "invalid_request_error", "messages: image too big"), reply(text("three"))]);
+  standIn = repl.startStandIn([reply(text("one")), apiError(400, "invalid_request_error", "messages: image too big"), reply(text("three"))]);
   cli = start();
   let at = await cli.waitFor("> ");
   cli.send("first");
@@ -78,7 +67,7 @@ test("a prompt whose request failed is not kept: the REPL says so, and the next 
 }, 20_000);
 
 test("a /compact that fails says so and keeps the conversation", async () => {
-  standIn = startMessagesStandIn([reply(text("one")), apiError(400, "invalid_request_error", "no summary today"), reply(text("two"))]);
+  standIn = repl.startStandIn([reply(text("one")), apiError(400, "invalid_request_error", "no summary today"), reply(text("two"))]);
   cli = start();
   let at = await cli.waitFor("> ");
   cli.send("first");

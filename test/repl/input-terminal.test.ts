@@ -1,11 +1,10 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   hang,
   reply,
   resultText,
-  startMessagesStandIn,
   text,
   toolResultsOf,
   toolUse,
@@ -14,31 +13,21 @@ import {
   type RecordedRequest,
   type Step,
 } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, REPO, tempDir } from "../helpers/paths.ts";
-import { PtyTerminal } from "./pty-terminal.ts";
+import { tempDir } from "../helpers/paths.ts";
+import type { PtyTerminal } from "./pty-terminal.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 /**
  * The REPL's input at a real terminal (a pseudo-terminal read through xterm.js) against the Messages
  * API stand-in: pastes, newline keys, typing during a turn, Esc, Ctrl-C, Ctrl-D, `/path`, `@file`, `!cmd`.
  */
+const repl = replUnderTest();
 let terminal: PtyTerminal | undefined;
 let standIn: MessagesStandIn | undefined;
-afterEach(async () => {
-  terminal?.kill();
-  await standIn?.stop();
-  terminal = undefined;
-  standIn = undefined;
-});
 
 async function startRepl(steps: Step[], project = tempDir()): Promise<PtyTerminal> {
-  standIn = startMessagesStandIn(steps);
-  const configDir = tempDir();
-  writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: {} }));
-  const started = new PtyTerminal();
-  started.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", join(configDir, "mcp.json")], {
-    cwd: project,
-    env: { CAT_CODE_HOME: tempDir(), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
+  standIn = repl.startStandIn(steps);
+  const started = repl.pty({ cwd: project });
   await started.waitFor((screen) => lastLine(screen) === ">", "the prompt");
   return started;
 }

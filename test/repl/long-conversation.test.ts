@@ -1,29 +1,21 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
 import { join } from "node:path";
-import { replyWithUsage, startMessagesStandIn, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { replyWithUsage, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { costOf } from "../../src/agent/usage-meter.ts";
 import { addUsage, emptyUsage, type TokenUsage } from "../../src/agent/usage.ts";
-import { childEnv, PipedCli } from "./cli-process.ts";
+import type { PipedCli } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 /**
  * Issue 15's "done": a 200-turn conversation through the stand-in, compacted automatically as it
  * nears the context window, resumed in a new process, and /cost adding up over both processes.
  */
+const repl = replUnderTest();
 let dir: string;
 let standIn: MessagesStandIn | undefined;
 let cli: PipedCli | undefined;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "cat-code-long-"));
-  await writeFile(join(dir, "none.json"), JSON.stringify({ mcpServers: {} }));
-});
-afterEach(async () => {
-  cli?.kill();
-  cli = undefined;
-  await standIn?.stop();
-  standIn = undefined;
-  await rm(dir, { recursive: true, force: true });
+beforeEach(() => {
+  dir = repl.tempDir("cat-code-long-");
 });
 
 const MODEL = "claude-haiku-4-5"; // a 200K window; $1 in, $5 out, $0.10 cache read, $1.25 cache write per million
@@ -48,12 +40,8 @@ test("200 turns with auto-compaction, resumed in a new process: the conversation
     const reply = isSummaryRequest(request) ? `summary ${++summaries}` : `answer ${turn}`;
     return replyWithUsage({ input_tokens: usage.input, output_tokens: usage.output, cache_read_input_tokens: usage.cacheRead, cache_creation_input_tokens: usage.cacheWrite }, text(reply));
   };
-  standIn = startMessagesStandIn(Array.from({ length: TURNS + 20 }, () => answer));
-  const start = (args: string[]) =>
-    new PipedCli(["--mcp-config", join(dir, "none.json"), ...args], {
-      cwd: dir,
-      env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn!.url, CAT_CODE_MODEL: MODEL }),
-    });
+  standIn = repl.startStandIn(Array.from({ length: TURNS + 20 }, () => answer));
+  const start = (args: string[]) => repl.piped({ cwd: dir, home: join(dir, "home"), configDir: dir, args, env: { CAT_CODE_MODEL: MODEL } });
 
   cli = start([]);
   let at = await cli.waitFor("> ");

@@ -1,27 +1,21 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { childEnv, PipedCli } from "./cli-process.ts";
+import { reply, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
+import type { PipedCli } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
+const repl = replUnderTest();
 let dir: string;
 let standIn: MessagesStandIn | undefined;
 let cli: PipedCli | undefined;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "cat-code-model-memory-"));
-});
-afterEach(async () => {
-  cli?.kill();
-  cli = undefined;
-  await standIn?.stop();
-  standIn = undefined;
-  rmSync(dir, { recursive: true, force: true });
+  dir = repl.tempDir("cat-code-model-memory-");
 });
 
 function start(cwd: string, extraArgs: string[] = []): PipedCli {
-  standIn = startMessagesStandIn([reply(text("one")), reply(text("two")), reply(text("three"))]);
-  return new PipedCli(extraArgs, { cwd, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }) });
+  standIn = repl.startStandIn([reply(text("one")), reply(text("two")), reply(text("three"))]);
+  return repl.piped({ cwd, home: join(dir, "home"), mcpConfig: false, args: extraArgs });
 }
 
 test("/model lists the known models with the current one marked, and switches for the next request; any id is accepted with a note", async () => {

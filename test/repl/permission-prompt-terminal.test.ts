@@ -1,48 +1,28 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   reply,
   resultText,
-  startMessagesStandIn,
   text,
   toolResultsOf,
   toolUse,
-  type MessagesStandIn,
   type Step,
 } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, REPO, tempDir } from "../helpers/paths.ts";
-import { PtyTerminal } from "./pty-terminal.ts";
+import { tempDir } from "../helpers/paths.ts";
+import type { PtyTerminal } from "./pty-terminal.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 /**
  * The permission question at a real terminal (a pseudo-terminal read through xterm.js), with the
  * Messages API stand-in playing a hostile model: what the screen shows is what the user approves.
  */
+const repl = replUnderTest();
 let terminal: PtyTerminal | undefined;
-let standIn: MessagesStandIn | undefined;
-afterEach(async () => {
-  terminal?.kill();
-  await standIn?.stop();
-  terminal = undefined;
-  standIn = undefined;
-});
 
 function startRepl(project: string, steps: Step[], env: Record<string, string> = {}): PtyTerminal {
-  standIn = startMessagesStandIn(steps);
-  const configDir = tempDir();
-  writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: {} }));
-  const started = new PtyTerminal();
-  started.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", join(configDir, "mcp.json")], {
-    cwd: project,
-    env: {
-      CAT_CODE_HOME: tempDir(),
-      ANTHROPIC_API_KEY: "sk-test",
-      ANTHROPIC_BASE_URL: standIn.url,
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      ...env,
-    },
-  });
-  return started;
+  repl.startStandIn(steps);
+  return repl.pty({ cwd: project, env });
 }
 
 test("a bash command hidden behind 300 spaces and a long description is shown whole; control sequences do not act", async () => {

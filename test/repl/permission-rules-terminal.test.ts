@@ -1,33 +1,22 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, resultText, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, REPO, tempDir } from "../helpers/paths.ts";
-import { PtyTerminal } from "./pty-terminal.ts";
+import { reply, resultText, text, toolResultsOf, toolUse, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { tempDir } from "../helpers/paths.ts";
+import type { PtyTerminal } from "./pty-terminal.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 /**
  * Saved permission rules at a real terminal: `a` and `A` at the question, /permissions, and the
  * trust a project's own allow rules need, against the Messages API stand-in.
  */
+const repl = replUnderTest();
 let terminal: PtyTerminal | undefined;
-let standIn: MessagesStandIn | undefined;
-afterEach(async () => {
-  terminal?.kill();
-  await standIn?.stop();
-  terminal = undefined;
-  standIn = undefined;
-});
 
+/** The first call in a test starts the stand-in with `steps`; later ones (a second REPL) use the same. */
 function startRepl(project: string, home: string, steps: Step[]): PtyTerminal {
-  standIn ??= startMessagesStandIn(steps);
-  const configDir = tempDir();
-  writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: {} }));
-  const started = new PtyTerminal();
-  started.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", join(configDir, "mcp.json")], {
-    cwd: project,
-    env: { CAT_CODE_HOME: home, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
-  return started;
+  if (!repl.standIn) repl.startStandIn(steps);
+  return repl.pty({ cwd: project, home });
 }
 
 const said = (label: string) => (request: Parameters<Extract<Step, (...args: never[]) => unknown>>[0]) =>
@@ -116,10 +105,10 @@ test("a no stops the turn and asks what to do instead: the answer reaches the mo
   terminal.type("n");
   await terminal.waitForText("What should cat-code do instead?");
   // The turn ended at the no: nothing more went to the model.
-  expect(standIn!.requests).toHaveLength(1);
+  expect(repl.standIn!.requests).toHaveLength(1);
   terminal.type("write it to y.txt");
   await terminal.waitForText("instead: ");
-  const sent = standIn!.requests[1]!.body.messages.at(-1)!;
+  const sent = repl.standIn!.requests[1]!.body.messages.at(-1)!;
   expect(sent.role).toBe("user");
   const blocks = sent.content as { type: string; text?: string; content?: string; is_error?: boolean }[];
   expect(blocks.map((b) => b.type)).toEqual(["tool_result", "text"]);
@@ -134,11 +123,11 @@ test("a no stops the turn and asks what to do instead: the answer reaches the mo
   await terminal.waitFor((s) => count(s, "What should cat-code do instead?") === 2, "the second instead question");
   terminal.send("Escape");
   await atPrompt(terminal);
-  expect(standIn!.requests).toHaveLength(3);
+  expect(repl.standIn!.requests).toHaveLength(3);
   // Back at the prompt, what is typed next still follows the declined call.
   terminal.type("ok, skip it");
   await terminal.waitForText("next: ");
-  expect((standIn!.requests[3]!.body.messages.at(-1)!.content as { type: string }[]).map((b) => b.type)).toEqual(["tool_result", "text"]);
+  expect((repl.standIn!.requests[3]!.body.messages.at(-1)!.content as { type: string }[]).map((b) => b.type)).toEqual(["tool_result", "text"]);
 }, 60_000);
 
 test("a project's allow rules wait for the user's trust, asked once at start; trusted, they hold, and are not asked about again", async () => {

@@ -1,22 +1,16 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, startMessagesStandIn, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, childEnv, PipedCli, REPO, waitForServers } from "./cli-process.ts";
+import { reply, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { BUN, REPO, waitForServers, type PipedCli } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
+const repl = replUnderTest();
 let dir: string;
 let standIn: MessagesStandIn | undefined;
 let cli: PipedCli | undefined;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "cat-code-system-prompt-"));
-});
-afterEach(async () => {
-  cli?.kill();
-  cli = undefined;
-  await standIn?.stop();
-  standIn = undefined;
-  rmSync(dir, { recursive: true, force: true });
+  dir = repl.tempDir("cat-code-system-prompt-");
 });
 
 /** The system prompt as sent: a string, or text blocks (with cache_control once prompt caching is on). */
@@ -39,10 +33,9 @@ test("the request carries the memory files (user's first, then the git root down
   writeFileSync(join(project, "AGENTS.md"), "Project rule: use tabs.");
   writeFileSync(join(cwd, "CLAUDE.md"), "Package rule: run bun test.");
   const server = join(REPO, "fixtures/sdk-instructions-server.ts");
-  writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { docs: { command: BUN, args: [server, "Search the docs before answering."] } } }));
 
-  standIn = startMessagesStandIn([reply(text("hi there"))]);
-  cli = new PipedCli(["--mcp-config", join(dir, "mcp.json")], { cwd, env: childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }) });
+  standIn = repl.startStandIn([reply(text("hi there"))]);
+  cli = repl.piped({ cwd, home, configDir: dir, servers: { docs: { command: BUN, args: [server, "Search the docs before answering."] } } });
   let at = await waitForServers(cli);
   cli.send("hello");
   at = await cli.waitFor("hi there", at);
@@ -67,8 +60,8 @@ test("the request carries the memory files (user's first, then the git root down
 test("outside a git repository the prompt says so", async () => {
   const cwd = join(dir, "plain");
   mkdirSync(cwd);
-  standIn = startMessagesStandIn([reply(text("ok"))]);
-  cli = new PipedCli([], { cwd, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }) });
+  standIn = repl.startStandIn([reply(text("ok"))]);
+  cli = repl.piped({ cwd, home: join(dir, "home"), mcpConfig: false });
   await cli.waitFor("> ");
   cli.send("hello");
   await cli.waitFor("ok");

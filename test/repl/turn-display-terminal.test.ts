@@ -1,34 +1,23 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { apiError, hang, reply, startMessagesStandIn, text, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, REPO, tempDir } from "../helpers/paths.ts";
-import { PtyTerminal } from "./pty-terminal.ts";
+import { apiError, hang, reply, text, toolUse, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { tempDir } from "../helpers/paths.ts";
+import type { PtyTerminal } from "./pty-terminal.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 /**
  * What a turn shows at a real terminal (a pseudo-terminal read through xterm.js): the status line
  * while the model works, the tool's line when it starts, the answer rendered as Markdown.
  */
+const repl = replUnderTest();
 let terminal: PtyTerminal | undefined;
-let standIn: MessagesStandIn | undefined;
-afterEach(async () => {
-  terminal?.kill();
-  await standIn?.stop();
-  terminal = undefined;
-  standIn = undefined;
-});
 
 const SPINNER_LINE = /^ [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (.*) · (\d+) s/m;
 
 async function startRepl(steps: Step[], env: Record<string, string> = {}, project = tempDir()): Promise<PtyTerminal> {
-  standIn = startMessagesStandIn(steps);
-  const configDir = tempDir();
-  writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: {} }));
-  const started = new PtyTerminal();
-  started.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", join(configDir, "mcp.json")], {
-    cwd: project,
-    env: { CAT_CODE_HOME: tempDir(), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
-  });
+  repl.startStandIn(steps);
+  const started = repl.pty({ cwd: project, env });
   await started.waitFor((screen) => screen.endsWith(">"), "the prompt");
   return started;
 }
