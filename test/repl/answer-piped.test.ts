@@ -1,28 +1,17 @@
-import { afterEach, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { reply, text } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { tempDir } from "../helpers/paths.ts";
-import { childEnv, PipedCli } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
-let standIn: MessagesStandIn | undefined;
-let cli: PipedCli | undefined;
-afterEach(async () => {
-  cli?.kill();
-  cli = undefined;
-  await standIn?.stop();
-  standIn = undefined;
-});
+const repl = replUnderTest();
 
 test("piped, the answer is the model's text as it is: Markdown not rendered, no escape sequence, no status line", async () => {
   const answer = "## Results\n\nThe **build** passed.\n\n| test | time |\n|---|---|\n| unit | 2 s |\n";
-  standIn = startMessagesStandIn([reply(text(answer))]);
+  repl.startStandIn([reply(text(answer))]);
   const dir = tempDir();
-  writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: {} }));
   // NO_COLOR unset: being piped is enough.
-  const env = childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url });
-  delete env.NO_COLOR;
-  cli = new PipedCli(["--mcp-config", join(dir, "mcp.json")], { cwd: dir, env });
+  const cli = repl.piped({ cwd: dir, home: join(dir, "home"), configDir: dir, noColor: false });
   await cli.waitFor("> ");
   cli.send("report");
   const at = await cli.waitFor("| unit | 2 s |\n");

@@ -2,27 +2,19 @@
  * A prompt command from a script (piped stdin, no terminal): the missing argument's question takes
  * the next line, as a form's would; an unknown argument is one error line and nothing is sent.
  */
-import { afterEach, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { reply, text } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { EVERYTHING_SERVER, tempDir } from "../helpers/paths.ts";
-import { childEnv, PipedCli, waitForServers } from "./cli-process.ts";
+import { waitForServers } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
-let standIn: MessagesStandIn | undefined;
-let cli: PipedCli | undefined;
-afterEach(async () => {
-  cli?.kill();
-  cli = undefined;
-  await standIn?.stop();
-  standIn = undefined;
-});
+const repl = replUnderTest();
 
 test("piped: the question for a missing argument takes the next line; a wrong argument sends nothing", async () => {
-  standIn = startMessagesStandIn([reply(text("Rainy in Oslo."))]);
+  const standIn = repl.startStandIn([reply(text("Rainy in Oslo."))]);
   const dir = tempDir();
-  writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: "node", args: [EVERYTHING_SERVER, "stdio"] } } }));
-  cli = new PipedCli(["--mcp-config", join(dir, "mcp.json")], { cwd: dir, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }) });
+  const cli = repl.piped({ cwd: dir, home: join(dir, "home"), configDir: dir, servers: { everything: { command: "node", args: [EVERYTHING_SERVER, "stdio"] } } });
   let at = await waitForServers(cli);
 
   cli.send("/mcp__everything__args-prompt town=Oslo");

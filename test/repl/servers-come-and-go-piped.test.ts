@@ -1,34 +1,22 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { reply, startMessagesStandIn, text, toolUse, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { reply, text, toolUse, type MessagesStandIn, type RecordedRequest, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
-import { childEnv, MAIN, PipedCli, waitForServers } from "./cli-process.ts";
+import { childEnv, MAIN, waitForServers, type PipedCli } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
+const repls = replUnderTest();
 let dir: string;
 let standIn: MessagesStandIn | undefined;
-let cli: PipedCli | undefined;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "cat-code-come-and-go-"));
-});
-afterEach(async () => {
-  cli?.kill();
-  cli = undefined;
-  await standIn?.stop();
-  standIn = undefined;
-  await rm(dir, { recursive: true, force: true });
+beforeEach(() => {
+  dir = repls.tempDir("cat-code-come-and-go-");
 });
 
-async function startRepl(servers: Record<string, unknown>, steps: Parameters<typeof startMessagesStandIn>[0]): Promise<PipedCli> {
-  await writeFile(join(dir, "mcp.json"), JSON.stringify({ mcpServers: servers }));
-  standIn = startMessagesStandIn(steps);
-  cli = new PipedCli(["--mcp-config", join(dir, "mcp.json"), "--allow-all"], {
-    cwd: dir,
-    env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }),
-  });
-  return cli;
+async function startRepl(servers: Record<string, unknown>, steps: Step[]): Promise<PipedCli> {
+  standIn = repls.startStandIn(steps);
+  return repls.piped({ cwd: dir, home: join(dir, "home"), configDir: dir, servers, args: ["--allow-all"] });
 }
 
 /** The text of the first user message's first block: where a note to the model goes. */
@@ -76,7 +64,7 @@ test("-p: the request waits for a server still connecting; one that never answer
       },
     }),
   );
-  standIn = startMessagesStandIn([reply(text("all here"))]);
+  standIn = repls.startStandIn([reply(text("all here"))]);
   const child = Bun.spawn([BUN, MAIN, "-p", "which tools?", "--mcp-config", join(dir, "mcp.json")], {
     cwd: dir,
     env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }),

@@ -1,18 +1,19 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { copyFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
-import { BUN, ECHO_SERVER, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
+import { ECHO_SERVER, tempDir, writeConfig } from "../helpers/paths.ts";
 import { findProcesses } from "../helpers/processes.ts";
 import { waitFor } from "../helpers/wait-for.ts";
-import { PtyTerminal } from "./pty-terminal.ts";
+import type { PtyTerminal } from "./pty-terminal.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 /**
  * A server that dies while the REPL waits at its prompt, in a real terminal: the line says so at
  * once, above the prompt; the automatic restart says so too; the second death waits for
  * `/mcp reconnect`.
  */
+const repl = replUnderTest();
 let terminal: PtyTerminal | undefined;
-afterEach(() => terminal?.kill());
 
 /** The one live process of the server copy at `path` (a path of its own: no other test's server matches). */
 async function serverPid(path: string, not?: number): Promise<number> {
@@ -25,11 +26,7 @@ test("a server killed while the REPL is idle: FAILED at once on screen, restarte
   copyFileSync(ECHO_SERVER, server);
   chmodSync(server, 0o755);
   const config = writeConfig({ echo: { command: server } }, dir);
-  terminal = new PtyTerminal();
-  terminal.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", config], {
-    cwd: dir,
-    env: { CAT_CODE_HOME: join(dir, "home"), ANTHROPIC_API_KEY: "", PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
+  terminal = repl.pty({ cwd: dir, home: join(dir, "home"), mcpConfig: config, env: { ANTHROPIC_API_KEY: "" } });
   await terminal.waitForText("MCP: 1 server(s), 1 tool(s) registered", 20_000);
 
   const first = await serverPid(server);
