@@ -1,9 +1,8 @@
-import { afterEach, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { reply, resultText, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, MODERN_SERVER, REPO, tempDir } from "../helpers/paths.ts";
-import { PtyTerminal } from "./pty-terminal.ts";
+import { expect, test } from "bun:test";
+import { reply, resultText, text, toolResultsOf, toolUse } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { BUN, MODERN_SERVER } from "../helpers/paths.ts";
+import type { PtyTerminal } from "./pty-terminal.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 /**
  * A server's question answered in the REPL at a real terminal: the model (the Messages API
@@ -11,28 +10,15 @@ import { PtyTerminal } from "./pty-terminal.ts";
  * REPL asks the permission question, then the form, one after the other, and the server's greeting
  * reaches the model.
  */
+const repl = replUnderTest();
 let terminal: PtyTerminal | undefined;
-let standIn: MessagesStandIn | undefined;
-afterEach(async () => {
-  terminal?.kill();
-  await standIn?.stop();
-  terminal = undefined;
-  standIn = undefined;
-});
 
 function startRepl(servers: Record<string, unknown>, eventDelayMs = 0): PtyTerminal {
-  standIn = startMessagesStandIn(
+  repl.startStandIn(
     [reply(text("Asking for the name."), toolUse("mcp__modern__ask_name", {})), (request) => reply(text(`The server said: ${resultText(toolResultsOf(request)[0])}`))],
     { eventDelayMs },
   );
-  const configDir = tempDir();
-  writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: servers }));
-  const started = new PtyTerminal();
-  started.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", join(configDir, "mcp.json")], {
-    cwd: tempDir(),
-    env: { CAT_CODE_HOME: tempDir(), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
-  return started;
+  return repl.pty({ servers });
 }
 
 /** Waits until the last line of the screen starts with `question`, then types the answer. */

@@ -3,13 +3,14 @@
  * stand-in checking what the model received: a missing required argument asked for, an argument
  * completed by Tab, an embedded resource sent as text, and Esc at the question sending nothing.
  */
-import { afterEach, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, startMessagesStandIn, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { reply, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { buildBinary } from "../../scripts/build.ts";
 import { EVERYTHING_SERVER, tempDir } from "../helpers/paths.ts";
-import { PtyTerminal } from "./pty-terminal.ts";
+import type { PtyTerminal } from "./pty-terminal.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 let terminal: PtyTerminal | undefined;
 let binary: string;
@@ -17,25 +18,14 @@ let binary: string;
 beforeAll(async () => {
   binary = await buildBinary({ outfile: join(tempDir(), "cat-code") });
 }, 60_000);
+const repl = replUnderTest();
 let standIn: MessagesStandIn | undefined;
-afterEach(async () => {
-  terminal?.kill();
-  await standIn?.stop();
-  terminal = undefined;
-  standIn = undefined;
-});
 
 const EVERYTHING = { command: "node", args: [EVERYTHING_SERVER, "stdio"] };
 
 async function startRepl(replies: string[], server: Record<string, unknown> = EVERYTHING, waitForServers = true): Promise<PtyTerminal> {
-  standIn = startMessagesStandIn(replies.map((answer) => reply(text(answer))));
-  const configDir = tempDir();
-  writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: { everything: server } }));
-  const started = new PtyTerminal();
-  started.start([binary, "--mcp-config", join(configDir, "mcp.json")], {
-    cwd: tempDir(),
-    env: { CAT_CODE_HOME: tempDir(), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
+  standIn = repl.startStandIn(replies.map((answer) => reply(text(answer))));
+  const started = repl.pty({ binary, servers: { everything: server } });
   if (waitForServers) await started.waitForText("MCP: 1 server(s)", 30_000);
   return started;
 }

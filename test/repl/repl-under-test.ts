@@ -1,13 +1,15 @@
 import { afterEach } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startMessagesStandIn, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { startMessagesStandIn, type MessagesStandIn, type StandInOptions, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { BUN, childEnv, MAIN, PipedCli } from "./cli-process.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
 
 /** What differs between one REPL under test and the next. */
 export interface ReplOptions {
+  /** A compiled binary to run instead of `bun src/cli/main.ts` (`pty` only). */
+  binary?: string;
   /** The project folder the REPL runs in; a fresh temp dir if not given. */
   cwd?: string;
   /** CAT_CODE_HOME; a fresh temp dir if not given. */
@@ -54,6 +56,10 @@ export function replUnderTest() {
     return ["--mcp-config", config, ...args];
   }
 
+  function program(options: ReplOptions): string[] {
+    return options.binary === undefined ? [BUN, MAIN] : [options.binary];
+  }
+
   function modelEnv(): Record<string, string> {
     const standIn = standIns.at(-1);
     return { ANTHROPIC_API_KEY: "sk-test", ...(standIn ? { ANTHROPIC_BASE_URL: standIn.url } : {}) };
@@ -61,8 +67,8 @@ export function replUnderTest() {
 
   return {
     /** Starts a stand-in playing `steps`; the REPLs started after it talk to it. */
-    startStandIn(steps: Step[]): MessagesStandIn {
-      const standIn = startMessagesStandIn(steps);
+    startStandIn(steps: Step[], options?: StandInOptions): MessagesStandIn {
+      const standIn = startMessagesStandIn(steps, options);
       standIns.push(standIn);
       return standIn;
     },
@@ -86,7 +92,7 @@ export function replUnderTest() {
     pty(options: ReplOptions = {}): PtyTerminal {
       const terminal = new PtyTerminal();
       const env = { CAT_CODE_HOME: options.home ?? tempDir(), ...modelEnv(), PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env };
-      terminal.start([BUN, MAIN, ...argv(options)], { cwd: options.cwd ?? tempDir(), env });
+      terminal.start([...program(options), ...argv(options)], { cwd: options.cwd ?? tempDir(), env });
       processes.push(terminal);
       return terminal;
     },
