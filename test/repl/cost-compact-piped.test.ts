@@ -1,13 +1,11 @@
 import { beforeEach, expect, test } from "bun:test";
 import { join } from "node:path";
-import { apiError, reply, replyWithUsage, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { apiError, reply, replyWithUsage, text } from "../../fixtures/anthropic/messages-stand-in.ts";
 import type { PipedCli } from "./cli-process.ts";
 import { replUnderTest } from "./repl-under-test.ts";
 
 const repl = replUnderTest();
 let dir: string;
-let standIn: MessagesStandIn | undefined;
-let cli: PipedCli | undefined;
 beforeEach(() => {
   dir = repl.tempDir("cat-code-cost-");
 });
@@ -17,12 +15,12 @@ function start(): PipedCli {
 }
 
 test("/cost shows the stand-in's tokens, cache reads and writes included, and their price; /compact replaces the conversation", async () => {
-  standIn = repl.startStandIn([
+  const standIn = repl.startStandIn([
     replyWithUsage({ input_tokens: 1_000, output_tokens: 1_000, cache_read_input_tokens: 100_000, cache_creation_input_tokens: 8_000 }, text("first answer")),
     reply(text("the summary")),
     reply(text("after the summary")),
   ]);
-  cli = start();
+  const cli = start();
   let at = await cli.waitFor("> ");
   cli.send("/cost");
   at = await cli.waitFor("No model requests yet", at);
@@ -50,8 +48,8 @@ test("/cost shows the stand-in's tokens, cache reads and writes included, and th
 }, 20_000);
 
 test("a prompt whose request failed is not kept: the REPL says so, and the next request leaves it out", async () => {
-  standIn = repl.startStandIn([reply(text("one")), apiError(400, "invalid_request_error", "messages: image too big"), reply(text("three"))]);
-  cli = start();
+  const standIn = repl.startStandIn([reply(text("one")), apiError(400, "invalid_request_error", "messages: image too big"), reply(text("three"))]);
+  const cli = start();
   let at = await cli.waitFor("> ");
   cli.send("first");
   at = await cli.waitFor("one", at);
@@ -67,8 +65,8 @@ test("a prompt whose request failed is not kept: the REPL says so, and the next 
 }, 20_000);
 
 test("a /compact that fails says so and keeps the conversation", async () => {
-  standIn = repl.startStandIn([reply(text("one")), apiError(400, "invalid_request_error", "no summary today"), reply(text("two"))]);
-  cli = start();
+  const standIn = repl.startStandIn([reply(text("one")), apiError(400, "invalid_request_error", "no summary today"), reply(text("two"))]);
+  const cli = start();
   let at = await cli.waitFor("> ");
   cli.send("first");
   at = await cli.waitFor("one", at);

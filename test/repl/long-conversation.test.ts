@@ -1,9 +1,8 @@
 import { beforeEach, expect, test } from "bun:test";
 import { join } from "node:path";
-import { replyWithUsage, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { replyWithUsage, text, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { costOf } from "../../src/agent/usage-meter.ts";
 import { addUsage, emptyUsage, type TokenUsage } from "../../src/agent/usage.ts";
-import type { PipedCli } from "./cli-process.ts";
 import { replUnderTest } from "./repl-under-test.ts";
 
 /**
@@ -12,8 +11,6 @@ import { replUnderTest } from "./repl-under-test.ts";
  */
 const repl = replUnderTest();
 let dir: string;
-let standIn: MessagesStandIn | undefined;
-let cli: PipedCli | undefined;
 beforeEach(() => {
   dir = repl.tempDir("cat-code-long-");
 });
@@ -40,10 +37,10 @@ test("200 turns with auto-compaction, resumed in a new process: the conversation
     const reply = isSummaryRequest(request) ? `summary ${++summaries}` : `answer ${turn}`;
     return replyWithUsage({ input_tokens: usage.input, output_tokens: usage.output, cache_read_input_tokens: usage.cacheRead, cache_creation_input_tokens: usage.cacheWrite }, text(reply));
   };
-  standIn = repl.startStandIn(Array.from({ length: TURNS + 20 }, () => answer));
+  const standIn = repl.startStandIn(Array.from({ length: TURNS + 20 }, () => answer));
   const start = (args: string[]) => repl.piped({ cwd: dir, home: join(dir, "home"), configDir: dir, args, env: { CAT_CODE_MODEL: MODEL } });
 
-  cli = start([]);
+  let cli = start([]);
   let at = await cli.waitFor("> ");
   for (let turn = 1; turn <= TURNS; turn++) {
     cli.send(`turn ${turn}`);

@@ -8,7 +8,6 @@ import { replUnderTest } from "./repl-under-test.ts";
 const repl = replUnderTest();
 let dir: string;
 let standIn: MessagesStandIn | undefined;
-let cli: PipedCli | undefined;
 beforeEach(() => {
   dir = repl.tempDir("cat-code-model-memory-");
 });
@@ -19,7 +18,7 @@ function start(cwd: string, extraArgs: string[] = []): PipedCli {
 }
 
 test("/model lists the known models with the current one marked, and switches for the next request; any id is accepted with a note", async () => {
-  cli = start(dir);
+  const cli = start(dir);
   let at = await cli.waitFor("> ");
   cli.send("/model");
   at = await cli.waitFor("Model: claude-sonnet-5-5 (Claude Sonnet 5.5)\nKnown models (/model <id> switches from the next request; any id is accepted):\n", at);
@@ -54,7 +53,7 @@ test("/memory lists the loaded files with sizes and cuts, and the warnings", asy
   writeFileSync(join(project, "AGENTS.md"), "x".repeat(100 * 1024));
   writeFileSync(join(dir, "outside.txt"), "secret");
   symlinkSync(join(dir, "outside.txt"), join(project, "CLAUDE.md"));
-  cli = start(project);
+  const cli = start(project);
   let at = await cli.waitFor("> ");
   // The warning is shown at start too.
   expect(cli.output).toContain(`warning: ${join(project, "CLAUDE.md")}: left out: it links to ${join(dir, "outside.txt")}, outside ${project}`);
@@ -69,7 +68,7 @@ test("/memory lists the loaded files with sizes and cuts, and the warnings", asy
 }, 30_000);
 
 test("/memory with no files says where it looks", async () => {
-  cli = start(dir);
+  const cli = start(dir);
   let at = await cli.waitFor("> ");
   cli.send("/memory");
   at = await cli.waitFor("No memory files loaded. cat-code reads AGENTS.md and CLAUDE.md from the working directory up to the git root, and AGENTS.md in its home folder.", at);

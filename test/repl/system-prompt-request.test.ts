@@ -1,14 +1,12 @@
 import { beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, REPO, waitForServers, type PipedCli } from "./cli-process.ts";
+import { reply, text, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { BUN, REPO, waitForServers } from "./cli-process.ts";
 import { replUnderTest } from "./repl-under-test.ts";
 
 const repl = replUnderTest();
 let dir: string;
-let standIn: MessagesStandIn | undefined;
-let cli: PipedCli | undefined;
 beforeEach(() => {
   dir = repl.tempDir("cat-code-system-prompt-");
 });
@@ -34,8 +32,8 @@ test("the request carries the memory files (user's first, then the git root down
   writeFileSync(join(cwd, "CLAUDE.md"), "Package rule: run bun test.");
   const server = join(REPO, "fixtures/sdk-instructions-server.ts");
 
-  standIn = repl.startStandIn([reply(text("hi there"))]);
-  cli = repl.piped({ cwd, home, configDir: dir, servers: { docs: { command: BUN, args: [server, "Search the docs before answering."] } } });
+  const standIn = repl.startStandIn([reply(text("hi there"))]);
+  const cli = repl.piped({ cwd, home, configDir: dir, servers: { docs: { command: BUN, args: [server, "Search the docs before answering."] } } });
   let at = await waitForServers(cli);
   cli.send("hello");
   at = await cli.waitFor("hi there", at);
@@ -60,8 +58,8 @@ test("the request carries the memory files (user's first, then the git root down
 test("outside a git repository the prompt says so", async () => {
   const cwd = join(dir, "plain");
   mkdirSync(cwd);
-  standIn = repl.startStandIn([reply(text("ok"))]);
-  cli = repl.piped({ cwd, home: join(dir, "home"), mcpConfig: false });
+  const standIn = repl.startStandIn([reply(text("ok"))]);
+  const cli = repl.piped({ cwd, home: join(dir, "home"), mcpConfig: false });
   await cli.waitFor("> ");
   cli.send("hello");
   await cli.waitFor("ok");
