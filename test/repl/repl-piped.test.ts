@@ -1,13 +1,11 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   apiError,
   reply,
   resultText,
-  startMessagesStandIn,
   text,
   toolResultsOf,
   toolUse,
@@ -15,34 +13,26 @@ import {
 } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { findProcesses } from "../helpers/processes.ts";
 import { childEnv, PipedCli, REPO, waitForServers } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
+const repl = replUnderTest();
 let dir: string;
 let standIn: MessagesStandIn | undefined;
 let cli: PipedCli | undefined;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "cat-code-piped-"));
+  dir = repl.tempDir("cat-code-piped-");
   await writeFile(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { echo: { command: join(REPO, "fixtures/echo-server.sh") } } }));
-});
-afterEach(async () => {
-  cli?.kill();
-  cli = undefined;
-  await standIn?.stop();
-  standIn = undefined;
-  await rm(dir, { recursive: true, force: true });
 });
 
 test("piped stdin, one line per prompt: MCP tool turn, a declined permission, /clear, then end of input", async () => {
-  standIn = startMessagesStandIn([
+  standIn = repl.startStandIn([
     reply(toolUse("mcp__echo__echo", { text: "piped" })),
     (request) => reply(text(`echo said ${resultText(toolResultsOf(request)[0])}`)),
     reply(text("Writing the file."), toolUse("write_file", { path: "secret.txt", content: "x" })),
     (request) => reply(text(`Result: ${resultText(toolResultsOf(request)[0]).slice(0, 30)}`)),
     reply(text("fresh start")),
   ]);
-  cli = new PipedCli(["--mcp-config", join(dir, "mcp.json")], {
-    cwd: dir,
-    env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }),
-  });
+  cli = repl.piped({ cwd: dir, home: join(dir, "home"), mcpConfig: join(dir, "mcp.json") });
   await cli.waitFor("> ");
   let at = await waitForServers(cli);
   expect(cli.output).toContain("MCP: 1 server(s), 1 tool(s) registered");
@@ -77,7 +67,7 @@ test("piped stdin, one line per prompt: MCP tool turn, a declined permission, /c
 }, 20_000);
 
 test("without ANTHROPIC_API_KEY the REPL starts, /tools works, a prompt gets a line naming the key", async () => {
-  cli = new PipedCli(["--mcp-config", join(dir, "mcp.json")], { cwd: dir, env: childEnv(join(dir, "home")) });
+  cli = repl.track(new PipedCli(["--mcp-config", join(dir, "mcp.json")], { cwd: dir, env: childEnv(join(dir, "home")) }));
   await cli.waitFor("> ");
   expect(cli.output).toContain("ANTHROPIC_API_KEY is not set");
   cli.send("hello");
@@ -90,8 +80,8 @@ test("without ANTHROPIC_API_KEY the REPL starts, /tools works, a prompt gets a l
 });
 
 test("an API error is one line (an unknown model's names where the model comes from) and the REPL stays usable", async () => {
-  standIn = startMessagesStandIn([apiError(400, "invalid_request_error", "model: unknown model 'nope'"), reply(text("recovered"))]);
-  cli = new PipedCli([], { cwd: dir, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: standIn.url }) });
+  standIn = repl.startStandIn([apiError(400, "invalid_request_error", "model: unknown model 'nope'"), reply(text("recovered"))]);
+  cli = repl.track(new PipedCli([], { cwd: dir, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: standIn.url }) }));
   await cli.waitFor("> ");
   cli.send("first");
   const at = await cli.waitFor(`error: the model 'claude-sonnet-5-5' was not found: change --model, CAT_CODE_MODEL or "model" in settings.json\n`);
@@ -102,8 +92,8 @@ test("an API error is one line (an unknown model's names where the model comes f
 });
 
 test("SIGINT during a piped turn cancels the turn, not the REPL", async () => {
-  standIn = startMessagesStandIn([{ kind: "hang", text: "slow" }, reply(text("after"))]);
-  cli = new PipedCli([], { cwd: dir, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: standIn.url }) });
+  standIn = repl.startStandIn([{ kind: "hang", text: "slow" }, reply(text("after"))]);
+  cli = repl.track(new PipedCli([], { cwd: dir, env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: standIn.url }) }));
   await cli.waitFor("> ");
   cli.send("take your time");
   await standIn.hanging;
@@ -126,7 +116,7 @@ async function writeSilentServer(): Promise<string> {
 
 test("a server that never answers does not hold up the prompt, and /exit still ends everything", async () => {
   const server = await writeSilentServer();
-  cli = new PipedCli(["--mcp-config", join(dir, "silent.json")], { cwd: dir, env: childEnv(join(dir, "home")) });
+  cli = repl.track(new PipedCli(["--mcp-config", join(dir, "silent.json")], { cwd: dir, env: childEnv(join(dir, "home")) }));
   await cli.waitFor("> ", 0, 3_000);
   cli.send("/mcp");
   await cli.waitFor(`silent  PENDING  (stdio: ${server})`);
@@ -141,11 +131,11 @@ test("a server that never answers does not hold up the prompt, and /exit still e
 
 test("print mode waits for the servers only up to CAT_CODE_MCP_STARTUP_TIMEOUT, then answers without them", async () => {
   await writeSilentServer();
-  standIn = startMessagesStandIn([reply(text("answered anyway"))]);
-  cli = new PipedCli(["-p", "hi", "--mcp-config", join(dir, "silent.json")], {
+  standIn = repl.startStandIn([reply(text("answered anyway"))]);
+  cli = repl.track(new PipedCli(["-p", "hi", "--mcp-config", join(dir, "silent.json")], {
     cwd: dir,
     env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: standIn.url, CAT_CODE_MCP_STARTUP_TIMEOUT: "300" }),
-  });
+  }));
   const started = performance.now();
   expect(await cli.exited).toBe(0);
   // Against a hang only: without the 300 ms bound it would wait out the 30 s connect timeout.
@@ -156,17 +146,14 @@ test("print mode waits for the servers only up to CAT_CODE_MCP_STARTUP_TIMEOUT, 
 }, 40_000);
 
 test("a server that announces new tools mid-session: the REPL says so and the next model request carries them", async () => {
-  standIn = startMessagesStandIn([
+  standIn = repl.startStandIn([
     reply(toolUse("mcp__grower__grow", {})),
     (request) => reply(text(`grow said ${resultText(toolResultsOf(request)[0])}`)),
     reply(text("noted")),
   ]);
   const config = join(dir, "grower.json");
   await writeFile(config, JSON.stringify({ mcpServers: { grower: { command: process.execPath, args: [join(REPO, "fixtures/chaos-server.ts"), "--growing"] } } }));
-  cli = new PipedCli(["--mcp-config", config, "--allow-all"], {
-    cwd: dir,
-    env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }),
-  });
+  cli = repl.piped({ cwd: dir, home: join(dir, "home"), mcpConfig: config, args: ["--allow-all"] });
   await cli.waitFor("> ");
   let at = await waitForServers(cli);
   cli.send("grow a tool");

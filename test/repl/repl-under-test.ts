@@ -78,6 +78,12 @@ export function replUnderTest() {
       return standIns.at(-1);
     },
 
+    /** Kills `child` after the test too: for a process a test starts its own way. */
+    track<T extends { kill(): void }>(child: T): T {
+      processes.push(child);
+      return child;
+    },
+
     /** A temp dir removed after the test (after the REPL is stopped). */
     tempDir(prefix?: string): string {
       const dir = tempDir(prefix);

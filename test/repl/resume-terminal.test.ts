@@ -1,27 +1,18 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { beforeEach, expect, test } from "bun:test";
+import { reply, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { BUN, childEnv, MAIN, PipedCli } from "./cli-process.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 /** Sessions gone on with in a new process: the --resume list at a terminal, --continue, a first prompt. */
+const repl = replUnderTest();
 let home: string;
 let work: string;
 let standIn: MessagesStandIn | undefined;
 let terminal: PtyTerminal | undefined;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), "cat-code-resume-home-"));
-  work = await mkdtemp(join(tmpdir(), "cat-code-resume-work-"));
-});
-afterEach(async () => {
-  terminal?.kill();
-  terminal = undefined;
-  await standIn?.stop();
-  standIn = undefined;
-  await rm(home, { recursive: true, force: true });
-  await rm(work, { recursive: true, force: true });
+beforeEach(() => {
+  home = repl.tempDir("cat-code-resume-home-");
+  work = repl.tempDir("cat-code-resume-work-");
 });
 
 function env(): Record<string, string> {
@@ -35,11 +26,11 @@ async function printRun(prompt: string): Promise<void> {
 }
 
 test("--resume at a terminal: a list of this folder's sessions, the one picked shown compactly and sent on", async () => {
-  standIn = startMessagesStandIn([reply(text("The apple answer.")), reply(text("The pear answer.")), reply(text("Still about apples."))]);
+  standIn = repl.startStandIn([reply(text("The apple answer.")), reply(text("The pear answer.")), reply(text("Still about apples."))]);
   await printRun("tell me about apples");
   await printRun("tell me about pears");
 
-  terminal = new PtyTerminal();
+  terminal = repl.track(new PtyTerminal());
   terminal.start([BUN, MAIN, "--resume"], { cwd: work, env: env() });
   let screen = await terminal.waitForText("Resume which? [1-2, Enter: 1, q: none]");
   const list = screen.split("\n").filter((line) => /^\s+\d\s/.test(line));
@@ -63,9 +54,9 @@ test("--resume at a terminal: a list of this folder's sessions, the one picked s
 });
 
 test("--resume at a terminal, left with q: nothing resumed, nothing started, exit 0", async () => {
-  standIn = startMessagesStandIn([reply(text("An answer."))]);
+  standIn = repl.startStandIn([reply(text("An answer."))]);
   await printRun("a question");
-  terminal = new PtyTerminal();
+  terminal = repl.track(new PtyTerminal());
   terminal.start([BUN, MAIN, "--resume"], { cwd: work, env: env() });
   await terminal.waitForText("Resume which?");
   terminal.type("q");
@@ -75,7 +66,7 @@ test("--resume at a terminal, left with q: nothing resumed, nothing started, exi
 });
 
 test("--continue in the REPL shows the last exchanges, one line each, and goes on from them", async () => {
-  standIn = startMessagesStandIn([reply(text("First answer\nwith a second line.")), (request) => reply(text(`${request.body.messages.length} messages in`))]);
+  standIn = repl.startStandIn([reply(text("First answer\nwith a second line.")), (request) => reply(text(`${request.body.messages.length} messages in`))]);
   await printRun("first question");
   const cli = new PipedCli(["--continue"], { cwd: work, env: env() });
   await cli.waitFor("> first question\n⏺ First answer with a second line.\n");
@@ -87,7 +78,7 @@ test("--continue in the REPL shows the last exchanges, one line each, and goes o
 });
 
 test("cat-code \"question\" starts the REPL with that prompt sent first", async () => {
-  standIn = startMessagesStandIn([reply(text("Hello to you."))]);
+  standIn = repl.startStandIn([reply(text("Hello to you."))]);
   const cli = new PipedCli(["say hello"], { cwd: work, env: env() });
   await cli.waitFor("Hello to you.");
   cli.end();
