@@ -1,29 +1,23 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { reply, resultText, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { reply, resultText, text, toolResultsOf, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { BUN, childEnv, MAIN } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 /** settings.json's rules in print mode, where nobody is there to answer or to trust a project's rules. */
+const repl = replUnderTest();
 let home: string;
 let project: string;
 let standIn: MessagesStandIn | undefined;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), "cat-code-rules-home-"));
-  project = await mkdtemp(join(tmpdir(), "cat-code-rules-project-"));
+beforeEach(() => {
+  home = repl.tempDir("cat-code-rules-home-");
+  project = repl.tempDir("cat-code-rules-project-");
   mkdirSync(join(project, ".cat-code"));
-});
-afterEach(async () => {
-  await standIn?.stop();
-  standIn = undefined;
-  await rm(home, { recursive: true, force: true });
-  await rm(project, { recursive: true, force: true });
 });
 
 async function runPrint(args: string[], steps: Step[]) {
-  standIn = startMessagesStandIn(steps, { apiKey: "sk-test" });
+  standIn = repl.startStandIn(steps, { apiKey: "sk-test" });
   const env = childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url });
   const child = Bun.spawn([BUN, MAIN, "-p", "go", ...args], { cwd: project, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);

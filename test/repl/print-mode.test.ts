@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,7 +7,6 @@ import {
   apiError,
   reply,
   resultText,
-  startMessagesStandIn,
   text,
   toolResultsOf,
   toolUse,
@@ -15,16 +14,13 @@ import {
   type Step,
 } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { BUN, childEnv, MAIN, REPO } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
+const repl = replUnderTest();
 let home: string;
 let standIn: MessagesStandIn | undefined;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), "cat-code-print-"));
-});
-afterEach(async () => {
-  await standIn?.stop();
-  standIn = undefined;
-  await rm(home, { recursive: true, force: true });
+beforeEach(() => {
+  home = repl.tempDir("cat-code-print-");
 });
 
 async function runCli(args: string[], env: Record<string, string>, cwd = REPO) {
@@ -34,7 +30,7 @@ async function runCli(args: string[], env: Record<string, string>, cwd = REPO) {
 }
 
 function withStandIn(steps: Step[]) {
-  standIn = startMessagesStandIn(steps, { apiKey: "sk-test" });
+  standIn = repl.startStandIn(steps, { apiKey: "sk-test" });
   return childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url });
 }
 
@@ -61,7 +57,7 @@ test("--model wins over CAT_CODE_MODEL, which wins over the default", async () =
 });
 
 test("print mode without the key: a line naming ANTHROPIC_API_KEY, exit 2, nothing sent", async () => {
-  standIn = startMessagesStandIn([]);
+  standIn = repl.startStandIn([]);
   const env = childEnv(home, { ANTHROPIC_BASE_URL: standIn.url });
   const { stdout, stderr, code } = await runCli(["-p", "hello"], env);
   expect(code).toBe(2);

@@ -1,12 +1,9 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   reply,
   replyWithUsage,
-  startMessagesStandIn,
   text,
   toolResultsOf,
   toolUse,
@@ -15,24 +12,20 @@ import {
 } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { sessionsFolder } from "../../src/agent/session/session-paths.ts";
 import { BUN, childEnv, MAIN } from "./cli-process.ts";
+import { replUnderTest } from "./repl-under-test.ts";
 
 /** Print mode as a script runs it: a real child process against the Messages API stand-in. */
+const repl = replUnderTest();
 let home: string;
 let work: string;
 let standIn: MessagesStandIn | undefined;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), "cat-code-print-home-"));
-  work = await mkdtemp(join(tmpdir(), "cat-code-print-work-"));
-});
-afterEach(async () => {
-  await standIn?.stop();
-  standIn = undefined;
-  await rm(home, { recursive: true, force: true });
-  await rm(work, { recursive: true, force: true });
+beforeEach(() => {
+  home = repl.tempDir("cat-code-print-home-");
+  work = repl.tempDir("cat-code-print-work-");
 });
 
 function withStandIn(steps: Step[]) {
-  standIn = startMessagesStandIn(steps, { apiKey: "sk-test" });
+  standIn = repl.startStandIn(steps, { apiKey: "sk-test" });
   return childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, CAT_CODE_MODEL: "claude-sonnet-5-5" });
 }
 
