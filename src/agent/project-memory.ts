@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
@@ -120,9 +120,11 @@ function readMemoryFile(path: string, within: string | undefined, limit: number)
   }
   let fd: number | undefined;
   try {
-    fd = openSync(real, "r");
+    // Non-blocking: opening a FIFO (which a cloned repository can ship as AGENTS.md) would otherwise
+    // wait for a writer for ever; the check below then leaves it out.
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
     const stat = fstatSync(fd);
-    // Only a regular file: a FIFO would block the read, a folder has no text.
+    // Only a regular file: a FIFO or a device has no end, a folder has no text.
     if (!stat.isFile()) return { warning: `${path}: left out: not a regular file` };
     const buffer = Buffer.alloc(Math.max(0, Math.min(limit, stat.size)));
     let length = 0;

@@ -71,6 +71,15 @@ test("a memory file that cannot be read is a warning naming it; the others are s
   ]);
 });
 
+test("a FIFO named AGENTS.md (a cloned repository can ship one) is left out at once, not waited on", () => {
+  const { repo, cwd } = nestedRepo();
+  write(join(repo, "CLAUDE.md"), "read me");
+  expect(Bun.spawnSync(["mkfifo", join(cwd, "AGENTS.md")]).exitCode).toBe(0);
+  const memory = loadProjectMemory({ cwd, home, userHome: dir });
+  expect(memory.files.map((f) => f.text)).toEqual(["read me"]);
+  expect(memory.warnings).toEqual([`${join(cwd, "AGENTS.md")}: left out: not a regular file`]);
+});
+
 test("a huge file is cut to 40 KB with the cut marked; the total stays within 120 KB", () => {
   const { repo, cwd } = nestedRepo();
   write(join(repo, "AGENTS.md"), "x".repeat(5 * 1024 * 1024));
