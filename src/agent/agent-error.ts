@@ -1,4 +1,8 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "@anthropic-ai/sdk";
+import { cutText } from "../system/cut-text.ts";
+
+/** The longest API error message kept in an AgentError. */
+const MAX_API_MESSAGE = 2_000;
 
 export type AgentErrorCode =
   | "credentials"
@@ -50,7 +54,8 @@ export function toAgentError(error: unknown, attempts: number): AgentError {
   if (error instanceof APIError) {
     const status = error.status;
     const detail = [status, error.type].filter((part) => part !== undefined && part !== null).join(" ");
-    const what = `${detail ? ` (${detail})` : ""}${error.apiMessage ? `: ${error.apiMessage}` : ""}`;
+    // The message comes from whatever ANTHROPIC_BASE_URL points at: bounded before it is shown.
+    const what = `${detail ? ` (${detail})` : ""}${error.apiMessage ? `: ${cutText(error.apiMessage, MAX_API_MESSAGE)}` : ""}`;
     if (status === 401 || error.type === "authentication_error") {
       return make("authentication", `the Anthropic API rejected the credentials${what}`, "check ANTHROPIC_API_KEY", status);
     }

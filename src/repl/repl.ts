@@ -268,7 +268,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       } catch (error) {
         renderer.endLine();
         if (!(error instanceof AgentError)) throw error;
-        print(style.red(`error: ${error.message}`));
+        print(style.red(`error: ${sanitizeForTerminal(error.message)}`));
         print(style.dim("(the prompt was not kept in the conversation: press Up to edit it and send it again)"));
       } finally {
         stopEsc();
