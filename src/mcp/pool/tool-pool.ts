@@ -271,8 +271,9 @@ export class McpToolPool {
     try {
       await client.connect({ signal });
       const tools = filterTools(await client.listTools({ signal }), entry.config);
-      // Replaced meanwhile (a reconnect): the new connection speaks for the server.
-      if (connection.client !== client) return;
+      // Replaced meanwhile (a reconnect): the new connection speaks for the server; this one is closed,
+      // or its process would outlive the pool.
+      if (connection.client !== client) return await client.close().catch(() => {});
       // Gone already (it crashed right after listing): a failed connect like any other.
       if (client.state.status === "failed") throw McpError.closed(client.state.reason);
       connection.status = {
@@ -287,7 +288,7 @@ export class McpToolPool {
       this.registerTools(connection);
       this.events.emit({ kind: "connected", server: name, status: connection.status, after });
     } catch (error) {
-      if (connection.client !== client) return;
+      if (connection.client !== client) return await client.close().catch(() => {});
       const reason = (error as Error).message;
       if (error instanceof McpError && error.needsAuth) {
         connection.status = { ...base, state: "needs-auth", reason };
