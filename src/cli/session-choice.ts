@@ -1,6 +1,6 @@
 import { readSession } from "../agent/session/read-session.ts";
 import type { ResumedSession } from "../agent/session/session-recording.ts";
-import { findSession, listSessions } from "../agent/session/session-list.ts";
+import { findSession, listSessions, type SessionSummary } from "../agent/session/session-list.ts";
 import { log } from "../log.ts";
 import { CliError } from "../terminal/cli-error.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
@@ -20,8 +20,11 @@ export async function chooseSession(options: {
 }): Promise<ResumedSession | "none" | undefined> {
   if (options.continueLatest && options.resume !== undefined) throw CliError.usage("--continue and --resume both choose a session: give one of them");
   let path: string | undefined;
+  // A session chosen from the list was read for it already.
+  let listed: SessionSummary | undefined;
   if (options.continueLatest) {
-    path = listSessions(options.home, options.cwd, 1)[0]?.path;
+    listed = listSessions(options.home, options.cwd, 1)[0];
+    path = listed?.path;
     if (!path) throw CliError.usage("no session to continue in this folder (sessions are kept per folder): start one with cat-code");
   } else if (options.resume === "") {
     if (options.print || !process.stdin.isTTY || !process.stdout.isTTY) {
@@ -30,15 +33,15 @@ export async function chooseSession(options: {
     const sessions = listSessions(options.home, options.cwd);
     if (sessions.length === 0) throw CliError.usage("no session to resume in this folder (sessions are kept per folder): start one with cat-code");
     const { pickSession } = await import("../repl/session-picker.ts");
-    const chosen = await pickSession(sessions);
-    if (!chosen) return "none";
-    path = chosen.path;
+    listed = await pickSession(sessions);
+    if (!listed) return "none";
+    path = listed.path;
   } else if (options.resume !== undefined) {
     path = findSession(options.home, options.cwd, options.resume);
     if (!path) throw CliError.usage(`no session '${sanitizeForTerminal(options.resume)}' in this folder: cat-code --resume lists them (sessions are kept per folder)`);
   }
   if (!path) return undefined;
-  const read = readSession(path);
+  const read = listed?.read ?? readSession(path);
   for (const warning of read.warnings) log.warn(warning);
   return { path, read };
 }

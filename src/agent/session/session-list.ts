@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { readSession } from "./read-session.ts";
+import { readSession, type ReadSession } from "./read-session.ts";
 import { SESSION_ID, sessionsFolder } from "./session-paths.ts";
 
 export interface SessionSummary {
@@ -10,6 +10,8 @@ export interface SessionSummary {
   /** The first prompt, as typed (the caller sanitizes it for a terminal). */
   firstPrompt: string;
   messageCount: number;
+  /** The file as read for the list, so resuming it does not read it again. */
+  read: ReadSession;
 }
 
 /** How many sessions the list reads: each is replayed to count its messages. */
@@ -40,7 +42,7 @@ export function listSessions(home: string, cwd: string, limit = LISTED_SESSIONS)
     if (sessions.length >= limit) break;
     const read = readSession(file.path);
     if (read.messages.length === 0) continue;
-    sessions.push({ id: file.id, path: file.path, modified: file.modified, firstPrompt: read.firstPrompt ?? "", messageCount: read.messages.length });
+    sessions.push({ id: file.id, path: file.path, modified: file.modified, firstPrompt: read.firstPrompt ?? "", messageCount: read.messages.length, read });
   }
   return sessions;
 }
