@@ -7,6 +7,10 @@ import { ConfigError } from "../mcp/config/config-error.ts";
 import { catCodeHome, describeParseError, lineAndColumn } from "../mcp/config/load-config.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { readRuleTrust } from "./project-rules-trust.ts";
+import { cutText } from "../system/cut-text.ts";
+
+/** Keys and rules come from a file anyone may have written: a warning shows a bounded piece. */
+const MAX_SHOWN = 80;
 import { emptySettings, PERMISSION_LISTS, SETTING_KEYS, type LoadedSettings, type RuleSource, type Settings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -87,7 +91,7 @@ export function readSettingsFile(path: string, warnings: string[]): FileSettings
     }
     const known = Object.hasOwn(SETTING_KEYS, key) ? SETTING_KEYS[key as keyof typeof SETTING_KEYS] : undefined;
     if (!known) {
-      warnings.push(`${path}: unknown setting "${clip(key)}" is ignored (known: ${[...Object.keys(SETTING_KEYS), "permissions"].join(", ")})`);
+      warnings.push(`${path}: unknown setting "${cutText(key, MAX_SHOWN)}" is ignored (known: ${[...Object.keys(SETTING_KEYS), "permissions"].join(", ")})`);
       continue;
     }
     const parsed = v.safeParse(known.schema, value);
@@ -105,7 +109,7 @@ function readPermissions(value: unknown, path: string, warnings: string[]): File
   const permissions: FileSettings["permissions"] = {};
   for (const [key, list] of Object.entries(value)) {
     if (!(PERMISSION_LISTS as readonly string[]).includes(key)) {
-      warnings.push(`${path}: "permissions.${clip(key)}" is not supported and is ignored (cat-code reads "allow" and "deny")`);
+      warnings.push(`${path}: "permissions.${cutText(key, MAX_SHOWN)}" is not supported and is ignored (cat-code reads "allow" and "deny")`);
       continue;
     }
     if (!Array.isArray(list)) {
@@ -120,7 +124,7 @@ function readPermissions(value: unknown, path: string, warnings: string[]): File
       }
       const parsed = parseRule(item);
       if (parsed.ok) rules.push(item);
-      else warnings.push(`${path}: "permissions.${key}": ${clip(parsed.error, 300)}; that rule is ignored`);
+      else warnings.push(`${path}: "permissions.${key}": ${cutText(parsed.error, 300)}; that rule is ignored`);
     }
     permissions[key as "allow" | "deny"] = rules;
   }
@@ -150,7 +154,3 @@ function toValue(node: Node, depth: number): unknown {
   return node.value;
 }
 
-/** Keys and rules come from a file anyone may have written: a warning shows a bounded piece. */
-function clip(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}

@@ -60,8 +60,6 @@ export const SETTING_KEYS = {
 /** The keys inside "permissions". */
 export const PERMISSION_LISTS = ["allow", "deny"] as const;
 
-export const RuleList = v.array(v.string());
-
 export function emptySettings(): Settings {
   return { permissions: { allow: [], deny: [] }, env: {} };
 }
