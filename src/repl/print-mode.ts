@@ -54,6 +54,8 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   const started = performance.now();
   const format = options.outputFormat ?? "text";
   const gate = options.allowAll ? allowAll : declineAll;
+  // Neither settings nor flags change during a run: the rules are combined once.
+  const rules = combinedRules(options.settings?.settings.permissions, options.rules);
   const session = new AgentSession({
     model: options.model,
     cwd: options.cwd,
@@ -62,7 +64,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     thinking: options.thinking,
     maxTokens: options.maxTokens,
     autoCompact: options.settings?.settings.autoCompact,
-    permissions: withRules(() => combinedRules(options.settings?.settings.permissions, options.rules), gate, options.cwd),
+    permissions: withRules(() => rules, gate, options.cwd),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));

@@ -266,8 +266,8 @@ export class McpToolPool {
     };
     const client = new McpClient(transport, options);
     connection.client = client;
-    const { name, scope, source, description, lastError } = connection.status;
-    const base = { name, scope, source, description, ...(lastError === undefined ? {} : { lastError }) };
+    const { name, scope, source, description } = connection.status;
+    const base = { name, scope, source, description, ...lastErrorOf(connection.status) };
     try {
       await client.connect({ signal });
       const tools = filterTools(await client.listTools({ signal }), entry.config);
@@ -293,7 +293,7 @@ export class McpToolPool {
       if (error instanceof McpError && error.needsAuth) {
         connection.status = { ...base, state: "needs-auth", reason };
       } else {
-        connection.status = { ...base, state: "failed", reason, stderr: stderrFor(transport, reason), lastError: reason };
+        connection.status = { ...base, state: "failed", reason, stderr: stderrFor(transport, reason) };
       }
       await client.close();
       this.events.emit({ kind: "not-connected", server: name, status: connection.status, after });
@@ -310,7 +310,7 @@ export class McpToolPool {
     const { name, scope, source, description } = connection.status;
     const reason = error.message;
     this.registrations.unregister(connection);
-    const status = { name, scope, source, description, state: "failed" as const, reason, stderr: stderrFor(transport, reason), lost: true, lastError: reason };
+    const status = { name, scope, source, description, state: "failed" as const, reason, stderr: stderrFor(transport, reason), lost: true };
     connection.status = status;
     const retiring = client.close().catch(() => {});
     this.retiring.add(retiring);
@@ -350,5 +350,7 @@ function stderrFor(transport: Transport, reason: string): string[] {
 }
 
 function lastErrorOf(status: ServerStatus): { lastError?: string } {
+  // A failed status's reason is its last error; it is carried into the next status as lastError.
+  if (status.state === "failed") return { lastError: status.reason };
   return status.lastError === undefined ? {} : { lastError: status.lastError };
 }
