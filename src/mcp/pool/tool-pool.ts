@@ -5,6 +5,7 @@ import type { ElicitationHandler } from "../client/elicitation.ts";
 import { McpClient, type McpClientOptions, type ServerFeature } from "../client/mcp-client.ts";
 import type { RootsProvider } from "../client/roots.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
+import { entrySecretValues, redactSecrets } from "../config/entry-secrets.ts";
 import type { ServerConfig, ServerEntry } from "../config/server-config.ts";
 import { McpError } from "../mcp-error.ts";
 import type { ToolDefinition } from "../protocol.ts";
@@ -289,11 +290,11 @@ export class McpToolPool {
       this.events.emit({ kind: "connected", server: name, status: connection.status, after });
     } catch (error) {
       if (connection.client !== client) return await client.close().catch(() => {});
-      const reason = (error as Error).message;
+      const { reason, stderr } = failureOf(entry, transport, error as Error);
       if (error instanceof McpError && error.needsAuth) {
         connection.status = { ...base, state: "needs-auth", reason };
       } else {
-        connection.status = { ...base, state: "failed", reason, stderr: stderrFor(transport, reason) };
+        connection.status = { ...base, state: "failed", reason, stderr };
       }
       await client.close();
       this.events.emit({ kind: "not-connected", server: name, status: connection.status, after });
@@ -308,9 +309,8 @@ export class McpToolPool {
   private lost(connection: Connection, client: McpClient, transport: Transport, error: Error): void {
     if (connection.client !== client || connection.status.state !== "connected" || this.closing) return;
     const { name, scope, source, description } = connection.status;
-    const reason = error.message;
     this.registrations.unregister(connection);
-    const status = { name, scope, source, description, state: "failed" as const, reason, stderr: stderrFor(transport, reason), lost: true };
+    const status = { name, scope, source, description, state: "failed" as const, ...failureOf(connection.entry, transport, error), lost: true };
     connection.status = status;
     const retiring = client.close().catch(() => {});
     this.retiring.add(retiring);
@@ -347,6 +347,15 @@ export class McpToolPool {
 function stderrFor(transport: Transport, reason: string): string[] {
   const stderr = transport instanceof StdioTransport ? transport.stderr.tail(STDERR_LINES_IN_STATUS) : [];
   return reason.includes(stderr.at(-1) ?? "\0") ? [] : stderr;
+}
+
+/**
+ * Why a server failed, as every front end and the model's note show it: the entry's `${VAR}` values
+ * masked, since a lower layer's error may quote the expanded url or a header.
+ */
+function failureOf(entry: ServerEntry, transport: Transport, error: Error): { reason: string; stderr: string[] } {
+  const secrets = entrySecretValues(entry);
+  return { reason: redactSecrets(error.message, secrets), stderr: stderrFor(transport, error.message).map((line) => redactSecrets(line, secrets)) };
 }
 
 function lastErrorOf(status: ServerStatus): { lastError?: string } {
