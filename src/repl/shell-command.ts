@@ -1,9 +1,6 @@
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
-import { findBash } from "../agent/tools/find-bash.ts";
-import { OutputCollector } from "../agent/tools/output-collector.ts";
+import { runBash } from "../agent/tools/run-bash.ts";
 import { environmentWithoutOwnSecrets } from "../system/own-secrets.ts";
-import { signalGroup, trackGroup, untrackGroup } from "../system/process-group.ts";
-import { startsOwnGroup } from "../system/tree-signal-plan.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { Style } from "./tool-call-line.ts";
 
@@ -13,8 +10,6 @@ export const SHELL_OUTPUT_LIMIT = 30_000;
 const PENDING_LIMIT = 60_000;
 /** Lines of output shown at the terminal; the model still gets up to SHELL_OUTPUT_LIMIT. */
 const SHOWN_LINES = 200;
-const KILL_GRACE_MS = 1_000;
-const DRAIN_MS = 250;
 
 /**
  * `!command` results waiting for the next prompt: the model sees what the user ran and what it
@@ -54,46 +49,16 @@ export interface ShellCommandIo {
  * permission question. Its output is shown, and kept (bounded) for the next prompt with the command.
  */
 export async function runShellCommand(command: string, io: ShellCommandIo): Promise<void> {
-  const bash = findBash();
-  if (!bash.ok) return io.print(io.style.red(`error: ${bash.reason}`));
-  let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
-  try {
-    child = Bun.spawn([bash.path, "-c", command], {
-      cwd: io.cwd,
-      env: environmentWithoutOwnSecrets(),
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-      detached: startsOwnGroup(process.platform),
-    });
-  } catch (error) {
-    return io.print(io.style.red(`error: could not start bash: ${(error as Error).message}`));
-  }
-  trackGroup(child.pid);
-  const stdout = new OutputCollector(child.stdout, SHELL_OUTPUT_LIMIT);
-  const stderr = new OutputCollector(child.stderr, SHELL_OUTPUT_LIMIT);
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
-  const onAbort = () => {
-    signalGroup(child.pid, "SIGTERM");
-    killTimer = setTimeout(() => signalGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
-  };
-  io.signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    const exitCode = await child.exited;
-    if (io.signal.aborted) signalGroup(child.pid, "SIGKILL");
-    await Promise.all([stdout.settle(DRAIN_MS), stderr.settle(DRAIN_MS)]);
-    const output = [stdout.text, stderr.text].filter(Boolean).join(stdout.text.endsWith("\n") || !stdout.text ? "" : "\n");
-    const dropped = stdout.dropped + stderr.dropped;
-    const ending = io.signal.aborted ? "cancelled" : `exit code ${exitCode}`;
-    show(output, io);
-    io.print(io.style.dim(`⎿ ${ending}${dropped ? `; ${dropped.toLocaleString("en-US")} more characters not kept` : ""} (the model sees this with your next prompt)`));
-    const cut = dropped ? `\n[output cut: ${dropped.toLocaleString("en-US")} more characters not shown]` : "";
-    io.context.add(`The user ran a shell command in the REPL (not a tool call):\n<command>${command}</command>\n<output ${io.signal.aborted ? 'cancelled="true"' : `exit_code="${exitCode}"`}>\n${output.replace(/\n$/, "")}${cut}\n</output>`);
-  } finally {
-    untrackGroup(child.pid);
-    clearTimeout(killTimer);
-    io.signal.removeEventListener("abort", onAbort);
-  }
+  const run = await runBash(command, { cwd: io.cwd, env: environmentWithoutOwnSecrets(), limit: SHELL_OUTPUT_LIMIT, signal: io.signal });
+  if (!run.ok) return io.print(io.style.red(`error: ${run.reason}`));
+  const { exitCode, stdout, stderr } = run;
+  const output = [stdout.text, stderr.text].filter(Boolean).join(stdout.text.endsWith("\n") || !stdout.text ? "" : "\n");
+  const dropped = stdout.dropped + stderr.dropped;
+  const ending = io.signal.aborted ? "cancelled" : `exit code ${exitCode}`;
+  show(output, io);
+  io.print(io.style.dim(`⎿ ${ending}${dropped ? `; ${dropped.toLocaleString("en-US")} more characters not kept` : ""} (the model sees this with your next prompt)`));
+  const cut = dropped ? `\n[output cut: ${dropped.toLocaleString("en-US")} more characters not shown]` : "";
+  io.context.add(`The user ran a shell command in the REPL (not a tool call):\n<command>${command}</command>\n<output ${io.signal.aborted ? 'cancelled="true"' : `exit_code="${exitCode}"`}>\n${output.replace(/\n$/, "")}${cut}\n</output>`);
 }
 
 function show(output: string, io: ShellCommandIo): void {

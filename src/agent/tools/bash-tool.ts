@@ -1,19 +1,13 @@
 import * as v from "valibot";
 import { environmentWithoutOwnSecrets } from "../../system/own-secrets.ts";
-import { signalGroup, trackGroup, untrackGroup } from "../../system/process-group.ts";
-import { startsOwnGroup } from "../../system/tree-signal-plan.ts";
-import { findBash } from "./find-bash.ts";
 import type { Tool, ToolCallPreview, ToolContext, ToolResult } from "../tool.ts";
 import { OutputCollector } from "./output-collector.ts";
 import { TOOL_OUTPUT_LIMIT } from "./output-limit.ts";
+import { runBash } from "./run-bash.ts";
 import { errorResult, parseToolInput } from "./tool-input.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
-/** Between SIGTERM and SIGKILL: long enough to flush, short enough that Ctrl-C feels immediate. */
-const KILL_GRACE_MS = 1_000;
-/** How long to keep reading after the shell exits, for output still in the pipe. */
-const DRAIN_MS = 250;
 
 const DESCRIPTION = `Runs a command with bash and returns its output and exit code.
 - Each call starts a fresh shell in the session's working directory; cd and variables do not carry over.
@@ -61,54 +55,12 @@ export class BashTool implements Tool {
     const { command, timeout_ms: timeoutMs = this.options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS } = parsed.value;
     if (context.signal?.aborted) return errorResult("cancelled by the user before it started");
 
-    const bash = findBash();
-    if (!bash.ok) return errorResult(bash.reason);
     // cat-code's own credentials are not handed to commands the model writes (as with MCP servers).
     const env = environmentWithoutOwnSecrets();
-    let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
-    try {
-      // Its own process group (POSIX), so a timeout or Ctrl-C ends everything the command started.
-      child = Bun.spawn([bash.path, "-c", command], {
-        cwd: this.options.cwd,
-        env,
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "pipe",
-        detached: startsOwnGroup(process.platform),
-      });
-    } catch (error) {
-      return errorResult(`could not start bash: ${(error as Error).message}`);
-    }
-
-    // Should cat-code exit while the command runs, its exit hook ends the command's tree too.
-    trackGroup(child.pid);
     const limit = this.options.outputLimit ?? TOOL_OUTPUT_LIMIT;
-    const stdout = new OutputCollector(child.stdout, limit);
-    const stderr = new OutputCollector(child.stderr, limit);
-    let stopped: "timeout" | "cancelled" | undefined;
-    let killTimer: ReturnType<typeof setTimeout> | undefined;
-    const stop = (why: "timeout" | "cancelled") => {
-      if (stopped) return;
-      stopped = why;
-      signalGroup(child.pid, "SIGTERM");
-      killTimer = setTimeout(() => signalGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
-    };
-    const timer = setTimeout(() => stop("timeout"), timeoutMs);
-    const onAbort = () => stop("cancelled");
-    context.signal?.addEventListener("abort", onAbort, { once: true });
-
-    try {
-      const exitCode = await child.exited;
-      // The shell may be gone while what it started lives on; a stopped command leaves nothing.
-      if (stopped) signalGroup(child.pid, "SIGKILL");
-      const drained = (await Promise.all([stdout.settle(DRAIN_MS), stderr.settle(DRAIN_MS)])).every(Boolean);
-      return formatResult({ exitCode, stopped, timeoutMs, stdout, stderr, drained });
-    } finally {
-      untrackGroup(child.pid);
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      context.signal?.removeEventListener("abort", onAbort);
-    }
+    const run = await runBash(command, { cwd: this.options.cwd, env, limit, signal: context.signal, timeoutMs });
+    if (!run.ok) return errorResult(run.reason);
+    return formatResult({ ...run, timeoutMs });
   }
 }
 
