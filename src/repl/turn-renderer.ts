@@ -35,7 +35,10 @@ export class TurnRenderer implements AgentObserver {
   private readonly work: WorkStatus | undefined;
   /** Between the first request and endLine: the status line has something to say. */
   private active = false;
-  private thinking = "";
+  /** Thinking's lines so far, as `trim().split("\n")` counts them: up to its last non-blank character; 0 while all blank. */
+  private thinkingLines = 0;
+  /** Line breaks after thinking's last non-blank character: they count once more text follows. */
+  private thinkingBreaks = 0;
   /** The tool start line written last, if nothing came after it: its result can complete it in place. */
   private lastStart: { id: string; width: number } | undefined;
   /** Calls whose start line was shown and whose result was not yet. */
@@ -63,8 +66,14 @@ export class TurnRenderer implements AgentObserver {
   }
 
   onThinking(delta: string): void {
-    this.thinking += delta;
-    this.work?.set(`thinking (${lineCount(this.thinking)} lines)`);
+    // Counted as it comes, not kept: a long thought is thousands of deltas.
+    const body = delta.trimEnd();
+    if (body !== "") {
+      this.thinkingLines += this.thinkingLines === 0 ? 1 + breaks(body.trimStart()) : this.thinkingBreaks + breaks(body);
+      this.thinkingBreaks = 0;
+    }
+    if (this.thinkingLines > 0) this.thinkingBreaks += breaks(delta.slice(body.length));
+    this.work?.set(`thinking (${this.thinkingLines} lines)`);
   }
 
   onText(delta: string): void {
@@ -114,7 +123,8 @@ export class TurnRenderer implements AgentObserver {
 
   onRetry(notice: RetryNotice): void {
     this.answer?.retry();
-    this.thinking = "";
+    this.thinkingLines = 0;
+    this.thinkingBreaks = 0;
     const seconds = (notice.delayMs / 1000).toFixed(1);
     // The reason quotes the API's answer: shown as text, like everything else from outside.
     this.writeInfo(this.style.dim(`⎿ ${sanitizeForTerminal(notice.error.reason)}; retrying in ${seconds}s (${notice.retry}/${notice.maxRetries})`));
@@ -170,9 +180,10 @@ export class TurnRenderer implements AgentObserver {
 
   /** Thinking is shown folded: one dim line once it is over, never its text. */
   private endThinking(): void {
-    if (this.thinking.trim() === "") return;
-    const lines = lineCount(this.thinking);
-    this.thinking = "";
+    const lines = this.thinkingLines;
+    if (lines === 0) return;
+    this.thinkingLines = 0;
+    this.thinkingBreaks = 0;
     this.writeInfo(this.style.dim(`✻ Thought for ${lines} line${lines === 1 ? "" : "s"}`));
   }
 
@@ -199,6 +210,9 @@ export class TurnRenderer implements AgentObserver {
   }
 }
 
-function lineCount(text: string): number {
-  return text.trim() === "" ? 0 : text.trim().split("\n").length;
+/** How many line breaks (`\n`) `text` has. */
+function breaks(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+  return count;
 }

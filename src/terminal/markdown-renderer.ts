@@ -38,15 +38,27 @@ export function loadMarkdown(): Promise<void> {
 export async function markdownFormat(width: () => number, fallback: TextFormat): Promise<TextFormat> {
   const loaded = await (loading ??= load()).catch(() => undefined);
   if (!loaded) return fallback;
+  /**
+   * The lines last lexed when they were one open fenced code block, nothing finished: only a closing
+   * fence can end it, so while the lines after them have none they need not be lexed again.
+   */
+  let openFence: string | undefined;
   return {
     finishedLength(pending, atEnd) {
       if (atEnd) return pending.length;
       // Only whole lines decide a block's kind (`2` may yet become `2. item` of the list above).
       const lines = pending.slice(0, pending.lastIndexOf("\n") + 1);
+      if (openFence !== undefined && lines.startsWith(openFence) && !CLOSING_FENCE.test(lines.slice(openFence.length))) {
+        openFence = lines;
+        return 0;
+      }
       const tokens = loaded.lex(lines);
       // The last block may still grow (a paragraph, a list, an open code fence); the ones before it are done.
       let last = tokens.length - 1;
       while (last >= 0 && tokens[last]?.type === "space") last--;
+      const only = last === 0 ? tokens[0] : undefined;
+      // A fence whose last line could close it may be closed: lexed again next time.
+      openFence = only?.type === "code" && OPENING_FENCE.test(only.raw) && !CLOSING_FENCE.test(lastLine(only.raw)) ? lines : undefined;
       return tokens.slice(0, Math.max(0, last)).reduce((sum, token) => sum + token.raw.length, 0);
     },
     format(finished) {
@@ -64,6 +76,16 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
         .join("");
     },
   };
+}
+
+/** A fenced code block's first line (an indented one is ended by any line that is not). */
+const OPENING_FENCE = /^ {0,3}(?:```|~~~)/;
+/** A line that may close a fence (marked's closing fence, and a few more, which only cost a lex). */
+const CLOSING_FENCE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*$/m;
+
+function lastLine(text: string): string {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  return body.slice(body.lastIndexOf("\n") + 1);
 }
 
 async function load(): Promise<Loaded> {

@@ -38,10 +38,12 @@ export class WorkStatus {
 
   /** What is happening now (`thinking`, `running mcp__x__y`), with a detail such as a tool's progress `3/10 indexing…`; ends any countdown. */
   set(activity: string, detail?: string): void {
+    // The same words again (every delta of an answer says `writing`): the next tick draws them.
+    const changed = activity !== this.activity || detail !== this.detail || this.retryAt !== undefined;
     this.activity = activity;
     this.detail = detail;
     this.retryAt = undefined;
-    this.redraw();
+    if (changed) this.redraw();
   }
 
   /** `retrying in 3 s`, counting down until the retry starts (the next `set`). */
