@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { KeeperFolderError } from "../../keeper/keeper-folder.ts";
+import type { KeeperClient } from "../../keeper/keeper-client.ts";
 import { keeperPaths } from "../../keeper/keeper-paths.ts";
 import type { KeeperConnectionInfo } from "../../keeper/keeper-protocol.ts";
 import { askKeeper } from "../../keeper/keeper-query.ts";
@@ -57,7 +58,7 @@ const status = defineCommand({
   args: statusArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, statusArgs);
-    const answer = await ask<KeeperStatus>("status");
+    const answer = await ask((client) => client.request({ op: "status" }));
     if (args.json) return console.log(JSON.stringify(answer ? { running: true, ...answer } : { running: false }, null, 2));
     if (!answer) return console.log("No connection keeper is running.");
     console.log(statusLines(answer, Date.now()).join("\n"));
@@ -69,9 +70,13 @@ const stop = defineCommand({
   args: stopArgs,
   async run({ rawArgs }) {
     rejectUnknownFlags(rawArgs, stopArgs);
-    const paths = keeperPaths();
-    const running = await ask<KeeperStatus>("status");
-    if (!running || !(await askKeeper(paths, "stop", VERSION))) return console.log("No connection keeper is running.");
+    // One connection: the status names the pid to wait for, then the stop.
+    const running = await ask(async (client) => {
+      const answer = await client.request({ op: "status" });
+      await client.request({ op: "stop" });
+      return answer;
+    });
+    if (!running) return console.log("No connection keeper is running.");
     if (!(await exited(running.pid, STOP_WAIT_MS))) throw CliError.unavailable(`the keeper (pid ${running.pid}) did not exit within ${STOP_WAIT_MS / 1000} s; end it with: kill ${running.pid}`);
     console.log(`Stopped the connection keeper (pid ${running.pid}) and its ${running.connections.length} server connection(s).`);
   },
@@ -82,9 +87,9 @@ export default defineCommand({
   subCommands: { run, status, stop },
 });
 
-async function ask<T>(op: "status" | "stop"): Promise<T | undefined> {
+async function ask<T>(exchange: (client: KeeperClient) => Promise<T>): Promise<T | undefined> {
   try {
-    return await askKeeper<T>(keeperPaths(), op, VERSION);
+    return await askKeeper(keeperPaths(), VERSION, exchange);
   } catch (error) {
     throw CliError.unavailable(`the connection keeper: ${(error as Error).message}`);
   }
