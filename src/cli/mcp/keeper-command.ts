@@ -5,7 +5,9 @@ import { KeeperFolderError } from "../../keeper/keeper-folder.ts";
 import type { KeeperClient } from "../../keeper/keeper-client.ts";
 import { keeperPaths } from "../../keeper/keeper-paths.ts";
 import type { KeeperConnectionInfo } from "../../keeper/keeper-protocol.ts";
+import { until } from "../../keeper/keeper-pause.ts";
 import { askKeeper } from "../../keeper/keeper-query.ts";
+import { systemClock } from "../../system/clock.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
@@ -77,7 +79,7 @@ const stop = defineCommand({
       return answer;
     });
     if (!running) return console.log("No connection keeper is running.");
-    if (!(await exited(running.pid, STOP_WAIT_MS))) throw CliError.unavailable(`the keeper (pid ${running.pid}) did not exit within ${STOP_WAIT_MS / 1000} s; end it with: kill ${running.pid}`);
+    if (!(await until(() => !alive(running.pid), systemClock, STOP_WAIT_MS))) throw CliError.unavailable(`the keeper (pid ${running.pid}) did not exit within ${STOP_WAIT_MS / 1000} s; end it with: kill ${running.pid}`);
     console.log(`Stopped the connection keeper (pid ${running.pid}) and its ${running.connections.length} server connection(s).`);
   },
 });
@@ -118,16 +120,12 @@ function duration(ms: number): string {
   return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
 }
 
-/** Waits for the process to end, with a short growing pause between looks (it closes its servers first). */
-async function exited(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (let pause = 5; Date.now() < deadline; pause = Math.min(pause * 2, 100)) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return true;
-    }
-    await Bun.sleep(pause);
+/** Whether the process still runs (it closes its servers before it exits). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
-  return false;
 }
