@@ -98,7 +98,7 @@ async function ask<T>(exchange: (client: KeeperClient) => Promise<T>): Promise<T
 }
 
 /** `keeper  pid 123  version 1.2.0  up 4m 2s`, then one line per connection. */
-export function statusLines(status: KeeperStatus, now: number): string[] {
+function statusLines(status: KeeperStatus, now: number): string[] {
   const lines = [`keeper  pid ${status.pid}  version ${clean(status.version)}  up ${duration(now - status.startedAt)}`];
   if (status.connections.length === 0) lines.push("  (no server connections)");
   for (const c of status.connections) {

@@ -15,7 +15,7 @@ import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { VERSION } from "../../version.ts";
 import { keeperDebug, type ServerAccess, type ServerAccessOptions } from "./server-access.ts";
 
-export type WarmOptions = Omit<ServerAccessOptions, "roots"> & { roots: string[] };
+type WarmOptions = Omit<ServerAccessOptions, "roots"> & { roots: string[] };
 
 /**
  * The servers held by the connection keeper, or undefined when there is no keeper to be had (the
