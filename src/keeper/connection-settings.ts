@@ -1,10 +1,8 @@
 /** How the keeper holds one connection for its commands: whose sign-in it uses, and how long it stays without use. */
 import { CredentialsStore } from "../mcp/auth/credentials-store.ts";
 import type { AuthContext } from "../mcp/auth/server-authorizer.ts";
-import { shellQuote } from "../mcp/config/launch-summary.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../mcp/config/server-config.ts";
-import { redactUrl } from "../system/redact-url.ts";
-import { cliLoginHint } from "../terminal/render-status.ts";
+import { cliSignInHint } from "../terminal/render-status.ts";
 import { keepAliveSetting } from "./keep-alive-setting.ts";
 
 /** How long a connection stays without use when neither its entry nor CAT_CODE_KEEP_ALIVE says. */
@@ -15,11 +13,10 @@ export const DEFAULT_KEEP_ALIVE_SECONDS = 600;
  * wants a sign-in is NEEDS-AUTH), and the command that signs in to it, as the command would name it.
  */
 export function keeperAuth(entry: ServerEntry): AuthContext {
-  const loginHint = (name: string): string => {
-    if (entry.scope === "ad-hoc" && entry.ok && entry.config.type === "http") return `cat-code mcp login --url ${shellQuote(redactUrl(entry.config.url))}`;
-    if (entry.scope === "flag") return `cat-code mcp login --mcp-config ${shellQuote(entry.source)} ${shellQuote(name)}`;
-    return cliLoginHint(shellQuote(name));
-  };
+  const loginHint = cliSignInHint({
+    ...(entry.scope === "ad-hoc" && entry.ok && entry.config.type === "http" ? { url: entry.config.url } : {}),
+    ...(entry.scope === "flag" ? { "mcp-config": entry.source } : {}),
+  });
   return { store: new CredentialsStore(), loginHint };
 }
 

@@ -5,7 +5,7 @@ import type { KeeperAnswer, KeeperEvent, KeeperMessage, KeeperRequest, WireError
 import { KEEPER_SILENCE_MS, MAX_KEEPER_LINE_BYTES } from "./keeper-protocol.ts";
 
 /** A request as the caller writes it: the client numbers it. */
-export type KeeperRequestBody = KeeperRequest extends infer R ? (R extends KeeperRequest ? Omit<R, "id"> : never) : never;
+type KeeperRequestBody = KeeperRequest extends infer R ? (R extends KeeperRequest ? Omit<R, "id"> : never) : never;
 
 type Ok = Extract<KeeperAnswer, { ok: unknown }>["ok"];
 

@@ -31,8 +31,8 @@ export function prepareKeeperFolder(folder: string): void {
   checkKeeperFolder(folder);
 }
 
-/** Checks an existing folder without creating it (a missing one is fine: nothing to trust yet). */
-export function checkKeeperFolder(folder: string): void {
+/** Checks the folder prepareKeeperFolder made or found (one removed since, by another process: nothing to trust yet). */
+function checkKeeperFolder(folder: string): void {
   const stats = statOf(folder);
   if (!stats) return;
   if (stats.isSymbolicLink() || !stats.isDirectory()) {

@@ -4,7 +4,7 @@ import { KeeperClient, KeeperRequestError } from "./keeper-client.ts";
 import { checkKeeperFile, prepareKeeperFolder } from "./keeper-folder.ts";
 import { readKeeperInfo, type KeeperInfo } from "./keeper-info.ts";
 import { withKeeperLock } from "./keeper-lock.ts";
-import { pause, within } from "./keeper-pause.ts";
+import { pause, until, within } from "./keeper-pause.ts";
 import { socketPathProblem, type KeeperPaths } from "./keeper-paths.ts";
 import { isKeeperProcess, spawnKeeper } from "./keeper-process.ts";
 import { KEEPER_PROTOCOL } from "./keeper-protocol.ts";
@@ -139,18 +139,6 @@ async function awaitStart(options: KeeperLaunchOptions, clock: Clock): Promise<K
     await pause(clock, wait);
     wait = Math.min(wait + 2, 25);
   }
-}
-
-/** Polls `done` with a growing pause until it holds (true) or `ms` pass (false). */
-async function until(done: () => boolean, clock: Clock, ms: number): Promise<boolean> {
-  const deadline = clock.now() + ms;
-  let wait = 5;
-  while (!done()) {
-    if (clock.now() >= deadline) return false;
-    await pause(clock, wait);
-    wait = Math.min(wait * 2, 50);
-  }
-  return true;
 }
 
 function signal(kill: (pid: number, signal: NodeJS.Signals) => void, pid: number, name: NodeJS.Signals): void {

@@ -15,3 +15,15 @@ export async function within<T>(promise: Promise<T>, clock: Clock, ms: number): 
     if (timer) clock.clearTimeout(timer);
   }
 }
+
+/** Polls `done` with a growing pause until it holds (true) or `ms` pass (false). */
+export async function until(done: () => boolean, clock: Clock, ms: number): Promise<boolean> {
+  const deadline = clock.now() + ms;
+  let wait = 5;
+  while (!done()) {
+    if (clock.now() >= deadline) return false;
+    await pause(clock, wait);
+    wait = Math.min(wait * 2, 50);
+  }
+  return true;
+}

@@ -4,7 +4,7 @@ import { serverEnvironment } from "../system/own-secrets.ts";
 import type { KeeperPaths } from "./keeper-paths.ts";
 
 /** The keeper's arguments after the program: what `ps` shows, and what tells a keeper from any process. */
-export const KEEPER_ARGV = ["mcp", "keeper", "run"] as const;
+const KEEPER_ARGV = ["mcp", "keeper", "run"] as const;
 
 /**
  * Starts `cat-code mcp keeper run` in the background, out of this command's process group (a Ctrl-C

@@ -1,52 +1,52 @@
-import { connect } from "node:net";
-import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
+import { KeeperClient } from "./keeper-client.ts";
 import { readKeeperInfo } from "./keeper-info.ts";
 import type { KeeperPaths } from "./keeper-paths.ts";
-import { KEEPER_PROTOCOL, MAX_KEEPER_LINE_BYTES, type KeeperAnswer, type KeeperRequest } from "./keeper-protocol.ts";
-
-type Ok<T> = Extract<KeeperAnswer, { ok: unknown }>["ok"] & T;
+import { KEEPER_PROTOCOL } from "./keeper-protocol.ts";
 
 /**
- * One question to the running keeper, for `mcp keeper status` and `stop`: hello with the token from
- * `keeper.json`, one request, its answer. Undefined when no keeper answers (none running, a stale
- * socket); throws with the keeper's message when it refuses. Commands that call servers use
- * keeper-client.ts; this is only the short exchange of the keeper's own subcommands.
+ * The short exchange of the keeper's own subcommands (`mcp keeper status`, `stop`) on one KeeperClient:
+ * hello with the token from `keeper.json`, then `exchange`'s requests. Undefined when no keeper answers
+ * (none running, a stale socket, gone before it answered); throws with the keeper's message when it
+ * refuses, and names its pid when it says nothing within `timeoutMs`.
  */
-export async function askKeeper<T>(
-  paths: KeeperPaths,
-  request: Extract<KeeperRequest, { op: "status" | "stop" }>["op"],
-  version: string,
-  timeoutMs = 2000,
-): Promise<Ok<T> | undefined> {
+export async function askKeeper<T>(paths: KeeperPaths, version: string, exchange: (client: KeeperClient) => Promise<T>, timeoutMs = 2000): Promise<T | undefined> {
   const info = readKeeperInfo(paths.info);
   if (!info) return undefined;
-  return new Promise((resolve, reject) => {
-    const socket = connect(paths.socket);
-    const splitter = new TextLineSplitter();
-    const timer = setTimeout(() => finish(() => reject(new Error(`the keeper (pid ${info.pid}) did not answer within ${timeoutMs} ms; if it hangs, end it with: kill ${info.pid}`))), timeoutMs);
-    const finish = (settle: () => void) => {
-      clearTimeout(timer);
-      socket.destroy();
-      settle();
-    };
-    socket.once("connect", () => {
-      socket.write(`${JSON.stringify({ id: 1, op: "hello", protocol: KEEPER_PROTOCOL, version, token: info.token })}\n`);
-      socket.write(`${JSON.stringify({ id: 2, op: request })}\n`);
-    });
-    socket.on("data", (chunk: Buffer) => {
-      splitter.push(chunk, (line) => {
-        let answer: KeeperAnswer;
-        try {
-          answer = JSON.parse(line) as KeeperAnswer;
-        } catch {
-          return finish(() => reject(new Error("the keeper answered with a line that is not JSON")));
-        }
-        if ("error" in answer) return finish(() => reject(new Error(answer.error.message)));
-        if (answer.id === 2) finish(() => resolve(answer.ok as Ok<T>));
-      });
-      if (splitter.pendingLength > MAX_KEEPER_LINE_BYTES) finish(() => reject(new Error("the keeper's answer is too long")));
-    });
-    socket.once("error", () => finish(() => resolve(undefined)));
-    socket.once("close", () => finish(() => resolve(undefined)));
+  const hung = () => new Error(`the keeper (pid ${info.pid}) did not answer within ${timeoutMs} ms; if it hangs, end it with: kill ${info.pid}`);
+  let client: KeeperClient | undefined;
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(hung());
+    }, timeoutMs);
   });
+  const talk = async (): Promise<T | undefined> => {
+    try {
+      client = await KeeperClient.open(paths.socket, { timeoutMs });
+    } catch (error) {
+      // A socket error (ENOENT, ECONNREFUSED...): no keeper; without a code, nothing accepted in time.
+      if ((error as NodeJS.ErrnoException).code !== undefined) return undefined;
+      throw hung();
+    }
+    if (timedOut) {
+      client.close();
+      return undefined;
+    }
+    try {
+      await client.request({ op: "hello", protocol: KEEPER_PROTOCOL, version, token: info.token });
+      return await exchange(client);
+    } catch (error) {
+      // The socket closed or failed before the answer (a keeper exiting): as if none ran.
+      if (client.closed && /closed the connection|socket failed/.test((error as Error).message)) return undefined;
+      throw error;
+    }
+  };
+  try {
+    return await Promise.race([talk(), timeout]);
+  } finally {
+    clearTimeout(timer);
+    client?.close();
+  }
 }

@@ -52,7 +52,7 @@ const Request = v.variant("op", [
   v.object({ id: Id, op: v.literal("stop") }),
 ]);
 
-export type ParsedRequest = { ok: true; request: KeeperRequest } | { ok: false; id: number; reason: string };
+type ParsedRequest = { ok: true; request: KeeperRequest } | { ok: false; id: number; reason: string };
 
 /** One line from a command: the request, or why it is refused (with its id when it had one). */
 export function parseKeeperRequest(line: string): ParsedRequest {

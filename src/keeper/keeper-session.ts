@@ -11,7 +11,7 @@ import { parseKeeperRequest } from "./keeper-requests.ts";
 import type { WarmConnections } from "./warm-connections.ts";
 
 /** What a session needs of the keeper it belongs to. */
-export interface SessionHost {
+interface SessionHost {
   readonly token: string;
   readonly warm: WarmConnections;
   /** The longest line a command may send (MAX_KEEPER_LINE_BYTES). */

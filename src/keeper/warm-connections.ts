@@ -21,7 +21,7 @@ export const MAX_WARM_CONNECTIONS = 64;
 const MAX_WARNINGS_KEPT = 100;
 
 /** One operation of one socket (a connect or a call) under way on a connection: it hears the server's log. */
-export interface ConnectionListener {
+interface ConnectionListener {
   /** The socket it came from: a log line goes once to each socket, whatever it has in flight. */
   socket: object;
   onLog(entry: ServerLogEntry): void;
@@ -30,7 +30,7 @@ export interface ConnectionListener {
 }
 
 /** A call under way: also answers the server's questions, as `mcp call --elicitation` says. */
-export interface CallListener extends ConnectionListener {
+interface CallListener extends ConnectionListener {
   signal: AbortSignal;
   elicitation: ElicitationHandler;
   onProgress(update: ProgressUpdate): void;

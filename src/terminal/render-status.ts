@@ -1,8 +1,9 @@
 import { isAbsolute, relative } from "node:path";
 import { entrySecretValues, redactSecrets } from "../mcp/config/entry-secrets.ts";
-import { launchSummary } from "../mcp/config/launch-summary.ts";
+import { launchSummary, shellQuote } from "../mcp/config/launch-summary.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
 import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
+import { redactUrl } from "../system/redact-url.ts";
 import { launchRows } from "./render-launch.ts";
 import { alignColumns, sanitizeForTerminal } from "./terminal-text.ts";
 
@@ -12,6 +13,18 @@ export type LoginHint = (serverName: string) => string;
 export const cliLoginHint: LoginHint = (name) => `cat-code mcp login ${name}`;
 /** In the REPL a server is signed in to without leaving it. */
 export const replLoginHint: LoginHint = (name) => `/mcp login ${name}`;
+
+/**
+ * The command that signs in to a server of these sources: `cat-code mcp login <name>`; for an
+ * ad-hoc server `cat-code mcp login --url <url>` (the URL redacted: the hint is printed), and with
+ * `--mcp-config` that flag too, since the server is only found there.
+ */
+export function cliSignInHint(source: { url?: string; "mcp-config"?: string }): LoginHint {
+  if (source.url !== undefined) return () => `cat-code mcp login --url ${shellQuote(redactUrl(source.url!))}`;
+  const file = source["mcp-config"];
+  if (file !== undefined) return (name) => `cat-code mcp login --mcp-config ${shellQuote(file)} ${shellQuote(name)}`;
+  return (name) => cliLoginHint(shellQuote(name));
+}
 
 /**
  * The seed's status table, one server a line: `echo  CONNECTED  1 tool(s)  (stdio: ./echo-server.sh)`.

@@ -2,9 +2,12 @@ import { resolve } from "node:path";
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { KeeperFolderError } from "../../keeper/keeper-folder.ts";
+import type { KeeperClient } from "../../keeper/keeper-client.ts";
 import { keeperPaths } from "../../keeper/keeper-paths.ts";
 import type { KeeperConnectionInfo } from "../../keeper/keeper-protocol.ts";
+import { until } from "../../keeper/keeper-pause.ts";
 import { askKeeper } from "../../keeper/keeper-query.ts";
+import { systemClock } from "../../system/clock.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
@@ -57,7 +60,7 @@ const status = defineCommand({
   args: statusArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, statusArgs);
-    const answer = await ask<KeeperStatus>("status");
+    const answer = await ask((client) => client.request({ op: "status" }));
     if (args.json) return console.log(JSON.stringify(answer ? { running: true, ...answer } : { running: false }, null, 2));
     if (!answer) return console.log("No connection keeper is running.");
     console.log(statusLines(answer, Date.now()).join("\n"));
@@ -69,10 +72,14 @@ const stop = defineCommand({
   args: stopArgs,
   async run({ rawArgs }) {
     rejectUnknownFlags(rawArgs, stopArgs);
-    const paths = keeperPaths();
-    const running = await ask<KeeperStatus>("status");
-    if (!running || !(await askKeeper(paths, "stop", VERSION))) return console.log("No connection keeper is running.");
-    if (!(await exited(running.pid, STOP_WAIT_MS))) throw CliError.unavailable(`the keeper (pid ${running.pid}) did not exit within ${STOP_WAIT_MS / 1000} s; end it with: kill ${running.pid}`);
+    // One connection: the status names the pid to wait for, then the stop.
+    const running = await ask(async (client) => {
+      const answer = await client.request({ op: "status" });
+      await client.request({ op: "stop" });
+      return answer;
+    });
+    if (!running) return console.log("No connection keeper is running.");
+    if (!(await until(() => !alive(running.pid), systemClock, STOP_WAIT_MS))) throw CliError.unavailable(`the keeper (pid ${running.pid}) did not exit within ${STOP_WAIT_MS / 1000} s; end it with: kill ${running.pid}`);
     console.log(`Stopped the connection keeper (pid ${running.pid}) and its ${running.connections.length} server connection(s).`);
   },
 });
@@ -82,16 +89,16 @@ export default defineCommand({
   subCommands: { run, status, stop },
 });
 
-async function ask<T>(op: "status" | "stop"): Promise<T | undefined> {
+async function ask<T>(exchange: (client: KeeperClient) => Promise<T>): Promise<T | undefined> {
   try {
-    return await askKeeper<T>(keeperPaths(), op, VERSION);
+    return await askKeeper(keeperPaths(), VERSION, exchange);
   } catch (error) {
     throw CliError.unavailable(`the connection keeper: ${(error as Error).message}`);
   }
 }
 
 /** `keeper  pid 123  version 1.2.0  up 4m 2s`, then one line per connection. */
-export function statusLines(status: KeeperStatus, now: number): string[] {
+function statusLines(status: KeeperStatus, now: number): string[] {
   const lines = [`keeper  pid ${status.pid}  version ${clean(status.version)}  up ${duration(now - status.startedAt)}`];
   if (status.connections.length === 0) lines.push("  (no server connections)");
   for (const c of status.connections) {
@@ -113,16 +120,12 @@ function duration(ms: number): string {
   return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
 }
 
-/** Waits for the process to end, with a short growing pause between looks (it closes its servers first). */
-async function exited(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (let pause = 5; Date.now() < deadline; pause = Math.min(pause * 2, 100)) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return true;
-    }
-    await Bun.sleep(pause);
+/** Whether the process still runs (it closes its servers before it exits). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
-  return false;
 }

@@ -2,9 +2,9 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
-import { redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
+import { cliSignInHint, redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
 import { keeperArgs, openServers } from "./server-access.ts";
-import { cliSignInHint, loadServerEntries, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
+import { loadServerEntries, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
 
 const listArgs = {
   json: { type: "boolean", description: "Print one JSON document" },

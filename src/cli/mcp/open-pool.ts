@@ -3,8 +3,9 @@ import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
 import { EraMemory } from "../../mcp/client/era-memory.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import { McpToolPool, type ToolPoolOptions } from "../../mcp/pool/tool-pool.ts";
+import { cliSignInHint } from "../../terminal/render-status.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
-import { cliSignInHint, type ServerSourceOptions } from "./server-selection.ts";
+import type { ServerSourceOptions } from "./server-selection.ts";
 
 // Apart from server-selection.ts: a command that goes through the keeper loads none of this.
 

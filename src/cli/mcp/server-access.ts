@@ -47,7 +47,7 @@ export interface ServerAccessOptions {
 }
 
 /** The environment switch that turns the keeper off for every command (tests set it). */
-export const NO_KEEPER_VARIABLE = "CAT_CODE_NO_KEEPER";
+const NO_KEEPER_VARIABLE = "CAT_CODE_NO_KEEPER";
 
 /** `--no-keeper` (citty reads `--no-X` as X false): shared by the commands that can go through the keeper. */
 export const keeperArgs = {

@@ -7,9 +7,6 @@ import { readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../../mcp/config/server-config.ts";
 import { RootsProvider } from "../../mcp/client/roots.ts";
-import { shellQuote } from "../../mcp/config/launch-summary.ts";
-import { redactUrl } from "../../system/redact-url.ts";
-import { cliLoginHint, type LoginHint } from "../../terminal/render-status.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rootArg, rootFlagValues } from "../root-flags.ts";
 import { splitShellWords } from "../../system/shell-words.ts";
@@ -111,18 +108,6 @@ export function selectEntry(entries: ServerEntry[], name: string): ServerEntry {
   }
   if (entry.trust === "denied") throw CliError.usage(`server '${name}' from ${entry.source} was denied; to use it, run: cat-code mcp approve ${name}`);
   return entry;
-}
-
-/**
- * The command that signs in to a server of these sources: `cat-code mcp login <name>`; for an
- * ad-hoc server `cat-code mcp login --url <url>` (the URL redacted: the hint is printed), and with
- * `--mcp-config` that flag too, since the server is only found there.
- */
-export function cliSignInHint(source: ServerSourceOptions): LoginHint {
-  if (source.url !== undefined) return () => `cat-code mcp login --url ${shellQuote(redactUrl(source.url!))}`;
-  const file = source["mcp-config"];
-  if (file !== undefined) return (name) => `cat-code mcp login --mcp-config ${shellQuote(file)} ${shellQuote(name)}`;
-  return (name) => cliLoginHint(shellQuote(name));
 }
 
 /**

@@ -4,6 +4,7 @@ import { findOrStartKeeper } from "../../keeper/keeper-launch.ts";
 import { keeperPaths } from "../../keeper/keeper-paths.ts";
 import type { KeeperEvent, ServerRequest } from "../../keeper/keeper-protocol.ts";
 import { log } from "../../log.ts";
+import { serverLogDebugLine } from "../../mcp/client/server-log-debug.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import { McpError } from "../../mcp/mcp-error.ts";
 import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
@@ -14,7 +15,7 @@ import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { VERSION } from "../../version.ts";
 import { keeperDebug, type ServerAccess, type ServerAccessOptions } from "./server-access.ts";
 
-export type WarmOptions = Omit<ServerAccessOptions, "roots"> & { roots: string[] };
+type WarmOptions = Omit<ServerAccessOptions, "roots"> & { roots: string[] };
 
 /**
  * The servers held by the connection keeper, or undefined when there is no keeper to be had (the
@@ -108,7 +109,7 @@ class WarmServerAccess implements ServerAccess {
   private event(event: KeeperEvent): void {
     if (event.event === "log") {
       const { entry } = event;
-      log.debug(`MCP server '${entry.server}' logged (${entry.level})${entry.logger ? ` ${entry.logger}` : ""}: ${entry.data}`);
+      log.debug(serverLogDebugLine(entry));
       this.options.onServerLog?.(entry);
     }
     if (event.event === "note") this.options.onNote?.(event.line);

@@ -4,6 +4,7 @@ import type { AuthContext } from "../auth/server-authorizer.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
 import { McpClient, type McpClientOptions, type ServerFeature } from "../client/mcp-client.ts";
 import type { RootsProvider } from "../client/roots.ts";
+import { serverLogDebugLine } from "../client/server-log-debug.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
 import { entrySecretValues, redactSecrets } from "../config/entry-secrets.ts";
 import type { ServerConfig, ServerEntry } from "../config/server-config.ts";
@@ -338,7 +339,7 @@ export class McpToolPool {
   }
 
   private serverLog(entry: ServerLogEntry): void {
-    log.debug(`MCP server '${entry.server}' logged (${entry.level})${entry.logger ? ` ${entry.logger}` : ""}: ${entry.data}`);
+    log.debug(serverLogDebugLine(entry));
     this.onServerLog?.(entry);
   }
 }
