@@ -183,7 +183,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const onSigint = () => reader.interrupt();
   process.on("SIGINT", onSigint);
 
-  print(`cat-code ${VERSION} · ${options.model} · /help for commands, Ctrl-D to exit`);
+  // The model may come from a settings file (a project's, once trusted) or CAT_CODE_MODEL: not the terminal's to act on.
+  print(`cat-code ${VERSION} · ${sanitizeForTerminal(options.model)} · /help for commands, Ctrl-D to exit`);
   for (const line of memoryWarningLines(session.memory)) print(style.dim(line));
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
   for (const line of saved.resumedLines((output as { columns?: number }).columns)) print(style.dim(line));
