@@ -70,7 +70,7 @@ export function loadSettings(options: { cwd: string; env?: Env }): LoadedSetting
 const COSTLY_KEYS = ["model", "thinking"] as const;
 
 /** How a project's costly value is trusted and shown: the key and the value as JSON (`model: "claude-opus-4-1"`). */
-export function settingTrustKey(key: (typeof COSTLY_KEYS)[number], value: unknown): string {
+function settingTrustKey(key: (typeof COSTLY_KEYS)[number], value: unknown): string {
   return `${key}: ${JSON.stringify(value)}`;
 }
 

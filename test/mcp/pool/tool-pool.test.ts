@@ -3,7 +3,7 @@ import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
 import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
 import { initializeHandler, MemoryTransport } from "../../helpers/memory-transport.ts";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
@@ -139,7 +139,8 @@ describe("tools that change while connected", () => {
   });
 
   test("a server announcing list_changed again and again with the same list is re-listed, but only a real change is told", async () => {
-    const record = join(tempDir(), "received.jsonl");
+    const dir = tempDir();
+    const record = join(dir, "received.jsonl");
     const listings = () => (existsSync(record) ? readFileSync(record, "utf8").split("\n").filter((line) => line.includes('"tools/list"')).length : 0);
     const changes: string[][] = [];
     const pool = new McpToolPool([stdio("chatty", BUN, [CHAOS_SERVER, "--growing", "--announce-every=20", `--record=${record}`])]);
@@ -157,6 +158,7 @@ describe("tools that change while connected", () => {
       expect(changes).toEqual([["chatty", "echo", "sleep", "big", "grow", "extra_1"]]);
     } finally {
       await pool.closeAll();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
