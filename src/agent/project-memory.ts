@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
@@ -31,6 +31,12 @@ export interface ProjectMemoryOptions {
   home: string;
   /** The user's home folder: where the walk up stops outside a git repository (default: os.homedir()). */
   userHome?: string;
+  /**
+   * Whose files count as the user's own (default: this process's uid and gid; none on Windows,
+   * where nothing is checked). A project's memory file is read only when it and each folder from
+   * it down to `cwd` belong to this user (or root) and no one else can write to them.
+   */
+  owner?: { uid: number; gid: number };
 }
 
 /**
@@ -38,7 +44,9 @@ export interface ProjectMemoryOptions {
  * each folder from the top down to the working directory, so the closest (most specific) is read last.
  * The top is the git root. Outside a git repository it is the user's home folder when the working
  * directory is inside it, else the working directory alone: a folder above home or a shared one
- * (/tmp) may hold a file anyone could have put there.
+ * (/tmp) may hold a file anyone could have put there. For the same reason a file another user
+ * owns or could have written (in a folder they can write to, even below the git root: they could
+ * plant `.git` too) is left out with a warning that says why.
  * Never throws: a file that cannot be read is a warning.
  */
 export function loadProjectMemory(options: ProjectMemoryOptions): ProjectMemory {
@@ -50,11 +58,19 @@ export function loadProjectMemory(options: ProjectMemoryOptions): ProjectMemory 
   const seen = new Set<string>();
   let budget = MAX_MEMORY_TOTAL_BYTES;
 
+  const owner = options.owner ?? processOwner();
+  const folderStats = new Map<string, Stats | undefined>();
+  const folderCheck = (folder: string) => {
+    if (!folderStats.has(folder)) folderStats.set(folder, statOrUndefined(folder));
+    return folderStats.get(folder);
+  };
   const candidates = [{ path: join(options.home, "AGENTS.md"), within: undefined as string | undefined }];
   for (const folder of foldersDown(top, cwd)) for (const name of MEMORY_FILE_NAMES) candidates.push({ path: join(folder, name), within: top });
 
   for (const candidate of candidates) {
-    const read = readMemoryFile(candidate.path, candidate.within, Math.min(budget, MAX_MEMORY_FILE_BYTES));
+    // The user's own memory ($CAT_CODE_HOME) is theirs by definition; a project's is checked.
+    const guard = candidate.within === undefined || !owner ? undefined : { owner, folders: foldersDown(dirname(candidate.path), cwd).map((f) => [f, folderCheck(f)] as const) };
+    const read = readMemoryFile(candidate.path, candidate.within, Math.min(budget, MAX_MEMORY_FILE_BYTES), guard);
     if (read === undefined) continue;
     if ("warning" in read) {
       warnings.push(read.warning);
@@ -107,7 +123,12 @@ type ReadResult = { file: MemoryFile; real: string } | { warning: string } | und
  * that is a link to outside the project is not read: a cloned repository could point AGENTS.md at a
  * private key, and the text would go to the model.
  */
-function readMemoryFile(path: string, within: string | undefined, limit: number): ReadResult {
+function readMemoryFile(
+  path: string,
+  within: string | undefined,
+  limit: number,
+  guard: { owner: Owner; folders: ReadonlyArray<readonly [string, Stats | undefined]> } | undefined,
+): ReadResult {
   let real: string;
   try {
     real = realpathSync(path);
@@ -126,6 +147,11 @@ function readMemoryFile(path: string, within: string | undefined, limit: number)
     const stat = fstatSync(fd);
     // Only a regular file: a FIFO or a device has no end, a folder has no text.
     if (!stat.isFile()) return { warning: `${path}: left out: not a regular file` };
+    if (guard) {
+      // The file as opened (fstat: no swap between check and read), then each folder down to cwd.
+      const unsafe = whyNotOwn("it", stat, guard.owner) ?? guard.folders.map(([folder, folderStat]) => folderStat && whyNotOwn(folder, folderStat, guard.owner)).find(Boolean);
+      if (unsafe) return { warning: `${path}: left out: ${unsafe}; another user could have written it` };
+    }
     const buffer = Buffer.alloc(Math.max(0, Math.min(limit, stat.size)));
     let length = 0;
     while (length < buffer.length) {
@@ -142,6 +168,34 @@ function readMemoryFile(path: string, within: string | undefined, limit: number)
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+type Owner = { uid: number; gid: number };
+
+function processOwner(): Owner | undefined {
+  return process.getuid && process.getgid ? { uid: process.getuid(), gid: process.getgid() } : undefined;
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why another user could have written this file or folder, or undefined when only the user (or
+ * root) could: owned by someone else, writable by everyone, or writable by a group that is not the
+ * user's own (with the per-user groups most systems give, the user's umask 002 makes files
+ * group-writable, and that group holds only them).
+ */
+function whyNotOwn(what: string, stat: Stats, owner: Owner): string | undefined {
+  const mode = `mode ${(stat.mode & 0o777).toString(8).padStart(3, "0")}`;
+  if (stat.uid !== owner.uid && stat.uid !== 0) return `${what} belongs to another user (uid ${stat.uid})`;
+  if (stat.mode & 0o002) return `${what} is writable by every user (${mode})`;
+  if (stat.mode & 0o020 && stat.gid !== owner.gid) return `${what} is writable by group ${stat.gid} (${mode})`;
+  return undefined;
 }
 
 function realOrSelf(path: string): string {

@@ -57,7 +57,8 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   let settings = loadSettings({ cwd: process.cwd() });
   for (const warning of settings.warnings) log.warn(warning);
   // Before the servers' entries: settings' env reaches their ${VAR}s and their processes.
-  const { model, thinking, maxTokens } = agentStartup({ flags: { model: lastValue(flags, "model"), thinking: flags.booleans.get("thinking") }, settings: settings.settings });
+  const startupFlags = { model: lastValue(flags, "model"), thinking: flags.booleans.get("thinking") };
+  let { model, thinking, maxTokens } = agentStartup({ flags: startupFlags, settings: settings.settings });
   const roots = rootsFromArgs(rawArgs);
   const home = catCodeHome();
   const cwd = process.cwd();
@@ -71,10 +72,12 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     const { askProjectApprovals } = await import("../repl/project-approval-question.ts");
     entries = await askProjectApprovals(entries);
     settings = await (await import("../repl/project-rules-question.ts")).askProjectRuleTrust(settings, process.cwd());
+    // A project's model or thinking trusted just now holds from this session on.
+    ({ model, thinking, maxTokens } = agentStartup({ flags: startupFlags, settings: settings.settings }));
   } else {
-    // Nobody is here to trust a project's new allow rules: they are left out, and that is said.
-    const untrusted = (await import("../settings/untrusted-rules.ts")).untrustedRulesWarning(settings);
-    if (untrusted) log.warn(untrusted);
+    // Nobody is here to trust a project's new allow rules, model or thinking: they are left out, and that is said.
+    const { untrustedRulesWarning, untrustedSettingsWarning } = await import("../settings/untrusted-rules.ts");
+    for (const warning of [untrustedRulesWarning(settings), untrustedSettingsWarning(settings)]) if (warning) log.warn(warning);
   }
   // The servers may ask the user (elicitation): -p declines with a line on stderr, the REPL puts its form in place.
   // A server that wants a sign-in is NEEDS-AUTH at first; in the REPL, `/mcp login <name>` signs in.

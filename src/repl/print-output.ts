@@ -2,6 +2,7 @@ import type { ContentBlockParam, MessageParam } from "@anthropic-ai/sdk/resource
 import type { ConversationChange } from "../agent/conversation.ts";
 import type { TokenUsage } from "../agent/usage.ts";
 import { printRaw } from "../terminal/output.ts";
+import { jsonForTerminal } from "../terminal/terminal-json.ts";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -42,7 +43,7 @@ export function resultObject(result: PrintResult): Record<string, unknown> {
 }
 
 export function writeJsonLine(value: unknown): Promise<void> {
-  return printRaw(`${JSON.stringify(value)}\n`);
+  return printRaw(`${jsonForTerminal(value)}\n`);
 }
 
 /**

@@ -6,9 +6,10 @@ import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
 /**
  * At REPL start, at a terminal: the project's `.cat-code/settings.json` allows some calls without
- * asking, and it may have come with a clone. Its allow rules not yet trusted for this folder are
- * shown whole, and asked about once, together: "yes" trusts them, "no" refuses them for good (not
- * asked again until the rules change), "later" (or Enter) leaves them ignored and asks next time.
+ * asking, or picks a model or a thinking budget (what the user pays for), and it may have come with
+ * a clone. Its allow rules and such values not yet trusted for this folder are shown whole, and
+ * asked about once, together: "yes" trusts them, "no" refuses them for good (not asked again until
+ * they change), "later" (or Enter) leaves them ignored and asks next time.
  * Like the project MCP servers' question (project-approval-question.ts), before anything runs.
  */
 export async function askProjectRuleTrust(
@@ -18,18 +19,24 @@ export async function askProjectRuleTrust(
   output: NodeJS.WritableStream = process.stdout,
 ): Promise<LoadedSettings> {
   const pending = [...settings.untrustedAllow];
-  if (pending.length === 0) return settings;
-  output.write(`${sanitizeForTerminal(settings.projectFile)} wants to allow these without asking:\n`);
+  const values = [...settings.untrustedSettings];
+  if (pending.length === 0 && values.length === 0) return settings;
+  const file = sanitizeForTerminal(settings.projectFile);
+  if (pending.length > 0) output.write(`${file} wants to allow these without asking:\n`);
   for (const rule of pending) output.write(`  ${sanitizeForTerminal(rule)}\n`);
+  if (values.length > 0) output.write(`${file} wants to choose what you pay for:\n`);
+  for (const value of values) output.write(`  ${sanitizeForTerminal(value)}\n`);
+  const what = pending.length === 0 ? "settings" : values.length === 0 ? "rules" : "rules and settings";
   const reader = createInterface({ input, output, terminal: true });
   try {
-    const answer = (await reader.question("Trust these rules in this folder? [y]es / [n]o, never / [l]ater ")).trim().toLowerCase();
+    const answer = (await reader.question(`Trust these ${what} in this folder? [y]es / [n]o, never / [l]ater `)).trim().toLowerCase();
     const decision = answer === "y" || answer === "yes" ? "trusted" : answer === "n" || answer === "no" ? "refused" : undefined;
     if (!decision) {
-      output.write("The project's allow rules are ignored for now; you will be asked again.\n");
+      output.write(`The project's ${what} are ignored for now; you will be asked again.\n`);
       return settings;
     }
-    await recordRuleTrust(cwd, pending, decision, process.env);
+    if (pending.length > 0) await recordRuleTrust(cwd, pending, decision, process.env);
+    if (values.length > 0) await recordRuleTrust(cwd, values, decision, process.env, "projectSettings");
     // Read again: the files are what is in force (the warnings were shown already).
     return loadSettings({ cwd });
   } catch (error) {

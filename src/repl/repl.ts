@@ -32,6 +32,7 @@ import { runShellCommand, ShellContext } from "./shell-command.ts";
 import { isSlashCommand } from "./slash-or-path.ts";
 import { BUILTIN_COMMAND_NAMES } from "./slash-commands.ts";
 import { serverEventLine } from "./server-event-lines.ts";
+import { ToolChangeNews } from "./tool-change-news.ts";
 import type { ResumedSession } from "../agent/session/session-recording.ts";
 import { ReplSession } from "./repl-session.ts";
 
@@ -55,8 +56,8 @@ export interface ReplOptions {
   maxTokens?: number;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
-  /** For the 2 s of `(Ctrl-C again to exit)`. */
-  clock?: Pick<Clock, "now">;
+  /** For the 2 s of `(Ctrl-C again to exit)` and the pace of servers' tool news. */
+  clock?: Clock;
 }
 
 const PROMPT = "> ";
@@ -183,7 +184,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const onSigint = () => reader.interrupt();
   process.on("SIGINT", onSigint);
 
-  print(`cat-code ${VERSION} · ${options.model} · /help for commands, Ctrl-D to exit`);
+  // The model may come from a settings file (a project's, once trusted) or CAT_CODE_MODEL: not the terminal's to act on.
+  print(`cat-code ${VERSION} · ${sanitizeForTerminal(options.model)} · /help for commands, Ctrl-D to exit`);
   for (const line of memoryWarningLines(session.memory)) print(style.dim(line));
   if (!session.hasCredentials) print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
   for (const line of saved.resumedLines((output as { columns?: number }).columns)) print(style.dim(line));
@@ -194,9 +196,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   display.preload();
   // After the prompt is drawn: spawning the servers' processes would otherwise delay it.
   setImmediate(() => void session.connectMcp().then((summary) => summary.line && news(summary.line)));
+  // A server may change its tools in a loop: at most one line per server every few seconds.
+  const toolNews = new ToolChangeNews(news, options.clock);
   options.pool.onToolsChanged = (server, tools) => {
     session.syncResourceTools();
-    news(`MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`);
+    toolNews.changed(server, tools);
   };
   const resourceUpdates = new ResourceUpdates(news);
   options.pool.onResourceUpdated = (server, uri) => resourceUpdates.updated(server, uri);
@@ -280,6 +284,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     process.off("SIGINT", onSigint);
     releaseSignal();
+    toolNews.close();
     reader.close();
     saved.close();
     await session.close();

@@ -31,8 +31,8 @@ export function projectSettingsPath(cwd: string): string {
  * single values (model, thinking, …), rule lists add up. Fail-open, as mcp.json: no file is no
  * settings; a file that is not JSON is one warning and none of its settings; a bad value is a
  * warning naming file, key and what is allowed, and only that key is left out. A project file is
- * hostile (it comes with a clone): its `env` is ignored, its deny rules always hold, its allow rules
- * only once trusted for this folder (see project-rules-trust.ts).
+ * hostile (it comes with a clone): its `env` is ignored, its deny rules always hold, its allow rules,
+ * `model` and `thinking` only once trusted for this folder (see project-rules-trust.ts).
  */
 export function loadSettings(options: { cwd: string; env?: Env }): LoadedSettings {
   const env = options.env ?? process.env;
@@ -44,7 +44,8 @@ export function loadSettings(options: { cwd: string; env?: Env }): LoadedSetting
   const untrustedAllow: string[] = [];
   const user = readSettingsFile(userFile, warnings);
   const project = readSettingsFile(projectFile, warnings);
-  for (const [scope, file, values] of [["user", userFile, user], ["project", projectFile, project]] as const) {
+  const costly = projectCostlySettings(user, project, options.cwd, env, warnings);
+  for (const [scope, file, values] of [["user", userFile, user], ["project", projectFile, costly.kept]] as const) {
     const { permissions, env: variables, ...single } = values;
     Object.assign(settings, single);
     if (variables && scope === "user") settings.env = variables;
@@ -62,7 +63,36 @@ export function loadSettings(options: { cwd: string; env?: Env }): LoadedSetting
     }
   }
   for (const source of rules) if (source.state === "active") settings.permissions[source.list].push(source.rule);
-  return { settings, warnings, userFile, projectFile, untrustedAllow: [...new Set(untrustedAllow)], rules };
+  return { settings, warnings, userFile, projectFile, untrustedAllow: [...new Set(untrustedAllow)], untrustedSettings: costly.untrusted, rules };
+}
+
+/** The project's settings that choose what the user pays for: trusted per folder and value, as its allow rules. */
+const COSTLY_KEYS = ["model", "thinking"] as const;
+
+/** How a project's costly value is trusted and shown: the key and the value as JSON (`model: "claude-opus-4-1"`). */
+function settingTrustKey(key: (typeof COSTLY_KEYS)[number], value: unknown): string {
+  return `${key}: ${JSON.stringify(value)}`;
+}
+
+/**
+ * The project's settings with its `model` and `thinking` kept only where trusted for this folder
+ * (or the same as the user's own: nothing to decide); the others, as trust keys, wait for the
+ * user's word. A refused value is left out and not asked about again.
+ */
+function projectCostlySettings(user: FileSettings, project: FileSettings, cwd: string, env: Env, warnings: string[]): { kept: FileSettings; untrusted: string[] } {
+  const asked = COSTLY_KEYS.filter((key) => project[key] !== undefined && JSON.stringify(project[key]) !== JSON.stringify(user[key]));
+  if (asked.length === 0) return { kept: project, untrusted: [] };
+  const { trust, warning } = readRuleTrust(cwd, env, "projectSettings");
+  if (warning) warnings.push(warning);
+  const kept: FileSettings = { ...project };
+  const untrusted: string[] = [];
+  for (const key of asked) {
+    const trustKey = settingTrustKey(key, project[key]);
+    if (trust.trusted.has(trustKey)) continue;
+    delete kept[key];
+    if (!trust.refused.has(trustKey)) untrusted.push(trustKey);
+  }
+  return { kept, untrusted };
 }
 
 type FileSettings = Partial<Omit<Settings, "permissions">> & { permissions?: Partial<Settings["permissions"]> };

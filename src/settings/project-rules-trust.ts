@@ -12,6 +12,8 @@ import { updateFile } from "../mcp/config/locked-file.ts";
  * start only once approved. Trust is kept per project folder (its real path) and per rule, exactly
  * as written, in the same `approvals.json` (under "permissionRules"): a rule added later by a
  * `git pull` is asked about again; one the REPL saved there itself is trusted as it is saved.
+ * A project's `model` and `thinking` (they choose what the user pays for) are trusted the same way,
+ * per value as written (`model: "claude-opus-4-1"`), under "projectSettings".
  */
 export interface RuleTrust {
   trusted: Set<string>;
@@ -25,6 +27,14 @@ const FolderTrust = v.looseObject({
 
 type Env = Record<string, string | undefined>;
 
+/** Which of a project's trusted things: its allow rules, or its `model`/`thinking` values. */
+export type TrustKind = "permissionRules" | "projectSettings";
+
+const NEEDS_TRUST_AGAIN: Record<TrustKind, string> = {
+  permissionRules: "the project's allow rules need trusting again",
+  projectSettings: "the project's model and thinking settings need trusting again",
+};
+
 /** The folder a project's trust is kept under. */
 export function trustFolder(cwd: string): string {
   try {
@@ -35,19 +45,19 @@ export function trustFolder(cwd: string): string {
 }
 
 /** Fail-closed: a corrupt approvals.json trusts nothing (and says so). */
-export function readRuleTrust(cwd: string, env: Env): { trust: RuleTrust; warning?: string } {
+export function readRuleTrust(cwd: string, env: Env, kind: TrustKind = "permissionRules"): { trust: RuleTrust; warning?: string } {
   const none = { trusted: new Set<string>(), refused: new Set<string>() };
   const path = approvalsPath(env);
   try {
     const read = readConfigText(path);
     if (read === undefined) return { trust: none };
-    const raw = readProperty(read.text, ["permissionRules", trustFolder(cwd)]);
+    const raw = readProperty(read.text, [kind, trustFolder(cwd)]);
     if (raw === undefined) return { trust: none };
     const parsed = v.safeParse(FolderTrust, raw);
-    if (!parsed.success) return { trust: none, warning: `${path}: "permissionRules" is not as cat-code wrote it; the project's allow rules need trusting again` };
+    if (!parsed.success) return { trust: none, warning: `${path}: "${kind}" is not as cat-code wrote it; ${NEEDS_TRUST_AGAIN[kind]}` };
     return { trust: { trusted: new Set(parsed.output.trusted), refused: new Set(parsed.output.refused) } };
   } catch (error) {
-    return { trust: none, warning: `${path}: ${(error as Error).message}; the project's allow rules need trusting again` };
+    return { trust: none, warning: `${path}: ${(error as Error).message}; ${NEEDS_TRUST_AGAIN[kind]}` };
   }
 }
 
@@ -55,9 +65,9 @@ export function readRuleTrust(cwd: string, env: Env): { trust: RuleTrust; warnin
  * Records the user's word about some of a project's allow rules (locked, atomic; every other record
  * kept): "trusted" rules hold from now on, "refused" ones are not asked about again.
  */
-export async function recordRuleTrust(cwd: string, rules: readonly string[], decision: "trusted" | "refused", env: Env): Promise<void> {
+export async function recordRuleTrust(cwd: string, rules: readonly string[], decision: "trusted" | "refused", env: Env, kind: TrustKind = "permissionRules"): Promise<void> {
   const path = approvalsPath(env);
-  const key = ["permissionRules", trustFolder(cwd)];
+  const key = [kind, trustFolder(cwd)];
   await updateFile(
     path,
     (current) => {

@@ -27,6 +27,11 @@ export interface LoadedSettings {
   projectFile: string;
   /** Project allow rules not yet trusted (left out of settings.permissions.allow until trusted). */
   untrustedAllow: string[];
+  /**
+   * The project's `model`/`thinking` values not yet trusted here, as `model: "…"` (left out of
+   * settings until trusted: the user's own values, if any, hold meanwhile).
+   */
+  untrustedSettings: string[];
   /** Every valid rule with its file and whether it is in force, for /permissions. */
   rules: RuleSource[];
 }

@@ -9,3 +9,10 @@ export function untrustedRulesWarning(loaded: LoadedSettings): string | undefine
   const more = rules.length > shown.length ? `, and ${rules.length - shown.length} more` : "";
   return `${loaded.projectFile}: ${rules.length} allow rule(s) ignored, not yet trusted in this folder (${shown.join(", ")}${more}); start cat-code here at a terminal to review them`;
 }
+
+/** The warning for a project's model/thinking left out because nobody trusted them here yet; undefined when none. */
+export function untrustedSettingsWarning(loaded: LoadedSettings): string | undefined {
+  const values = loaded.untrustedSettings;
+  if (values.length === 0) return undefined;
+  return `${loaded.projectFile}: ${values.map((value) => cutText(value, 80)).join(", ")} ignored, not yet trusted in this folder (they choose what you pay for); start cat-code here at a terminal to review them, or put them in ${loaded.userFile}`;
+}

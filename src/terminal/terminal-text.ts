@@ -3,7 +3,7 @@
  * and isolates (U+202A–U+202E, U+2066–U+2069) and the direction marks (U+200E, U+200F, U+061C).
  * A tool name or a command could look like something else on screen.
  */
-const BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069";
+export const BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069";
 /** C0 and C1 controls and DEL, bidi controls: whatever `Bun.stripANSI` leaves of them. */
 const UNSAFE_CHARACTERS = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_CONTROLS}]`, "g");
 const C1_CONTROLS = /[\u0080-\u009f]/g;

@@ -31,13 +31,23 @@ export class PtyTerminal {
   private pending = Promise.resolve();
   /** The cursor's column when the program ended: 0 when it left the shell a fresh line. */
   exitColumn: number | undefined;
+  /** Every byte the program wrote, decoded: what the screen cannot show (a title, a clipboard write). */
+  written = "";
+  private readonly decoder = new TextDecoder();
 
   /** Starts `command` (argv) in a 120x40 terminal. */
   start(command: string[], options: { cwd: string; env: Record<string, string> }): void {
     const child = Bun.spawn(command, {
       cwd: options.cwd,
       env: { TERM: "xterm-256color", ...options.env },
-      terminal: { cols: COLS, rows: ROWS, data: (_terminal, data) => this.show(data) },
+      terminal: {
+        cols: COLS,
+        rows: ROWS,
+        data: (_terminal, data) => {
+          this.written += this.decoder.decode(data, { stream: true });
+          this.show(data);
+        },
+      },
     });
     this.process = child;
     void child.exited.then(async (code) => {

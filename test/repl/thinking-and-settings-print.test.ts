@@ -85,3 +85,14 @@ test("a thinking budget the model cannot take is a one-line usage error, before 
   expect(stderr).toContain("thinking: a thinking budget of 500000 tokens leaves no room for claude-sonnet-4-5's answer");
   expect(standIn!.requests).toHaveLength(0);
 });
+
+test("-p: a project's untrusted model and thinking are left out with a warning; the user's model is used", async () => {
+  writeFileSync(join(home, "settings.json"), JSON.stringify({ model: "claude-sonnet-4-5" }));
+  mkdirSync(join(dir, ".cat-code"));
+  writeFileSync(join(dir, ".cat-code", "settings.json"), JSON.stringify({ model: "claude-opus-4-1", thinking: { budgetTokens: 20000 } }));
+  const { code, stderr } = await runCli(["-p", "hi"], [reply(text("a"))]);
+  expect(code).toBe(0);
+  expect(stderr).toContain('model: "claude-opus-4-1", thinking: {"budgetTokens":20000} ignored, not yet trusted in this folder');
+  expect(standIn!.requests[0]!.body.model).toBe("claude-sonnet-4-5");
+  expect(standIn!.requests[0]!.body.thinking).toBeUndefined();
+});

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSettings } from "../../src/settings/load-settings.ts";
 import { recordRuleTrust } from "../../src/settings/project-rules-trust.ts";
+import { untrustedSettingsWarning } from "../../src/settings/untrusted-rules.ts";
 
 let home: string;
 let cwd: string;
@@ -57,12 +58,12 @@ describe("loadSettings", () => {
 
   test("a corrupt file: one warning naming the file and the JSON error, its settings ignored, the other file still read", () => {
     writeUser('{"model": "a",, }');
-    writeProject('{"model": "claude-from-project"}');
+    writeProject('{"markdown": false}');
     const loaded = loadSettings({ cwd, env });
     expect(loaded.warnings).toHaveLength(1);
     expect(loaded.warnings[0]).toContain(join(home, "settings.json"));
     expect(loaded.warnings[0]).toMatch(/not valid JSON: .* at line 1, column \d+; its settings are ignored/);
-    expect(loaded.settings.model).toBe("claude-from-project");
+    expect(loaded.settings.markdown).toBe(false);
   });
 
   test("a folder, a huge file and a deeply nested one are warnings, never a crash or a hang", () => {
@@ -108,11 +109,13 @@ describe("loadSettings", () => {
     expect((loaded.settings.env as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  test("the project's values win over the user's; rule lists add up", () => {
-    writeUser(JSON.stringify({ model: "user-model", markdown: false, permissions: { deny: ["Bash(rm:*)"] } }));
-    writeProject(JSON.stringify({ model: "project-model", permissions: { deny: ["Read(.env)"] } }));
+  test("the project's values win over the user's (model once trusted); rule lists add up", async () => {
+    writeUser(JSON.stringify({ model: "user-model", markdown: false, autoCompact: true, permissions: { deny: ["Bash(rm:*)"] } }));
+    writeProject(JSON.stringify({ model: "project-model", autoCompact: false, permissions: { deny: ["Read(.env)"] } }));
+    await recordRuleTrust(cwd, ['model: "project-model"'], "trusted", env, "projectSettings");
     const loaded = loadSettings({ cwd, env });
     expect(loaded.settings.model).toBe("project-model");
+    expect(loaded.settings.autoCompact).toBe(false);
     expect(loaded.settings.markdown).toBe(false);
     expect(loaded.settings.permissions.deny).toEqual(["Bash(rm:*)", "Read(.env)"]);
   });
@@ -159,6 +162,39 @@ describe("a hostile project file", () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
+  });
+
+  test("its model and thinking wait until trusted (the user's own hold meanwhile), per folder and value as written", async () => {
+    writeUser(JSON.stringify({ model: "claude-sonnet-4-5" }));
+    writeProject(JSON.stringify({ model: "claude-opus-4-1", thinking: { budgetTokens: 30000 }, markdown: false }));
+    let loaded = loadSettings({ cwd, env });
+    expect(loaded.settings.model).toBe("claude-sonnet-4-5");
+    expect(loaded.settings.thinking).toBeUndefined();
+    expect(loaded.settings.markdown).toBe(false);
+    expect(loaded.untrustedSettings).toEqual(['model: "claude-opus-4-1"', 'thinking: {"budgetTokens":30000}']);
+    expect(untrustedSettingsWarning(loaded)).toContain('model: "claude-opus-4-1", thinking: {"budgetTokens":30000} ignored, not yet trusted in this folder');
+
+    await recordRuleTrust(cwd, ['model: "claude-opus-4-1"'], "trusted", env, "projectSettings");
+    await recordRuleTrust(cwd, ['thinking: {"budgetTokens":30000}'], "refused", env, "projectSettings");
+    loaded = loadSettings({ cwd, env });
+    expect(loaded.settings.model).toBe("claude-opus-4-1");
+    expect(loaded.settings.thinking).toBeUndefined();
+    expect(loaded.untrustedSettings).toEqual([]);
+    // Trust is not given to the rules, nor the rules' to these.
+    expect(JSON.parse(readFileSync(join(home, "approvals.json"), "utf8")).permissionRules).toBeUndefined();
+
+    // A `git pull` that changes the value asks again.
+    writeProject(JSON.stringify({ model: "claude-opus-9" }));
+    loaded = loadSettings({ cwd, env });
+    expect(loaded.settings.model).toBe("claude-sonnet-4-5");
+    expect(loaded.untrustedSettings).toEqual(['model: "claude-opus-9"']);
+  });
+
+  test("a project model equal to the user's own needs no trust", () => {
+    writeUser(JSON.stringify({ model: "claude-sonnet-4-5", thinking: true }));
+    writeProject(JSON.stringify({ model: "claude-sonnet-4-5", thinking: true }));
+    const loaded = loadSettings({ cwd, env });
+    expect([loaded.settings.model, loaded.settings.thinking, loaded.untrustedSettings]).toEqual(["claude-sonnet-4-5", true, []]);
   });
 
   test("a corrupt approvals.json trusts nothing, and says so", () => {

@@ -11,6 +11,7 @@ import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts"
 import { keeperArgs, openServers, signInFirst } from "./server-access.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { signInArgs } from "./sign-in-args.ts";
+import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 
 const callArgs = {
   server: { type: "positional", required: false, description: "The server's name in the config (absent with --stdio or --url)" },
@@ -82,7 +83,7 @@ export default defineCommand({
         feedback.done();
       }
       // The whole result, uncut: the model's output cap is for the model, not for a script.
-      const text = args.raw ? JSON.stringify(result, null, 2) : flattenContent(result);
+      const text = args.raw ? jsonForTerminal(result, 2) : flattenContent(result);
       // A script gets the bytes the server sent; a terminal gets them sanitized (printResult decides).
       await printResult(text);
       if (result.isError) process.exitCode = ExitCode.ToolError;

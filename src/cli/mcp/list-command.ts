@@ -5,6 +5,7 @@ import { userConfigPath } from "../../mcp/config/load-config.ts";
 import { cliSignInHint, redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
 import { keeperArgs, openServers } from "./server-access.ts";
 import { loadServerEntries, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
+import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 
 const listArgs = {
   json: { type: "boolean", description: "Print one JSON document" },
@@ -24,7 +25,7 @@ export default defineCommand({
       await servers.connectAll();
       const statuses = servers.status().map((status) => redactStatus(status, entries));
       if (args.json) {
-        console.log(JSON.stringify({ servers: statuses.map((status) => statusToJson(status, entries)) }, null, 2));
+        console.log(jsonForTerminal({ servers: statuses.map((status) => statusToJson(status, entries)) }, 2));
       } else if (statuses.length === 0) {
         const files = args["mcp-config"] ?? `${userConfigPath()} or ${projectConfigPath()}`;
         console.error(`No MCP servers configured in ${files}. Add one, e.g.:\n  cat-code mcp add echo -- ./echo-server.sh`);

@@ -8,6 +8,7 @@ import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { featureCommandArgs, requestFailure, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
 import { checkPromptArguments } from "./prompt-arguments.ts";
 import { parseStringPairs } from "./string-pairs.ts";
+import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 
 const USAGE = "usage: cat-code mcp prompt <server> <name> [key=value ...] [--json]";
 
@@ -46,7 +47,7 @@ export default defineCommand({
         feedback.done();
       }
     });
-    await printResult(args.json ? JSON.stringify(result, null, 2) : messagesText(result));
+    await printResult(args.json ? jsonForTerminal(result, 2) : messagesText(result));
   },
 });
 

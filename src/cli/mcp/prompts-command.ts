@@ -4,6 +4,7 @@ import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { argumentList } from "./prompt-arguments.ts";
 import { featureCommandArgs, requestFailure, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
+import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 
 const promptsArgs = {
   server: { type: "positional", required: false, description: "Only this server's prompts" },
@@ -39,7 +40,7 @@ export default defineCommand({
           arguments: (p.arguments ?? []).map((a) => ({ name: a.name, description: a.description, required: a.required === true })),
         })),
       );
-      await printResult(JSON.stringify({ prompts }, null, 2));
+      await printResult(jsonForTerminal({ prompts }, 2));
       return;
     }
     if (listed.every((s) => s.prompts.length === 0)) {

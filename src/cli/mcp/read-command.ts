@@ -5,6 +5,7 @@ import { printResult } from "../../terminal/output.ts";
 import { featureCommandArgs, requestFailure, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
 import { writeResourceContents } from "./resource-output.ts";
 import { expandUriTemplate, isUriTemplate } from "./uri-template-arguments.ts";
+import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 
 const USAGE = "usage: cat-code mcp read <server> <uri> [key=value ...] [--out FILE] [--json]";
 
@@ -40,7 +41,7 @@ export default defineCommand({
       }
     });
     // The whole result, uncut: the model's output cap is for the model, not for a script.
-    if (args.json) await printResult(JSON.stringify(result, null, 2));
+    if (args.json) await printResult(jsonForTerminal(result, 2));
     else await writeResourceContents(result.contents, serverName, { out: args.out, terminal: process.stdout.isTTY === true });
   },
 });

@@ -8,6 +8,7 @@ import { formatBytes } from "../../mcp/tools/flatten-content.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { featureCommandArgs, requestFailure, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
+import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 
 const resourcesArgs = {
   server: { type: "positional", required: false, description: "Only this server's resources" },
@@ -40,7 +41,7 @@ export default defineCommand({
       ),
     );
     if (args.json) {
-      await printResult(JSON.stringify(resourcesJson(listed), null, 2));
+      await printResult(jsonForTerminal(resourcesJson(listed), 2));
       return;
     }
     if (listed.every((s) => s.resources.length === 0 && s.templates.length === 0)) {

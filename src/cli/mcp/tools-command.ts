@@ -9,6 +9,7 @@ import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/ter
 import { keeperArgs, openServers, signInFirst } from "./server-access.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { signInArgs } from "./sign-in-args.ts";
+import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 
 const toolsArgs = {
   server: { type: "positional", required: false, description: "Only this server's tools" },
@@ -63,7 +64,7 @@ export default defineCommand({
           readOnly: tool.definition.annotations?.readOnlyHint === true,
           inputSchema: tool.inputSchema,
         }));
-        await printResult(JSON.stringify({ tools: json }, null, 2));
+        await printResult(jsonForTerminal({ tools: json }, 2));
         return;
       }
       if (tools.length === 0) {

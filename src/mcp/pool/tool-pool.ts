@@ -225,6 +225,8 @@ export class McpToolPool {
     }
     // Gone, or replaced by a new connection, while listing: what this one listed no longer counts.
     if (connection.status.state !== "connected" || connection.client !== client) return;
+    // Only a real change is news: a server may announce list_changed over and over with the same list.
+    if (sameTools(connection.status.tools, tools)) return;
     connection.status = { ...connection.status, tools };
     this.registrations.unregister(connection);
     this.registerTools(connection);
@@ -363,4 +365,12 @@ function lastErrorOf(status: ServerStatus): { lastError?: string } {
   // A failed status's reason is its last error; it is carried into the next status as lastError.
   if (status.state === "failed") return { lastError: status.reason };
   return status.lastError === undefined ? {} : { lastError: status.lastError };
+}
+
+/**
+ * Whether two listings are the same tools: names, descriptions, schemas, annotations and all, in
+ * order, as the server wrote them (a server that reorders its keys each time makes news, no harm).
+ */
+function sameTools(before: readonly ToolDefinition[], after: readonly ToolDefinition[]): boolean {
+  return before.length === after.length && JSON.stringify(before) === JSON.stringify(after);
 }

@@ -3,7 +3,9 @@ import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
 import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
 import { initializeHandler, MemoryTransport } from "../../helpers/memory-transport.ts";
-import { BUN, CHAOS_SERVER, ECHO_SERVER } from "../../helpers/paths.ts";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
 const stdio = (name: string, command: string, args: string[] = [], extra: object = {}): ServerEntry => ({
@@ -133,6 +135,30 @@ describe("tools that change while connected", () => {
       expect((await registry.get("mcp__grower__extra_1")?.execute({}))?.content).toBe("unknown tool extra_1");
     } finally {
       await pool.closeAll();
+    }
+  });
+
+  test("a server announcing list_changed again and again with the same list is re-listed, but only a real change is told", async () => {
+    const dir = tempDir();
+    const record = join(dir, "received.jsonl");
+    const listings = () => (existsSync(record) ? readFileSync(record, "utf8").split("\n").filter((line) => line.includes('"tools/list"')).length : 0);
+    const changes: string[][] = [];
+    const pool = new McpToolPool([stdio("chatty", BUN, [CHAOS_SERVER, "--growing", "--announce-every=20", `--record=${record}`])]);
+    pool.onToolsChanged = (server, tools) => changes.push([server, ...tools.map((t) => t.name)]);
+    try {
+      await pool.connectAll();
+      await waitFor(() => listings() >= 6, "the server's tools listed again after several announcements");
+      expect(changes).toEqual([]);
+      const registry = new ToolRegistry();
+      pool.registerInto(registry);
+      await registry.get("mcp__chatty__grow")?.execute({});
+      await waitFor(() => changes.length > 0, "the real change to be told");
+      const seen = listings();
+      await waitFor(() => listings() >= seen + 4, "more announcements after the change");
+      expect(changes).toEqual([["chatty", "echo", "sleep", "big", "grow", "extra_1"]]);
+    } finally {
+      await pool.closeAll();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
