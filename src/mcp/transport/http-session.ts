@@ -5,7 +5,7 @@ import type { JsonRpcMessage } from "../protocol.ts";
 import { AuthError } from "../auth/auth-error.ts";
 import type { ServerAuthorizer } from "../auth/server-authorizer.ts";
 import { MODERN_PROTOCOL_VERSION } from "../stateless-protocol.ts";
-import { unreachable } from "./http-errors.ts";
+import { httpStatusError, unreachable } from "./http-errors.ts";
 import { fetchWithinOrigin } from "./http-redirects.ts";
 import { modernHeaders } from "./modern-headers.ts";
 
@@ -58,6 +58,11 @@ export class HttpSession {
     private readonly authorizer?: ServerAuthorizer,
   ) {
     this.shownUrl = redactUrl(url);
+  }
+
+  /** The error for an answer that is not a success (see httpStatusError), naming the configured headers it carried. */
+  statusError(response: Response): Promise<McpError> {
+    return httpStatusError(this.shownUrl, response, Object.keys(this.headers));
   }
 
   /** Whether messages go the 2026-07-28 way (see `protocolVersion`). */
@@ -153,8 +158,14 @@ export class HttpSession {
           signal: combined,
         });
         if (!this.authorizer || (response.status !== 401 && response.status !== 403) || attempt === MAX_AUTH_ATTEMPTS) return response;
+        // The body is let go only when the request goes again: a refusal OAuth has no say in is
+        // returned whole, and its body holds the server's reason (httpStatusError shows it).
+        const again = await this.renewAuthorization(response, authorization).catch(async (error: unknown) => {
+          await response.body?.cancel().catch(() => {});
+          throw error;
+        });
+        if (!again) return response;
         await response.body?.cancel().catch(() => {});
-        if (!(await this.renewAuthorization(response, authorization))) return response;
         combined.throwIfAborted();
       }
     } catch (error) {
