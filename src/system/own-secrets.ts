@@ -25,6 +25,11 @@ export const WELL_KNOWN_SECRETS: readonly RegExp[] = [
   /^MYSQL_PWD$/i,
 ];
 
+/** cat-code's own credentials: never passed to a server, never read by a project's entry. */
+export function isOwnSecret(name: string): boolean {
+  return OWN_SECRETS.includes(name);
+}
+
 export function isWellKnownSecret(name: string): boolean {
   return OWN_SECRETS.includes(name) || WELL_KNOWN_SECRETS.some((pattern) => pattern.test(name));
 }
