@@ -27,6 +27,9 @@ export function isEventStream(response: Response): boolean {
   return mediaType(response) === SSE_TYPE;
 }
 
+/** How many OAuth `Authorization` values a session remembers for masking: the latest ones. */
+const MAX_REMEMBERED_AUTHORIZATIONS = 16;
+
 /**
  * The HTTP side of one MCP endpoint: every fetch goes through here, so the configured headers, the
  * `Mcp-Session-Id` and the `MCP-Protocol-Version` are added in one place, a failed connection becomes
@@ -51,6 +54,8 @@ export class HttpSession {
   readonly shownUrl: string;
 
   private readonly closer = new AbortController();
+  /** Every `Authorization` an authorizer gave for a request, to mask in text the server sends back. */
+  private readonly authorizationsSent = new Set<string>();
 
   constructor(
     private readonly url: string,
@@ -58,6 +63,11 @@ export class HttpSession {
     private readonly authorizer?: ServerAuthorizer,
   ) {
     this.shownUrl = redactUrl(url);
+  }
+
+  /** The configured header values and every OAuth `Authorization` sent so far (see Transport.credentials). */
+  credentials(): string[] {
+    return [...Object.values(this.headers), ...this.authorizationsSent];
   }
 
   /** The error for an answer that is not a success (see httpStatusError), naming the configured headers it carried. */
@@ -190,7 +200,12 @@ export class HttpSession {
   private headersFor(ownHeaders: Record<string, string>, sessionId: string | undefined, withVersion = true, authorization?: string): Headers {
     const headers = new Headers(this.headers);
     for (const [name, value] of Object.entries(ownHeaders)) headers.set(name, value);
-    if (authorization !== undefined) headers.set("Authorization", authorization);
+    if (authorization !== undefined) {
+      headers.set("Authorization", authorization);
+      // Bounded: a long session refreshes its token now and then, never thousands of times.
+      if (this.authorizationsSent.size >= MAX_REMEMBERED_AUTHORIZATIONS) this.authorizationsSent.delete(this.authorizationsSent.values().next().value!);
+      this.authorizationsSent.add(authorization);
+    }
     if (sessionId !== undefined) headers.set("Mcp-Session-Id", sessionId);
     if (withVersion && this.protocolVersion !== undefined) headers.set("MCP-Protocol-Version", this.protocolVersion);
     return headers;

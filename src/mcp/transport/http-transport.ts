@@ -95,6 +95,10 @@ export class HttpTransport implements Transport {
     );
   }
 
+  credentials(): string[] {
+    return this.session.credentials();
+  }
+
   /** Nothing to open: HTTP connects per message. Only checks what would make every message fail. */
   async start(): Promise<void> {
     // Not echoed: text that is no URL cannot be redacted, and may be a secret.
