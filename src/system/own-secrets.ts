@@ -25,8 +25,23 @@ export const WELL_KNOWN_SECRETS: readonly RegExp[] = [
   /^MYSQL_PWD$/i,
 ];
 
+/** cat-code's own credentials: never passed to a server, never read by a project's entry. */
+export function isOwnSecret(name: string): boolean {
+  return OWN_SECRETS.includes(name);
+}
+
 export function isWellKnownSecret(name: string): boolean {
   return OWN_SECRETS.includes(name) || WELL_KNOWN_SECRETS.some((pattern) => pattern.test(name));
+}
+
+/**
+ * Whether a value is a URL with a password in it (`DATABASE_URL=postgres://u:pw@db/app`): a
+ * credential whatever the variable is called, so it is withheld from servers like the named ones.
+ */
+export function holdsUrlPassword(value: string): boolean {
+  // Only text that starts like a URL is parsed: most values are not, and parsing each costs.
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*@/.test(value) || !URL.canParse(value)) return false;
+  return new URL(value).password !== "";
 }
 
 type Env = Record<string, string | undefined>;
@@ -47,24 +62,24 @@ export interface ServerEnvironment {
 }
 
 /**
- * The environment for an MCP server: ours without our own credentials and without other tools'
- * well-known secrets (WELL_KNOWN_SECRETS), then the entry's `env` on top, which is how an entry
- * passes one on purpose.
+ * The environment for an MCP server: ours without our own credentials, without other tools'
+ * well-known secrets (WELL_KNOWN_SECRETS) and without any variable whose value is a URL with a
+ * password, then the entry's `env` on top, which is how an entry passes one on purpose.
  */
 export function serverEnvironment(entryEnv: Record<string, string> = {}, parentEnv: Env = process.env): ServerEnvironment {
   const withheld: string[] = [];
-  const env = inherited(parentEnv, (name) => {
-    const secret = isWellKnownSecret(name);
+  const env = inherited(parentEnv, (name, value) => {
+    const secret = isWellKnownSecret(name) || holdsUrlPassword(value);
     if (secret && !Object.hasOwn(entryEnv, name)) withheld.push(name);
     return secret;
   });
   return { env: { ...env, ...entryEnv }, withheld: withheld.sort() };
 }
 
-function inherited(parentEnv: Env, leaveOut: (name: string) => boolean): Record<string, string> {
+function inherited(parentEnv: Env, leaveOut: (name: string, value: string) => boolean): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) {
-    if (value !== undefined && !leaveOut(name)) env[name] = value;
+    if (value !== undefined && !leaveOut(name, value)) env[name] = value;
   }
   return env;
 }

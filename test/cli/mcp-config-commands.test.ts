@@ -295,12 +295,13 @@ describe("project scope (.mcp.json)", () => {
     const { marker, entry } = trap(w.home);
     w.write(w.projectFile, { trap: { ...entry, cwd: "/tmp", env: { BASH_ENV: "./payload.sh", NODE_OPTIONS: "--require ./p.js", KEY: "${GH_KEY:-none}" } } });
     const get = await w.cli("get", "trap");
-    expect(get.stdout.split("\n").slice(3, 11)).toEqual([
+    expect(get.stdout.split("\n").slice(3, 12)).toEqual([
       `  command:  bash -c '${entry.args[1]}'`,
       "  cwd:      /tmp",
       "  env:      BASH_ENV=./payload.sh",
       "            NODE_OPTIONS=--require ./p.js",
       "            KEY=${GH_KEY:-none}",
+      "  reads:    $GH_KEY: passes it to the server process (env.KEY)",
       "  warning:  cwd /tmp is outside the project folder",
       "  warning:  BASH_ENV changes which code programs load: this entry can run more than its command",
       "  warning:  NODE_OPTIONS changes which code programs load: this entry can run more than its command",

@@ -64,6 +64,13 @@ describe("cat-code mcp add: the oauth flags", () => {
     expectNoSecret(stdout, stderr);
   });
 
+  test("add-json --scope project with the secret as ${VAR} writes .mcp.json", async () => {
+    const w = workspace();
+    const { exitCode } = await w.cli("add-json", "linear", JSON.stringify({ url: URL_, oauth: { clientId: "c", clientSecret: "${LINEAR_SECRET}" } }), "--scope", "project");
+    expect(exitCode).toBe(0);
+    expect(w.entries(w.projectFile).linear.oauth).toEqual({ clientId: "c", clientSecret: "${LINEAR_SECRET}" });
+  });
+
   test("--scope project with the secret as ${VAR} writes .mcp.json", async () => {
     const w = workspace();
     const { exitCode } = await w.cli("add", "-t", "http", "linear", URL_, "--scope", "project", "--client-id", "c", "--client-secret", "${LINEAR_SECRET}");
@@ -82,6 +89,9 @@ describe("cat-code mcp add: the oauth flags", () => {
     ["an empty scope", ["add", "-t", "http", "a", URL_, "--oauth-scope", " "], "--oauth-scope needs at least one scope name"],
     ["a scope with a quote", ["add", "-t", "http", "a", URL_, "--oauth-scope", 'read"x'], 'every item of "oauth.scopes" must be one scope name without spaces or quotes'],
     ["a literal secret for the shared project file", ["add", "-t", "http", "a", URL_, "-s", "project", "--client-id", "c", "--client-secret", `${SECRET}-3`], "would write the secret into .mcp.json, which the project shares: pass it as '${VARIABLE}'"],
+    ["a secret hidden in a ${VAR:-default} for the shared project file", ["add", "-t", "http", "a", URL_, "-s", "project", "--client-id", "c", "--client-secret", `\${UNSET_X:-${SECRET}-4}`], "would write the secret into .mcp.json"],
+    ["add-json: a literal secret for the shared project file", ["add-json", "a", JSON.stringify({ url: URL_, oauth: { clientId: "c", clientSecret: `${SECRET}-5` } }), "--scope", "project"], `"oauth.clientSecret" with --scope project would write the secret into .mcp.json, which the project shares: write it as "\${VARIABLE}"`],
+    ["add-json: a secret after a variable, for the shared project file", ["add-json", "a", JSON.stringify({ url: URL_, oauth: { clientId: "c", clientSecret: `\${X}${SECRET}-6` } }), "-s", "project"], `"oauth.clientSecret" with --scope project`],
     ["an OAuth scope given to --scope", ["add", "-t", "http", "a", URL_, "--scope", "read"], "--scope must be user or project (the file the entry goes to), not 'read'; the scopes to ask a server for go in --oauth-scope 'read'"],
     ["a flag without its value", ["add", "-t", "http", "a", URL_, "--client-id"], "--client-id needs a value"],
   ];
@@ -127,11 +137,11 @@ describe("cat-code mcp get: the oauth block and the stored tokens", () => {
     const lines = stdout.split("\n");
     expect(lines.slice(0, 5)).toEqual(["linear", "  scope:    user", `  file:     ${w.userFile}`, "  type:     http", `  url:      ${URL_}`]);
     expect(lines.slice(5, 11)).toEqual([
-      "  timeout:  2000",
       "  oauth:    clientId: cat-code-cli",
       "            clientSecret: ***",
       "            scopes: read write",
       "            callbackPort: 8765",
+      "  timeout:  2000",
       "  tokens:   stored (issuer https://auth.example/tenant, scopes read write, expires 2099-01-02T03:04:05.000Z, refreshable)",
     ]);
     expect(lines[11]).toStartWith("  status:   FAILED");
@@ -166,18 +176,20 @@ describe("cat-code mcp get: the oauth block and the stored tokens", () => {
     expectNoSecret(text.stdout, text.stderr);
   });
 
-  test("a project entry's literal secret and a ${VAR:-default} are masked in text and JSON", async () => {
+  test("a project entry's oauth block is shown whole, as written, in text and JSON, with each ${VAR} and where it goes", async () => {
     const w = workspace();
-    w.write(w.projectFile, {
-      shared: { type: "http", url: URL_, oauth: { clientId: "c", clientSecret: `${SECRET}-in-project` } },
-      fallback: { type: "http", url: URL_, oauth: { clientId: "c", clientSecret: `\${NOT_SET_HERE:-${SECRET}-default}` } },
-    });
-    for (const name of ["shared", "fallback"]) {
-      const text = await w.cli("get", name);
-      expect(text.stdout).toMatch(/\n {3,}clientSecret: \*\*\*\n/);
-      const json = await w.cli("get", name, "--json");
-      expect(JSON.parse(json.stdout)).toMatchObject({ oauth: { clientSecret: "***" }, entry: { oauth: { clientSecret: "***" } }, signedIn: false });
-      expectNoSecret(text.stdout, text.stderr, json.stdout, json.stderr);
-    }
+    const shared = { clientId: "c", clientSecret: "project-literal-secret", scopes: ["repo"] };
+    const fallback = { grant: "client_credentials", clientId: "${CLIENT_NAME:-robot}", clientSecret: "${NOT_SET_HERE:-fallback-value}" };
+    w.write(w.projectFile, { shared: { type: "http", url: URL_, oauth: shared }, fallback: { type: "http", url: URL_, oauth: fallback } });
+    const text = await w.cli("get", "shared");
+    expect(text.stdout).toContain(["  oauth:   clientId: c", "           clientSecret: project-literal-secret", "           scopes: repo"].join("\n"));
+    expect(JSON.parse((await w.cli("get", "shared", "--json")).stdout)).toMatchObject({ oauth: shared, entry: { oauth: shared } });
+    const other = await w.cli("get", "fallback");
+    expect(other.stdout).toContain("           clientSecret: ${NOT_SET_HERE:-fallback-value}\n");
+    expect(other.stdout).toContain("  reads:   $CLIENT_NAME: sends it to the authorization server http://127.0.0.1:9 names (oauth.clientId)\n");
+    expect(other.stdout).toContain("           $NOT_SET_HERE: sends it to the authorization server http://127.0.0.1:9 names (oauth.clientSecret)\n");
+    const list = await w.cli("list");
+    expect(list.stdout).toContain("    oauth:  grant: client_credentials\n");
+    expect(list.stdout).toContain("            clientSecret: project-literal-secret\n");
   });
 });

@@ -87,3 +87,23 @@ test("the question shows the whole entry: command line, cwd, every env value as 
   await terminal.waitForText("/help for commands");
   expect(existsSync(marker)).toBe(false);
 });
+
+test("the question shows an http entry's oauth block whole, each ${VAR} with where it goes, and a warning for a secret", async () => {
+  const project = tempDir();
+  const oauth = { grant: "client_credentials", clientId: "robot", clientSecret: "x-${GITHUB_TOKEN:-unset}", scopes: ["repo"] };
+  writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { api: { url: "http://127.0.0.1:9/mcp", headers: { "X-Team": "${TEAM:-cats}" }, oauth } } }));
+  terminal = startReplIn(project, tempDir());
+  await terminal.waitForText("Allow it? [y]es / [n]o, never / [l]ater");
+  // The screen wraps long lines, through a word too: compare without any space.
+  const packed = terminal.screen().replace(/\s+/g, "");
+  for (const line of [
+    "oauth: grant: client_credentials clientId: robot clientSecret: x-${GITHUB_TOKEN:-unset} scopes: repo",
+    "reads: $TEAM: sends it to http://127.0.0.1:9 (headers.X-Team)",
+    "$GITHUB_TOKEN: sends it to the authorization server http://127.0.0.1:9 names (oauth.clientSecret)",
+    "warning: $GITHUB_TOKEN is a secret withheld from servers unless an entry names it: approving sends it to the authorization server http://127.0.0.1:9 names",
+  ]) {
+    expect(packed).toContain(line.replace(/\s+/g, ""));
+  }
+  terminal.type("n");
+  await terminal.waitForText("/help for commands");
+});

@@ -33,6 +33,23 @@ describe("the environment of an MCP server", () => {
     expect(withheld).toContain("GH_TOKEN");
   });
 
+  test("a variable whose value is a URL with a password is withheld whatever its name, unless the entry names it", () => {
+    const parent = {
+      PATH: "/bin",
+      DATABASE_URL: "postgres://app:hunter22@db.internal:5432/app",
+      CACHE: "redis://:pw@cache:6379",
+      PUBLIC_URL: "https://example.com/x?y=1",
+      AMQP_URL: "amqp://guest@broker",
+      NOTE: "mail me at a://b:c@ later",
+    };
+    const { env, withheld } = serverEnvironment({}, parent);
+    expect(withheld).toEqual(["CACHE", "DATABASE_URL"]);
+    expect(env).toEqual({ PATH: "/bin", PUBLIC_URL: "https://example.com/x?y=1", AMQP_URL: "amqp://guest@broker", NOTE: "mail me at a://b:c@ later" });
+    const named = serverEnvironment({ DATABASE_URL: parent.DATABASE_URL }, parent);
+    expect(named.env.DATABASE_URL).toBe(parent.DATABASE_URL);
+    expect(named.withheld).toEqual(["CACHE"]);
+  });
+
   test("the rule: suffixes, prefixes and names, in any case", () => {
     for (const name of ["X_API_KEY", "X_APIKEY", "x_token", "X_SECRET", "X_SECRET_KEY", "X_ACCESS_KEY", "X_PRIVATE_KEY", "X_PASSWORD", "AWS_REGION", "OPENAI_ORG", "ANTHROPIC_MODEL", "GITHUB_TOKEN", "GH_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS", "PGPASSWORD", "MYSQL_PWD"]) {
       expect([name, isWellKnownSecret(name)]).toEqual([name, true]);
@@ -50,7 +67,7 @@ describe("the environment of an MCP server", () => {
 });
 
 describe("a real stdio server sees only what it should", () => {
-  const printed = "GITHUB_TOKEN,AWS_SECRET_ACCESS_KEY,OPENAI_API_KEY,MY_SERVICE_TOKEN,ANTHROPIC_API_KEY,CAT_CODE_VISIBLE";
+  const printed = "GITHUB_TOKEN,AWS_SECRET_ACCESS_KEY,OPENAI_API_KEY,MY_SERVICE_TOKEN,ANTHROPIC_API_KEY,DATABASE_URL,CAT_CODE_VISIBLE";
   const printer = { command: BUN, args: [CHAOS_SERVER, `--print-env=${printed}`, "--crash=before-handshake"] };
   const env = {
     GITHUB_TOKEN: "ghp-sekrit",
@@ -58,6 +75,7 @@ describe("a real stdio server sees only what it should", () => {
     OPENAI_API_KEY: "openai-sekrit",
     MY_SERVICE_TOKEN: "service-sekrit",
     ANTHROPIC_API_KEY: "ant-sekrit",
+    DATABASE_URL: "postgres://app:db-sekrit@db.internal/app",
     CAT_CODE_VISIBLE: "yes",
   };
 
@@ -66,7 +84,7 @@ describe("a real stdio server sees only what it should", () => {
     const list = await runSource(["mcp", "list", "--mcp-config", config], { env, cwd: tempDir() });
     const block = (name: string) => list.stdout.split(/\n(?=\S)/).find((part) => part.startsWith(`${name} `)) ?? "";
     expect(block("plain")).toContain("env CAT_CODE_VISIBLE=yes");
-    for (const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "MY_SERVICE_TOKEN", "ANTHROPIC_API_KEY"]) {
+    for (const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "MY_SERVICE_TOKEN", "ANTHROPIC_API_KEY", "DATABASE_URL"]) {
       expect(block("plain")).toContain(`env ${name} unset`);
     }
     expect(block("named")).toContain("env GITHUB_TOKEN=ghp-sekrit");
@@ -76,6 +94,7 @@ describe("a real stdio server sees only what it should", () => {
     const withheld = get.stdout.split("\n").find((line) => line.startsWith("  withheld:")) ?? "";
     expect(withheld).toContain("AWS_SECRET_ACCESS_KEY");
     expect(withheld).toContain("MY_SERVICE_TOKEN");
+    expect(withheld).toContain("DATABASE_URL");
     expect(withheld).not.toContain("GITHUB_TOKEN");
     expect(withheld).toContain('(not passed to the server; name one in "env" to pass it)');
     const json = JSON.parse((await runSource(["mcp", "get", "plain", "--json", "--mcp-config", config], { env, cwd: tempDir() })).stdout);

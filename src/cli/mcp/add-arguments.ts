@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { CliError } from "../../terminal/cli-error.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { MAX_TIMEOUT_MS } from "../../mcp/config/server-config.ts";
+import { isVariableOnly } from "../../mcp/config/launch-summary.ts";
 import { parseScope, type WritableScope } from "./config-scope.ts";
 
 export interface AddRequest {
@@ -167,7 +168,7 @@ function parsePort(text: string | undefined): number | undefined {
 function checkOAuth(oauth: Record<string, unknown>, scope: WritableScope): void {
   if (oauth.clientSecret === undefined) return;
   if (oauth.clientId === undefined) throw CliError.usage("--client-secret needs --client-id: the secret belongs to the client id the server's owner gave you");
-  if (scope === "project" && !String(oauth.clientSecret).includes("${")) {
+  if (scope === "project" && !isVariableOnly(oauth.clientSecret)) {
     throw CliError.usage("--client-secret with --scope project would write the secret into .mcp.json, which the project shares: pass it as '${VARIABLE}' and set the variable; nothing was written");
   }
 }

@@ -1,4 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
+import { isVariableOnly } from "../../mcp/config/launch-summary.ts";
+import { isPlainObject } from "../../system/plain-object.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { parseScope, scopeArg } from "./config-scope.ts";
@@ -28,6 +30,13 @@ export default defineCommand({
     }
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
       throw CliError.usage(`the entry must be a JSON object like '{"command":"./server.sh"}'; nothing was written`);
+    }
+    const oauth = (entry as Record<string, unknown>).oauth;
+    // As `mcp add --client-secret` does: a project's file is shared, so a secret there is a bare ${VAR}.
+    if (scope === "project" && isPlainObject(oauth) && oauth.clientSecret !== undefined && !isVariableOnly(oauth.clientSecret)) {
+      throw CliError.usage(
+        `"oauth.clientSecret" with --scope project would write the secret into .mcp.json, which the project shares: write it as "\${VARIABLE}" and set the variable; nothing was written`,
+      );
     }
     await saveEntry(args.name, scope, entry as Record<string, unknown>);
   },

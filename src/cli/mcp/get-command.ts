@@ -12,8 +12,9 @@ import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.
 import { serverEnvironment } from "../../system/own-secrets.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
 import { launchRows } from "../../terminal/render-launch.ts";
+import { maskedOAuth } from "../../mcp/config/launch-summary.ts";
 import { maskedEntry } from "./masked-entry.ts";
-import { maskedOAuth, oauthRows, signInState } from "./sign-in-summary.ts";
+import { signInState } from "./sign-in-summary.ts";
 import { openPool } from "./open-pool.ts";
 import { loadServerEntries } from "./server-selection.ts";
 
@@ -55,7 +56,7 @@ export default defineCommand({
         overrides: overrides ?? null,
         entry: maskedEntry(entry),
         withheldEnv: withheldVariables(entry),
-        oauth: maskedOAuth(raw.oauth) ?? null,
+        oauth: (entry.scope === "project" ? raw.oauth : maskedOAuth(raw.oauth)) ?? null,
         signedIn: signIn.signedIn,
         status: statusToJson(status),
       };
@@ -81,16 +82,15 @@ function renderEntry(entry: ServerEntry, status: ServerStatus, overrides: string
   if (overrides) rows.push(["overrides:", `the user entry in ${overrides}`]);
   const raw = isPlainObject(entry.raw) ? entry.raw : {};
   if (typeof raw.type === "string") rows.push(["type:", raw.type]);
-  // What it runs (values as written for a project entry, masked for the user's own), then the rest.
+  // What it runs or sends (values as written for a project entry, masked for the user's own), then the rest.
   rows.push(...launchRows(entry));
   const withheld = withheldVariables(entry);
   if (withheld.length > 0) rows.push(["withheld:", `${withheld.join(", ")} (not passed to the server; name one in "env" to pass it)`]);
   if (!isPlainObject(entry.raw)) rows.push(["entry:", JSON.stringify(entry.raw) ?? ""]);
   for (const [key, value] of Object.entries(raw)) {
-    if (!LAUNCH_FIELDS.has(key) && key !== "oauth") rows.push([`${key}:`, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]);
+    if (!LAUNCH_FIELDS.has(key)) rows.push([`${key}:`, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]);
   }
-  // The oauth block with its secret masked, then whether tokens are kept (never the tokens).
-  rows.push(...oauthRows(entry));
+  // Whether tokens are kept (never the tokens).
   if (tokensRow) rows.push(tokensRow);
   rows.push(...statusRows(entry, status));
   const lines = alignColumns(rows.map(([label = "", value = ""]) => [label, sanitizeForTerminal(value)]));
@@ -98,7 +98,7 @@ function renderEntry(entry: ServerEntry, status: ServerStatus, overrides: string
 }
 
 /** The fields shown first: the type, then what launchRows shows. */
-const LAUNCH_FIELDS = new Set(["type", "command", "args", "cwd", "env", "url", "headers"]);
+const LAUNCH_FIELDS = new Set(["type", "command", "args", "cwd", "env", "url", "headers", "oauth"]);
 
 /** The well-known secrets of this environment that a stdio server of this entry would not get. */
 function withheldVariables(entry: ServerEntry): string[] {

@@ -1,42 +1,7 @@
 import { CredentialsStore } from "../../mcp/auth/credentials-store.ts";
-import { MASK, visible } from "../../mcp/config/launch-summary.ts";
+import { visible } from "../../mcp/config/launch-summary.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
-import { isPlainObject } from "../../system/plain-object.ts";
 import { redactUrl } from "../../system/redact-url.ts";
-
-/** A value that names a variable and holds nothing itself: shown as written. A `:-default` may be the secret. */
-const VARIABLE_ONLY = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
-
-/**
- * An entry's `oauth` block as `mcp get` shows it, whatever the entry's scope: `clientSecret` as
- * `***` unless written as a bare `${VAR}`, `clientMetadataUrl` through redactUrl unless it holds a
- * `${VAR}`, the rest (client id, scopes, port, grant) as written. Undefined when there is none.
- */
-export function maskedOAuth(oauth: unknown): unknown {
-  if (oauth === undefined) return undefined;
-  // Not an object (the entry is invalid): it may still be the secret, misplaced.
-  if (!isPlainObject(oauth)) return MASK;
-  const masked: Record<string, unknown> = { ...oauth };
-  if (masked.clientSecret !== undefined) {
-    masked.clientSecret = typeof masked.clientSecret === "string" && VARIABLE_ONLY.test(masked.clientSecret) ? masked.clientSecret : MASK;
-  }
-  if (typeof masked.clientMetadataUrl === "string" && !masked.clientMetadataUrl.includes("${")) {
-    masked.clientMetadataUrl = redactUrl(masked.clientMetadataUrl);
-  }
-  return masked;
-}
-
-/** `mcp get`'s rows for the oauth block (`oauth:` then one row a field), not yet sanitized. */
-export function oauthRows(entry: ServerEntry): [string, string][] {
-  const raw = isPlainObject(entry.raw) ? entry.raw : {};
-  const masked = maskedOAuth(raw.oauth);
-  if (masked === undefined) return [];
-  if (!isPlainObject(masked)) return [["oauth:", MASK]];
-  return Object.entries(masked).map(([field, value], i): [string, string] => [
-    i === 0 ? "oauth:" : "",
-    `${visible(field)}: ${visible(Array.isArray(value) && value.every((item) => typeof item === "string") ? value.join(" ") : typeof value === "string" ? value : (JSON.stringify(value) ?? ""))}`,
-  ]);
-}
 
 /**
  * Whether the store holds tokens for the entry's name and its current url: the only tokens the

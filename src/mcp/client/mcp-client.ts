@@ -40,6 +40,8 @@ import { announcesListChanges, mayHaveTools, offersFeature, type ServerFeature }
 import type { Era } from "./version-negotiation.ts";
 import type { ServerLogEntry } from "./server-log.ts";
 import { consumeOwnNotification } from "./own-notifications.ts";
+import { credentialForms } from "../config/entry-secrets.ts";
+import { maskError, maskErrorResult } from "./masked-server-text.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
@@ -94,6 +96,12 @@ export interface McpClientOptions extends ClientFeatureOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** The era this server spoke last time: a legacy one skips the probe (see `connect`). */
   eraMemory?: BoundEraMemory;
+  /**
+   * Values never to show in what the server says (the entry's secrets: see entrySecretValues);
+   * the credentials the transport sent are masked as well. Applied to every error and failure
+   * reason this client reports, and to the text of a tool's error result.
+   */
+  secrets?: () => readonly string[];
   /** Whether a 2026-07-28 server that declares `listChanged` (tools, resources, prompts) gets a `subscriptions/listen` for it (default true). */
   watchChanges?: boolean;
   /**
@@ -185,6 +193,7 @@ export class McpClient {
       await this.establish(options);
       this._state = { status: "connected" };
     } catch (error) {
+      this.mask(error);
       this._state =
         isCancellation(error) ? { status: "closed" } : { status: "failed", reason: (error as Error).message };
       await this.connection.close();
@@ -219,7 +228,7 @@ export class McpClient {
         await this.listTools(options);
         raw = await this.sendToolCall(name, args, options, token, timeout);
       }
-      return parseResult(CallToolResult, raw, "tools/call");
+      return this.maskedResult(parseResult(CallToolResult, raw, "tools/call"));
     } finally {
       this.progress.untrack(token);
     }
@@ -492,6 +501,7 @@ export class McpClient {
       const expired = own ? own.expired() : timeout!.signal.aborted ? McpError.timeout(method, timeoutMs) : undefined;
       if (expired) throw expired;
       if (options.signal?.aborted) throw McpError.cancelled(method);
+      this.mask(error);
       // HTTP has no connection to end: a server that no longer answers at all is gone all the same.
       if (error instanceof McpError && error.unreachable) this.lost(error);
       throw error;
@@ -509,8 +519,22 @@ export class McpClient {
   /** A connected server went away by itself: FAILED, and whoever listens hears it once. */
   private lost(error: Error): void {
     if (this._state.status !== "connected") return;
+    this.mask(error);
     this._state = { status: "failed", reason: error.message };
     this.options.onLost?.(error);
+  }
+
+  /** What must not be shown of what a server says (masked-server-text.ts): the entry's secrets and the credentials sent. */
+  private secretValues(): string[] {
+    return credentialForms([...(this.transport.credentials?.() ?? []), ...(this.options.secrets?.() ?? [])]);
+  }
+
+  private mask(error: unknown): void {
+    maskError(error, this.secretValues());
+  }
+
+  private maskedResult(result: CallToolResult): CallToolResult {
+    return result.isError ? maskErrorResult(result, this.secretValues()) : result;
   }
 
   private rejectTool(rejected: RejectedTool): void {

@@ -6,29 +6,50 @@ import type { ServerEntry } from "./server-config.ts";
 const MIN_SECRET_LENGTH = 4;
 
 /**
- * The values an entry's `${VAR}`s expand to in its url, headers and `oauth.clientSecret`: the
- * secrets sent to an HTTP server or its authorization server. Text about the server that may quote them (an error that names the expanded url, say)
- * goes through `redactSecrets` before it is shown. (A stdio server's env is its own to print:
- * its stderr is shown as it wrote it.)
+ * The secrets an entry sends: the values its `${VAR}`s expand to in its url, headers and
+ * `oauth.clientSecret`, every header value it sends, and its client secret. Text a server or a
+ * lower layer wrote about it (an error that names the expanded url, a server that echoes the
+ * `Authorization` it received) goes through `redactSecrets` with these before it is shown. The
+ * client adds the credentials its transport sent (an OAuth token: see `credentialForms`). (A stdio
+ * server's env is its own to print: its stderr is shown as it wrote it.)
  */
 export function entrySecretValues(entry: ServerEntry, env: Record<string, string | undefined> = process.env): string[] {
   const raw = isPlainObject(entry.raw) ? entry.raw : {};
   const written = [raw.url, ...Object.values(isPlainObject(raw.headers) ? raw.headers : {}), isPlainObject(raw.oauth) ? raw.oauth.clientSecret : undefined];
-  const values = new Set<string>();
+  const values: string[] = [];
   for (const text of written) {
     if (typeof text !== "string") continue;
     for (const name of referencedVariables(text)) {
       const value = env[name];
-      if (value === undefined || value.length < MIN_SECRET_LENGTH) continue;
-      values.add(value);
-      // A value in a url may be quoted percent-encoded.
-      values.add(encodeURIComponent(value));
+      if (value !== undefined) values.push(value);
     }
   }
-  return [...values].sort((a, b) => b.length - a.length);
+  if (entry.ok && entry.config.type === "http") {
+    values.push(...Object.values(entry.config.headers));
+    if (entry.config.oauth?.clientSecret !== undefined) values.push(entry.config.oauth.clientSecret);
+  }
+  return credentialForms(values);
 }
 
-/** `text` with every one of `secrets` replaced by `***`. */
-export function redactSecrets(text: string, secrets: string[]): string {
+/**
+ * Each value as it may be quoted back: whole, the credentials after an auth scheme
+ * (`Bearer <token>` → `<token>`), and percent-encoded (a value in a url). Too short ones are left
+ * out; the longest come first, so a value is masked before a part of it.
+ */
+export function credentialForms(values: Iterable<string>): string[] {
+  const forms = new Set<string>();
+  for (const value of values) {
+    const credentials = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*\s+(\S.*)$/.exec(value)?.[1];
+    for (const form of [value, credentials]) {
+      if (form === undefined || form.length < MIN_SECRET_LENGTH) continue;
+      forms.add(form);
+      forms.add(encodeURIComponent(form));
+    }
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every one of `secrets` replaced by `***` (longest first: see credentialForms). */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
   return secrets.reduce((masked, secret) => masked.replaceAll(secret, "***"), text);
 }

@@ -6,6 +6,8 @@ import { isPlainObject } from "../../system/plain-object.ts";
 import { ConfigError } from "./config-error.ts";
 import { readConfigText } from "./config-file-text.ts";
 import { expandVariables } from "./env-expansion.ts";
+import { ownSecretRefusal, variableUses } from "./entry-variables.ts";
+import { isOwnSecret } from "../../system/own-secrets.ts";
 import { ServerConfig, type ConfigScope, type ServerEntry } from "./server-config.ts";
 
 /** `~/.cat-code`, or wherever `CAT_CODE_HOME` points. */
@@ -113,6 +115,9 @@ export function parseServerEntry(
   if (type === "sse") return fail('"type": "sse" is the deprecated HTTP+SSE transport, which cat-code does not speak; use "http"');
   if (type === "stdio" && raw.command === undefined) return fail('a stdio entry needs "command"');
   if (type === "http" && raw.url === undefined) return fail('an http entry needs "url"');
+  // A project's entry may send what it reads anywhere it likes: cat-code's own key never reaches it.
+  const own = scope === "project" ? variableUses(raw).find((use) => isOwnSecret(use.name)) : undefined;
+  if (own) return fail(`"${own.field}": ${ownSecretRefusal(own.name)}`);
   let expanded: Record<string, unknown>;
   try {
     expanded = expandEntry({ ...raw, type }, env);

@@ -6,7 +6,7 @@ import { McpClient, type McpClientOptions, type ServerFeature } from "../client/
 import type { RootsProvider } from "../client/roots.ts";
 import { serverLogDebugLine } from "../client/server-log-debug.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
-import { entrySecretValues, redactSecrets } from "../config/entry-secrets.ts";
+import { credentialForms, entrySecretValues, redactSecrets } from "../config/entry-secrets.ts";
 import type { ServerConfig, ServerEntry } from "../config/server-config.ts";
 import { McpError } from "../mcp-error.ts";
 import type { ToolDefinition } from "../protocol.ts";
@@ -255,6 +255,8 @@ export class McpToolPool {
       elicitation: this.declaresElicitation ? (request, signal) => this.answer(request, signal) : undefined,
       eraMemory: this.eraMemory?.handleFor(entry.config),
       watchChanges: this.watchChanges,
+      // The client masks them (and the credentials its transport sent) in everything the server says.
+      secrets: () => entrySecretValues(entry),
       onLog: (logged) => this.serverLog({ ...logged, server: entry.name }),
       onNotification: (notification) => {
         if (notification.method === "notifications/tools/list_changed") this.toolsChanged(connection);
@@ -353,11 +355,12 @@ function stderrFor(transport: Transport, reason: string): string[] {
 }
 
 /**
- * Why a server failed, as every front end and the model's note show it: the entry's `${VAR}` values
- * masked, since a lower layer's error may quote the expanded url or a header.
+ * Why a server failed, as every front end and the model's note show it: the entry's secrets and
+ * the credentials its transport sent masked, since a lower layer's error may quote the expanded
+ * url or a header, and a server may echo one (the client masked its errors already; stderr not).
  */
 function failureOf(entry: ServerEntry, transport: Transport, error: Error): { reason: string; stderr: string[] } {
-  const secrets = entrySecretValues(entry);
+  const secrets = credentialForms([...entrySecretValues(entry), ...(transport.credentials?.() ?? [])]);
   return { reason: redactSecrets(error.message, secrets), stderr: stderrFor(transport, error.message).map((line) => redactSecrets(line, secrets)) };
 }
 

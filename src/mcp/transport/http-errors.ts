@@ -24,14 +24,14 @@ export function unreachable(shownUrl: string, error: unknown): McpError {
  * words and gives the code and message; otherwise the status and the start of the body (an HTML
  * error page, say). The front ends sanitize the text before a terminal sees it.
  */
-export async function httpStatusError(shownUrl: string, response: Response): Promise<McpError> {
+export async function httpStatusError(shownUrl: string, response: Response, headerNames: readonly string[] = []): Promise<McpError> {
   const body = await readPrefix(response, ERROR_BODY_LIMIT);
   const rpcError = jsonRpcError(body);
   const fields = { status: response.status, url: shownUrl };
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
   if (response.status === 401 || response.status === 403) {
     const reason = rpcError?.message ?? firstLine(body);
-    return new McpError(rpcError?.code, `the server at ${shownUrl} answered ${status}${reason ? `: ${excerpt(reason)}` : ""}. ${accessHint(response)}`, {
+    return new McpError(rpcError?.code, `the server at ${shownUrl} answered ${status}${reason ? `: ${excerpt(reason)}` : ""}. ${accessHint(response, headerNames)}`, {
       ...fields,
       data: rpcError?.data,
     });
@@ -46,10 +46,11 @@ export async function httpStatusError(shownUrl: string, response: Response): Pro
 
 /**
  * What to do about a 401 or 403 that reached the client: OAuth had no say in it (the entry sets its
- * own Authorization header, or the server sent no Bearer challenge), so the entry's headers are the
- * way in; the sign-in is named when the server asked for one. Header values are never echoed.
+ * own Authorization header, or the server sent no Bearer challenge). A 403 blames the entry's
+ * `headerNames` only when it has some: without them the server's own reason, shown first, is the
+ * explanation. The sign-in is named when the server asked for one. Header values are never echoed.
  */
-function accessHint(response: Response): string {
+function accessHint(response: Response, headerNames: readonly string[]): string {
   const challenge = response.headers.get("www-authenticate") ?? "";
   const oauth = /(^|[\s,])bearer(\s|,|$)/i.test(challenge)
     ? " The server asks for an OAuth sign-in (WWW-Authenticate: Bearer): remove the Authorization header from the entry's \"headers\" and run cat-code mcp login with the server's name."
@@ -57,7 +58,9 @@ function accessHint(response: Response): string {
   const what =
     response.status === 401
       ? `Set "headers" (for example "Authorization": "Bearer \${TOKEN}") in its entry in mcp.json.`
-      : `The credentials in the entry's "headers" were refused for this: check the token and its permissions.`;
+      : headerNames.length > 0
+        ? `The credentials in the entry's "headers" (${headerNames.join(", ")}) were refused for this: check the token and its permissions.`
+        : "Access was refused for this: check what the account you use there may do.";
   return `${what}${oauth}`;
 }
 

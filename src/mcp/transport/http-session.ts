@@ -5,7 +5,7 @@ import type { JsonRpcMessage } from "../protocol.ts";
 import { AuthError } from "../auth/auth-error.ts";
 import type { ServerAuthorizer } from "../auth/server-authorizer.ts";
 import { MODERN_PROTOCOL_VERSION } from "../stateless-protocol.ts";
-import { unreachable } from "./http-errors.ts";
+import { httpStatusError, unreachable } from "./http-errors.ts";
 import { fetchWithinOrigin } from "./http-redirects.ts";
 import { modernHeaders } from "./modern-headers.ts";
 
@@ -26,6 +26,9 @@ export function mediaType(response: Response): string {
 export function isEventStream(response: Response): boolean {
   return mediaType(response) === SSE_TYPE;
 }
+
+/** How many OAuth `Authorization` values a session remembers for masking: the latest ones. */
+const MAX_REMEMBERED_AUTHORIZATIONS = 16;
 
 /**
  * The HTTP side of one MCP endpoint: every fetch goes through here, so the configured headers, the
@@ -51,6 +54,8 @@ export class HttpSession {
   readonly shownUrl: string;
 
   private readonly closer = new AbortController();
+  /** Every `Authorization` an authorizer gave for a request, to mask in text the server sends back. */
+  private readonly authorizationsSent = new Set<string>();
 
   constructor(
     private readonly url: string,
@@ -58,6 +63,16 @@ export class HttpSession {
     private readonly authorizer?: ServerAuthorizer,
   ) {
     this.shownUrl = redactUrl(url);
+  }
+
+  /** The configured header values and every OAuth `Authorization` sent so far (see Transport.credentials). */
+  credentials(): string[] {
+    return [...Object.values(this.headers), ...this.authorizationsSent];
+  }
+
+  /** The error for an answer that is not a success (see httpStatusError), naming the configured headers it carried. */
+  statusError(response: Response): Promise<McpError> {
+    return httpStatusError(this.shownUrl, response, Object.keys(this.headers));
   }
 
   /** Whether messages go the 2026-07-28 way (see `protocolVersion`). */
@@ -153,8 +168,14 @@ export class HttpSession {
           signal: combined,
         });
         if (!this.authorizer || (response.status !== 401 && response.status !== 403) || attempt === MAX_AUTH_ATTEMPTS) return response;
+        // The body is let go only when the request goes again: a refusal OAuth has no say in is
+        // returned whole, and its body holds the server's reason (httpStatusError shows it).
+        const again = await this.renewAuthorization(response, authorization).catch(async (error: unknown) => {
+          await response.body?.cancel().catch(() => {});
+          throw error;
+        });
+        if (!again) return response;
         await response.body?.cancel().catch(() => {});
-        if (!(await this.renewAuthorization(response, authorization))) return response;
         combined.throwIfAborted();
       }
     } catch (error) {
@@ -179,7 +200,12 @@ export class HttpSession {
   private headersFor(ownHeaders: Record<string, string>, sessionId: string | undefined, withVersion = true, authorization?: string): Headers {
     const headers = new Headers(this.headers);
     for (const [name, value] of Object.entries(ownHeaders)) headers.set(name, value);
-    if (authorization !== undefined) headers.set("Authorization", authorization);
+    if (authorization !== undefined) {
+      headers.set("Authorization", authorization);
+      // Bounded: a long session refreshes its token now and then, never thousands of times.
+      if (this.authorizationsSent.size >= MAX_REMEMBERED_AUTHORIZATIONS) this.authorizationsSent.delete(this.authorizationsSent.values().next().value!);
+      this.authorizationsSent.add(authorization);
+    }
     if (sessionId !== undefined) headers.set("Mcp-Session-Id", sessionId);
     if (withVersion && this.protocolVersion !== undefined) headers.set("MCP-Protocol-Version", this.protocolVersion);
     return headers;

@@ -3,7 +3,6 @@ import { McpError } from "../mcp-error.ts";
 import type { JsonRpcMessage, JsonRpcRequest } from "../protocol.ts";
 import { isAnswerTo, nullIdError } from "./answer-to.ts";
 import { readUntilAnswered } from "./event-stream-reader.ts";
-import { httpStatusError } from "./http-errors.ts";
 import { readJsonAnswer } from "./http-json-answer.ts";
 import { HttpSession, isEventStream } from "./http-session.ts";
 import { MAX_MESSAGE_CHARS } from "./message-size-limit.ts";
@@ -96,6 +95,10 @@ export class HttpTransport implements Transport {
     );
   }
 
+  credentials(): string[] {
+    return this.session.credentials();
+  }
+
   /** Nothing to open: HTTP connects per message. Only checks what would make every message fail. */
   async start(): Promise<void> {
     // Not echoed: text that is no URL cannot be redacted, and may be a secret.
@@ -165,7 +168,7 @@ export class HttpTransport implements Transport {
     const url = this.session.shownUrl;
     const signal = options.signal ? AbortSignal.any([options.signal, this.session.closeSignal]) : this.session.closeSignal;
     const response = await this.post(message, signal, options.headers);
-    if (!response.ok) throw await httpStatusError(url, response);
+    if (!response.ok) throw await this.session.statusError(response);
     // An error with a null id on this request's own stream can only be this request's.
     let failure: McpError | undefined;
     const receive = (value: unknown): boolean => {
@@ -226,7 +229,7 @@ export class HttpTransport implements Transport {
     const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
     try {
       const response = await this.post(message, signal, options.headers);
-      if (!response.ok) throw await httpStatusError(this.session.shownUrl, response);
+      if (!response.ok) throw await this.session.statusError(response);
       await response.body?.cancel();
     } finally {
       clearTimeout(timer);

@@ -47,6 +47,12 @@ export interface Transport {
    * after every handshake, the first and each renewal.
    */
   openNotificationStream?(): void;
+  /**
+   * The credentials this transport has sent (HTTP: each configured header value and each
+   * `Authorization` an authorizer gave it), so that server text quoting one back can be masked
+   * before it is shown. A transport that sends none leaves it out.
+   */
+  credentials?(): string[];
   /** What the user sees in `mcp list`: `stdio: ./echo-server.sh`, `http: https://…`. */
   readonly description: string;
 }

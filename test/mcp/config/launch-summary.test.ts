@@ -20,6 +20,7 @@ describe("what a project entry will run, before approval", () => {
       ["cwd:", "sub"],
       ["env:", "LOG=debug"],
       ["", "KEY=${TOKEN}"],
+      ["reads:", "$TOKEN: passes it to the server process (env.KEY)"],
     ]);
     expect(summary.warnings).toEqual([]);
     expect(JSON.stringify(summary)).not.toContain("expanded-secret");
@@ -50,6 +51,7 @@ describe("what a project entry will run, before approval", () => {
       ["url:", "https://alice:${TOKEN}@mcp.example.com/mcp?key=literal"],
       ["headers:", "Authorization: Bearer ${TOKEN}"],
       ["", "X-Team: cats"],
+      ["reads:", "$TOKEN: sends it to https://mcp.example.com (url, headers.Authorization)"],
     ]);
   });
 

@@ -64,7 +64,7 @@ describe("401 and 403 answers", () => {
     const server = refusing(() => Response.json({ jsonrpc: "2.0", id: null, error: { code: -32010, message: "key lacks the tools scope" } }, { status: 403 }));
     const error = await connectError(server);
     expect(error.message).toBe(
-      `the server at ${server.url} answered 403 Forbidden: key lacks the tools scope. The credentials in the entry's "headers" were refused for this: check the token and its permissions.`,
+      `the server at ${server.url} answered 403 Forbidden: key lacks the tools scope. The credentials in the entry's "headers" (Authorization) were refused for this: check the token and its permissions.`,
     );
     expect(error.code).toBe(-32010);
     expect(error.status).toBe(403);
@@ -88,5 +88,16 @@ describe("401 and 403 answers", () => {
     expect(stdout + stderr).not.toContain("\u0007");
     expect(stdout + stderr).not.toContain("second line");
     expect(stdout + stderr).not.toContain("sekrit");
+  });
+
+  test("mcp call --url: a 403 shows the server's first line (sanitized) and names no headers the entry does not have", async () => {
+    // --url has OAuth's authorizer in front of it: the refusal it has no say in must keep its body.
+    const server = refusing(() => new Response("\u001b[31mtoken lacks scope repo:write\u001b[0m\nsecond line", { status: 403 }));
+    const { exitCode, stdout, stderr } = await runSource(["mcp", "call", "--url", server.url, "echo", "--json", "{}"], { env: { CAT_CODE_HOME: tempDir() } });
+    expect(exitCode).not.toBe(0);
+    expect(stderr).toContain(`answered 403 Forbidden: token lacks scope repo:write. Access was refused for this`);
+    expect(stdout + stderr).not.toContain('"headers"');
+    expect(stdout + stderr).not.toContain("\u001b");
+    expect(stdout + stderr).not.toContain("second line");
   });
 });
