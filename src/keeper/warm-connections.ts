@@ -1,4 +1,5 @@
 import { log } from "../log.ts";
+import type { AuthContext } from "../mcp/auth/server-authorizer.ts";
 import type { ElicitationHandler } from "../mcp/client/elicitation.ts";
 import type { EraMemory } from "../mcp/client/era-memory.ts";
 import type { ProgressUpdate } from "../mcp/client/progress.ts";
@@ -6,6 +7,7 @@ import { RootsProvider } from "../mcp/client/roots.ts";
 import type { ServerLogEntry } from "../mcp/client/server-log.ts";
 import { describeServer, type ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
 import { McpError } from "../mcp/mcp-error.ts";
+import { hasStoredTokens } from "../mcp/pool/server-sign-in.ts";
 import { McpToolPool, type ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../mcp/protocol.ts";
 import { createTransport, type TransportContext } from "../mcp/transport/create-transport.ts";
@@ -53,6 +55,10 @@ interface Warm {
   fingerprint: string;
   request: ServerRequest;
   pool: McpToolPool;
+  /** Its sign-in: the store its requests take their tokens from at each send; it holds none itself. */
+  auth: AuthContext;
+  /** Whether tokens were stored for it when it connected. */
+  signedIn: boolean;
   ready: Promise<ServerStatus>;
   connecting: boolean;
   createdAt: number;
@@ -99,6 +105,11 @@ export class WarmConnections {
     let warm = this.connections.get(fingerprint);
     if (warm && !isAlive(warm)) {
       this.close(warm, "its server is gone");
+      warm = undefined;
+    }
+    // Its requests would go without a token from now on: connected anew, it is NEEDS-AUTH, as a command would see it.
+    if (warm && signedOut(warm)) {
+      this.close(warm, "its sign-in was forgotten (mcp logout)");
       warm = undefined;
     }
     try {
@@ -162,10 +173,11 @@ export class WarmConnections {
     this.evictIfFull();
     const { entry, launch } = request;
     const make = this.options.createTransport ?? createTransport;
+    const auth = keeperAuth(entry);
     const pool = new McpToolPool([entry], {
       watchChanges: true,
       eraMemory: this.options.eraMemory,
-      auth: keeperAuth(entry),
+      auth,
       roots: rootsOf(roots),
       createTransport: (config, context) => make(config, { ...context, launch }),
       // Declared, so a server may ask; who answers is the call that is under way (see callFor).
@@ -179,6 +191,8 @@ export class WarmConnections {
       fingerprint,
       request,
       pool,
+      auth,
+      signedIn: hasStoredTokens(entry, auth),
       ready: Promise.resolve(pool.status()[0]!),
       connecting: true,
       createdAt: now,
@@ -242,6 +256,11 @@ export class WarmConnections {
 function isAlive(warm: Warm): boolean {
   if (warm.connecting) return true;
   return warm.pool.client(warm.request.entry.name)?.state.status === "connected";
+}
+
+/** Connected with stored tokens that are gone now (`mcp logout`). */
+function signedOut(warm: Warm): boolean {
+  return warm.signedIn && !hasStoredTokens(warm.request.entry, warm.auth);
 }
 
 /** What a status says of the entry as this command gave it (its file, its text as written). */

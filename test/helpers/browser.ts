@@ -1,3 +1,5 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { writeBrowserOpener } from "../../scripts/conformance/browser-opener.ts";
 import { tempDir } from "./paths.ts";
 
@@ -12,4 +14,23 @@ let opener: string | undefined;
 export function browserEnv(options: { log?: string } = {}): Record<string, string> {
   opener ??= writeBrowserOpener(tempDir("cat-code-browser-"));
   return { BROWSER: opener, ...(options.log ? { FETCH_BROWSER_LOG: options.log } : {}) };
+}
+
+/**
+ * A browser that only takes note: opening the authorization URL appends it to a file and goes no
+ * further, so that sign-in waits (its listener open, its client registered) until the test calls
+ * `follow(url)`, which visits it as browserEnv's stand-in does. Lets a test hold one sign-in open
+ * while another runs.
+ */
+export function heldBrowser(): { env: Record<string, string>; urls(): string[]; follow(url: string): Promise<number> } {
+  const dir = tempDir("cat-code-held-browser-");
+  const log = join(dir, "urls.txt");
+  const script = join(dir, "held-browser");
+  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\n`);
+  chmodSync(script, 0o755);
+  return {
+    env: { BROWSER: script },
+    urls: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []),
+    follow: (url) => Bun.spawn([browserEnv().BROWSER!, url], { stdout: "ignore", stderr: "ignore" }).exited,
+  };
 }

@@ -8,6 +8,8 @@ import { catCodeHome } from "../config/load-config.ts";
 import { updateFile } from "../config/locked-file.ts";
 import { AuthError } from "./auth-error.ts";
 import type { ClientRegistration } from "./client-registration.ts";
+import { ensure, type Json, own, parseDocument, pruneServers, record, setOwn } from "./credentials-document.ts";
+import { mergeRegistration, RegistrationSchema, registrationsIn } from "./stored-registrations.ts";
 
 /** Tokens, registrations and wanted scopes of a few servers fit in kilobytes; a larger file is not ours. */
 export const MAX_CREDENTIALS_BYTES = 1024 * 1024;
@@ -27,6 +29,8 @@ export interface StoredTokens {
   issuer: string;
   /** The server URL the tokens were issued for. */
   resource: string;
+  /** The client they were issued to: a refresh must come from it (absent in files of older cat-codes). */
+  clientId?: string;
   savedAt: number;
 }
 
@@ -37,6 +41,12 @@ export interface CredentialKey {
   /** The entry's url (after `${VAR}` expansion). */
   url: string;
 }
+
+/**
+ * A file changed this recently may change again within its timestamps' granularity (a few ms on
+ * Linux) without its size changing: it is read again at each use, as git treats a "racy" index.
+ */
+const SETTLED_AFTER_MS = 1000;
 
 const Text = (max: number) => v.pipe(v.string(), v.nonEmpty(), v.maxLength(max));
 const Scopes = v.pipe(v.array(Text(1024)), v.maxLength(256));
@@ -49,33 +59,29 @@ const StoredTokensSchema = v.object({
   scopes: v.optional(Scopes),
   issuer: Text(2048),
   resource: Text(2048),
+  clientId: v.optional(Text(2048)),
   savedAt: v.number(),
 });
-const RegistrationSchema = v.object({
-  clientId: Text(2048),
-  clientSecret: v.optional(Text(MAX_TOKEN_CHARS)),
-  authMethod: v.picklist(["client_secret_basic", "client_secret_post", "none"]),
-  redirectUris: v.pipe(v.array(Text(2048)), v.maxLength(32)),
-  issuer: Text(2048),
-});
-
-type Json = Record<string, unknown>;
 
 /**
- * `$CAT_CODE_HOME/credentials.json`: what signing in to MCP servers leaves behind. Per server entry
- * and url, its tokens and the scopes a server asked for beyond them; per authorization server
- * (issuer), the client registration it gave cat-code. Layout:
+ * `$CAT_CODE_HOME/credentials.json`: what signing in to MCP servers leaves behind, and the one source
+ * of truth for it in every process (commands, the REPL, the keeper). Per server entry and url, its
+ * tokens and the scopes a server asked for beyond them; per authorization server (issuer), the client
+ * registrations it gave cat-code (stored-registrations.ts). Layout:
  * `{"version": 1, "servers": {"<name>": {"tokens": {"<url>": …}, "wantedScopes": {"<url>": [...]}}}, "registrations": {"<issuer>": …}}`.
  *
- * Written only under the lock, atomically (`updateFile`), so two cat-codes signing in at once both
- * keep their change; the file is always mode 0600 (an older one with another mode is tightened) in
- * a folder created 0700. A read never fails: a missing, corrupt, oversized or unreadable file means
- * "no tokens" (and a debug line); a write to a corrupt one is refused with what to do. Neither
- * messages nor log lines ever hold a token, a secret, or the file's text.
+ * Read at each use, cheaply: the parsed file is kept while its inode, size and timestamps stay the
+ * same. Written only under the lock, atomically (`updateFile`), so two cat-codes signing in at once
+ * both keep their change; a refresh runs under the same lock (`renewTokens`). The file is always
+ * mode 0600 (an older one with another mode is tightened) in a folder created 0700. A read never
+ * fails: a missing, corrupt, oversized or unreadable file means "no tokens" (and a debug line); a
+ * write to a corrupt one is refused with what to do. Neither messages nor log lines ever hold a
+ * token, a secret, or the file's text.
  */
 export class CredentialsStore {
   readonly path: string;
   private readonly now: () => number;
+  private cached: { stamp: string; document: Json } | undefined;
 
   constructor(options: { env?: Record<string, string | undefined>; now?: () => number } = {}) {
     this.path = join(catCodeHome(options.env ?? process.env), "credentials.json");
@@ -84,8 +90,7 @@ export class CredentialsStore {
 
   /** Tokens for this entry, only when stored for this exact url (a token is sent only to the server it was issued for). */
   tokens(key: CredentialKey): StoredTokens | undefined {
-    const stored = own(record(own(this.server(key.server), "tokens")), key.url);
-    return stored === undefined ? undefined : this.valid(StoredTokensSchema, stored, `the tokens of '${key.server}'`);
+    return this.tokensIn(this.read(), key);
   }
 
   /**
@@ -93,28 +98,41 @@ export class CredentialsStore {
    * that the new tokens carry are no longer wanted.
    */
   async saveTokens(key: CredentialKey, tokens: StoredTokens): Promise<void> {
-    const checked = v.safeParse(StoredTokensSchema, tokens);
-    if (!checked.success) throw new AuthError(`the tokens for '${key.server}' are not in a form cat-code keeps (${describeIssue(checked.issues)}); nothing was saved`);
-    await this.update((document) => {
-      const server = ensure(ensure(document, "servers"), key.server);
-      setOwn(ensure(server, "tokens"), key.url, checked.output);
-      const wanted = record(own(server, "wantedScopes"));
-      const scopes = own(wanted, key.url);
-      const granted = new Set(checked.output.scopes ?? []);
-      if (Array.isArray(scopes) && scopes.every((scope) => granted.has(scope as string))) delete wanted[key.url];
-    });
+    const checked = this.checkTokens(key, tokens);
+    await this.update((document) => putTokens(document, key, checked));
   }
 
-  /** Removes and returns the entry's tokens (all urls), for logout and revocation. */
-  async forgetTokens(server: string): Promise<StoredTokens[]> {
+  /**
+   * A refresh, under the store's lock: `renew` gets this entry's tokens as stored at this moment
+   * (undefined: signed out meanwhile) and returns tokens to keep in their place, or undefined to
+   * keep what is stored. Another process that wants to renew them waits for the lock, then sees
+   * the result; so a rotated refresh token is never sent twice. `renew` may ask the network: it
+   * must end well within STALE_LOCK_MS (file-lock.ts). What it throws is thrown, nothing written.
+   * Resolves to the tokens stored afterwards.
+   */
+  async renewTokens(key: CredentialKey, renew: (stored: StoredTokens | undefined) => Promise<StoredTokens | undefined>): Promise<StoredTokens | undefined> {
+    let after: StoredTokens | undefined;
+    await this.update(async (document) => {
+      after = this.tokensIn(document, key);
+      const renewed = await renew(after);
+      if (renewed === undefined) return;
+      after = this.checkTokens(key, renewed);
+      putTokens(document, key, after);
+    });
+    return after;
+  }
+
+  /** Removes and returns the entry's tokens (all urls, or only `onlyUrl`'s), for logout and revocation. */
+  async forgetTokens(server: string, onlyUrl?: string): Promise<StoredTokens[]> {
     const forgotten: StoredTokens[] = [];
     await this.update((document) => {
-      const entry = record(own(record(own(document, "servers")), server));
-      for (const stored of Object.values(record(own(entry, "tokens")))) {
+      const tokens = record(own(record(own(record(own(document, "servers")), server)), "tokens"));
+      for (const [url, stored] of Object.entries(tokens)) {
+        if (onlyUrl !== undefined && url !== onlyUrl) continue;
         const parsed = v.safeParse(StoredTokensSchema, stored);
         if (parsed.success) forgotten.push(parsed.output);
+        delete tokens[url];
       }
-      delete entry.tokens;
     });
     return forgotten;
   }
@@ -143,36 +161,71 @@ export class CredentialsStore {
     });
   }
 
-  /** The client registration an authorization server gave cat-code, by its issuer. */
-  registration(issuer: string): ClientRegistration | undefined {
-    const stored = own(record(own(this.read(), "registrations")), issuer);
-    if (stored === undefined) return undefined;
-    const parsed = this.valid(RegistrationSchema, stored, "a client registration");
-    return parsed?.issuer === issuer ? parsed : undefined;
+  /**
+   * A client registration the authorization server gave cat-code: the one with `clientId` (the
+   * client some tokens were issued to), or the one holding `redirectUri`, else the newest.
+   */
+  registration(issuer: string, match: { clientId?: string; redirectUri?: string } = {}): ClientRegistration | undefined {
+    const all = this.registrations(issuer);
+    if (match.clientId !== undefined) return all.find((registration) => registration.clientId === match.clientId);
+    if (match.redirectUri !== undefined) return all.find((registration) => registration.redirectUris.includes(match.redirectUri!));
+    return all.at(-1);
   }
 
+  /** Every usable registration of the issuer, oldest first. */
+  registrations(issuer: string): ClientRegistration[] {
+    return registrationsIn(this.read(), issuer, (issues) => {
+      log.debug(`${this.path}: a client registration cannot be used (${describeIssue(issues)}); ignored`);
+    });
+  }
+
+  /** Adds a registration to its issuer's, keeping the others (see stored-registrations.ts). */
   async saveRegistration(registration: ClientRegistration): Promise<void> {
     const checked = v.safeParse(RegistrationSchema, registration);
     if (!checked.success) throw new AuthError(`the client registration for ${registration.issuer} is not in a form cat-code keeps; nothing was saved`);
-    await this.update((document) => {
-      setOwn(ensure(document, "registrations"), registration.issuer, { ...checked.output, savedAt: this.now() });
-    });
+    await this.update((document) => mergeRegistration(document, checked.output, this.now()));
   }
 
   private server(name: string): Json {
     return record(own(record(own(this.read(), "servers")), name));
   }
 
-  /** The file's document; an empty one (and a debug line) when it is missing or cannot be used. */
+  private tokensIn(document: Json, key: CredentialKey): StoredTokens | undefined {
+    const stored = own(record(own(record(own(record(own(document, "servers")), key.server)), "tokens")), key.url);
+    return stored === undefined ? undefined : this.valid(StoredTokensSchema, stored, `the tokens of '${key.server}'`);
+  }
+
+  private checkTokens(key: CredentialKey, tokens: StoredTokens): StoredTokens {
+    const checked = v.safeParse(StoredTokensSchema, tokens);
+    if (!checked.success) throw new AuthError(`the tokens for '${key.server}' are not in a form cat-code keeps (${describeIssue(checked.issues)}); nothing was saved`);
+    return checked.output;
+  }
+
+  /**
+   * The file's document; an empty one (and a debug line) when it is missing or cannot be used. The
+   * parsed document is kept while the file's stamp stays the same, once the file has settled (see
+   * SETTLED_AFTER_MS): a warm request reads its token with one stat.
+   */
   private read(): Json {
+    let stamp = "missing";
+    let settled = true;
     try {
-      this.tighten();
-      return parseDocument(readConfigText(this.path, MAX_CREDENTIALS_BYTES)?.text, this.path);
+      const stat = statSync(this.path, { bigint: true });
+      if (Number(stat.mode & 0o777n) !== FILE_MODE) this.tighten();
+      stamp = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+      settled = Date.now() - Number(stat.ctimeNs > stat.mtimeNs ? stat.ctimeNs : stat.mtimeNs) / 1e6 > SETTLED_AFTER_MS;
+    } catch {}
+    if (this.cached?.stamp === stamp) return this.cached.document;
+    let document: Json;
+    try {
+      document = parseDocument(readConfigText(this.path, MAX_CREDENTIALS_BYTES)?.text, this.path);
     } catch (error) {
       if (!(error instanceof ConfigError || error instanceof AuthError)) throw error;
       log.debug(`${error.message}; no stored sign-in is used`);
-      return {};
+      document = {};
     }
+    this.cached = settled ? { stamp, document } : undefined;
+    return document;
   }
 
   private valid<T>(schema: v.GenericSchema<unknown, T>, value: unknown, what: string): T | undefined {
@@ -184,20 +237,20 @@ export class CredentialsStore {
   }
 
   /** Read-modify-write of the whole document under the lock; refuses a corrupt or oversized file. */
-  private async update(change: (document: Json) => void): Promise<void> {
+  private async update(change: (document: Json) => void | Promise<void>): Promise<void> {
     try {
       if (!existsSync(dirname(this.path))) mkdirSync(dirname(this.path), { recursive: true, mode: FOLDER_MODE });
       // Before the write: the temporary file takes the old file's mode, and must not be readable by others.
       this.tighten();
       await updateFile(
         this.path,
-        (current) => {
+        async (current) => {
           if (current !== undefined && Buffer.byteLength(current) > MAX_CREDENTIALS_BYTES) {
             throw new AuthError(`${this.path} is larger than ${MAX_CREDENTIALS_BYTES / 1024} KB, which no file of cat-code's sign-ins is; move it away and sign in again; nothing was written`);
           }
           const document = parseDocument(current, this.path, "; nothing was written");
           const before = JSON.stringify(document);
-          change(document);
+          await change(document);
           pruneServers(document);
           if (JSON.stringify(document) === before) return current;
           setOwn(document, "version", 1);
@@ -232,65 +285,17 @@ export class CredentialsStore {
   }
 }
 
-/**
- * The document in `text` (none: an empty one). Its JSON error is not quoted: the parser's message
- * shows the text around the error, which may be a token.
- */
-function parseDocument(text: string | undefined, path: string, consequence = ""): Json {
-  if (text === undefined || text.trim() === "") return {};
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    throw new AuthError(`${path} is not valid JSON; move it away (or delete it) and sign in again${consequence}`);
-  }
-  if (!isRecord(document) || !["servers", "registrations"].every((field) => document[field] === undefined || isRecord(document[field]))) {
-    throw new AuthError(`${path} is not a file of cat-code's sign-ins; move it away (or delete it) and sign in again${consequence}`);
-  }
-  return document;
-}
-
-/** Drops what a change left empty: a server's record without tokens or wanted scopes, and then its maps. */
-function pruneServers(document: Json): void {
-  const servers = own(document, "servers");
-  if (!isRecord(servers)) return;
-  for (const [name, entry] of Object.entries(servers)) {
-    if (!isRecord(entry)) continue;
-    for (const field of ["tokens", "wantedScopes"]) {
-      if (isRecord(entry[field]) && Object.keys(entry[field]).length === 0) delete entry[field];
-    }
-    if (Object.keys(entry).length === 0) delete servers[name];
-  }
+/** Stores `tokens` for the key; scopes wanted for this url that they carry are no longer wanted. */
+function putTokens(document: Json, key: CredentialKey, tokens: StoredTokens): void {
+  const server = ensure(ensure(document, "servers"), key.server);
+  setOwn(ensure(server, "tokens"), key.url, tokens);
+  const wanted = record(own(server, "wantedScopes"));
+  const scopes = own(wanted, key.url);
+  const granted = new Set(tokens.scopes ?? []);
+  if (Array.isArray(scopes) && scopes.every((scope) => granted.has(scope as string))) delete wanted[key.url];
 }
 
 function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
   const path = issues[0]?.path?.map((item) => String(item.key)).join(".");
   return path ? `"${path}" is missing or invalid` : "not an object";
-}
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function record(value: unknown): Json {
-  return isRecord(value) ? value : {};
-}
-
-/** `object[key]` only when it is the object's own: a server named `__proto__` or `constructor` is just a name. */
-function own(object: Json, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-}
-
-/** Sets an own property, never a prototype (`object["__proto__"] = …` would replace it). */
-function setOwn(object: Json, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-/** The record at `object[key]`, created (or replacing a non-record) when missing. */
-function ensure(object: Json, key: string): Json {
-  const current = own(object, key);
-  if (isRecord(current)) return current;
-  const created: Json = {};
-  setOwn(object, key, created);
-  return created;
 }

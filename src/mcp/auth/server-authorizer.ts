@@ -11,6 +11,12 @@ import { type BearerChallenge, bearerChallenge } from "./www-authenticate.ts";
 export const MAX_STEP_UPS = 2;
 /** A token this close to its expiry is refreshed before it is sent: a request must not race the clock. */
 const EXPIRY_MARGIN_MS = 60_000;
+/**
+ * The token request of a refresh holds the store's lock: it must end well within the time after
+ * which another process takes a held lock as left over (STALE_LOCK_MS, 10 s), and within the 10 s a
+ * waiting process gives one holder.
+ */
+export const LOCKED_REFRESH_TIMEOUT_MS = 8_000;
 
 /** The request `signInFirst` sends without a token: any request shows a server's challenge. */
 const PROBE = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" });
@@ -38,16 +44,21 @@ export interface AuthorizedServer {
 
 /**
  * OAuth for one HTTP server, as its transport sees it: the `Authorization` header for each request,
- * and what to do when the server refuses one. A 401 with a token refreshes it once (a token another
- * request renewed meanwhile is simply retried); a refresh that fails, or no token at all, signs in
- * when a person is there to, else fails as NEEDS-AUTH. A 403 `insufficient_scope` signs in again for
- * the union of the held and the asked scopes, at most MAX_STEP_UPS times. One refresh or sign-in runs
- * at a time; requests that meet a refusal meanwhile wait for it and retry with its token.
+ * and what to do when the server refuses one. It holds no tokens: each request takes the ones in
+ * the credentials store at that moment, so a refresh by another process, `mcp login` (a step-up
+ * too) and `mcp logout` count from the very next request of a warm connection. A refresh runs
+ * under the store's lock after reading it again (`refresh`). A 401 with a token refreshes it once
+ * (a token renewed meanwhile, here or elsewhere, is simply retried); a refresh that fails, or no
+ * token at all, signs in when a person is there to, else fails as NEEDS-AUTH. A 403
+ * `insufficient_scope` signs in again for the union of the held and the asked scopes, at most
+ * MAX_STEP_UPS times. One refresh or sign-in runs at a time; requests that meet a refusal
+ * meanwhile wait for it and retry with its token.
  */
 export class ServerAuthorizer {
-  private tokens: StoredTokens | undefined;
   private busy: Promise<void> | undefined;
   private stepUps = 0;
+  /** `mcp login`: the stored tokens are not sent until this authorizer has signed in itself. */
+  private ignoreStored: boolean;
   /** Access tokens a refresh was made from: never twice from the same one. */
   private readonly refreshedFrom = new Set<string>();
   /** How this authorizer got each access token it holds or held: a refused fresh one is not renewed the same way. */
@@ -69,7 +80,7 @@ export class ServerAuthorizer {
       clock: auth.clock,
     };
     this.interaction = auth.interaction;
-    this.tokens = auth.fresh ? undefined : auth.store.tokens(key);
+    this.ignoreStored = auth.fresh === true;
   }
 
   /**
@@ -87,19 +98,35 @@ export class ServerAuthorizer {
     );
     const challenge = bearerChallenge(probe.headers);
     if (probe.status !== 401 && !context.oauth) return undefined;
-    await this.once(() => this.signIn(challenge, undefined));
-    return this.tokens?.issuer;
+    let issuer: string | undefined;
+    await this.once(async () => {
+      issuer = (await this.signIn(challenge, undefined)).issuer;
+    });
+    return issuer;
   }
 
   /** The header value for the next request (`Bearer …`), refreshed first when it is about to expire. */
   async authorization(): Promise<string | undefined> {
     await this.busy?.catch(() => {});
-    const tokens = this.tokens;
+    let tokens = this.current();
     if (this.mayRefresh(tokens) && this.expiring(tokens)) {
+      const basis = tokens;
       // A refresh that fails here leaves the old token: the server's refusal then takes the usual way.
-      await this.once(() => this.refresh(tokens)).catch(() => {});
+      await this.once(() => this.refresh(basis)).catch(() => {});
+      tokens = this.current();
     }
-    return this.tokens && `Bearer ${this.tokens.accessToken}`;
+    return tokens && bearer(tokens);
+  }
+
+  /** The tokens to send now: the store's, read at each use (see the class comment). */
+  private current(): StoredTokens | undefined {
+    return this.ignoreStored ? undefined : this.context.store.tokens(this.context.key);
+  }
+
+  /** Whether the stored token is not the one a refused request carried: renewed meanwhile, here or by another process. */
+  private renewedSince(sent: string | undefined): boolean {
+    const tokens = this.current();
+    return tokens !== undefined && sent !== bearer(tokens);
   }
 
   /** Whether a token is about to expire: within a minute, or half its lifetime when it is short. */
@@ -120,11 +147,12 @@ export class ServerAuthorizer {
     const forScope = status === 403 && challenge?.error === "insufficient_scope";
     if (status !== 401 && !forScope) return false;
     await this.busy?.catch(() => {});
-    // Another request renewed the token meanwhile (a refresh, a sign-in): try again with it.
-    if (this.tokens && sent !== `Bearer ${this.tokens.accessToken}`) return true;
-    if (forScope) return this.stepUp(challenge!);
-    const tokens = this.tokens;
+    if (this.renewedSince(sent)) return true;
+    if (forScope) return this.stepUp(challenge!, sent);
     await this.once(async () => {
+      if (this.renewedSince(sent)) return;
+      // None stored (signed out, or never signed in): a sign-in, never a refresh with forgotten tokens.
+      const tokens = this.current();
       if (this.mayRefresh(tokens)) {
         try {
           await this.refresh(tokens);
@@ -150,24 +178,35 @@ export class ServerAuthorizer {
 
   /**
    * A 403 `insufficient_scope`: sign in again for the held scopes and the asked ones. Requests refused
-   * together share the first one's sign-in (see `refused`) rather than each opening a browser.
+   * together share the first one's sign-in (see `refused`) rather than each opening a browser. Only
+   * sign-ins count towards MAX_STEP_UPS: without a person each refusal is NEEDS-AUTH, and the
+   * `mcp login` the user then runs is seen at the next request.
    */
-  private async stepUp(challenge: BearerChallenge): Promise<boolean> {
+  private async stepUp(challenge: BearerChallenge, sent: string | undefined): Promise<boolean> {
     const asked = challenge.scope ?? [];
-    if (this.stepUps >= MAX_STEP_UPS) {
-      throw new AuthError(
-        `'${this.context.serverName}' still refuses for lack of scope (${asked.join(" ") || "unnamed"}) after ${MAX_STEP_UPS} sign-ins asking for it; the account may not be allowed that access`,
-      );
-    }
-    this.stepUps++;
-    await this.once(() => this.signIn(challenge, this.tokens?.scopes));
+    await this.once(async () => {
+      if (this.renewedSince(sent)) return;
+      if (this.canSignIn()) {
+        if (this.stepUps >= MAX_STEP_UPS) {
+          throw new AuthError(
+            `'${this.context.serverName}' still refuses for lack of scope (${asked.join(" ") || "unnamed"}) after ${MAX_STEP_UPS} sign-ins asking for it; the account may not be allowed that access`,
+          );
+        }
+        this.stepUps++;
+      }
+      await this.signIn(challenge, this.current()?.scopes);
+    });
     return true;
   }
 
+  private canSignIn(): boolean {
+    return this.interaction !== undefined || this.context.oauth?.grant === "client_credentials";
+  }
+
   /** A sign-in, or NEEDS-AUTH when it would need a browser and nobody is there. */
-  private async signIn(challenge: BearerChallenge | undefined, previous: readonly string[] | undefined): Promise<void> {
+  private async signIn(challenge: BearerChallenge | undefined, previous: readonly string[] | undefined): Promise<StoredTokens> {
     const { context } = this;
-    if (!this.interaction && context.oauth?.grant !== "client_credentials") {
+    if (!this.canSignIn()) {
       const asked = challenge?.error === "insufficient_scope" ? challenge.scope : undefined;
       // Kept for the sign-in the user is told to run, so it asks for this scope too.
       if (asked?.length) await context.store.saveWantedScopes(context.key, [...(previous ?? []), ...asked]);
@@ -175,32 +214,44 @@ export class ServerAuthorizer {
     }
     // The store forgets the wanted scopes once the new tokens hold them all.
     const tokens = await signIn(context, this.interaction, challenge, previous);
-    this.tokens = tokens;
+    this.ignoreStored = false;
     this.obtained.set(tokens.accessToken, "sign-in");
+    return tokens;
   }
 
   /**
-   * Trades the refresh token for new tokens at the authorization server that issued them. A server
-   * that moved to another authorization server gets no refresh token of the old one: that would hand
-   * a secret to another party, so it is a sign-in instead.
+   * Trades the refresh token for new tokens at the authorization server that issued them, with the
+   * client they were issued to. Under the store's lock, after reading it again: tokens another
+   * process (or a sign-in) stored meanwhile are used as they are, so a rotated refresh token is
+   * never sent twice; tokens forgotten meanwhile (`mcp logout`) are never refreshed. A server that
+   * moved to another authorization server gets no refresh token of the old one: that would hand a
+   * secret to another party, so it is a sign-in instead.
    */
-  private async refresh(tokens: StoredTokens): Promise<void> {
+  private async refresh(basis: StoredTokens): Promise<void> {
     const { context } = this;
-    this.refreshedFrom.add(tokens.accessToken);
+    this.refreshedFrom.add(basis.accessToken);
+    // Found before the lock is taken: only the token request waits under it.
     const { metadata, resource } = await findAuthorization(context.serverUrl, undefined, context.request);
-    const client = metadata.issuer === tokens.issuer ? knownClient(context, metadata) : undefined;
-    if (!client || !tokens.refreshToken) throw needsSignIn(context, undefined);
-    const renewed = await refreshTokens({ metadata, client, refreshToken: tokens.refreshToken, resource, scopes: undefined, now: context.now }, context.request);
-    this.tokens = {
-      ...renewed,
-      refreshToken: renewed.refreshToken ?? tokens.refreshToken,
-      scopes: renewed.scopes ?? tokens.scopes,
-      issuer: tokens.issuer,
-      resource: context.serverUrl,
-      savedAt: context.now(),
-    };
-    this.obtained.set(this.tokens.accessToken, "refresh");
-    await context.store.saveTokens(context.key, this.tokens);
+    const client = metadata.issuer === basis.issuer ? knownClient(context, metadata, basis.clientId) : undefined;
+    const refreshToken = basis.refreshToken;
+    if (!client || !refreshToken) throw needsSignIn(context, undefined);
+    const request = { ...context.request, timeoutMs: Math.min(context.request.timeoutMs ?? LOCKED_REFRESH_TIMEOUT_MS, LOCKED_REFRESH_TIMEOUT_MS) };
+    await context.store.renewTokens(context.key, async (stored) => {
+      if (!stored) throw needsSignIn(context, undefined);
+      if (stored.accessToken !== basis.accessToken || stored.refreshToken !== refreshToken) return undefined;
+      const renewed = await refreshTokens({ metadata, client, refreshToken, resource, scopes: undefined, now: context.now }, request);
+      const tokens: StoredTokens = {
+        ...renewed,
+        refreshToken: renewed.refreshToken ?? refreshToken,
+        scopes: renewed.scopes ?? basis.scopes,
+        issuer: basis.issuer,
+        resource: context.serverUrl,
+        ...(basis.clientId !== undefined ? { clientId: basis.clientId } : {}),
+        savedAt: context.now(),
+      };
+      this.obtained.set(tokens.accessToken, "refresh");
+      return tokens;
+    });
   }
 
   /** Runs one refresh or sign-in at a time; the others wait for it (see `busy`). */
@@ -209,4 +260,8 @@ export class ServerAuthorizer {
     this.busy = run;
     return run;
   }
+}
+
+function bearer(tokens: StoredTokens): string {
+  return `Bearer ${tokens.accessToken}`;
 }

@@ -71,10 +71,11 @@ export async function findAuthorization(serverUrl: string, challenge: BearerChal
 
 /**
  * The client to use with an authorization server without registering anew (a refresh, a revocation):
- * the one a sign-in would choose, short of a new registration. Undefined when none is known.
+ * the one a sign-in would choose, short of a new registration; for tokens that name the client they
+ * were issued to (`clientId`), that client's registration only. Undefined when none is known.
  */
-export function knownClient(context: Pick<SignInContext, "oauth" | "store">, metadata: AuthorizationServerMetadata): OAuthClient | undefined {
-  const stored = context.store.registration(metadata.issuer);
+export function knownClient(context: Pick<SignInContext, "oauth" | "store">, metadata: AuthorizationServerMetadata, clientId?: string): OAuthClient | undefined {
+  const stored = context.store.registration(metadata.issuer, { clientId });
   return clientWithoutRegistering({
     metadata,
     configured: configuredClient(context.oauth),
@@ -105,11 +106,11 @@ export async function signIn(
     previous: [...(previous ?? []), ...(wanted ?? [])],
     serverScopes: metadata.scopesSupported,
   });
-  let tokens: TokenSet;
+  let tokens: TokenSet & { clientId: string };
   if (context.oauth?.grant === "client_credentials") {
     const { clientId, clientSecret } = context.oauth;
     const client = chooseAuthMethod(metadata, clientId!, clientSecret);
-    tokens = await clientCredentialsGrant({ metadata, client, resource, scopes, now: context.now }, context.request);
+    tokens = { ...(await clientCredentialsGrant({ metadata, client, resource, scopes, now: context.now }, context.request)), clientId: client.clientId };
   } else {
     if (!interaction) throw needsSignIn(context, challenge);
     tokens = await browserSignIn(context, interaction, target, scopes);
@@ -119,16 +120,17 @@ export async function signIn(
   return stored;
 }
 
-/** The authorization code flow: listener, client, PKCE, the browser, the code exchanged for tokens. */
+/** The authorization code flow: listener, client, PKCE, the browser, the code exchanged for tokens (and the client they went to). */
 async function browserSignIn(
   context: SignInContext,
   interaction: SignInInteraction,
   { metadata, resource }: AuthorizationTarget,
   scopes: string[] | undefined,
-): Promise<TokenSet> {
-  const stored = context.store.registration(metadata.issuer);
+): Promise<TokenSet & { clientId: string }> {
   const state = randomState();
-  const listener = await listenOnKnownPort(context, metadata, state, stored?.redirectUris, interaction);
+  const listener = await listenOnKnownPort(context, metadata, state, context.store.registration(metadata.issuer)?.redirectUris, interaction);
+  // Another sign-in may hold the newest registration's port: this one then uses the registration of the port it got, or registers.
+  const stored = context.store.registration(metadata.issuer, { redirectUri: listener.redirectUri });
   try {
     const { client, registered } = await resolveClient(
       { metadata, configured: configuredClient(context.oauth), clientMetadataUrl: context.oauth?.clientMetadataUrl, stored, redirectUri: listener.redirectUri },
@@ -139,10 +141,11 @@ async function browserSignIn(
     const url = authorizationUrl({ metadata, clientId: client.clientId, redirectUri: listener.redirectUri, codeChallenge: pkce.challenge, state, resource, scopes });
     await interaction.openAuthorizationUrl(url);
     const { code } = await listener.response;
-    return await exchangeCode(
+    const tokens = await exchangeCode(
       { metadata, client, code, codeVerifier: pkce.verifier, redirectUri: listener.redirectUri, resource, now: context.now },
       context.request,
     );
+    return { ...tokens, clientId: client.clientId };
   } finally {
     listener.close();
   }

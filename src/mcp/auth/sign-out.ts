@@ -35,9 +35,8 @@ export async function signOut(
   store: CredentialsStore,
   options: { onlyUrl?: boolean; request?: AuthRequestOptions } = {},
 ): Promise<SignOutResult> {
-  const all = await store.forgetTokens(server.name);
-  const forgotten = options.onlyUrl ? all.filter((tokens) => tokens.resource === server.url) : all;
-  for (const kept of all.filter((tokens) => !forgotten.includes(tokens))) await store.saveTokens({ server: server.name, url: kept.resource }, kept);
+  // One locked change: a refresh in another process never sees the other urls' tokens gone for a moment.
+  const forgotten = await store.forgetTokens(server.name, options.onlyUrl ? server.url : undefined);
 
   const budget = AbortSignal.timeout(REVOCATION_BUDGET_MS);
   const signal = options.request?.signal ? AbortSignal.any([options.request.signal, budget]) : budget;
@@ -65,10 +64,11 @@ async function revokeAll(
 ): Promise<Revocation> {
   const metadata = await discoverAuthorizationServer(issuer, request);
   if (!metadata.revocationEndpoint) return "none";
-  const client = knownClient({ oauth, store }, metadata);
-  if (!client) return "failed";
   let all = true;
   for (const set of tokens) {
+    // Each set goes back through the client it was issued to (two sign-ins may have registered two).
+    const client = knownClient({ oauth, store }, metadata, set.clientId);
+    if (!client) return "failed";
     if (set.refreshToken) all = (await revokeToken({ metadata, client, token: set.refreshToken, hint: "refresh_token" }, request)) && all;
     all = (await revokeToken({ metadata, client, token: set.accessToken, hint: "access_token" }, request)) && all;
   }

@@ -7,8 +7,11 @@ import { readConfigText } from "./config-file-text.ts";
  * (`<pid> <time> <random>`), so that processes changing the same config take turns.
  */
 
-/** A lock older than this is left over from a writer that died: writes hold it for milliseconds. */
-const STALE_LOCK_MS = 10_000;
+/**
+ * A lock older than this is left over from a writer that died: writes hold it for milliseconds, and
+ * work that waits on the network under a lock (a token refresh) must end well within it.
+ */
+export const STALE_LOCK_MS = 10_000;
 
 /**
  * Takes the lock, waiting while others hold it. The wait is bounded per holder, not in total: ten
@@ -16,7 +19,7 @@ const STALE_LOCK_MS = 10_000;
  * up then would lose a change that was never in conflict. The pause between tries grows, so the
  * waiters do not take the CPU from the one writer they wait for.
  */
-export async function withLock(target: string, shownPath: string, timeoutMs: number, body: () => void): Promise<void> {
+export async function withLock<T>(target: string, shownPath: string, timeoutMs: number, body: () => T | Promise<T>): Promise<T> {
   const lockPath = `${target}.lock`;
   const token = `${process.pid} ${Date.now()} ${randomSuffix()}`;
   let holder: string | undefined;
@@ -57,7 +60,7 @@ export async function withLock(target: string, shownPath: string, timeoutMs: num
     pause = Math.min(pause * 2, 100);
   }
   try {
-    body();
+    return await body();
   } finally {
     releaseLock(lockPath, token);
   }

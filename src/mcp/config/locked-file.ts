@@ -16,15 +16,16 @@ export interface UpdateOptions {
  * Read-modify-write of one file under an exclusive lock (`<file>.lock`, created with O_EXCL), so two
  * processes editing the same config at once both keep their change. `edit` gets the current text
  * (undefined when there is no file) and returns the new text, or undefined to write nothing; it may
- * throw, and then nothing is written. The write is atomic: a temporary file in the same folder,
- * flushed, then renamed over the old one. The folder is created when missing. A symlinked file is
+ * throw, and then nothing is written. It may be async (a refresh asks the network under the lock):
+ * it must then end well within STALE_LOCK_MS, or another process takes the lock as left over. The
+ * write is atomic: a temporary file in the same folder, flushed, then renamed over the old one. The folder is created when missing. A symlinked file is
  * written through to its target, so the link survives; a link to nothing is refused rather than
  * replaced. The file is read as `readConfigText` reads it (a regular file, bounded); a byte-order
  * mark is kept.
  */
 export async function updateFile(
   path: string,
-  edit: (current: string | undefined) => string | undefined,
+  edit: (current: string | undefined) => string | undefined | Promise<string | undefined>,
   options: UpdateOptions = {},
 ): Promise<void> {
   const target = writeTarget(path);
@@ -33,10 +34,10 @@ export async function updateFile(
   } catch (error) {
     throw new ConfigError(`cannot create the folder of ${path}: ${(error as Error).message}`, "unwritable-file", path);
   }
-  await withLock(target, path, options.lockTimeoutMs ?? 10_000, () => {
+  await withLock(target, path, options.lockTimeoutMs ?? 10_000, async () => {
     const read = readConfigText(target);
     const current = read?.text;
-    const next = edit(current);
+    const next = await edit(current);
     if (next === undefined || next === current) return;
     const mode = read === undefined ? (options.mode ?? 0o644) : statSync(target).mode & 0o777;
     writeAtomically(target, withBom(next, read?.bom ?? false), mode, path);

@@ -170,11 +170,119 @@ describe("client registrations", () => {
     expect(store.registration(ISSUER)?.clientId).toBe("client-1b");
   });
 
+  test("two of one issuer are both kept, found by client id or redirect URI; the newest otherwise", async () => {
+    const { store } = storeIn();
+    const first = { ...registration(ISSUER, "client-1"), redirectUris: ["http://127.0.0.1:4001/callback"] };
+    const second = { ...registration(ISSUER, "client-2"), redirectUris: ["http://127.0.0.1:4002/callback"] };
+    await store.saveRegistration(first);
+    await store.saveRegistration(second);
+    expect(store.registrations(ISSUER)).toEqual([first, second]);
+    expect(store.registration(ISSUER)).toEqual(second);
+    expect(store.registration(ISSUER, { clientId: "client-1" })).toEqual(first);
+    expect(store.registration(ISSUER, { redirectUri: "http://127.0.0.1:4001/callback" })).toEqual(first);
+    expect(store.registration(ISSUER, { clientId: "client-3" })).toBeUndefined();
+    // Saving one again replaces it rather than adding a copy.
+    await store.saveRegistration({ ...first, clientSecret: "renewed" });
+    expect(store.registrations(ISSUER).map((r) => [r.clientId, r.clientSecret])).toEqual([["client-2", "client-2-secret"], ["client-1", "renewed"]]);
+  });
+
+  test("a file of an older cat-code (one registration per issuer) is read; a single one is still written that way", async () => {
+    const { store } = storeIn();
+    mkdirSync(dirname(store.path), { recursive: true });
+    writeFileSync(store.path, JSON.stringify({ version: 1, registrations: { [ISSUER]: registration(ISSUER, "client-old") } }));
+    expect(store.registration(ISSUER)?.clientId).toBe("client-old");
+    await store.saveRegistration(registration("https://auth.other.example", "client-x"));
+    expect(JSON.parse(readFileSync(store.path, "utf8")).registrations["https://auth.other.example"].clientId).toBe("client-x");
+  });
+
+  test("past eight of one issuer, the oldest that no tokens name goes", async () => {
+    const { store } = storeIn();
+    await store.saveRegistration(registration(ISSUER, "client-0"));
+    await store.saveTokens({ server: "linear", url: URL_A }, tokens("tok-A", { clientId: "client-0" }));
+    for (let i = 1; i <= 8; i++) await store.saveRegistration(registration(ISSUER, `client-${i}`));
+    const kept = store.registrations(ISSUER).map((r) => r.clientId);
+    expect(kept).toHaveLength(8);
+    expect(kept).toContain("client-0");
+    expect(kept).not.toContain("client-1");
+  });
+
   test("one filed under another issuer's name is not handed out", async () => {
     const { store } = storeIn();
     mkdirSync(dirname(store.path), { recursive: true });
     writeFileSync(store.path, JSON.stringify({ registrations: { [ISSUER]: registration("https://evil.example", "client-x") } }));
     expect(store.registration(ISSUER)).toBeUndefined();
+  });
+});
+
+describe("read at each use, renewed under the lock", () => {
+  const key = { server: "linear", url: URL_A };
+
+  test("a change another process made this instant is seen by the next read, even at the same size", async () => {
+    const { home, store } = storeIn();
+    await store.saveTokens(key, tokens("tok-A"));
+    expect(store.tokens(key)?.accessToken).toBe("tok-A");
+    await storeIn(home).store.saveTokens(key, tokens("tok-B"));
+    expect(store.tokens(key)?.accessToken).toBe("tok-B");
+    await storeIn(home).store.forgetTokens("linear");
+    expect(store.tokens(key)).toBeUndefined();
+  });
+
+  test("renewTokens hands over what is stored under the lock and keeps what it returns; undefined keeps the stored", async () => {
+    const { home, store } = storeIn();
+    await store.saveTokens(key, tokens("tok-A"));
+    // Another process renewed them after this one read its tokens: the renewal sees theirs.
+    await storeIn(home).store.saveTokens(key, tokens("tok-B"));
+    let seen: StoredTokens | undefined;
+    const kept = await store.renewTokens(key, async (stored) => {
+      seen = stored;
+      return undefined;
+    });
+    expect(seen?.accessToken).toBe("tok-B");
+    expect(kept?.accessToken).toBe("tok-B");
+    const renewed = await store.renewTokens(key, async () => tokens("tok-C"));
+    expect(renewed?.accessToken).toBe("tok-C");
+    expect(storeIn(home).store.tokens(key)?.accessToken).toBe("tok-C");
+  });
+
+  test("a renewal that throws writes nothing; one after a logout sees no tokens", async () => {
+    const { store } = storeIn();
+    await store.saveTokens(key, tokens("tok-A"));
+    const before = readFileSync(store.path, "utf8");
+    await expect(store.renewTokens(key, async () => Promise.reject(new AuthError("refused")))).rejects.toThrow("refused");
+    expect(readFileSync(store.path, "utf8")).toBe(before);
+    await store.forgetTokens("linear");
+    let seen: StoredTokens | undefined = tokens("not called");
+    await store.renewTokens(key, async (stored) => {
+      seen = stored;
+      return undefined;
+    });
+    expect(seen).toBeUndefined();
+    expect(store.hasTokens("linear")).toBe(false);
+  });
+
+  test("renewals from two processes take turns: the second starts after the first has written", async () => {
+    const { home, store } = storeIn();
+    await store.saveTokens(key, tokens("tok-0"));
+    const renewal = (name: string) => `
+      const store = new CredentialsStore();
+      await store.renewTokens(${JSON.stringify(key)}, async (stored) => {
+        await Bun.sleep(150);
+        return { ...stored, accessToken: stored.accessToken + "-${name}" };
+      });`;
+    const children = [storeProcess(home, renewal("x")), storeProcess(home, renewal("y"))];
+    const results = await Promise.all(children.map(async (child) => [await child.exited, await new Response(child.stderr).text()]));
+    expect(results).toEqual([[0, ""], [0, ""]]);
+    // Neither renewal was lost: the second renewed the first one's result.
+    expect(["tok-0-x-y", "tok-0-y-x"]).toContain(store.tokens(key)!.accessToken);
+  });
+
+  test("forgetTokens with a url forgets that url's tokens only", async () => {
+    const { store } = storeIn();
+    await store.saveTokens(key, tokens("tok-A"));
+    await store.saveTokens({ server: "linear", url: URL_B }, tokens("tok-B", { resource: URL_B }));
+    expect((await store.forgetTokens("linear", URL_A)).map((t) => t.accessToken)).toEqual(["tok-A"]);
+    expect(store.tokens(key)).toBeUndefined();
+    expect(store.tokens({ server: "linear", url: URL_B })?.accessToken).toBe("tok-B");
   });
 });
 

@@ -166,6 +166,50 @@ describe("signing in", () => {
   });
 });
 
+describe("the store is the one source of truth", () => {
+  const refreshTokensSent = (server: OAuthServerProcess) =>
+    server.records().filter((r) => r.path === "/token" && r.form?.grant_type === "refresh_token").map((r) => r.form?.refresh_token);
+
+  test("two processes refreshing at once send the refresh token once: the second uses the first one's result", async () => {
+    const server = await fixture(["--detect-reuse"]);
+    const home = tempDir("cat-code-auth-");
+    await connect(server.mcpUrl, { store: storeIn(home), interaction: fetchingBrowser() });
+    // Two stores of one file: two processes, as far as the store and its lock can tell. Their clock
+    // says the hour-long token has expired, so each refreshes before its first request.
+    const later = () => Date.now() + 2 * 3600_000;
+    const clients = await Promise.all([connect(server.mcpUrl, { store: storeIn(home), now: later }), connect(server.mcpUrl, { store: storeIn(home), now: later })]);
+    for (const client of clients) expect((await client.callTool("echo", { text: "still signed in" })).isError).toBeFalsy();
+    const sent = refreshTokensSent(server);
+    expect(sent).toHaveLength(1);
+    expect(new Set(sent).size).toBe(sent.length);
+  });
+
+  test("a connection takes the token in the store at each request: another process's refresh, then a logout", async () => {
+    const server = await fixture(["--detect-reuse"]);
+    const home = tempDir("cat-code-auth-");
+    const key = { server: "notes", url: server.mcpUrl };
+    await connect(server.mcpUrl, { store: storeIn(home), interaction: fetchingBrowser() });
+    const warm = await connect(server.mcpUrl, { store: storeIn(home) });
+    // Another process refreshes (rotating the refresh token) while this connection stays open.
+    const other = await connect(server.mcpUrl, { store: storeIn(home), now: () => Date.now() + 2 * 3600_000 });
+    await other.listTools();
+    expect(refreshTokensSent(server)).toHaveLength(1);
+    const rotated = storeIn(home).tokens(key)!;
+    const before = server.records().length;
+    expect((await warm.callTool("echo", { text: "a" })).isError).toBeFalsy();
+    expect(server.records().slice(before).filter((r) => r.path === "/mcp").every((r) => r.token === "valid")).toBe(true);
+    expect(refreshTokensSent(server)).toHaveLength(1);
+
+    // Signed out elsewhere: the next request carries no token and is NEEDS-AUTH; nothing is refreshed or written back.
+    await storeIn(home).forgetTokens("notes");
+    const error = await failure(warm.callTool("echo", { text: "b" }));
+    expect(error.needsAuth).toBe(true);
+    expect(refreshTokensSent(server)).toHaveLength(1);
+    expect(storeIn(home).tokens(key)).toBeUndefined();
+    expect(rotated.refreshToken).toBeString();
+  });
+});
+
 /** Waits until the fixture refuses `token` (its one-second lifetime is over), asking it directly. */
 async function waitUntilRefused(server: OAuthServerProcess, token: string): Promise<void> {
   await waitFor(async () => {

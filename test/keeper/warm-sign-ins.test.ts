@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runSource, type RunResult } from "../helpers/binary.ts";
+import { browserEnv } from "../helpers/browser.ts";
+import { readKeeperInfo, stopKeepersOf } from "../helpers/keeper-home.ts";
+import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
+import { tempDir, writeConfig } from "../helpers/paths.ts";
+import { waitFor } from "../helpers/wait-for.ts";
+
+/**
+ * Sign-ins and the connection keeper, as processes: the keeper holds no tokens of its own, so what
+ * `mcp login`, `mcp logout` and a cold command's refresh leave in credentials.json counts from the
+ * very next request of a warm connection. The OAuth fixture rotates refresh tokens and, like
+ * oidc-provider, revokes the whole grant when a rotated one is sent again (--detect-reuse).
+ */
+const fixtures: OAuthServerProcess[] = [];
+const homes: string[] = [];
+afterEach(async () => {
+  for (const home of homes.splice(0)) {
+    await stopKeepersOf(home, () => runSource(["mcp", "keeper", "stop"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } }));
+  }
+  for (const fixture of fixtures.splice(0)) await fixture.stop();
+});
+
+async function setUp(flags: string[]) {
+  const fixture = await spawnOAuthServer(flags);
+  fixtures.push(fixture);
+  const dir = tempDir("cat-code-warm-sign-in-");
+  const home = join(dir, "home");
+  homes.push(home);
+  const config = writeConfig({ linear: { type: "http", url: fixture.mcpUrl } }, dir);
+  /** A command through the keeper (`cold`: without it), no browser unless given one. */
+  const cat = (args: string[], options: { env?: Record<string, string>; cold?: boolean } = {}): Promise<RunResult> =>
+    runSource([...args.slice(0, 2), "--mcp-config", config, ...args.slice(2)], {
+      env: { CAT_CODE_HOME: home, BROWSER: "/bin/false", CAT_CODE_NO_KEEPER: options.cold ? "1" : undefined, ...options.env },
+    });
+  const stored = () => {
+    const path = join(home, "credentials.json");
+    if (!existsSync(path)) return undefined;
+    const servers = JSON.parse(readFileSync(path, "utf8")).servers ?? {};
+    return servers.linear?.tokens?.[fixture.mcpUrl] as { accessToken: string; refreshToken?: string; expiresAt?: number } | undefined;
+  };
+  const refreshTokensSent = () =>
+    fixture.records().filter((r) => r.path === "/token" && r.form?.grant_type === "refresh_token").map((r) => r.form?.refresh_token);
+  /** The first warm call: the keeper starts and keeps the connection with the tokens of this sign-in. */
+  const signInAndWarmUp = async () => {
+    expect((await cat(["mcp", "login", "linear"], { env: browserEnv() })).exitCode).toBe(0);
+    const warm = await cat(["mcp", "call", "linear", "echo", "text=warm"]);
+    expect(warm.stdout.trim()).toBe("warm");
+    const keeper = readKeeperInfo(home);
+    expect(keeper).toBeDefined();
+    return keeper!.pid;
+  };
+  return { fixture, cat, stored, refreshTokensSent, signInAndWarmUp, home };
+}
+
+describe("a warm connection takes its token from the store at each request", () => {
+  test("after mcp logout: the warm call is NEEDS-AUTH (exit 5), list says NEEDS-AUTH, and the keeper writes no token back", async () => {
+    const { cat, stored, refreshTokensSent, signInAndWarmUp, home } = await setUp(["--detect-reuse", "--token-ttl", "2"]);
+    const keeperPid = await signInAndWarmUp();
+    const forgotten = stored()!;
+    const logout = await cat(["mcp", "logout", "linear"]);
+    expect(logout.exitCode).toBe(0);
+    expect(stored()).toBeUndefined();
+    // Past the forgotten token's lifetime: a keeper holding it would refresh it and write the new tokens back.
+    await waitFor(() => Date.now() > (forgotten.expiresAt ?? 0), "the forgotten token to expire");
+
+    const call = await cat(["mcp", "call", "linear", "echo", "text=after-logout"]);
+    expect(call.stdout).toBe("");
+    expect(call.stderr).toContain("needs you to sign in: run cat-code mcp login");
+    expect(call.exitCode).toBe(5);
+    const list = await cat(["mcp", "list"]);
+    expect(list.stdout).toMatch(/^linear\s+NEEDS-AUTH/m);
+    expect(list.exitCode).toBe(0);
+    // The same keeper answered: the connection was dropped, not the keeper.
+    expect(readKeeperInfo(home)?.pid).toBe(keeperPid);
+    expect(stored()).toBeUndefined();
+    expect(refreshTokensSent()).not.toContain(forgotten.refreshToken);
+  });
+
+  test("after a step-up mcp login: the next warm call goes through at once, with the same keeper", async () => {
+    const { cat, home } = await setUp(["--scopes-supported", "read admin", "--challenge-scope", "read", "--require-scope", "admin"]);
+    expect((await cat(["mcp", "login", "linear"], { env: browserEnv() })).exitCode).toBe(0);
+    const refused = await cat(["mcp", "call", "linear", "whoami"]);
+    expect(refused.stderr).toContain("needs more access (scope admin)");
+    expect(refused.exitCode).toBe(5);
+    const keeperPid = readKeeperInfo(home)?.pid;
+    expect(keeperPid).toBeDefined();
+
+    expect((await cat(["mcp", "login", "linear"], { env: browserEnv() })).exitCode).toBe(0);
+    const call = await cat(["mcp", "call", "linear", "whoami"]);
+    expect(call.stderr).toBe("");
+    expect(JSON.parse(call.stdout).scopes).toContain("admin");
+    expect(call.exitCode).toBe(0);
+    expect(readKeeperInfo(home)?.pid).toBe(keeperPid);
+  });
+
+  test("a cold command rotates the refresh token; the warm call then uses the rotated one and the grant survives", async () => {
+    const { cat, stored, refreshTokensSent, signInAndWarmUp } = await setUp(["--detect-reuse", "--token-ttl", "2"]);
+    await signInAndWarmUp();
+    const held = stored()!;
+    await waitFor(() => Date.now() > (held.expiresAt ?? 0), "the token the keeper connected with to expire");
+    // `mcp resources` never goes through the keeper: it refreshes in its own process.
+    const cold = await cat(["mcp", "resources"]);
+    expect(cold.stderr).not.toContain("sign in");
+    expect(refreshTokensSent()).toEqual([held.refreshToken]);
+    expect(stored()?.refreshToken).not.toBe(held.refreshToken);
+
+    const warm = await cat(["mcp", "call", "linear", "echo", "text=rotated"]);
+    expect(warm.stderr).toBe("");
+    expect(warm.stdout.trim()).toBe("rotated");
+    expect(warm.exitCode).toBe(0);
+    // Each refresh token went out once: a replay would have revoked the grant (and signed the user out).
+    const sent = refreshTokensSent();
+    expect(new Set(sent).size).toBe(sent.length);
+    expect(stored()).toBeDefined();
+  });
+});
