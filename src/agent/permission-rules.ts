@@ -1,4 +1,5 @@
 import { denyView, splitCommand, type CommandPart } from "../system/bash-command-parts.ts";
+import { sanitizeNamePart } from "../system/name-part.ts";
 import { parseRule, type ParsedRule } from "../system/permission-rule-syntax.ts";
 import { pathRuleMatches, resolvePathPattern } from "./path-rule.ts";
 import type { PermissionGate } from "./permission.ts";
@@ -8,7 +9,10 @@ export { parseRule, type ParsedRule };
 /**
  * Permission rules in Claude Code's syntax: `Bash`, `Bash(npm test:*)`, `Bash(git status)`,
  * `Read(src/**)`, `Edit(docs/**)`, `Write`, `Glob`, `Grep`, `mcp__github`, `mcp__github__*`,
- * `mcp__github__create_issue`. A deny rule wins over any allow rule.
+ * `mcp__github__create_issue`. A deny rule wins over any allow rule. The model's resource reads
+ * (read_mcp_resource) send the URI to a server: `mcp__github` and `mcp__github__*` cover reads from
+ * github as well as its tools, `read_mcp_resource(github)` only the reads, `read_mcp_resource` reads
+ * from every server.
  */
 export interface PermissionRules {
   allow: readonly string[];
@@ -63,7 +67,8 @@ function denies(rule: ParsedRule, toolName: string, input: Record<string, unknow
     case "tool":
       return rule.tools.includes(toolName);
     case "mcp":
-      return mcpMatches(rule, toolName);
+    case "resource":
+      return mcpMatches(rule, toolName, input);
     case "path":
       return rule.tools.includes(toolName) && pathRuleMatches(resolvePathPattern(rule.pattern, cwd), pathOf(toolName, input), cwd, "any");
     case "bash": {
@@ -76,7 +81,7 @@ function denies(rule: ParsedRule, toolName: string, input: Record<string, unknow
 
 function allows(rules: ParsedRule[], toolName: string, input: Record<string, unknown>, cwd: string): boolean {
   if (rules.some((rule) => rule.kind === "tool" && rule.tools.includes(toolName))) return true;
-  if (rules.some((rule) => rule.kind === "mcp" && mcpMatches(rule, toolName))) return true;
+  if (rules.some((rule) => (rule.kind === "mcp" || rule.kind === "resource") && mcpMatches(rule, toolName, input))) return true;
   if (toolName === "bash") return bashAllowed(rules, input.command);
   const path = pathOf(toolName, input);
   return rules.some((rule) => rule.kind === "path" && rule.tools.includes(toolName) && pathRuleMatches(resolvePathPattern(rule.pattern, cwd), path, cwd, "all"));
@@ -110,7 +115,16 @@ function wordsMatch(rule: { words: readonly string[]; prefix: boolean }, words: 
   return rule.words.every((word, i) => words[i] === word);
 }
 
-function mcpMatches(rule: Extract<ParsedRule, { kind: "mcp" }>, toolName: string): boolean {
+/** READ_RESOURCE's calls name their server in `server`, as configured; an mcp__ rule names it sanitized, as tool names do. */
+const READ_RESOURCE = "read_mcp_resource";
+
+function mcpMatches(rule: Extract<ParsedRule, { kind: "mcp" | "resource" }>, toolName: string, input: Record<string, unknown>): boolean {
+  if (toolName === READ_RESOURCE) {
+    if (typeof input.server !== "string") return false;
+    if (rule.kind === "resource") return input.server === rule.server;
+    return rule.tool === undefined && sanitizeNamePart(input.server) === rule.server;
+  }
+  if (rule.kind === "resource") return false;
   return rule.tool === undefined ? toolName.startsWith(`mcp__${rule.server}__`) : toolName === `mcp__${rule.server}__${rule.tool}`;
 }
 

@@ -19,6 +19,7 @@ const RUNNERS = new Set(["run", "exec", "run-script"]);
  * permission-rules.ts), so "always" is not offered.
  */
 export function suggestedRule(toolName: string, input: Record<string, unknown>): string | undefined {
+  if (toolName === "read_mcp_resource") return resourceRule(input.server);
   if (toolName !== "bash") return RULE_NAMES[toolName] ?? toolName;
   if (typeof input.command !== "string") return undefined;
   const split = splitCommand(input.command);
@@ -35,4 +36,12 @@ export function suggestedRule(toolName: string, input: Record<string, unknown>):
   // A word with a space, a quote or a parenthesis cannot be written back into a rule plainly.
   if (prefix.some((word) => !/^[\w./:@+=,-]+$/.test(word))) return undefined;
   return `Bash(${prefix.join(" ")}:*)`;
+}
+
+/**
+ * Reads from the one server asked about (`read_mcp_resource(github)`), not from every server: "always"
+ * for one server must not let the model send URIs to another. None for a name a rule cannot hold.
+ */
+function resourceRule(server: unknown): string | undefined {
+  return typeof server === "string" && /^[^()\s]+$/.test(server) ? `read_mcp_resource(${server})` : undefined;
 }

@@ -106,6 +106,20 @@ const rows: Row[] = [
   [["mcp__github"], ["mcp__github__delete_repo"], "mcp__github__delete_repo", {}, "deny"],
   [["Bash"], [], "mcp__github__x", {}, undefined],
   [[], [], "bash", bash("ls"), undefined],
+  // The model's resource reads send its URI to the server: rules for the server hold for them.
+  [[], [], "read_mcp_resource", { server: "github", uri: "x://y" }, undefined],
+  [["mcp__github"], [], "read_mcp_resource", { server: "github", uri: "x://y" }, "allow"],
+  [["mcp__github__*"], [], "read_mcp_resource", { server: "github", uri: "x://y" }, "allow"],
+  [["mcp__my_server"], [], "read_mcp_resource", { server: "my.server", uri: "x://y" }, "allow"],
+  [["read_mcp_resource(github)"], [], "read_mcp_resource", { server: "github", uri: "x://y" }, "allow"],
+  [["read_mcp_resource"], [], "read_mcp_resource", { server: "github", uri: "x://y" }, "allow"],
+  [["mcp__github__read_mcp_resource"], [], "read_mcp_resource", { server: "github", uri: "x://y" }, undefined],
+  [["mcp__github__create_issue"], [], "read_mcp_resource", { server: "github", uri: "x://y" }, undefined],
+  [["mcp__gitlab", "read_mcp_resource(gitlab)"], [], "read_mcp_resource", { server: "github", uri: "x://y" }, undefined],
+  [["read_mcp_resource(github)"], [], "read_mcp_resource", { uri: "x://y" }, undefined],
+  [["read_mcp_resource(github)"], [], "mcp__github__create_issue", {}, undefined],
+  [["read_mcp_resource"], ["mcp__github"], "read_mcp_resource", { server: "github", uri: "x://y" }, "deny"],
+  [["mcp__github"], ["read_mcp_resource(github)"], "read_mcp_resource", { server: "github", uri: "x://y" }, "deny"],
 ];
 
 describe("ruleDecision: a rule × a call → the decision", () => {
@@ -127,6 +141,8 @@ describe("parseRule", () => {
     ["mcp__github"],
     ["mcp__github__*"],
     ["mcp__github__create_issue"],
+    ["read_mcp_resource"],
+    ["read_mcp_resource(github)"],
   ])("%s is a rule", (text) => {
     expect(parseRule(text).ok).toBe(true);
   });
@@ -188,6 +204,9 @@ describe("suggestedRule: what 'always' saves", () => {
     ["write_file", { path: "a" }, "Write"],
     ["edit_file", { path: "a" }, "edit_file"],
     ["mcp__github__create_issue", {}, "mcp__github__create_issue"],
+    // Reads from the one server asked about, never from every server.
+    ["read_mcp_resource", { server: "github", uri: "x://y" }, "read_mcp_resource(github)"],
+    ["read_mcp_resource", { server: "a (b)", uri: "x://y" }, undefined],
   ])("%s %o → %s", (tool, input, expected) => {
     expect(suggestedRule(tool, input as Record<string, unknown>)).toBe(expected as string | undefined);
     // Every suggestion is a rule that parses and allows the very call it came from.
