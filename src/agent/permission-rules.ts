@@ -1,4 +1,5 @@
 import { denyView, splitCommand, type CommandPart } from "../system/bash-command-parts.ts";
+import { namesOnlyWrapper, wrappedCommand } from "../system/command-wrappers.ts";
 import { sanitizeNamePart } from "../system/name-part.ts";
 import { parseRule, type ParsedRule } from "../system/permission-rule-syntax.ts";
 import { pathRuleMatches, resolvePathPattern } from "./path-rule.ts";
@@ -94,19 +95,35 @@ function allows(rules: ParsedRule[], toolName: string, input: Record<string, unk
  */
 function bashAllowed(rules: ParsedRule[], command: unknown): boolean {
   if (typeof command !== "string") return false;
-  const bashRules = rules.filter((rule): rule is Extract<ParsedRule, { kind: "bash" }> => rule.kind === "bash");
+  // A rule naming only a wrapper (`Bash(timeout:*)`, `Bash(python3:*)`) would allow whatever runs behind it.
+  const bashRules = rules.filter((rule): rule is BashRule => rule.kind === "bash" && !namesOnlyWrapper(rule.words));
   if (bashRules.length === 0) return false;
   const split = splitCommand(command);
   if (!split.ok || split.parts.length === 0) return false;
   return split.parts.every((part) => partAllowed(part, bashRules));
 }
 
-function partAllowed(part: CommandPart, rules: Extract<ParsedRule, { kind: "bash" }>[]): boolean {
+type BashRule = Extract<ParsedRule, { kind: "bash" }>;
+
+/**
+ * A part is matched as the command it runs, behind its wrappers (`timeout 60 npm test` is `npm
+ * test`, see COMMAND_WRAPPERS); one whose command cannot be read (`sudo …`, `bash -c …`) is not
+ * allowed by any rule.
+ */
+function partAllowed(part: CommandPart, rules: BashRule[]): boolean {
   if (part.assignments.length > 0) return false;
+  const run = wrappedCommand(part.words.map((w) => w.text));
+  if (run.kind === "hidden") return false;
+  // `timeout $T npm test`: an unquoted variable may split into words that change what runs.
+  if (part.words.slice(0, run.start).some((w) => !w.literal)) return false;
+  const words = part.words.slice(run.start);
+  if (words.length === 0) return false;
   return rules.some((rule) => {
+    // Words a wrapper appends (xargs) are not in the line: only a prefix rule can cover them.
+    if (run.appends && !rule.prefix) return false;
     // The words the rule names must be the words bash runs, not a `$VAR` that only looks like them.
-    const named = part.words.slice(0, rule.words.length);
-    return named.every((w) => w.literal) && wordsMatch(rule, part.words.map((w) => w.text));
+    const named = words.slice(0, rule.words.length);
+    return named.every((w) => w.literal) && wordsMatch(rule, words.map((w) => w.text));
   });
 }
 

@@ -87,7 +87,7 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
         case "no":
           return "stop";
         case "a":
-          print("(no 'always' for a command with ;, &&, |, $(…) or a redirection: a rule could not match it; answer y or n)");
+          print("(no 'always' for a command with ;, &&, |, $(…), a redirection, or one run by sudo, bash -c, python -c…: a rule could not match it; answer y or n)");
           break;
         // Anything else, an empty line included, asks again: a stray Enter should not decide.
       }

@@ -1,4 +1,5 @@
 import { splitCommand } from "./bash-command-parts.ts";
+import { namesOnlyWrapper } from "./command-wrappers.ts";
 
 /**
  * The grammar of permission rules, Claude Code's: `Bash`, `Bash(npm test:*)`, `Bash(git status)`,
@@ -80,3 +81,13 @@ function parseBashRule(text: string, specifier: string, fail: (error: string) =>
   return { ok: true as const, rule: { kind: "bash" as const, text, words: part.words.map((w) => w.text), prefix } };
 }
 
+
+/**
+ * Why an allow rule allows nothing, if it names only a command that runs others (`Bash(timeout:*)`,
+ * `Bash(sudo:*)`, `Bash(python3:*)`): as an allow rule it would cover whatever runs behind it, so it
+ * is not honoured (see COMMAND_WRAPPERS). As a deny rule it holds.
+ */
+export function wrapperOnlyProblem(rule: ParsedRule): string | undefined {
+  if (rule.kind !== "bash" || !namesOnlyWrapper(rule.words)) return undefined;
+  return `${JSON.stringify(rule.text)} names only ${rule.words.join(" ")}, which runs another command, so as an allow rule it allows nothing; name the command it runs instead (Bash(npm test:*) also allows \`timeout 60 npm test\`)`;
+}

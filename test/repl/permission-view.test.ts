@@ -87,6 +87,21 @@ describe("the permission gate", () => {
     expect(questions).toHaveLength(2);
   });
 
+  test("behind a wrapper, 'always' is offered for the command it runs, never the wrapper; none when what runs is hidden", async () => {
+    const bash = { name: "bash", isReadOnly: false } as Tool;
+    const questions: string[] = [];
+    const printed: string[] = [];
+    const gate = interactivePermissions(async (question) => (questions.push(question), "y"), { print: (line) => printed.push(line) });
+    for (const command of ["timeout 60 npm test", 'timeout 5 bash -c "rm -rf x"', "sudo ls", "nice -n 5 python3 -c 'x'"]) await gate({ tool: bash, input: { command } });
+    expect(questions).toEqual([
+      "Allow bash? [y]es / [n]o / [a]lways for 'npm test:*' in this project / [A] in all projects ",
+      "Allow bash? [y]es / [n]o ",
+      "Allow bash? [y]es / [n]o ",
+      "Allow bash? [y]es / [n]o ",
+    ]);
+    expect(questions.join("")).not.toContain("timeout");
+  });
+
   test("no while paging, or the end of input, declines", async () => {
     const input = { lines: Array.from({ length: MAX_UNPAGED_LINES + 1 }, (_, i) => i) };
     const print = () => {};
