@@ -132,7 +132,7 @@ function wordsMatch(rule: { words: readonly string[]; prefix: boolean }, words: 
   return rule.words.every((word, i) => words[i] === word);
 }
 
-/** READ_RESOURCE's calls name their server in `server`, as configured; an mcp__ rule names it sanitized, as tool names do. */
+/** The model's resource reads: a call names its server in `server` as configured; an mcp__ rule names it sanitized, as tool names do. */
 const READ_RESOURCE = "read_mcp_resource";
 
 function mcpMatches(rule: Extract<ParsedRule, { kind: "mcp" | "resource" }>, toolName: string, input: Record<string, unknown>): boolean {

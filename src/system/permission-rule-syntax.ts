@@ -4,8 +4,9 @@ import { namesOnlyWrapper } from "./command-wrappers.ts";
 /**
  * The grammar of permission rules, Claude Code's: `Bash`, `Bash(npm test:*)`, `Bash(git status)`,
  * `Read(src/**)`, `Edit(docs/**)`, `Write`, `Glob`, `Grep`, `mcp__github`, `mcp__github__*`,
- * `mcp__github__create_issue`, `read_mcp_resource(github)`. Text in, data out, nothing else: settings.json's loader checks rules
- * with it, and src/agent/permission-rules.ts decides calls with what it returns.
+ * `mcp__github__create_issue`, `read_mcp_resource(github)`. Text in, data out, nothing else:
+ * settings.json's loader checks rules with it, and src/agent/permission-rules.ts decides calls with
+ * what it returns.
  */
 export type ParsedRule =
   /** Every call of these tools. */
