@@ -66,3 +66,17 @@ test("mcp keeper status on that hung socket does not tell the user to kill the p
   expect(status.stderr).not.toContain(`kill ${theirs.pid}`);
   expect(isAlive(theirs.pid)).toBe(true);
 });
+
+test("mcp keeper status on this home's own keeper, hung (SIGSTOP): names its pid and how to end it", async () => {
+  const home = newHome();
+  const { config } = echoConfig();
+  expect((await callEcho(home, config)).stdout).toBe("hi\n");
+  const keeper = await waitForKeeper(home);
+  process.kill(keeper.pid, "SIGSTOP");
+  try {
+    const status = await cat(home, ["mcp", "keeper", "status"]);
+    expect(status.stderr).toBe(`error: the connection keeper: the keeper (pid ${keeper.pid}) did not answer within 2000 ms; if it hangs, end it with: kill ${keeper.pid}\n`);
+  } finally {
+    process.kill(keeper.pid, "SIGCONT");
+  }
+});
