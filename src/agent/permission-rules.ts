@@ -1,4 +1,6 @@
 import { denyView, splitCommand, type CommandPart } from "../system/bash-command-parts.ts";
+import { namesOnlyWrapper, wrappedCommand } from "../system/command-wrappers.ts";
+import { sanitizeNamePart } from "../system/name-part.ts";
 import { parseRule, type ParsedRule } from "../system/permission-rule-syntax.ts";
 import { pathRuleMatches, resolvePathPattern } from "./path-rule.ts";
 import type { PermissionGate } from "./permission.ts";
@@ -8,7 +10,10 @@ export { parseRule, type ParsedRule };
 /**
  * Permission rules in Claude Code's syntax: `Bash`, `Bash(npm test:*)`, `Bash(git status)`,
  * `Read(src/**)`, `Edit(docs/**)`, `Write`, `Glob`, `Grep`, `mcp__github`, `mcp__github__*`,
- * `mcp__github__create_issue`. A deny rule wins over any allow rule.
+ * `mcp__github__create_issue`. A deny rule wins over any allow rule. The model's resource reads
+ * (read_mcp_resource) send the URI to a server: `mcp__github` and `mcp__github__*` cover reads from
+ * github as well as its tools, `read_mcp_resource(github)` only the reads, `read_mcp_resource` reads
+ * from every server.
  */
 export interface PermissionRules {
   allow: readonly string[];
@@ -63,7 +68,8 @@ function denies(rule: ParsedRule, toolName: string, input: Record<string, unknow
     case "tool":
       return rule.tools.includes(toolName);
     case "mcp":
-      return mcpMatches(rule, toolName);
+    case "resource":
+      return mcpMatches(rule, toolName, input);
     case "path":
       return rule.tools.includes(toolName) && pathRuleMatches(resolvePathPattern(rule.pattern, cwd), pathOf(toolName, input), cwd, "any");
     case "bash": {
@@ -76,7 +82,7 @@ function denies(rule: ParsedRule, toolName: string, input: Record<string, unknow
 
 function allows(rules: ParsedRule[], toolName: string, input: Record<string, unknown>, cwd: string): boolean {
   if (rules.some((rule) => rule.kind === "tool" && rule.tools.includes(toolName))) return true;
-  if (rules.some((rule) => rule.kind === "mcp" && mcpMatches(rule, toolName))) return true;
+  if (rules.some((rule) => (rule.kind === "mcp" || rule.kind === "resource") && mcpMatches(rule, toolName, input))) return true;
   if (toolName === "bash") return bashAllowed(rules, input.command);
   const path = pathOf(toolName, input);
   return rules.some((rule) => rule.kind === "path" && rule.tools.includes(toolName) && pathRuleMatches(resolvePathPattern(rule.pattern, cwd), path, cwd, "all"));
@@ -89,19 +95,35 @@ function allows(rules: ParsedRule[], toolName: string, input: Record<string, unk
  */
 function bashAllowed(rules: ParsedRule[], command: unknown): boolean {
   if (typeof command !== "string") return false;
-  const bashRules = rules.filter((rule): rule is Extract<ParsedRule, { kind: "bash" }> => rule.kind === "bash");
+  // A rule naming only a wrapper (`Bash(timeout:*)`, `Bash(python3:*)`) would allow whatever runs behind it.
+  const bashRules = rules.filter((rule): rule is BashRule => rule.kind === "bash" && !namesOnlyWrapper(rule.words));
   if (bashRules.length === 0) return false;
   const split = splitCommand(command);
   if (!split.ok || split.parts.length === 0) return false;
   return split.parts.every((part) => partAllowed(part, bashRules));
 }
 
-function partAllowed(part: CommandPart, rules: Extract<ParsedRule, { kind: "bash" }>[]): boolean {
+type BashRule = Extract<ParsedRule, { kind: "bash" }>;
+
+/**
+ * A part is matched as the command it runs, behind its wrappers (`timeout 60 npm test` is `npm
+ * test`, see COMMAND_WRAPPERS); one whose command cannot be read (`sudo …`, `bash -c …`) is not
+ * allowed by any rule.
+ */
+function partAllowed(part: CommandPart, rules: BashRule[]): boolean {
   if (part.assignments.length > 0) return false;
+  const run = wrappedCommand(part.words.map((w) => w.text));
+  if (run.kind === "hidden") return false;
+  // `timeout $T npm test`: an unquoted variable may split into words that change what runs.
+  if (part.words.slice(0, run.start).some((w) => !w.literal)) return false;
+  const words = part.words.slice(run.start);
+  if (words.length === 0) return false;
   return rules.some((rule) => {
+    // Words a wrapper appends (xargs) are not in the line: only a prefix rule can cover them.
+    if (run.appends && !rule.prefix) return false;
     // The words the rule names must be the words bash runs, not a `$VAR` that only looks like them.
-    const named = part.words.slice(0, rule.words.length);
-    return named.every((w) => w.literal) && wordsMatch(rule, part.words.map((w) => w.text));
+    const named = words.slice(0, rule.words.length);
+    return named.every((w) => w.literal) && wordsMatch(rule, words.map((w) => w.text));
   });
 }
 
@@ -110,7 +132,16 @@ function wordsMatch(rule: { words: readonly string[]; prefix: boolean }, words: 
   return rule.words.every((word, i) => words[i] === word);
 }
 
-function mcpMatches(rule: Extract<ParsedRule, { kind: "mcp" }>, toolName: string): boolean {
+/** The model's resource reads: a call names its server in `server` as configured; an mcp__ rule names it sanitized, as tool names do. */
+const READ_RESOURCE = "read_mcp_resource";
+
+function mcpMatches(rule: Extract<ParsedRule, { kind: "mcp" | "resource" }>, toolName: string, input: Record<string, unknown>): boolean {
+  if (toolName === READ_RESOURCE) {
+    if (typeof input.server !== "string") return false;
+    if (rule.kind === "resource") return input.server === rule.server;
+    return rule.tool === undefined && sanitizeNamePart(input.server) === rule.server;
+  }
+  if (rule.kind === "resource") return false;
   return rule.tool === undefined ? toolName.startsWith(`mcp__${rule.server}__`) : toolName === `mcp__${rule.server}__${rule.tool}`;
 }
 

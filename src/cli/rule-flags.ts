@@ -1,4 +1,5 @@
 import { parseRule, type PermissionRules } from "../agent/permission-rules.ts";
+import { wrapperOnlyProblem } from "../system/permission-rule-syntax.ts";
 import { CliError } from "../terminal/cli-error.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
@@ -11,6 +12,8 @@ export function checkedRules(rules: PermissionRules): PermissionRules {
     for (const rule of list) {
       const parsed = parseRule(rule);
       if (!parsed.ok) throw CliError.usage(`${flag}: '${sanitizeForTerminal(rule)}' is not a rule: ${parsed.error}`);
+      const useless = flag === "--allowedTools" ? wrapperOnlyProblem(parsed.rule) : undefined;
+      if (useless) throw CliError.usage(`${flag}: ${sanitizeForTerminal(useless)}`);
     }
   }
   return rules;

@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
+import { chmodSync, closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, unlinkSync, type Stats } from "node:fs";
 
 /**
  * The keeper's folder (`$CAT_CODE_HOME/run/`) and the files in it are how a command proves who it is
@@ -61,6 +61,40 @@ export function checkKeeperFile(path: string): void {
   if (!ownedByUser(stats)) throw new KeeperFolderError(`${path} belongs to another user (uid ${stats.uid}); remove it`, path);
   if ((stats.mode & 0o077) !== 0) {
     throw new KeeperFolderError(`${path} is open to other users (mode ${(stats.mode & 0o777).toString(8)}); remove it (cat-code mcp keeper stop, then rm ${path})`, path);
+  }
+}
+
+/**
+ * Opens the keeper's log (`keeper.log`) for writing, empty, as a file of the user's own: never
+ * through a symlink (O_NOFOLLOW), never into a FIFO (O_NONBLOCK fails at once), never someone
+ * else's or a second name of another file (truncated only after fstat says so). Whatever else sits
+ * at the path (left while the folder was open to others, see prepareKeeperFolder) is removed first:
+ * the folder is ours, and the log is cut at every start anyway. Throws KeeperFolderError.
+ */
+export function openKeeperLog(path: string): number {
+  const found = statOf(path);
+  if (found && (!found.isFile() || !ownedByUser(found) || found.nlink !== 1)) {
+    try {
+      unlinkSync(path);
+    } catch (error) {
+      throw new KeeperFolderError(`${path} is not the keeper's own log and cannot be removed (${(error as Error).message}); remove it`, path);
+    }
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+  } catch (error) {
+    throw new KeeperFolderError(`cannot open ${path} (${(error as Error).message}); remove it`, path);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || !ownedByUser(stats) || stats.nlink !== 1) throw new KeeperFolderError(`${path} changed while it was opened; remove it`, path);
+    if ((stats.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+    ftruncateSync(fd, 0);
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    throw error instanceof KeeperFolderError ? error : new KeeperFolderError(`cannot prepare ${path}: ${(error as Error).message}`, path);
   }
 }
 

@@ -1,4 +1,5 @@
 import { existsSync, unlinkSync } from "node:fs";
+import { log } from "../log.ts";
 import { systemClock, type Clock } from "../system/clock.ts";
 import { KeeperClient, KeeperRequestError } from "./keeper-client.ts";
 import { checkKeeperFile, prepareKeeperFolder } from "./keeper-folder.ts";
@@ -6,7 +7,7 @@ import { readKeeperInfo, type KeeperInfo } from "./keeper-info.ts";
 import { withKeeperLock } from "./keeper-lock.ts";
 import { pause, until, within } from "./keeper-pause.ts";
 import { socketPathProblem, type KeeperPaths } from "./keeper-paths.ts";
-import { isKeeperProcess, spawnKeeper } from "./keeper-process.ts";
+import { isKeeperOf, spawnKeeper } from "./keeper-process.ts";
 import { KEEPER_PROTOCOL } from "./keeper-protocol.ts";
 
 /** A keeper that does not say hello within this is hung. */
@@ -25,7 +26,7 @@ export interface KeeperLaunchOptions {
   clock?: Clock;
   /** Starts a keeper in the background; tests hand in their own. */
   spawn?: (paths: KeeperPaths) => void;
-  /** Whether a pid is a cat-code keeper (only such a pid is ever signalled), and how to signal it. */
+  /** Whether a pid is this home's keeper (only such a pid is ever signalled; see isKeeperOf), and how to signal it. */
   isKeeper?: (pid: number) => boolean;
   kill?: (pid: number, signal: NodeJS.Signals) => void;
 }
@@ -110,11 +111,14 @@ async function clearAway(found: Exclude<Found, { kind: "ready" }>, options: Keep
     if (await until(() => !existsSync(paths.socket), clock, STOP_WAIT_MS)) return;
   }
   const pid = found.info?.pid;
-  const isKeeper = options.isKeeper ?? isKeeperProcess;
+  const isKeeper = options.isKeeper ?? ((target: number) => isKeeperOf(target, paths));
   if (pid !== undefined && pid !== process.pid && isKeeper(pid)) {
     const kill = options.kill ?? ((target, signal) => process.kill(target, signal));
     signal(kill, pid, "SIGTERM");
     if (!(await until(() => !isKeeper(pid), clock, KILL_GRACE_MS))) signal(kill, pid, "SIGKILL");
+  } else if (pid !== undefined) {
+    // Stale or planted: the pid may be anyone's, another home's keeper included. Only the socket goes.
+    log.debug(`keeper: ${paths.info} names pid ${pid}, which is not this home's keeper; not signalling it`);
   }
   // Nobody answers on it any more: a new keeper binds its path afresh.
   try {

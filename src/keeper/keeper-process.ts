@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute } from "node:path";
 import { serverEnvironment } from "../system/own-secrets.ts";
+import { openKeeperLog } from "./keeper-folder.ts";
 import type { KeeperPaths } from "./keeper-paths.ts";
 
 /** The keeper's arguments after the program: what `ps` shows, and what tells a keeper from any process. */
@@ -16,7 +18,7 @@ const KEEPER_ARGV = ["mcp", "keeper", "run"] as const;
  * not wait for it, nor keep its event loop alive for it.
  */
 export function spawnKeeper(paths: KeeperPaths): void {
-  const log = openSync(paths.log, "w", 0o600);
+  const log = openKeeperLog(paths.log);
   try {
     const child = spawn(keeperCommand()[0]!, [...keeperCommand().slice(1), ...KEEPER_ARGV], {
       detached: true,
@@ -46,6 +48,50 @@ export function isKeeperProcess(pid: number): boolean {
   if (!argv) return false;
   const at = argv.findIndex((arg, i) => arg === KEEPER_ARGV[0] && argv[i + 1] === KEEPER_ARGV[1] && argv[i + 2] === KEEPER_ARGV[2]);
   return at > 0 && argv.slice(0, at).some((arg) => /cat-code|main\.ts$/.test(arg));
+}
+
+/**
+ * Whether `pid` is the keeper of THIS home (`paths`), the only process a command may signal for
+ * hanging: a keeper.json in a folder that was once open, or copied, may name another home's live
+ * keeper. Proof is the process's own: the absolute CAT_CODE_HOME it was started with, or else its
+ * working folder (a keeper works in its run/ folder). Linux reads /proc, elsewhere `lsof`; when
+ * neither answers, no.
+ */
+export function isKeeperOf(pid: number, paths: KeeperPaths): boolean {
+  if (!isKeeperProcess(pid)) return false;
+  const home = environmentOf(pid)?.CAT_CODE_HOME;
+  if (home && isAbsolute(home)) return samePath(home, dirname(paths.folder));
+  const cwd = workingFolderOf(pid);
+  return cwd !== undefined && samePath(cwd, paths.folder);
+}
+
+function environmentOf(pid: number): Record<string, string> | undefined {
+  try {
+    const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    return Object.fromEntries(entries.filter((entry) => entry.includes("=")).map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
+  } catch {
+    return undefined;
+  }
+}
+
+function workingFolderOf(pid: number): string | undefined {
+  if (process.platform === "linux") {
+    try {
+      return readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      return undefined;
+    }
+  }
+  const lsof = spawnSync("lsof", ["-a", "-p", String(pid), "-d", "cwd", "-Fn"], { encoding: "utf8", timeout: 2000 });
+  return lsof.status === 0 ? lsof.stdout.split("\n").find((line) => line.startsWith("n"))?.slice(1) : undefined;
+}
+
+function samePath(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 function commandLine(pid: number): string[] | undefined {

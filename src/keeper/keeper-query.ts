@@ -1,5 +1,6 @@
 import { KeeperClient } from "./keeper-client.ts";
 import { readKeeperInfo } from "./keeper-info.ts";
+import { isKeeperOf } from "./keeper-process.ts";
 import type { KeeperPaths } from "./keeper-paths.ts";
 import { KEEPER_PROTOCOL } from "./keeper-protocol.ts";
 
@@ -12,7 +13,13 @@ import { KEEPER_PROTOCOL } from "./keeper-protocol.ts";
 export async function askKeeper<T>(paths: KeeperPaths, version: string, exchange: (client: KeeperClient) => Promise<T>, timeoutMs = 2000): Promise<T | undefined> {
   const info = readKeeperInfo(paths.info);
   if (!info) return undefined;
-  const hung = () => new Error(`the keeper (pid ${info.pid}) did not answer within ${timeoutMs} ms; if it hangs, end it with: kill ${info.pid}`);
+  // Offer `kill` only for a pid that is this home's keeper: keeper.json may name anyone's process.
+  const hung = () =>
+    new Error(
+      isKeeperOf(info.pid, paths)
+        ? `the keeper (pid ${info.pid}) did not answer within ${timeoutMs} ms; if it hangs, end it with: kill ${info.pid}`
+        : `${paths.socket} did not answer within ${timeoutMs} ms, and pid ${info.pid} in ${paths.info} is not this home's keeper (do not kill it); remove both files: rm ${paths.socket} ${paths.info}`,
+    );
   let client: KeeperClient | undefined;
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;

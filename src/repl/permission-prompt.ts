@@ -87,7 +87,7 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
         case "no":
           return "stop";
         case "a":
-          print("(no 'always' for a command with ;, &&, |, $(…) or a redirection: a rule could not match it; answer y or n)");
+          print("(no 'always' for a command with ;, &&, |, $(…), a redirection, or one run by sudo, bash -c, python -c…: a rule could not match it; answer y or n)");
           break;
         // Anything else, an empty line included, asks again: a stray Enter should not decide.
       }
@@ -95,10 +95,15 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
   };
 }
 
-/** What "always" covers, in the question: the command prefix for bash (`'npm test:*'`), else "this tool". */
+/**
+ * What "always" covers, in the question: the command prefix for bash (`'npm test:*'`), the server
+ * for a resource read (`reads from 'github'`), else "this tool".
+ */
 function alwaysWhat(toolName: string, rule: string): string {
   const prefix = /^Bash\((.*)\)$/.exec(rule)?.[1];
-  return toolName === "bash" && prefix ? `'${sanitizeForTerminal(prefix)}'` : "this tool";
+  if (toolName === "bash" && prefix) return `'${sanitizeForTerminal(prefix)}'`;
+  const server = /^read_mcp_resource\((.*)\)$/.exec(rule)?.[1];
+  return server ? `reads from '${sanitizeForTerminal(server)}'` : "this tool";
 }
 
 /**

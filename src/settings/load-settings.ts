@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import * as v from "valibot";
-import { parseRule } from "../system/permission-rule-syntax.ts";
+import { parseRule, wrapperOnlyProblem } from "../system/permission-rule-syntax.ts";
 import { readConfigText } from "../mcp/config/config-file-text.ts";
 import { ConfigError } from "../mcp/config/config-error.ts";
 import { catCodeHome, describeParseError, lineAndColumn } from "../mcp/config/load-config.ts";
@@ -153,6 +153,8 @@ function readPermissions(value: unknown, path: string, warnings: string[]): File
         continue;
       }
       const parsed = parseRule(item);
+      const useless = parsed.ok && key === "allow" ? wrapperOnlyProblem(parsed.rule) : undefined;
+      if (useless) warnings.push(`${path}: "permissions.allow": ${cutText(useless, 400)}`);
       if (parsed.ok) rules.push(item);
       else warnings.push(`${path}: "permissions.${key}": ${cutText(parsed.error, 300)}; that rule is ignored`);
     }

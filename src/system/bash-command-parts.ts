@@ -1,3 +1,5 @@
+import { FIND_COMMAND_OPTIONS, wrapperOf } from "./command-wrappers.ts";
+
 /** One word of a command; `literal` is false when the shell would change it (a `$VAR`, a glob, `~`). */
 export interface CommandWord {
   text: string;
@@ -122,29 +124,30 @@ function toPart(words: CommandWord[]): CommandPart {
   return { assignments: words.slice(0, first).map((w) => w.text), words: words.slice(first) };
 }
 
-/** Words that run the command after them: a deny rule looks through them (`sudo rm` is still `rm`). */
-const WRAPPERS = new Set(["sudo", "env", "command", "builtin", "exec", "eval", "nohup", "time", "nice", "xargs", "!", "{", "then", "do", "else", "elif", "if", "while", "until"]);
+/** Shell words in front of a command that are not one (`if rm …; then rm …`). */
+const KEYWORDS = new Set(["!", "{", "then", "do", "else", "elif", "if", "while", "until"]);
 /** Options after which a command starts (`bash -c "rm …"`, `find . -exec rm`): it is looked at too. */
-const COMMAND_OPTIONS = new Set(["-c", "-exec", "-execdir", "-ok", "-okdir"]);
+const COMMAND_OPTIONS = new Set(["-c", ...FIND_COMMAND_OPTIONS]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
  * Every command a line could run, for deny rules: cut at every separator, substitution and bracket,
- * quotes dropped, assignments and wrappers skipped, and the command after `-c` or `-exec` taken too.
- * Coarse on purpose: a deny rule should rather refuse a harmless command than let
- * `echo "$(rm -rf ~)"` through. It is still not a sandbox (`$'\x72m'` is rm, and is not seen).
+ * quotes dropped, assignments and keywords skipped, and the command after `-c` or `-exec` taken too.
+ * Behind a wrapper (COMMAND_WRAPPERS: `sudo`, `timeout 5`, `xargs -n1`) any later word could be the
+ * command, so each is taken as a start; the wrapper itself is one too (`Bash(sudo:*)`). Coarse on
+ * purpose: a deny rule should rather refuse a harmless command than let `echo "$(rm -rf ~)"` through.
+ * It is still not a sandbox (`$'\x72m'` is rm, and is not seen).
  */
 export function denyView(command: string): string[][] {
   const views: string[][] = [];
   for (const segment of command.replace(/["'\\]/g, "").split(/\$\(|[;&|()`{}<>\n]/)) {
     const words = segment.split(/[ \t]+/).filter((w) => w !== "");
     let start = 0;
-    for (let i = 0; i < words.length; i++) {
-      const word = words[i];
-      if (i === start && word !== undefined && (ASSIGNMENT.test(word) || WRAPPERS.has(word))) start = i + 1;
-      else if (word !== undefined && COMMAND_OPTIONS.has(word)) views.push(words.slice(i + 1));
-    }
+    while (start < words.length && (ASSIGNMENT.test(words[start] as string) || KEYWORDS.has(words[start] as string))) start++;
     views.push(words.slice(start));
+    const wrapper = words[start] === undefined ? undefined : wrapperOf(words[start] as string);
+    if (wrapper && wrapper.kind !== "runner") for (let i = start + 1; i < words.length; i++) views.push(words.slice(i));
+    else words.forEach((word, i) => COMMAND_OPTIONS.has(word) && views.push(words.slice(i + 1)));
   }
   return views.filter((words) => words.length > 0);
 }

@@ -1,10 +1,12 @@
 import { splitCommand } from "./bash-command-parts.ts";
+import { namesOnlyWrapper } from "./command-wrappers.ts";
 
 /**
  * The grammar of permission rules, Claude Code's: `Bash`, `Bash(npm test:*)`, `Bash(git status)`,
  * `Read(src/**)`, `Edit(docs/**)`, `Write`, `Glob`, `Grep`, `mcp__github`, `mcp__github__*`,
- * `mcp__github__create_issue`. Text in, data out, nothing else: settings.json's loader checks rules
- * with it, and src/agent/permission-rules.ts decides calls with what it returns.
+ * `mcp__github__create_issue`, `read_mcp_resource(github)`. Text in, data out, nothing else:
+ * settings.json's loader checks rules with it, and src/agent/permission-rules.ts decides calls with
+ * what it returns.
  */
 export type ParsedRule =
   /** Every call of these tools. */
@@ -13,8 +15,13 @@ export type ParsedRule =
   | { kind: "bash"; text: string; words: readonly string[]; prefix: boolean }
   /** Calls of these tools on a path the pattern matches (gitignore-like, see src/agent/path-rule.ts). */
   | { kind: "path"; text: string; tools: readonly string[]; pattern: string }
-  /** MCP tools: every tool of a server (`tool` absent), or one tool. */
-  | { kind: "mcp"; text: string; server: string; tool?: string };
+  /**
+   * MCP tools: every tool of a server (`tool` absent), or one tool. A whole-server rule also covers
+   * the model's resource reads from that server (read_mcp_resource sends the URI to it).
+   */
+  | { kind: "mcp"; text: string; server: string; tool?: string }
+  /** `read_mcp_resource(<server>)`: the model's resource reads from this one server (its name as configured). */
+  | { kind: "resource"; text: string; server: string };
 
 /** Claude Code's tool names, and ours, for the built-in tools each covers. */
 const TOOL_NAMES: Record<string, readonly string[]> = {
@@ -34,7 +41,7 @@ const TOOL_NAMES: Record<string, readonly string[]> = {
   read_mcp_resource: ["read_mcp_resource"],
 };
 const PATH_TOOLS = new Set(["Read", "Edit", "Write", "Glob", "Grep", "read_file", "edit_file", "write_file", "glob", "grep"]);
-const KNOWN = "Bash, Read, Edit, Write, Glob, Grep or mcp__<server>[__<tool>]";
+const KNOWN = "Bash, Read, Edit, Write, Glob, Grep, read_mcp_resource or mcp__<server>[__<tool>]";
 
 export function parseRule(text: string): { ok: true; rule: ParsedRule } | { ok: false; error: string } {
   const fail = (error: string) => ({ ok: false as const, error: `${JSON.stringify(text)}: ${error}` });
@@ -57,6 +64,7 @@ export function parseRule(text: string): { ok: true; rule: ParsedRule } | { ok: 
   if (specifier === undefined || specifier.trim() === "*") return { ok: true, rule: { kind: "tool", text, tools } };
   if (specifier.trim() === "") return fail("the (…) is empty; leave it out to cover every call");
   if (tools.includes("bash")) return parseBashRule(text, specifier, fail);
+  if (name === "read_mcp_resource") return { ok: true, rule: { kind: "resource", text, server: specifier.trim() } };
   if (!PATH_TOOLS.has(name)) return fail(`${name} takes no (…)`);
   return { ok: true, rule: { kind: "path", text, tools, pattern: specifier.trim() } };
 }
@@ -74,3 +82,13 @@ function parseBashRule(text: string, specifier: string, fail: (error: string) =>
   return { ok: true as const, rule: { kind: "bash" as const, text, words: part.words.map((w) => w.text), prefix } };
 }
 
+
+/**
+ * Why an allow rule allows nothing, if it names only a command that runs others (`Bash(timeout:*)`,
+ * `Bash(sudo:*)`, `Bash(python3:*)`): as an allow rule it would cover whatever runs behind it, so it
+ * is not honoured (see COMMAND_WRAPPERS). As a deny rule it holds.
+ */
+export function wrapperOnlyProblem(rule: ParsedRule): string | undefined {
+  if (rule.kind !== "bash" || !namesOnlyWrapper(rule.words)) return undefined;
+  return `${JSON.stringify(rule.text)} names only ${rule.words.join(" ")}, which runs another command, so as an allow rule it allows nothing; name the command it runs instead (Bash(npm test:*) also allows \`timeout 60 npm test\`)`;
+}

@@ -5,7 +5,7 @@ import { KeeperClient } from "../../src/keeper/keeper-client.ts";
 import { KeeperFolderError } from "../../src/keeper/keeper-folder.ts";
 import { findOrStartKeeper, type KeeperLaunchOptions } from "../../src/keeper/keeper-launch.ts";
 import { keeperPaths, type KeeperPaths } from "../../src/keeper/keeper-paths.ts";
-import { isKeeperProcess } from "../../src/keeper/keeper-process.ts";
+import { isKeeperOf, isKeeperProcess } from "../../src/keeper/keeper-process.ts";
 import { runKeeper, type RunningKeeper } from "../../src/keeper/keeper-server.ts";
 import { VERSION } from "../../src/version.ts";
 import { FakeClock } from "../helpers/fake-clock.ts";
@@ -193,5 +193,28 @@ describe("telling a keeper's pid from any other", () => {
     keeper.kill("SIGKILL");
     await keeper.exited;
     expect(isKeeperProcess(keeper.pid)).toBe(false);
+  });
+
+  test("a keeper is this home's only by its own CAT_CODE_HOME (absolute), or else by working in this home's run/", async () => {
+    const dir = tempDir();
+    const main = join(dir, "main.ts");
+    writeFileSync(main, "setInterval(() => {}, 1000);\n");
+    const [home, elsewhere] = [tempDir(), tempDir()];
+    const paths = keeperPaths({ CAT_CODE_HOME: home });
+    mkdirSync(paths.folder);
+    mkdirSync(join(elsewhere, "run"));
+    const spawnKeeperLike = (env: Record<string, string>, cwd: string) => {
+      const child = Bun.spawn([BUN, main, "mcp", "keeper", "run"], { stdout: "ignore", env: { PATH: process.env.PATH ?? "", ...env }, cwd });
+      cleanups.push(() => child.kill("SIGKILL"));
+      return child.pid;
+    };
+    const byHome = spawnKeeperLike({ CAT_CODE_HOME: home }, dir);
+    const byFolder = spawnKeeperLike({}, paths.folder);
+    const relative = spawnKeeperLike({ CAT_CODE_HOME: "." }, paths.folder);
+    const otherHome = spawnKeeperLike({ CAT_CODE_HOME: elsewhere }, paths.folder);
+    const otherFolder = spawnKeeperLike({}, join(elsewhere, "run"));
+    for (const pid of [byHome, byFolder, relative, otherHome, otherFolder]) await waitFor(() => isKeeperProcess(pid), "the child's command line to show");
+    expect([byHome, byFolder, relative, otherHome, otherFolder].map((pid) => isKeeperOf(pid, paths))).toEqual([true, true, true, false, false]);
+    expect(isKeeperOf(process.pid, paths)).toBe(false);
   });
 });

@@ -148,7 +148,7 @@ test.skipIf(process.platform !== "linux")("the keeper works from its own folder,
   expect(existsSync(join(folder, "keeper.json"))).toBe(false);
 });
 
-test("mcp keeper status and stop name a hung keeper's pid and the fix, and give up within seconds", async () => {
+test("mcp keeper status and stop on a hung socket give up within seconds; a pid that is not this home's keeper is not offered to kill", async () => {
   const home = tempDir("cat-code-keeper-");
   const paths = keeperPaths({ CAT_CODE_HOME: home });
   mkdirSync(paths.folder, { mode: 0o700 });
@@ -162,7 +162,8 @@ test("mcp keeper status and stop name a hung keeper's pid and the fix, and give 
       expect(result).toEqual({
         exitCode: ExitCode.Unavailable,
         stdout: "",
-        stderr: "error: the connection keeper: the keeper (pid 4242) did not answer within 2000 ms; if it hangs, end it with: kill 4242\n",
+        // 4242 is no keeper of this home (keeper.json may name anyone's process): remove the files instead.
+        stderr: `error: the connection keeper: ${paths.socket} did not answer within 2000 ms, and pid 4242 in ${paths.info} is not this home's keeper (do not kill it); remove both files: rm ${paths.socket} ${paths.info}\n`,
       });
     }
   } finally {

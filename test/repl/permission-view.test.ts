@@ -70,6 +70,38 @@ describe("the permission gate", () => {
     expect(questions[0]).toBe(`-- 50 of ${MAX_UNPAGED_LINES + 55} lines; [Enter] more / [n]o `);
   });
 
+  test("the model's resource read shows server and URI whole; 'always' covers reads from that server only", async () => {
+    const read = { name: "read_mcp_resource", isReadOnly: true } as Tool;
+    const uri = `docs://x?${"q".repeat(300)}`;
+    const printed: string[] = [];
+    const questions: string[] = [];
+    const answers = ["a", "n"];
+    const gate = interactivePermissions(async (question) => (questions.push(question), answers.shift() ?? null), { print: (line) => printed.push(line) });
+    expect(await gate({ tool: read, input: { server: "docs", uri } })).toBe("allow");
+    // Wrapped at the width, never cut.
+    expect(printed.map((line) => line.trim()).join("")).toContain(`"server": "docs","uri": "${uri}"`);
+    expect(questions).toEqual(["Allow read_mcp_resource? [y]es / [n]o / [a]lways for reads from 'docs' in this project / [A] in all projects "]);
+    // Remembered for this session: the next read from docs runs unasked, one from another server asks.
+    expect(await gate({ tool: read, input: { server: "docs", uri: "docs://y" } })).toBe("allow");
+    expect(await gate({ tool: read, input: { server: "other", uri: "o://y" } })).toBe("stop");
+    expect(questions).toHaveLength(2);
+  });
+
+  test("behind a wrapper, 'always' is offered for the command it runs, never the wrapper; none when what runs is hidden", async () => {
+    const bash = { name: "bash", isReadOnly: false } as Tool;
+    const questions: string[] = [];
+    const printed: string[] = [];
+    const gate = interactivePermissions(async (question) => (questions.push(question), "y"), { print: (line) => printed.push(line) });
+    for (const command of ["timeout 60 npm test", 'timeout 5 bash -c "rm -rf x"', "sudo ls", "nice -n 5 python3 -c 'x'"]) await gate({ tool: bash, input: { command } });
+    expect(questions).toEqual([
+      "Allow bash? [y]es / [n]o / [a]lways for 'npm test:*' in this project / [A] in all projects ",
+      "Allow bash? [y]es / [n]o ",
+      "Allow bash? [y]es / [n]o ",
+      "Allow bash? [y]es / [n]o ",
+    ]);
+    expect(questions.join("")).not.toContain("timeout");
+  });
+
   test("no while paging, or the end of input, declines", async () => {
     const input = { lines: Array.from({ length: MAX_UNPAGED_LINES + 1 }, (_, i) => i) };
     const print = () => {};

@@ -49,3 +49,23 @@ test("a project's untrusted allow rules are ignored with a warning; its env too;
   expect(run.stderr).toContain(`"env" is ignored in a project's settings`);
   expect(run.stderr).toContain("1 allow rule(s) ignored, not yet trusted in this folder (Bash); start cat-code here at a terminal to review them");
 }, 30_000);
+
+test("a saved Bash(timeout:*) allows nothing (with a warning) and `timeout 5 bash -c …` is declined; Bash(echo:*) allows `timeout 5 echo`", async () => {
+  writeFileSync(join(home, "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(timeout:*)", "Bash(echo:*)"] } }));
+  let run = await runPrint([], [reply(toolUse("bash", { command: 'timeout 5 bash -c "touch PWNED"' })), answerWithResult]);
+  expect(run.stdout).toContain("result: The user declined to run bash");
+  expect(existsSync(join(project, "PWNED"))).toBe(false);
+  expect(run.stderr).toContain(`"Bash(timeout:*)" names only timeout, which runs another command, so as an allow rule it allows nothing`);
+  await standIn?.stop();
+
+  run = await runPrint([], [reply(toolUse("bash", { command: "timeout 5 echo wrapped" })), answerWithResult]);
+  expect(run.stdout).toBe("result: wrapped\n[exit code: 0]\n");
+}, 30_000);
+
+test("--allowedTools naming only a wrapper is a usage error that says what to write instead", async () => {
+  const run = await runPrint(["--allowedTools", "Bash(sudo:*)"], [reply(text("never"))]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain(`--allowedTools: "Bash(sudo:*)" names only sudo, which runs another command`);
+  expect(run.stderr).toContain("Bash(npm test:*) also allows `timeout 60 npm test`");
+  expect(run.stderr).not.toContain("    at ");
+}, 30_000);

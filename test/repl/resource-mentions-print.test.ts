@@ -24,10 +24,11 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function print(prompt: string, steps: Step[]) {
+async function print(prompt: string, steps: Step[], flags: string[] = []) {
+  await standIn?.stop();
   standIn = startMessagesStandIn(steps, { apiKey: "sk-test" });
   const env = childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url });
-  const child = Bun.spawn([BUN, MAIN, "-p", prompt, "--mcp-config", config], { cwd: home, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([BUN, MAIN, "-p", prompt, "--mcp-config", config, ...flags], { cwd: home, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { stdout, stderr, code, requests: standIn.requests };
 }
@@ -51,14 +52,14 @@ test("-p with mentions: the prompt as typed, then the text resource and the imag
   expect(turn!.content[3]!.source!.data).toStartWith("iVBORw0KGgo");
 }, 60_000);
 
-test("-p: the model lists resources and reads one with the two built-in tools, unasked even without --allow-all", async () => {
+test("-p with no rules: the model lists resources unasked, but its reads are declined and nothing is read", async () => {
   const { code, requests, stderr } = await print("what resources are there?", [
     reply(toolUse("list_mcp_resources", {})),
-    reply(toolUse("read_mcp_resource", { server: "pic", uri: "pic://logo.png" }), toolUse("read_mcp_resource", { server: "everything", uri: "demo://resource/dynamic/text/7" })),
-    reply(text("A logo and a text.")),
+    // A prompt-injected model carrying a secret out in the URI: the server must never see it.
+    reply(toolUse("read_mcp_resource", { server: "pic", uri: "pic://logo.png?k=SECRET-FROM-ENV" })),
+    reply(text("Could not read it.")),
   ]);
   expect(code).toBe(0);
-  expect(stderr).not.toContain("declined");
   const tools = requests[0]!.body.tools!.map((tool) => tool.name);
   expect(tools).toContain("list_mcp_resources");
   expect(tools).toContain("read_mcp_resource");
@@ -66,10 +67,30 @@ test("-p: the model lists resources and reads one with the two built-in tools, u
   expect(listed!.is_error).toBeUndefined();
   expect(listed!.content).toContain("everything: 7 resource(s), 2 template(s)\n");
   expect(listed!.content).toContain("\npic: 4 resource(s), 0 template(s)\n  pic://logo.png (logo, image/png)\n");
-  const [logo, dynamic] = toolResultsOf(requests[2]!);
+  const [read] = toolResultsOf(requests[2]!);
+  expect(read!.is_error).toBe(true);
+  expect(read!.content).toContain("declined to run read_mcp_resource");
+  expect(stderr).toContain("declined");
+}, 60_000);
+
+test("-p: a read is allowed by a rule for its server (read_mcp_resource(pic), mcp__everything), and only for that server", async () => {
+  const { code, requests, stderr } = await print("what resources are there?", [
+    reply(toolUse("read_mcp_resource", { server: "pic", uri: "pic://logo.png" }), toolUse("read_mcp_resource", { server: "everything", uri: "demo://resource/dynamic/text/7" })),
+    reply(text("A logo and a text.")),
+  ], ["--allowedTools", "read_mcp_resource(pic),mcp__everything"]);
+  expect(code).toBe(0);
+  expect(stderr).not.toContain("declined");
+  const [logo, dynamic] = toolResultsOf(requests[1]!);
   expect((logo!.content as Block[]).map((b) => b.type)).toEqual(["text", "image"]);
   expect((logo!.content as Block[])[0]!.text).toBe("[image pic:pic://logo.png 20×20 png]");
   expect(dynamic!.content).toMatch(/^\[resource everything:demo:\/\/resource\/dynamic\/text\/7, text\/plain\]\nResource 7: This is a plaintext resource/);
+
+  // A rule for one server's reads does not cover another's.
+  const other = await print("read it", [reply(toolUse("read_mcp_resource", { server: "everything", uri: "demo://resource/dynamic/text/7" })), reply(text("no"))], [
+    "--allowedTools",
+    "read_mcp_resource(pic)",
+  ]);
+  expect(toolResultsOf(other.requests[1]!)[0]!.content).toContain("declined to run read_mcp_resource");
 }, 60_000);
 
 test("-p: a mention whose read fails stops before anything is sent, naming it, exit 3", async () => {
@@ -106,10 +127,11 @@ test("-p against server-everything over Streamable HTTP: a mention and read_mcp_
   const server = await spawnServer(["node", EVERYTHING_SERVER, "streamableHttp"], { env: { PORT: String(port) }, ready: /listening on port (\d+)/, path: "/mcp" });
   try {
     config = writeConfig({ everything: { type: "http", url: server.url } }, home);
-    const { code, stderr, requests } = await print(`read @everything:${ARCHITECTURE}`, [
-      reply(toolUse("read_mcp_resource", { server: "everything", uri: "demo://resource/dynamic/text/2" })),
-      reply(text("done")),
-    ]);
+    const { code, stderr, requests } = await print(
+      `read @everything:${ARCHITECTURE}`,
+      [reply(toolUse("read_mcp_resource", { server: "everything", uri: "demo://resource/dynamic/text/2" })), reply(text("done"))],
+      ["--allowedTools", "mcp__everything"],
+    );
     expect(code).toBe(0);
     expect(stderr).toContain(`⎿ attached everything:${ARCHITECTURE} (`);
     const [turn] = requests[0]!.body.messages as { role: string; content: Block[] }[];

@@ -100,6 +100,15 @@ describe("loadSettings", () => {
     expect(loaded.settings.permissions.allow).toEqual(["Bash(ls:*)"]);
   });
 
+  test("an allow rule naming only a wrapper (Bash(timeout:*), Bash(python3:*)) warns that it allows nothing; as a deny rule it is fine", () => {
+    writeUser(JSON.stringify({ permissions: { allow: ["Bash(timeout:*)", "Bash(python3:*)", "Bash(python3 manage.py:*)"], deny: ["Bash(sudo:*)"] } }));
+    const loaded = loadSettings({ cwd, env });
+    expect(loaded.warnings).toHaveLength(2);
+    expect(loaded.warnings[0]).toContain(`"permissions.allow": "Bash(timeout:*)" names only timeout, which runs another command, so as an allow rule it allows nothing; name the command it runs instead`);
+    expect(loaded.warnings[1]).toContain(`"Bash(python3:*)" names only python3`);
+    expect(loaded.settings.permissions.deny).toEqual(["Bash(sudo:*)"]);
+  });
+
   test("a __proto__ key stays a key: no prototype is changed", () => {
     writeUser('{"env": {"__proto__": {"polluted": "yes"}, "A": "1"}}');
     const loaded = loadSettings({ cwd, env });

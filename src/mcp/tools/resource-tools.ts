@@ -14,8 +14,8 @@ export type ResourceServers = () => Array<{ name: string; client: McpClient }>;
 const MAX_DESCRIPTION_CHARS = 200;
 
 /**
- * Reading is what the user approved a server for, so neither tool asks: both only read, and run
- * side by side with other reads.
+ * Both only read, and run side by side with other reads. Listing runs unasked: it sends the server
+ * nothing of the model's choosing. A read asks (see ReadMcpResourceTool).
  */
 abstract class ResourceTool implements Tool {
   abstract readonly name: string;
@@ -24,10 +24,6 @@ abstract class ResourceTool implements Tool {
   readonly isReadOnly = true;
 
   constructor(protected readonly servers: ResourceServers) {}
-
-  async needsPermission(): Promise<boolean> {
-    return false;
-  }
 
   abstract execute(input: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>;
 
@@ -44,6 +40,11 @@ abstract class ResourceTool implements Tool {
 
 export class ListMcpResourcesTool extends ResourceTool {
   readonly name = "list_mcp_resources";
+
+  async needsPermission(): Promise<boolean> {
+    return false;
+  }
+
   readonly description =
     "Lists the resources (files, documents, records...) that the connected MCP servers offer, with the URI templates they accept. " +
     "Read one with read_mcp_resource.";
@@ -74,6 +75,13 @@ export class ListMcpResourcesTool extends ResourceTool {
   }
 }
 
+/**
+ * A read the model chose is an MCP call like any other: the URI is the model's text, sent to the
+ * server, so a prompt-injected model could carry a secret out in it (`file:///…?k=<.env>`). So it
+ * asks (no needsPermission: always), unless a rule allows it (`mcp__<server>`,
+ * `read_mcp_resource(<server>)`, see permission-rules.ts); the question shows server and URI whole.
+ * A resource the user names (`@server:uri`) is read by the REPL itself, not through this tool.
+ */
 export class ReadMcpResourceTool extends ResourceTool {
   readonly name = "read_mcp_resource";
   readonly description =

@@ -1,16 +1,10 @@
 import { createHash } from "node:crypto";
+import { sanitizeNamePart } from "../../system/name-part.ts";
+
+export { sanitizeNamePart };
 
 /** The Anthropic API's limit for a tool name. */
 export const MAX_TOOL_NAME_LENGTH = 64;
-
-/**
- * Keeps `[A-Za-z0-9_-]`, turning each run of anything else into `_`. A part with no letter or digit
- * left says nothing about its origin and sanitizes to the empty string.
- */
-export function sanitizeNamePart(part: string): string {
-  const sanitized = part.replace(/[^A-Za-z0-9_-]+/g, "_");
-  return /[A-Za-z0-9]/.test(sanitized) ? sanitized : "";
-}
 
 /** A short hash that is the same on every run, so a cut name stays stable across sessions. */
 export function stableHash(text: string): string {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { parseServerEntry } from "../../../src/mcp/config/load-config.ts";
 import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
+import { needsPermission } from "../../../src/agent/permission.ts";
 import { ListMcpResourcesTool, ReadMcpResourceTool } from "../../../src/mcp/tools/resource-tools.ts";
 import { BUN, EVERYTHING_SERVER, REPO } from "../../helpers/paths.ts";
 
@@ -28,11 +29,11 @@ beforeAll(async () => {
 afterAll(() => pool?.closeAll());
 
 describe("list_mcp_resources and read_mcp_resource against real servers", () => {
-  test("both only read and never ask: reading is what the user approved the server for", async () => {
-    for (const tool of [list, read]) {
-      expect(tool.isReadOnly).toBe(true);
-      expect(await tool.needsPermission()).toBe(false);
-    }
+  test("both only read; listing never asks, a read (its URI the model's text, sent to the server) always does", async () => {
+    expect(list.isReadOnly && read.isReadOnly).toBe(true);
+    expect(await list.needsPermission()).toBe(false);
+    // No needsPermission: the agent asks (see needsPermission in src/agent/permission.ts).
+    expect(await needsPermission(read, { server: "everything", uri: "demo://resource/static/document/architecture.md" })).toBe(true);
   });
 
   test("list: every server offering resources, its resources and templates; the filesystem server (no resources) is not there", async () => {
