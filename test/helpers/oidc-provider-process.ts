@@ -18,8 +18,11 @@ export const OIDC_SERVER = join(REPO, "fixtures", "oidc", "oidc-server.ts");
  */
 export type OidcProviderProcess = ListeningFixture;
 
-/** Starts the provider and its resource server; `accessTtlSeconds` is the access token lifetime (default 20). */
-export function spawnOidcProvider(options: { accessTtlSeconds?: number } = {}): Promise<OidcProviderProcess> {
-  const argv = [BUN, OIDC_SERVER, ...(options.accessTtlSeconds ? ["--access-ttl", String(options.accessTtlSeconds)] : [])];
+/**
+ * Starts the provider and its resource server. `accessTtlSeconds`: the access token lifetime (default
+ * 20); `noRefresh`: it never issues a refresh token.
+ */
+export function spawnOidcProvider(options: { accessTtlSeconds?: number; noRefresh?: boolean } = {}): Promise<OidcProviderProcess> {
+  const argv = [BUN, OIDC_SERVER, ...(options.accessTtlSeconds ? ["--access-ttl", String(options.accessTtlSeconds)] : []), ...(options.noRefresh ? ["--no-refresh"] : [])];
   return spawnListening(argv, "oidc-server");
 }
