@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runSource, type RunResult } from "../helpers/binary.ts";
 import { browserEnv } from "../helpers/browser.ts";
@@ -51,7 +51,16 @@ async function setUp(options: Parameters<typeof spawnOidcProvider>[0] = {}, oaut
       for (const { stdout, stderr } of outputs) expect(`${stdout}${stderr}`).not.toContain(secret);
     }
   };
-  return { provider, cat, stored, visited, expectNoTokenPrinted };
+  /** Time passes without a sleep: the stored access token is made to have expired a minute ago. */
+  const expireStoredToken = () => {
+    const path = join(home, "credentials.json");
+    const document = JSON.parse(readFileSync(path, "utf8"));
+    const tokens = document.servers.idp.tokens[provider.mcpUrl];
+    tokens.expiresAt = Date.now() - 60_000;
+    tokens.savedAt = tokens.expiresAt - 20_000;
+    writeFileSync(path, JSON.stringify(document), { mode: 0o600 });
+  };
+  return { provider, cat, stored, visited, expectNoTokenPrinted, expireStoredToken };
 }
 
 const hhmm = (epochMs: number) => new Date(epochMs).toISOString().slice(11, 16);
@@ -71,6 +80,22 @@ test("login at an OpenID provider asks for offline_access with prompt=consent, a
   const call = await cat(["mcp", "call", "idp", "whoami"]);
   expect(JSON.parse(call.stdout).scopes).toEqual(["mcp:read", "mcp:write"]);
   expect(call.exitCode).toBe(0);
+  expectNoTokenPrinted();
+}, 60_000);
+
+test("the sign-in lasts past its access token: an expired token is refreshed by the next call, and the provider rotates the refresh token", async () => {
+  const { cat, stored, visited, expireStoredToken, expectNoTokenPrinted } = await setUp();
+  expect((await cat(["mcp", "login", "idp"])).exitCode).toBe(0);
+  const first = stored()!;
+  expireStoredToken();
+  const pages = visited().length;
+  const call = await cat(["mcp", "call", "idp", "whoami"]);
+  expect(call.exitCode).toBe(0);
+  expect(visited()).toHaveLength(pages);
+  const renewed = stored()!;
+  expect(renewed.accessToken).not.toBe(first.accessToken);
+  expect(renewed.refreshToken).toBeString();
+  expect(renewed.refreshToken).not.toBe(first.refreshToken);
   expectNoTokenPrinted();
 }, 60_000);
 
