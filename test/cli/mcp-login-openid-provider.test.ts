@@ -63,7 +63,11 @@ async function setUp(options: Parameters<typeof spawnOidcProvider>[0] = {}, oaut
   return { provider, cat, stored, visited, expectNoTokenPrinted, expireStoredToken };
 }
 
-const hhmm = (epochMs: number) => new Date(epochMs).toISOString().slice(11, 16);
+/** How the child (TZ=UTC) shows a moment: HH:MM today, else with the date. */
+const hhmm = (epochMs: number) => {
+  const [date, time] = [new Date(epochMs).toISOString().slice(0, 10), new Date(epochMs).toISOString().slice(11, 16)];
+  return date === new Date().toISOString().slice(0, 10) ? time : `${date} ${time}`;
+};
 
 test("login at an OpenID provider asks for offline_access with prompt=consent, and gets a refresh token", async () => {
   const { cat, stored, visited, expectNoTokenPrinted } = await setUp();

@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { noRefreshTokenNote } from "../../src/terminal/browser-sign-in.ts";
+import { clockTime } from "../../src/terminal/clock-time.ts";
 import { signOutLine } from "../../src/terminal/sign-out-line.ts";
 
 const AS = "https://as.example.com";
-const AT = Date.UTC(2026, 11, 2, 14, 5);
-/** The local wall-clock time, as the user's own clock shows it. */
-const local = new Date(AT).toTimeString().slice(0, 5);
+/** A minute from now, so that it is today: shown as HH:MM on the user's own clock. */
+const AT = Date.now() + 60_000;
+const local = clockTime(AT);
 const none = { forgotten: 1, revokedAt: [], noRevocationAt: [], failedAt: [], expiringAt: [] };
 
 describe("what a sign-out says", () => {
@@ -34,5 +35,13 @@ describe("a sign-in without a refresh token", () => {
   test("says when the person will sign in again, in local time", () => {
     expect(noRefreshTokenNote(AT)).toBe(`this server gives no refresh token: you will be asked to sign in again when the token expires at ${local}`);
     expect(noRefreshTokenNote(undefined)).toBe("this server gives no refresh token: you will be asked to sign in again when the token expires");
+  });
+});
+
+describe("a token's expiry as the user's clock shows it", () => {
+  test("today: HH:MM; another day: the date too", () => {
+    const noon = new Date(2026, 11, 2, 12, 0).getTime();
+    expect(clockTime(new Date(2026, 11, 2, 14, 5).getTime(), noon)).toBe("14:05");
+    expect(clockTime(new Date(2026, 11, 9, 8, 30).getTime(), noon)).toBe("2026-12-09 08:30");
   });
 });
