@@ -64,13 +64,21 @@ export class CatCodeCli {
     }
   }
 
-  /** `cat-code mcp call conformance <tool> --json '<arguments>' [flags]`. */
-  call(tool: string, args: Record<string, unknown>, flags: string[] = []): Promise<Step> {
-    return this.run(["call", SERVER_NAME, tool, "--json", JSON.stringify(args), ...flags]);
+  /** `cat-code mcp call conformance <tool> --json '<arguments>' [flags]`; `expected`: exit codes that are no failure of the step. */
+  call(tool: string, args: Record<string, unknown>, flags: string[] = [], expected: readonly number[] = [0]): Promise<Step> {
+    return this.run(["call", SERVER_NAME, tool, "--json", JSON.stringify(args), ...flags], expected);
   }
 
-  /** Runs `cat-code mcp <args> --mcp-config <temp>` to its end, echoing its output with a header line. */
-  async run(args: string[]): Promise<Step> {
+  /** `cat-code mcp login conformance`: the sign-in a user runs when a command says to. */
+  login(): Promise<Step> {
+    return this.run(["login", SERVER_NAME]);
+  }
+
+  /**
+   * Runs `cat-code mcp <args> --mcp-config <temp>` to its end, echoing its output with a header line.
+   * An exit code outside `expected` is recorded in `failures`.
+   */
+  async run(args: string[], expected: readonly number[] = [0]): Promise<Step> {
     const argv = [process.execPath, MAIN, "mcp", ...args, "--mcp-config", this.configPath];
     const child = Bun.spawn(argv, {
       // One command per step, as the suite expects of a client: no connection keeper holding the
@@ -86,7 +94,7 @@ export class CatCodeCli {
     const command = `cat-code mcp ${args.map(quoteIfNeeded).join(" ")}`;
     console.log(`$ ${command}  (exit ${exitCode})\n${cut(stdout)}`);
     if (stderr) console.error(`$ ${command}\n${cut(stderr)}`);
-    if (exitCode !== 0) this.failures.push(`${command}: exit ${exitCode}${stderr ? `: ${firstLine(stderr)}` : ""}`);
+    if (!expected.includes(exitCode)) this.failures.push(`${command}: exit ${exitCode}${stderr ? `: ${errorLine(stderr)}` : ""}`);
     return { command, exitCode, stdout, stderr };
   }
 
@@ -103,6 +111,8 @@ function cut(text: string): string {
   return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}… (${text.length - MAX_ECHO_CHARS} more characters)` : text;
 }
 
-function firstLine(text: string): string {
-  return text.trim().split("\n")[0] ?? "";
+/** The line that says why a step failed: its `error:` line, else its first (a sign-in prints the URL first). */
+function errorLine(text: string): string {
+  const lines = text.trim().split("\n");
+  return lines.find((line) => line.startsWith("error:")) ?? lines[0] ?? "";
 }

@@ -29,15 +29,28 @@ export function oauthSettings(scenario: string, context: ScenarioContext): Recor
   };
 }
 
+/** `mcp call`'s exit code when a server needs a sign-in first (README, exit codes). */
+const NEEDS_AUTH = 5;
+/** How often the user of AUTH_PLAY follows "run cat-code mcp login" before giving up. */
+const MAX_LOGINS = 3;
+
 /**
- * Every `auth/*` scenario: the call a user makes with `--login`, so a server that asks for a sign-in
- * gets one in the same process (the browser stand-in approves), a 403 insufficient_scope steps up
- * inside the call, and a server that changes its authorization server is signed in to again. The
- * scenarios that must be refused (wrong resource, issuer or iss) fail this step, which their
- * verdict allows; the suite judges that no token was asked for.
+ * Every `auth/*` scenario, as a user meets it: `mcp call`, which exits 5 naming `mcp login` when the
+ * server needs a sign-in (or more scope, or a sign-in at a new authorization server); `mcp login`
+ * (the browser stand-in approves); `mcp call` again, and so on while the call asks for it, at most
+ * MAX_LOGINS times. The scenarios that must be refused (wrong resource, issuer or iss) fail at the
+ * login, which their verdict allows; the suite judges that no token was asked for.
  */
 export const AUTH_PLAY: ScenarioPlay = async (cli) => {
-  await cli.call("test-tool", {}, ["--login"]);
+  let step = await cli.call("test-tool", {}, [], [0, NEEDS_AUTH]);
+  for (let logins = 0; step.exitCode === NEEDS_AUTH; logins++) {
+    if (logins === MAX_LOGINS) {
+      cli.failures.push(`${step.command}: still exit ${NEEDS_AUTH} after ${MAX_LOGINS} sign-ins`);
+      return;
+    }
+    if ((await cli.login()).exitCode !== 0) return;
+    step = await cli.call("test-tool", {}, [], [0, NEEDS_AUTH]);
+  }
 };
 
 /** The play for a scenario, or undefined when there is none. */

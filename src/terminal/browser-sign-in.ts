@@ -1,6 +1,7 @@
 import type { SignInInteraction } from "../mcp/auth/sign-in.ts";
 import { openInBrowser } from "../system/open-in-browser.ts";
 import { redactUrl } from "../system/redact-url.ts";
+import { clockTime } from "./clock-time.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
 export interface BrowserSignInOptions {
@@ -32,7 +33,16 @@ export function browserSignIn(options: BrowserSignInOptions): SignInInteraction 
       if (!options.openBrowser) return;
       if (!(await open(url))) options.print("(no browser could be opened: open the link above yourself; waiting for it)");
     },
+    noRefreshToken(expiresAt) {
+      options.print(noRefreshTokenNote(expiresAt));
+    },
   };
+}
+
+/** What a person hears once when a sign-in brought no refresh token; the time is local, as on their clock. */
+export function noRefreshTokenNote(expiresAt: number | undefined): string {
+  const when = expiresAt === undefined ? "" : ` at ${clockTime(expiresAt)}`;
+  return `this server gives no refresh token: you will be asked to sign in again when the token expires${when}`;
 }
 
 /**

@@ -2,7 +2,8 @@
  * The official MCP conformance suite's authorization scenarios (`auth/*`) against cat-code as a client,
  * inside the test run: one test per scenario and revision. Each is played as a user would (see
  * scripts/conformance/client-scenarios.ts): an entry with an `oauth` block in a fresh CAT_CODE_HOME,
- * `cat-code mcp call ... --login`, and a fetch-based stand-in for the browser; the suite's servers
+ * `cat-code mcp call` (exit 5), `cat-code mcp login`, `cat-code mcp call` again, and a fetch-based
+ * stand-in for the browser; the suite's servers
  * (authorization server included, which approves at once) are real processes on localhost.
  */
 import { expect, test } from "bun:test";

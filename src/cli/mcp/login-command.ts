@@ -7,7 +7,7 @@ import { CliError } from "../../terminal/cli-error.ts";
 import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { cliAuth, openPool } from "./open-pool.ts";
 import { AD_HOC_NAME, loadServerEntries, selectEntry, serverSourceArgs } from "./server-selection.ts";
-import { browserArg, signInAtTerminal } from "./sign-in-flags.ts";
+import { browserArg, signInAtTerminal, terminalSignIn } from "./sign-in-flags.ts";
 
 const { stdio: _stdio, root: _root, ...sources } = serverSourceArgs;
 
@@ -37,17 +37,20 @@ export default defineCommand({
       return;
     }
     if (outcome.kind !== "signed-in") throw CliError.usage(`'${shown}' cannot be signed in to`);
-    // The new tokens are in the store: a pool like every command's shows they work.
-    const pool = openPool([entry], { watchChanges: false, auth });
+    // The new tokens are in the store: a pool like every command's shows they work. It may still
+    // sign in, as `--login` does: a server that names a new authorization server once it sees the
+    // first token (SEP-2352) is signed in to there within this login, not at the user's next command.
+    const pool = openPool([entry], { watchChanges: false, auth: { ...auth, interaction: terminalSignIn(entry.name, args.browser).interaction } });
     try {
       await pool.connectAll();
       const status = pool.status()[0];
+      const issuer = (entry.ok && entry.config.type === "http" && auth.store.tokens({ server: entry.name, url: entry.config.url })?.issuer) || outcome.issuer;
       if (status?.state === "connected") {
-        console.log(`signed in to ${sanitizeForTerminal(shown)} (${issuerText(outcome.issuer)}), ${status.tools.length} tool(s)`);
+        console.log(`signed in to ${sanitizeForTerminal(shown)} (${issuerText(issuer)}), ${status.tools.length} tool(s)`);
         return;
       }
       const reason = status && "reason" in status ? status.reason : "not connected";
-      throw CliError.unavailable(`signed in to ${shown} (${issuerText(outcome.issuer)}), but connecting failed: ${reason}`);
+      throw CliError.unavailable(`signed in to ${shown} (${issuerText(issuer)}), but connecting failed: ${reason}`);
     } finally {
       await pool.closeAll();
     }

@@ -29,6 +29,11 @@ export interface AuthorizationServerMetadata {
   clientIdMetadataDocumentSupported: boolean;
   /** RFC 9207 `authorization_response_iss_parameter_supported`. */
   issParameterSupported: boolean;
+  /**
+   * An OpenID provider (its document lists the `openid` scope or ID token algorithms, which OpenID
+   * Connect Discovery requires): it grants `offline_access` only with consent (Core §11).
+   */
+  openIdProvider?: boolean;
   /** True when no metadata was found and the 2025-03-26 defaults (<origin>/authorize, /token, /register) are used. */
   fallback: boolean;
 }
@@ -53,6 +58,7 @@ const AsDocument = v.object({
   grant_types_supported: Names("grant_types_supported"),
   client_id_metadata_document_supported: Flag("client_id_metadata_document_supported"),
   authorization_response_iss_parameter_supported: Flag("authorization_response_iss_parameter_supported"),
+  id_token_signing_alg_values_supported: Names("id_token_signing_alg_values_supported"),
 });
 
 /**
@@ -70,8 +76,10 @@ export function metadataUrls(issuer: string): string[] {
 
 /**
  * Tries metadataUrls in order; checks `issuer` equals the expected issuer exactly (refuse a mismatch,
- * naming both). `legacyFallback`: when nothing is found, return the 2025-03-26 defaults at the issuer's
- * origin (fallback: true) instead of throwing. Refuses metadata without PKCE S256 when
+ * naming both). `legacyFallback` (a 2025-03-26 server): when nothing is found, return that revision's
+ * defaults at the issuer's origin (fallback: true) instead of throwing; when the document found names
+ * no registration endpoint, the default `/register` is tried all the same (as the revision's
+ * "Fallbacks" say for servers that register there without saying so). Refuses metadata without PKCE S256 when
  * code_challenge_methods_supported is given and lacks it.
  *
  * For a 2025-03-26 server (no protected resource metadata) the issuer is the MCP server's origin,
@@ -84,7 +92,11 @@ export async function discoverAuthorizationServer(
 ): Promise<AuthorizationServerMetadata> {
   const urls = metadataUrls(issuer);
   const found = await firstMetadataDocument(urls, "authorization server metadata", options);
-  if (found) return readMetadata(found, issuer);
+  if (found) {
+    const metadata = readMetadata(found, issuer);
+    if (!options.legacyFallback || metadata.registrationEndpoint) return metadata;
+    return { ...metadata, registrationEndpoint: legacyDefaults(issuer).registrationEndpoint };
+  }
   if (options.legacyFallback) return legacyDefaults(issuer);
   throw new AuthError(
     `the authorization server ${showIssuer(issuer)} publishes no metadata (tried ${urls.map(redactUrl).join(", ")}); cat-code cannot sign in to it (tell the server's operator)`,
@@ -151,6 +163,7 @@ function readMetadata(found: FoundDocument, issuer: string): AuthorizationServer
     ...(document.grant_types_supported ? { grantTypesSupported: document.grant_types_supported } : {}),
     clientIdMetadataDocumentSupported: document.client_id_metadata_document_supported === true,
     issParameterSupported: document.authorization_response_iss_parameter_supported === true,
+    ...(document.scopes_supported?.includes("openid") || document.id_token_signing_alg_values_supported?.length ? { openIdProvider: true } : {}),
     fallback: false,
   };
 }

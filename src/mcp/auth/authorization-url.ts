@@ -1,6 +1,7 @@
 import { redactUrl } from "../../system/redact-url.ts";
 import { AuthError } from "./auth-error.ts";
 import type { AuthorizationServerMetadata } from "./authorization-server-metadata.ts";
+import { OFFLINE_ACCESS } from "./scope-selection.ts";
 
 /**
  * The URL the browser opens to sign in: an authorization code request (OAuth 2.1) with PKCE S256,
@@ -8,6 +9,11 @@ import type { AuthorizationServerMetadata } from "./authorization-server-metadat
  * published it (the authorization and token requests must carry the same string). The endpoint's
  * own query is kept (RFC 6749 §3.1); no `scope` is sent when none was chosen. An endpoint that is
  * not http(s) is refused: the URL is handed to the system's opener, which would run anything else.
+ *
+ * An OpenID provider issues a refresh token for `offline_access` only when the request asks for
+ * consent (OpenID Connect Core §11; oidc-provider drops the scope otherwise), so a request for it
+ * there carries `prompt=consent`: without it the user would sign in again whenever the access
+ * token expires.
  */
 export function authorizationUrl(input: {
   metadata: AuthorizationServerMetadata;
@@ -38,5 +44,6 @@ export function authorizationUrl(input: {
   params.set("resource", input.resource);
   if (input.scopes && input.scopes.length > 0) params.set("scope", input.scopes.join(" "));
   else params.delete("scope");
+  if (input.metadata.openIdProvider && input.scopes?.includes(OFFLINE_ACCESS)) params.set("prompt", "consent");
   return url.href;
 }

@@ -7,8 +7,13 @@ import type { AuthorizationServerMetadata } from "./authorization-server-metadat
 import { describeOAuthError, oauthErrorOf, serverWords } from "./oauth-error-answer.ts";
 import { chooseAuthMethod, type ClientAuthMethod, type OAuthClient } from "./token-endpoint.ts";
 
-/** Where cat-code's Client ID Metadata Document is published (its text: docs/oauth-client-metadata.json). */
-export const DEFAULT_CLIENT_METADATA_URL = "https://cat-code.dev/oauth/client-metadata.json";
+/**
+ * Where cat-code's Client ID Metadata Document is published: the project's GitHub Pages site, which
+ * the repository's pages workflow deploys from docs/oauth-client-metadata.json. GitHub answers it with
+ * 200 and application/json, no redirect (the CIMD draft forbids following one, which rules out the
+ * release download URLs: they redirect to a storage host).
+ */
+export const DEFAULT_CLIENT_METADATA_URL = "https://cat-code.github.io/cat-code/oauth-client-metadata.json";
 
 /** A client id or secret longer than this is not one; it would only bloat the credentials file. */
 const MAX_CLIENT_FIELD_CHARS = 4096;
@@ -91,21 +96,21 @@ export interface ClientChoice {
 }
 
 /**
- * The client identity that needs no new registration, in the spec's order: the configured client id;
- * the entry's Client ID Metadata Document URL where the authorization server takes one; the stored
- * registration when it holds `redirectUri`; cat-code's own document URL where the server takes one and
- * offers no registration. The default document comes last, not first: it works only once it is served
- * at DEFAULT_CLIENT_METADATA_URL, and registration works wherever it is offered.
+ * The client identity that needs no new registration, in the spec's order (MCP authorization
+ * 2025-11-25, "Client Registration Approaches": pre-registered, then Client ID Metadata Document, then
+ * dynamic registration): the configured client id; where the authorization server takes a metadata
+ * document, the entry's `clientMetadataUrl`, else cat-code's own (DEFAULT_CLIENT_METADATA_URL, whose
+ * loopback redirect URI any port matches, RFC 8252 §7.3); else the stored registration of this
+ * issuer when it holds `redirectUri`. Undefined: register.
  */
 export function clientWithoutRegistering(input: ClientChoice): OAuthClient | undefined {
   const { metadata, configured, stored } = input;
   if (configured) return chooseAuthMethod(metadata, configured.clientId, configured.clientSecret);
   // The URL is the client id as it is given: the AS fetches it and compares it with the document's client_id.
-  if (metadata.clientIdMetadataDocumentSupported && input.clientMetadataUrl) return { clientId: input.clientMetadataUrl, authMethod: "none" };
+  if (metadata.clientIdMetadataDocumentSupported) return { clientId: input.clientMetadataUrl ?? DEFAULT_CLIENT_METADATA_URL, authMethod: "none" };
   if (stored && stored.issuer === metadata.issuer && stored.redirectUris.includes(input.redirectUri)) {
     return chooseAuthMethod(metadata, stored.clientId, stored.clientSecret, stored.authMethod);
   }
-  if (metadata.clientIdMetadataDocumentSupported && !metadata.registrationEndpoint) return { clientId: DEFAULT_CLIENT_METADATA_URL, authMethod: "none" };
   return undefined;
 }
 

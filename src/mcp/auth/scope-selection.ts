@@ -37,6 +37,8 @@ export const ScopesSupported = v.pipe(
  * `scope` gets the server's default grant, and turning it into "offline_access" alone would ask for
  * less. Where the AS does not list it, it is dropped even when a challenge or the entry names it
  * (SEP-2207: a client MUST NOT request it then; a resource server should not name it at all).
+ * `machine` (the client_credentials grant) never asks for it: there is no refresh token to get (the
+ * grant itself runs again), and a server that limits the client's scopes refuses it as invalid_scope.
  */
 export function chooseScopes(input: {
   challenge?: readonly string[];
@@ -44,11 +46,12 @@ export function chooseScopes(input: {
   resourceScopes?: readonly string[];
   previous?: readonly string[];
   serverScopes?: readonly string[];
+  machine?: boolean;
 }): string[] | undefined {
   const challenge = tokens(input.challenge);
   const configured = tokens(input.configured);
   const base = challenge.length > 0 ? [...challenge, ...configured] : configured.length > 0 ? configured : tokens(input.resourceScopes);
-  const offlineAllowed = input.serverScopes?.includes(OFFLINE_ACCESS) ?? false;
+  const offlineAllowed = !input.machine && (input.serverScopes?.includes(OFFLINE_ACCESS) ?? false);
   const chosen = [...new Set([...base, ...tokens(input.previous)])].filter((scope) => offlineAllowed || scope !== OFFLINE_ACCESS);
   if (chosen.length === 0) return undefined;
   if (offlineAllowed && !chosen.includes(OFFLINE_ACCESS)) chosen.push(OFFLINE_ACCESS);

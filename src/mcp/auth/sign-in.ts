@@ -28,6 +28,12 @@ export interface SignInInteraction {
   signal?: AbortSignal;
   /** How long to wait for the browser (default SIGN_IN_TIMEOUT_MS). */
   timeoutMs?: number;
+  /**
+   * Called once when a sign-in in the browser brought no refresh token: the person will have to sign
+   * in again when the access token expires (`expiresAt`, epoch ms, when the server said), and should
+   * hear so now rather than be surprised then.
+   */
+  noRefreshToken?(expiresAt: number | undefined): void;
 }
 
 /** Where the server's authorization lives: found once per sign-in or refresh, never stored. */
@@ -105,6 +111,7 @@ export async function signIn(
     resourceScopes: target.resourceScopes,
     previous: [...(previous ?? []), ...(wanted ?? [])],
     serverScopes: metadata.scopesSupported,
+    machine: context.oauth?.grant === "client_credentials",
   });
   let tokens: TokenSet & { clientId: string };
   if (context.oauth?.grant === "client_credentials") {
@@ -114,6 +121,7 @@ export async function signIn(
   } else {
     if (!interaction) throw needsSignIn(context, challenge);
     tokens = await browserSignIn(context, interaction, target, scopes);
+    if (tokens.refreshToken === undefined) interaction.noRefreshToken?.(tokens.expiresAt);
   }
   const stored: StoredTokens = { ...tokens, scopes: tokens.scopes ?? scopes, issuer: metadata.issuer, resource: context.serverUrl, savedAt: context.now() };
   await context.store.saveTokens(context.key, stored);

@@ -19,9 +19,15 @@ export interface SignOutResult {
   noRevocationAt: string[];
   /** Issuers where revocation failed (unreachable, refused, too slow, no client known for them). */
   failedAt: string[];
+  /**
+   * Issuers that revoked every refresh token (or had none to revoke) but not the access token: many
+   * servers cannot revoke a JWT access token, which stays valid until it expires (`expiresAt`, epoch
+   * ms, the latest of them, when known). Nothing there lasts longer.
+   */
+  expiringAt: { issuer: string; refreshRevoked: boolean; expiresAt?: number }[];
 }
 
-type Revocation = "revoked" | "none" | "failed";
+type Revocation = "revoked" | "none" | "failed" | { refreshRevoked: boolean; expiresAt?: number };
 
 /**
  * Signs out of one entry: forgets its tokens first (that alone is the promise: nothing is sent any
@@ -41,7 +47,7 @@ export async function signOut(
   const budget = AbortSignal.timeout(REVOCATION_BUDGET_MS);
   const signal = options.request?.signal ? AbortSignal.any([options.request.signal, budget]) : budget;
   const request = { ...options.request, signal };
-  const result: SignOutResult = { forgotten: forgotten.length, revokedAt: [], noRevocationAt: [], failedAt: [] };
+  const result: SignOutResult = { forgotten: forgotten.length, revokedAt: [], noRevocationAt: [], failedAt: [], expiringAt: [] };
   const lists = { revoked: result.revokedAt, none: result.noRevocationAt, failed: result.failedAt };
   for (const issuer of new Set(forgotten.map((tokens) => tokens.issuer))) {
     const ofIssuer = forgotten.filter((tokens) => tokens.issuer === issuer);
@@ -49,12 +55,16 @@ export async function signOut(
       log.debug(`revoking the tokens of '${server.name}' at ${redactUrl(issuer)} failed: ${error.message}`);
       return "failed";
     });
-    lists[revocation].push(issuer);
+    if (typeof revocation === "string") lists[revocation].push(issuer);
+    else result.expiringAt.push({ issuer, ...revocation });
   }
   return result;
 }
 
-/** Whether the issuer took every revocation, offers none, or did not take them. */
+/**
+ * Whether the issuer took every revocation, offers none, or did not take them; or took those of the
+ * refresh tokens (if any) and not those of the access tokens, which then simply expire.
+ */
 async function revokeAll(
   oauth: OAuthConfig | undefined,
   store: CredentialsStore,
@@ -64,13 +74,18 @@ async function revokeAll(
 ): Promise<Revocation> {
   const metadata = await discoverAuthorizationServer(issuer, request);
   if (!metadata.revocationEndpoint) return "none";
-  let all = true;
+  let refreshRevoked = true;
+  const unrevoked: StoredTokens[] = [];
   for (const set of tokens) {
     // Each set goes back through the client it was issued to (two sign-ins may have registered two).
     const client = knownClient({ oauth, store }, metadata, set.clientId);
     if (!client) return "failed";
-    if (set.refreshToken) all = (await revokeToken({ metadata, client, token: set.refreshToken, hint: "refresh_token" }, request)) && all;
-    all = (await revokeToken({ metadata, client, token: set.accessToken, hint: "access_token" }, request)) && all;
+    if (set.refreshToken) refreshRevoked = (await revokeToken({ metadata, client, token: set.refreshToken, hint: "refresh_token" }, request)) && refreshRevoked;
+    if (!(await revokeToken({ metadata, client, token: set.accessToken, hint: "access_token" }, request))) unrevoked.push(set);
   }
-  return all ? "revoked" : "failed";
+  if (!refreshRevoked) return "failed";
+  if (unrevoked.length === 0) return "revoked";
+  const expiries = unrevoked.map((set) => set.expiresAt);
+  const known = expiries.every((at) => at !== undefined);
+  return { refreshRevoked: tokens.some((set) => set.refreshToken), ...(known ? { expiresAt: Math.max(...(expiries as number[])) } : {}) };
 }

@@ -223,4 +223,24 @@ describe("no metadata at all", () => {
     expect(metadata).toMatchObject({ fallback: false, authorizationEndpoint: `${server.origin}/oauth/authorize`, registrationEndpoint: `${server.origin}/oauth/register` });
     expect(asked(server)).toEqual([OAUTH]);
   });
+
+  test("with legacyFallback, metadata that names no registration endpoint gets the default /register (conformance 0.1.16 backcompat); without, none", async () => {
+    const server = documents((origin) => ({ [OAUTH]: { issuer: origin, authorization_endpoint: `${origin}/oauth/authorize`, token_endpoint: `${origin}/oauth/token` } }));
+    expect((await discoverAuthorizationServer(server.origin, { legacyFallback: true })).registrationEndpoint).toBe(`${server.origin}/register`);
+    expect((await discoverAuthorizationServer(server.origin)).registrationEndpoint).toBeUndefined();
+  });
+});
+
+describe("an OpenID provider", () => {
+  test("is told by the openid scope or the ID token algorithms OpenID discovery requires; a plain OAuth server is not one", async () => {
+    const base = (origin: string) => ({ issuer: origin, authorization_endpoint: `${origin}/auth`, token_endpoint: `${origin}/token` });
+    for (const [extra, openIdProvider] of [
+      [{ scopes_supported: ["openid", "offline_access"] }, true],
+      [{ id_token_signing_alg_values_supported: ["RS256"] }, true],
+      [{ scopes_supported: ["mcp:basic", "offline_access"] }, undefined],
+    ] as const) {
+      const server = documents((origin) => ({ [OIDC]: { ...base(origin), ...extra } }));
+      expect((await discoverAuthorizationServer(server.origin)).openIdProvider).toBe(openIdProvider);
+    }
+  });
 });

@@ -37,6 +37,14 @@ describe("the authorization URL", () => {
     }
   });
 
+  test("offline_access asked of an OpenID provider carries prompt=consent (OIDC Core §11); nothing else does", () => {
+    const prompt = (openIdProvider: boolean, scopes: string[]) =>
+      new URL(authorizationUrl({ ...INPUT, metadata: offlineMetadata(openIdProvider ? { openIdProvider } : {}), scopes })).searchParams.get("prompt");
+    expect(prompt(true, ["mcp:read", "offline_access"])).toBe("consent");
+    expect(prompt(true, ["mcp:read"])).toBeNull();
+    expect(prompt(false, ["mcp:read", "offline_access"])).toBeNull();
+  });
+
   test("refuses an endpoint that is not http(s): the system's opener would run it", async () => {
     const metadata = offlineMetadata({ authorizationEndpoint: "file:///etc/passwd" });
     const error = await authFailure((async () => authorizationUrl({ ...INPUT, metadata }))());

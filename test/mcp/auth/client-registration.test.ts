@@ -96,12 +96,13 @@ describe("which client identity a sign-in uses", () => {
     expect(result.client.clientId).toBe("dcr-client-1");
   });
 
-  test("CIMD advertised and no URL given: registration where offered, cat-code's own document only where it is not", async () => {
+  test("CIMD advertised and no URL given: cat-code's own document, before a stored registration and before registering (the spec's order)", async () => {
     const as = endpoint(registered());
-    const registering = await resolveClient({ metadata: as.metadata({ clientIdMetadataDocumentSupported: true }), redirectUri: REDIRECT });
-    expect(registering.client.clientId).toBe("dcr-client-1");
+    const own = { client: { clientId: DEFAULT_CLIENT_METADATA_URL, authMethod: "none" as const } };
+    expect(await resolveClient({ metadata: as.metadata({ clientIdMetadataDocumentSupported: true }), stored: stored(as.origin), redirectUri: REDIRECT })).toEqual(own);
     const noRegistration = as.metadata({ clientIdMetadataDocumentSupported: true, registrationEndpoint: undefined });
-    expect(await resolveClient({ metadata: noRegistration, redirectUri: REDIRECT })).toEqual({ client: { clientId: DEFAULT_CLIENT_METADATA_URL, authMethod: "none" } });
+    expect(await resolveClient({ metadata: noRegistration, redirectUri: REDIRECT })).toEqual(own);
+    expect(as.requests).toHaveLength(0);
   });
 
   test("a stored registration is reused when it holds the current redirect URI", async () => {
@@ -125,16 +126,28 @@ describe("which client identity a sign-in uses", () => {
 describe("cat-code's Client ID Metadata Document", () => {
   test("docs/oauth-client-metadata.json is the document DEFAULT_CLIENT_METADATA_URL serves", async () => {
     const document = await Bun.file(new URL("../../../docs/oauth-client-metadata.json", import.meta.url)).json();
-    expect(DEFAULT_CLIENT_METADATA_URL).toBe("https://cat-code.dev/oauth/client-metadata.json");
+    // The project's GitHub Pages site (github.com/cat-code/cat-code): served 200 as JSON, no redirect.
+    expect(DEFAULT_CLIENT_METADATA_URL).toBe("https://cat-code.github.io/cat-code/oauth-client-metadata.json");
     expect(document).toEqual({
       // CIMD requires the document's client_id to be its own URL.
       client_id: DEFAULT_CLIENT_METADATA_URL,
       client_name: "cat-code",
+      client_uri: "https://github.com/cat-code/cat-code",
       application_type: "native",
-      redirect_uris: ["http://127.0.0.1/callback", "http://localhost/callback"],
+      // The loopback IP literal cat-code's listener binds; any port matches it (RFC 8252 §7.3).
+      redirect_uris: ["http://127.0.0.1/callback"],
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: "none",
     });
+  });
+
+  test("the pages workflow publishes that file at that URL", async () => {
+    const workflow = await Bun.file(new URL("../../../.github/workflows/pages.yml", import.meta.url)).text();
+    const { pathname } = new URL(DEFAULT_CLIENT_METADATA_URL);
+    // A project site is served under /<repository>/: the file lands at the site's root.
+    expect(pathname).toBe("/cat-code/oauth-client-metadata.json");
+    expect(workflow).toContain("cp docs/oauth-client-metadata.json site/oauth-client-metadata.json");
+    expect(workflow).toContain(DEFAULT_CLIENT_METADATA_URL);
   });
 });

@@ -38,6 +38,12 @@ describe("chooseScopes: the spec's scope selection strategy", () => {
     expect(chooseScopes({ challenge: ["offline_access"] })).toBeUndefined();
   });
 
+  test("a machine grant (client_credentials) never asks for offline_access, however it is named", () => {
+    const input = { resourceScopes: ["mcp:read"], configured: ["mcp:read", "offline_access"], serverScopes: ["mcp:read", "offline_access"] };
+    expect(chooseScopes({ ...input, machine: true })).toEqual(["mcp:read"]);
+    expect(chooseScopes({ ...input, machine: false })).toEqual(["mcp:read", "offline_access"]);
+  });
+
   test("offline_access alone never replaces the server's default grant", () => {
     expect(chooseScopes({ serverScopes: ["openid", "offline_access"] })).toBeUndefined();
   });
