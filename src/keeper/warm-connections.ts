@@ -63,12 +63,19 @@ interface Warm {
   warnings: string[];
   keepAliveMs: number;
   idleTimer?: ClockTimer;
+  /** The server's transport, once made: told when no command uses the connection (see `use`). */
+  transport?: Transport;
+  /** An idle HTTP connection listing its tools again before a command may use it (see `reuse`). */
+  refreshing?: Promise<boolean>;
 }
 
 /**
- * The keeper's connections: per fingerprint (entry, launch context, roots, version) one pool of one
- * server, reused while it lives, closed after its keep-alive without use. Only CONNECTED ones are
- * kept; one whose server has since died is replaced at the next `connect`.
+ * The keeper's connections: per fingerprint (entry, launch context, roots, capabilities, version)
+ * one pool of one server, reused while it lives, closed after its keep-alive without use. Only
+ * CONNECTED ones are kept; one whose server has since died is replaced at the next `connect`.
+ * While no command uses a connection it holds no stream open (an HTTP server can shut down
+ * gracefully); an HTTP one therefore lists its tools again before its next command, which also
+ * renews a session the server forgot, or gets a new connection if the server is gone.
  */
 export class WarmConnections {
   private readonly connections = new Map<string, Warm>();
@@ -90,19 +97,30 @@ export class WarmConnections {
    * Connects what is missing, in parallel, and reuses the rest. Statuses come back in the order
    * asked, with each fingerprint (to call the server by); never rejects.
    */
-  async connect(servers: ServerRequest[], roots: string[], listener: ConnectionListener): Promise<Array<{ status: ServerStatus; fingerprint: string }>> {
-    return Promise.all(servers.map((request) => this.connectOne(request, roots, listener)));
+  async connect(
+    servers: ServerRequest[],
+    roots: string[],
+    listener: ConnectionListener,
+    /** Whether the servers are told the command answers their questions (see the `connect` request). */
+    elicitation = true,
+  ): Promise<Array<{ status: ServerStatus; fingerprint: string }>> {
+    return Promise.all(servers.map((request) => this.connectOne(request, roots, listener, elicitation)));
   }
 
-  private async connectOne(request: ServerRequest, roots: string[], listener: ConnectionListener): Promise<{ status: ServerStatus; fingerprint: string }> {
-    const fingerprint = connectionFingerprint(request, roots, this.options.version);
+  private async connectOne(request: ServerRequest, roots: string[], listener: ConnectionListener, elicitation: boolean): Promise<{ status: ServerStatus; fingerprint: string }> {
+    const fingerprint = connectionFingerprint(request, roots, elicitation, this.options.version);
     let warm = this.connections.get(fingerprint);
     if (warm && !isAlive(warm)) {
       this.close(warm, "its server is gone");
       warm = undefined;
     }
+    if (warm && !(await this.reuse(warm, listener))) {
+      this.close(warm, "listing its tools again failed");
+      // Another command may have connected it anew meanwhile: that one is shared.
+      warm = this.connections.get(fingerprint);
+    }
     try {
-      warm ??= this.open(request, roots, fingerprint);
+      warm ??= this.open(request, roots, fingerprint, elicitation);
     } catch (error) {
       // A root that is gone since the command checked it: that server fails, as a pool's would.
       const reason = `cannot start it in the keeper: ${(error as Error).message}`;
@@ -111,7 +129,9 @@ export class WarmConnections {
     this.use(warm, listener);
     let status: ServerStatus;
     try {
-      status = await warm.ready;
+      await warm.ready;
+      // The pool's status now, not the one `ready` resolved with: a reused connection may have re-listed.
+      status = warm.pool.status()[0]!;
     } finally {
       this.release(warm, listener);
     }
@@ -151,6 +171,14 @@ export class WarmConnections {
     });
   }
 
+  /** Closes every connection of the server of this name (`mcp keeper stop <name>`); resolves with how many, once they are closed. */
+  async closeServer(name: string): Promise<number> {
+    const named = [...this.connections.values()].filter((warm) => warm.request.entry.name === name);
+    const closing = named.map((warm) => this.close(warm, "asked to"));
+    await Promise.all(closing);
+    return named.length;
+  }
+
   /** Closes every connection (their servers end, as on a command's exit); safe to call twice. */
   async closeAll(): Promise<void> {
     this.closed = true;
@@ -158,18 +186,21 @@ export class WarmConnections {
     await Promise.all([...this.closing]);
   }
 
-  private open(request: ServerRequest, roots: string[], fingerprint: string): Warm {
+  private open(request: ServerRequest, roots: string[], fingerprint: string, elicitation: boolean): Warm {
     this.evictIfFull();
     const { entry, launch } = request;
     const make = this.options.createTransport ?? createTransport;
     const pool = new McpToolPool([entry], {
-      watchChanges: true,
+      // Not over HTTP: a 2026-07-28 server's `subscriptions/listen` is a stream held open while idle.
+      // An idle HTTP connection lists its tools again instead (see reuse).
+      watchChanges: !isHttp(entry),
       eraMemory: this.options.eraMemory,
       auth: keeperAuth(entry),
       roots: rootsOf(roots),
-      createTransport: (config, context) => make(config, { ...context, launch }),
-      // Declared, so a server may ask; who answers is the call that is under way (see callFor).
-      elicitation: async () => ({ action: "decline" }),
+      createTransport: (config, context) => (warm.transport = make(config, { ...context, launch })),
+      // Declared only as the command's own pool would (else a server may list other tools); who
+      // answers is the call that is under way (see callFor).
+      elicitation: elicitation ? async () => ({ action: "decline" }) : undefined,
       onWarning: (message) => {
         if (warm.warnings.length < MAX_WARNINGS_KEPT) warm.warnings.push(message);
       },
@@ -202,7 +233,35 @@ export class WarmConnections {
     return warm;
   }
 
+  /**
+   * Whether an existing connection can serve a command. One in use, or not over HTTP, can; an idle
+   * HTTP one lists its tools first: with no stream open while idle it heard no `list_changed`, and
+   * the server may have gone (false: the caller connects anew) or forgotten the session (the client
+   * renews it). Commands that come at once share one listing.
+   */
+  private async reuse(warm: Warm, listener: ConnectionListener): Promise<boolean> {
+    if (!isHttp(warm.request.entry)) return true;
+    if (!warm.refreshing && (warm.connecting || warm.listeners.size > 0)) return true;
+    warm.refreshing ??= this.relist(warm, listener).finally(() => (warm.refreshing = undefined));
+    return warm.refreshing;
+  }
+
+  /** In use from here on (connectOne releases it), so its stream opens once, not again after the listing. */
+  private async relist(warm: Warm, listener: ConnectionListener): Promise<boolean> {
+    this.use(warm, listener);
+    try {
+      await warm.pool.relistTools(warm.request.entry.name);
+      return true;
+    } catch (error) {
+      log.debug(`keeper: '${warm.request.entry.name}' (${warm.fingerprint.slice(0, FINGERPRINT_SHOWN)}) could not list its tools after idling: ${(error as Error).message}; connecting anew`);
+      this.release(warm, listener);
+      return false;
+    }
+  }
+
+  /** A command uses the connection: no idle timer, and its streams open again if it was idle. */
   private use(warm: Warm, listener: ConnectionListener): void {
+    if (warm.listeners.size === 0) warm.transport?.setIdle?.(false);
     warm.listeners.add(listener);
     warm.lastUsed = this.clock.now();
     if (warm.idleTimer) this.clock.clearTimeout(warm.idleTimer);
@@ -212,7 +271,9 @@ export class WarmConnections {
   private release(warm: Warm, listener: ConnectionListener): void {
     warm.listeners.delete(listener);
     warm.lastUsed = this.clock.now();
-    if (warm.listeners.size > 0 || this.connections.get(warm.fingerprint) !== warm) return;
+    if (warm.listeners.size > 0) return;
+    warm.transport?.setIdle?.(true);
+    if (this.connections.get(warm.fingerprint) !== warm) return;
     warm.idleTimer = this.clock.setTimeout(() => this.close(warm, "idle"), warm.keepAliveMs);
   }
 
@@ -225,16 +286,17 @@ export class WarmConnections {
     if (oldest) this.close(oldest, `more than ${this.maxConnections} connections`);
   }
 
-  private close(warm: Warm, why: string): void {
+  private close(warm: Warm, why: string): Promise<void> {
     if (warm.idleTimer) this.clock.clearTimeout(warm.idleTimer);
     warm.idleTimer = undefined;
-    if (this.connections.get(warm.fingerprint) !== warm) return;
+    if (this.connections.get(warm.fingerprint) !== warm) return Promise.resolve();
     this.connections.delete(warm.fingerprint);
     log.debug(`keeper: closing '${warm.request.entry.name}' (${warm.fingerprint.slice(0, FINGERPRINT_SHOWN)}): ${why}`);
     const closing = warm.pool.closeAll();
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));
     this.options.onClosed?.();
+    return closing;
   }
 }
 
@@ -242,6 +304,10 @@ export class WarmConnections {
 function isAlive(warm: Warm): boolean {
   if (warm.connecting) return true;
   return warm.pool.client(warm.request.entry.name)?.state.status === "connected";
+}
+
+function isHttp(entry: ServerEntry): boolean {
+  return entry.ok && entry.config.type === "http";
 }
 
 /** What a status says of the entry as this command gave it (its file, its text as written). */
