@@ -1,40 +1,22 @@
 import { log } from "../log.ts";
-import type { ElicitationHandler } from "../mcp/client/elicitation.ts";
 import type { EraMemory } from "../mcp/client/era-memory.ts";
-import type { ProgressUpdate } from "../mcp/client/progress.ts";
 import { RootsProvider } from "../mcp/client/roots.ts";
-import type { ServerLogEntry } from "../mcp/client/server-log.ts";
 import { describeServer, type ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
 import { McpError } from "../mcp/mcp-error.ts";
 import { McpToolPool, type ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../mcp/protocol.ts";
 import { createTransport, type TransportContext } from "../mcp/transport/create-transport.ts";
 import type { Transport } from "../mcp/transport/transport.ts";
-import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
+import { systemClock, type Clock } from "../system/clock.ts";
 import { connectionFingerprint, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
 import { keepAliveMs, keeperAuth } from "./connection-settings.ts";
 import type { KeeperConnectionInfo, ServerRequest } from "./keeper-protocol.ts";
+import { callFor, forEachSocket, isAlive, isHttp, type CallListener, type ConnectionListener, type Warm } from "./warm-connection.ts";
 
 /** Past this many connections, the least recently used idle one is closed. */
 export const MAX_WARM_CONNECTIONS = 64;
 /** A server that gets more of its tools left out than this is not worth more lines. */
 const MAX_WARNINGS_KEPT = 100;
-
-/** One operation of one socket (a connect or a call) under way on a connection: it hears the server's log. */
-interface ConnectionListener {
-  /** The socket it came from: a log line goes once to each socket, whatever it has in flight. */
-  socket: object;
-  onLog(entry: ServerLogEntry): void;
-  /** The connection's warnings (tools left out): each connect hears them all, as its own connect would give them. */
-  onWarning?(message: string): void;
-}
-
-/** A call under way: also answers the server's questions, as `mcp call --elicitation` says. */
-interface CallListener extends ConnectionListener {
-  signal: AbortSignal;
-  elicitation: ElicitationHandler;
-  onProgress(update: ProgressUpdate): void;
-}
 
 export interface WarmConnectionsOptions {
   version: string;
@@ -47,26 +29,6 @@ export interface WarmConnectionsOptions {
   createTransport?: (config: ServerConfig, context: TransportContext) => Transport;
   /** A connection went away (idle, dead, evicted): the keeper checks whether it is now empty. */
   onClosed?: () => void;
-}
-
-interface Warm {
-  fingerprint: string;
-  request: ServerRequest;
-  pool: McpToolPool;
-  ready: Promise<ServerStatus>;
-  connecting: boolean;
-  createdAt: number;
-  lastUsed: number;
-  calls: number;
-  listeners: Set<ConnectionListener>;
-  /** What the pool warned of (bounded): replayed to every command that connects. */
-  warnings: string[];
-  keepAliveMs: number;
-  idleTimer?: ClockTimer;
-  /** The server's transport, once made: told when no command uses the connection (see `use`). */
-  transport?: Transport;
-  /** An idle HTTP connection listing its tools again before a command may use it (see `reuse`). */
-  refreshing?: Promise<boolean>;
 }
 
 /**
@@ -300,38 +262,9 @@ export class WarmConnections {
   }
 }
 
-/** Connecting, or connected with a client that still works (a crashed server, a lost session: not). */
-function isAlive(warm: Warm): boolean {
-  if (warm.connecting) return true;
-  return warm.pool.client(warm.request.entry.name)?.state.status === "connected";
-}
-
-function isHttp(entry: ServerEntry): boolean {
-  return entry.ok && entry.config.type === "http";
-}
-
 /** What a status says of the entry as this command gave it (its file, its text as written). */
 function asRequested(entry: ServerEntry): Pick<ServerStatus, "name" | "scope" | "source" | "description"> {
   return { name: entry.name, scope: entry.scope, source: entry.source, description: entry.ok ? describeServer(entry.config, entry.raw) : "" };
-}
-
-/** A server's log line goes once to each socket that has something in flight on it. */
-function forEachSocket(warm: Warm, send: (listener: ConnectionListener) => void): void {
-  const seen = new Set<object>();
-  for (const listener of warm.listeners) {
-    if (seen.has(listener.socket)) continue;
-    seen.add(listener.socket);
-    send(listener);
-  }
-}
-
-/**
- * The call a server's question belongs to: the one whose signal came with it (an input request of
- * 2026-07-28 carries its call's), else the latest call under way on the connection.
- */
-function callFor(warm: Warm, signal: AbortSignal | undefined): CallListener | undefined {
-  const calls = [...warm.listeners].filter((listener): listener is CallListener => "elicitation" in listener);
-  return calls.find((call) => call.signal === signal) ?? calls.at(-1);
 }
 
 function rootsOf(roots: string[]): RootsProvider | undefined {
