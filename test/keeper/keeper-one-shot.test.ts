@@ -41,7 +41,7 @@ describe("an ad-hoc server is the command's own unless it asks to keep it", () =
     expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, "once\n", ""]);
     await waitFor(() => serverPids(marker).length === 0, () => `the ad-hoc server to end (have ${serverPids(marker)})`);
     expect([keeperProcessesOf(home), existsSync(pathsOf(home).info)]).toEqual([[], false]);
-  });
+  }, 20_000);
 
   test("--url: no keeper starts", async () => {
     const home = newHome();
@@ -50,7 +50,7 @@ describe("an ad-hoc server is the command's own unless it asks to keep it", () =
     const result = await cat(home, ["mcp", "call", "--url", server.url, "echo", "message=once"]);
     expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, "once\n", ""]);
     expect([keeperProcessesOf(home), existsSync(pathsOf(home).info)]).toEqual([[], false]);
-  });
+  }, 20_000);
 
   for (const [how, flags, env] of [
     ["--keep-alive 60", ["--keep-alive", "60"], {}],
@@ -66,7 +66,7 @@ describe("an ad-hoc server is the command's own unless it asks to keep it", () =
       await waitForKeeper(home);
       expect(serverPids(marker)).toHaveLength(1);
       expect((await keeperConnections(home)).map((c) => [c.name, c.calls])).toEqual([["adhoc", 2]]);
-    });
+    }, 20_000);
   }
 
   test("--keep-alive that is no whole number of seconds: a usage error naming it, nothing started", async () => {
@@ -77,7 +77,7 @@ describe("an ad-hoc server is the command's own unless it asks to keep it", () =
     expect(result.stderr).toContain("--keep-alive must be a whole number of seconds (0: not kept), got 'soon'");
     expect(result.stderr).not.toContain("    at ");
     expect(serverPids(marker)).toEqual([]);
-  });
+  }, 20_000);
 });
 
 test("mcp keeper stop <server>: that server's connections end (a fresh one next time); the others stay warm", async () => {
@@ -99,7 +99,7 @@ test("mcp keeper stop <server>: that server's connections end (a fresh one next 
   expect((await cat(home, ["mcp", "call", "one", "echo", "text=again", "--mcp-config", config])).stdout).toBe("again\n");
   expect(serverPids(one)).not.toContain(first!);
   expect(serverPids(one)).toHaveLength(1);
-});
+}, 20_000);
 
 test("mcp tools on server-everything: the same bytes warm as cold (the warm connection declares what the cold command does)", async () => {
   const home = newHome();
