@@ -15,6 +15,7 @@ interface OkByOp {
   connect: Extract<Ok, { statuses: unknown }>;
   call: Extract<Ok, { result: unknown }>;
   status: Extract<Ok, { connections: unknown }>;
+  close: Extract<Ok, { closed: unknown }>;
   cancel: Record<string, never>;
   stop: Record<string, never>;
 }

@@ -12,7 +12,7 @@ import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../mcp/protocol.ts";
 
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */
-export const KEEPER_PROTOCOL = 1;
+export const KEEPER_PROTOCOL = 2;
 
 /** How often a keeper busy with a command's connect or call says it is alive. */
 export const KEEPER_HEARTBEAT_MS = 1000;
@@ -54,7 +54,19 @@ export type KeeperRequest =
    * resolved entry, the launch context and the roots) is unchanged. Statuses come back in the order
    * asked, exactly as a pool of the command's own would give them.
    */
-  | { id: number; op: "connect"; servers: ServerRequest[]; roots: string[] }
+  | {
+      id: number;
+      op: "connect";
+      servers: ServerRequest[];
+      roots: string[];
+      /**
+       * Whether the servers are told the command answers their questions (the elicitation
+       * capability), as the command's own pool would tell them: `mcp call` does, `tools` and `list`
+       * do not (a server may offer other tools to a client that answers). Part of the fingerprint.
+       * Absent: declared.
+       */
+      elicitation?: boolean;
+    }
   /** Calls a tool of a server named in this socket's last `connect`. */
   | {
       id: number;
@@ -68,6 +80,8 @@ export type KeeperRequest =
   /** The command gave a call up (Ctrl-C): the server is told, the connection stays. */
   | { id: number; op: "cancel"; target: number }
   | { id: number; op: "status" }
+  /** Closes every warm connection of the server of this name (`mcp keeper stop <name>`); answered once they are closed. */
+  | { id: number; op: "close"; server: string }
   /** Closes every server and exits; answered before the servers are closed. */
   | { id: number; op: "stop" };
 
@@ -106,6 +120,7 @@ export type KeeperAnswer =
   | { id: number; ok: { statuses: ServerStatus[] } } // connect
   | { id: number; ok: { result: CallToolResult } } // call
   | { id: number; ok: { version: string; pid: number; startedAt: number; connections: KeeperConnectionInfo[] } } // status
+  | { id: number; ok: { closed: number } } // close
   | { id: number; ok: Record<string, never> } // cancel, stop
   | { id: number; error: WireError };
 

@@ -38,7 +38,13 @@ const ServerRequestSchema = v.object({
 
 const Request = v.variant("op", [
   v.object({ id: Id, op: v.literal("hello"), protocol: v.number(), version: Text, token: Text }),
-  v.object({ id: Id, op: v.literal("connect"), servers: v.pipe(v.array(ServerRequestSchema), v.maxLength(MAX_SERVERS)), roots: v.pipe(v.array(AbsolutePath), v.maxLength(MAX_ROOTS)) }),
+  v.object({
+    id: Id,
+    op: v.literal("connect"),
+    servers: v.pipe(v.array(ServerRequestSchema), v.maxLength(MAX_SERVERS)),
+    roots: v.pipe(v.array(AbsolutePath), v.maxLength(MAX_ROOTS)),
+    elicitation: v.optional(v.boolean()),
+  }),
   v.object({
     id: Id,
     op: v.literal("call"),
@@ -49,6 +55,7 @@ const Request = v.variant("op", [
   }),
   v.object({ id: Id, op: v.literal("cancel"), target: Id }),
   v.object({ id: Id, op: v.literal("status") }),
+  v.object({ id: Id, op: v.literal("close"), server: Text }),
   v.object({ id: Id, op: v.literal("stop") }),
 ]);
 

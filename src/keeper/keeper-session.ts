@@ -94,6 +94,8 @@ export class KeeperSession {
           return this.send({ id: request.id, ok: {} });
         case "status":
           return this.send({ id: request.id, ok: { ...this.host.identity(), connections: this.host.warm.info() } });
+        case "close":
+          return this.send({ id: request.id, ok: { closed: await this.host.warm.closeServer(request.server) } });
         case "stop":
           this.send({ id: request.id, ok: {} });
           return this.host.stop();
@@ -131,7 +133,7 @@ export class KeeperSession {
       onLog: (entry: ServerLogEntry) => this.send({ id: request.id, event: "log", entry }),
       onWarning: (message: string) => this.send({ id: request.id, event: "warning", message }),
     };
-    const connected = await this.host.warm.connect(request.servers, request.roots, listener);
+    const connected = await this.host.warm.connect(request.servers, request.roots, listener, request.elicitation ?? true);
     this.servers = new Map(request.servers.map((server, index) => [server.entry.name, connected[index]!.fingerprint]));
     this.send({ id: request.id, ok: { statuses: connected.map((c) => c.status) } });
   }

@@ -1,10 +1,6 @@
 import { log } from "../log.ts";
-import type { AuthContext } from "../mcp/auth/server-authorizer.ts";
-import type { ElicitationHandler } from "../mcp/client/elicitation.ts";
 import type { EraMemory } from "../mcp/client/era-memory.ts";
-import type { ProgressUpdate } from "../mcp/client/progress.ts";
 import { RootsProvider } from "../mcp/client/roots.ts";
-import type { ServerLogEntry } from "../mcp/client/server-log.ts";
 import { describeServer, type ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
 import { McpError } from "../mcp/mcp-error.ts";
 import { hasStoredTokens } from "../mcp/pool/server-sign-in.ts";
@@ -12,31 +8,16 @@ import { McpToolPool, type ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../mcp/protocol.ts";
 import { createTransport, type TransportContext } from "../mcp/transport/create-transport.ts";
 import type { Transport } from "../mcp/transport/transport.ts";
-import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
+import { systemClock, type Clock } from "../system/clock.ts";
 import { connectionFingerprint, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
 import { keepAliveMs, keeperAuth } from "./connection-settings.ts";
 import type { KeeperConnectionInfo, ServerRequest } from "./keeper-protocol.ts";
+import { callFor, forEachSocket, isAlive, isHttp, type CallListener, type ConnectionListener, type Warm } from "./warm-connection.ts";
 
 /** Past this many connections, the least recently used idle one is closed. */
 export const MAX_WARM_CONNECTIONS = 64;
 /** A server that gets more of its tools left out than this is not worth more lines. */
 const MAX_WARNINGS_KEPT = 100;
-
-/** One operation of one socket (a connect or a call) under way on a connection: it hears the server's log. */
-interface ConnectionListener {
-  /** The socket it came from: a log line goes once to each socket, whatever it has in flight. */
-  socket: object;
-  onLog(entry: ServerLogEntry): void;
-  /** The connection's warnings (tools left out): each connect hears them all, as its own connect would give them. */
-  onWarning?(message: string): void;
-}
-
-/** A call under way: also answers the server's questions, as `mcp call --elicitation` says. */
-interface CallListener extends ConnectionListener {
-  signal: AbortSignal;
-  elicitation: ElicitationHandler;
-  onProgress(update: ProgressUpdate): void;
-}
 
 export interface WarmConnectionsOptions {
   version: string;
@@ -51,30 +32,13 @@ export interface WarmConnectionsOptions {
   onClosed?: () => void;
 }
 
-interface Warm {
-  fingerprint: string;
-  request: ServerRequest;
-  pool: McpToolPool;
-  /** Its sign-in: the store its requests take their tokens from at each send; it holds none itself. */
-  auth: AuthContext;
-  /** Whether tokens were stored for it when it connected. */
-  signedIn: boolean;
-  ready: Promise<ServerStatus>;
-  connecting: boolean;
-  createdAt: number;
-  lastUsed: number;
-  calls: number;
-  listeners: Set<ConnectionListener>;
-  /** What the pool warned of (bounded): replayed to every command that connects. */
-  warnings: string[];
-  keepAliveMs: number;
-  idleTimer?: ClockTimer;
-}
-
 /**
- * The keeper's connections: per fingerprint (entry, launch context, roots, version) one pool of one
- * server, reused while it lives, closed after its keep-alive without use. Only CONNECTED ones are
- * kept; one whose server has since died is replaced at the next `connect`.
+ * The keeper's connections: per fingerprint (entry, launch context, roots, capabilities, version)
+ * one pool of one server, reused while it lives, closed after its keep-alive without use. Only
+ * CONNECTED ones are kept; one whose server has since died is replaced at the next `connect`.
+ * While no command uses a connection it holds no stream open (an HTTP server can shut down
+ * gracefully); an HTTP one therefore lists its tools again before its next command, which also
+ * renews a session the server forgot, or gets a new connection if the server is gone.
  */
 export class WarmConnections {
   private readonly connections = new Map<string, Warm>();
@@ -96,12 +60,18 @@ export class WarmConnections {
    * Connects what is missing, in parallel, and reuses the rest. Statuses come back in the order
    * asked, with each fingerprint (to call the server by); never rejects.
    */
-  async connect(servers: ServerRequest[], roots: string[], listener: ConnectionListener): Promise<Array<{ status: ServerStatus; fingerprint: string }>> {
-    return Promise.all(servers.map((request) => this.connectOne(request, roots, listener)));
+  async connect(
+    servers: ServerRequest[],
+    roots: string[],
+    listener: ConnectionListener,
+    /** Whether the servers are told the command answers their questions (see the `connect` request). */
+    elicitation = true,
+  ): Promise<Array<{ status: ServerStatus; fingerprint: string }>> {
+    return Promise.all(servers.map((request) => this.connectOne(request, roots, listener, elicitation)));
   }
 
-  private async connectOne(request: ServerRequest, roots: string[], listener: ConnectionListener): Promise<{ status: ServerStatus; fingerprint: string }> {
-    const fingerprint = connectionFingerprint(request, roots, this.options.version);
+  private async connectOne(request: ServerRequest, roots: string[], listener: ConnectionListener, elicitation: boolean): Promise<{ status: ServerStatus; fingerprint: string }> {
+    const fingerprint = connectionFingerprint(request, roots, elicitation, this.options.version);
     let warm = this.connections.get(fingerprint);
     if (warm && !isAlive(warm)) {
       this.close(warm, "its server is gone");
@@ -112,8 +82,13 @@ export class WarmConnections {
       this.close(warm, "its sign-in was forgotten (mcp logout)");
       warm = undefined;
     }
+    if (warm && !(await this.reuse(warm, listener))) {
+      this.close(warm, "listing its tools again failed");
+      // Another command may have connected it anew meanwhile: that one is shared.
+      warm = this.connections.get(fingerprint);
+    }
     try {
-      warm ??= this.open(request, roots, fingerprint);
+      warm ??= this.open(request, roots, fingerprint, elicitation);
     } catch (error) {
       // A root that is gone since the command checked it: that server fails, as a pool's would.
       const reason = `cannot start it in the keeper: ${(error as Error).message}`;
@@ -122,7 +97,9 @@ export class WarmConnections {
     this.use(warm, listener);
     let status: ServerStatus;
     try {
-      status = await warm.ready;
+      await warm.ready;
+      // The pool's status now, not the one `ready` resolved with: a reused connection may have re-listed.
+      status = warm.pool.status()[0]!;
     } finally {
       this.release(warm, listener);
     }
@@ -162,6 +139,14 @@ export class WarmConnections {
     });
   }
 
+  /** Closes every connection of the server of this name (`mcp keeper stop <name>`); resolves with how many, once they are closed. */
+  async closeServer(name: string): Promise<number> {
+    const named = [...this.connections.values()].filter((warm) => warm.request.entry.name === name);
+    const closing = named.map((warm) => this.close(warm, "asked to"));
+    await Promise.all(closing);
+    return named.length;
+  }
+
   /** Closes every connection (their servers end, as on a command's exit); safe to call twice. */
   async closeAll(): Promise<void> {
     this.closed = true;
@@ -169,19 +154,22 @@ export class WarmConnections {
     await Promise.all([...this.closing]);
   }
 
-  private open(request: ServerRequest, roots: string[], fingerprint: string): Warm {
+  private open(request: ServerRequest, roots: string[], fingerprint: string, elicitation: boolean): Warm {
     this.evictIfFull();
     const { entry, launch } = request;
     const make = this.options.createTransport ?? createTransport;
     const auth = keeperAuth(entry);
     const pool = new McpToolPool([entry], {
-      watchChanges: true,
+      // Not over HTTP: a 2026-07-28 server's `subscriptions/listen` is a stream held open while idle.
+      // An idle HTTP connection lists its tools again instead (see reuse).
+      watchChanges: !isHttp(entry),
       eraMemory: this.options.eraMemory,
       auth,
       roots: rootsOf(roots),
-      createTransport: (config, context) => make(config, { ...context, launch }),
-      // Declared, so a server may ask; who answers is the call that is under way (see callFor).
-      elicitation: async () => ({ action: "decline" }),
+      createTransport: (config, context) => (warm.transport = make(config, { ...context, launch })),
+      // Declared only as the command's own pool would (else a server may list other tools); who
+      // answers is the call that is under way (see callFor).
+      elicitation: elicitation ? async () => ({ action: "decline" }) : undefined,
       onWarning: (message) => {
         if (warm.warnings.length < MAX_WARNINGS_KEPT) warm.warnings.push(message);
       },
@@ -216,7 +204,35 @@ export class WarmConnections {
     return warm;
   }
 
+  /**
+   * Whether an existing connection can serve a command. One in use, or not over HTTP, can; an idle
+   * HTTP one lists its tools first: with no stream open while idle it heard no `list_changed`, and
+   * the server may have gone (false: the caller connects anew) or forgotten the session (the client
+   * renews it). Commands that come at once share one listing.
+   */
+  private async reuse(warm: Warm, listener: ConnectionListener): Promise<boolean> {
+    if (!isHttp(warm.request.entry)) return true;
+    if (!warm.refreshing && (warm.connecting || warm.listeners.size > 0)) return true;
+    warm.refreshing ??= this.relist(warm, listener).finally(() => (warm.refreshing = undefined));
+    return warm.refreshing;
+  }
+
+  /** In use from here on (connectOne releases it), so its stream opens once, not again after the listing. */
+  private async relist(warm: Warm, listener: ConnectionListener): Promise<boolean> {
+    this.use(warm, listener);
+    try {
+      await warm.pool.relistTools(warm.request.entry.name);
+      return true;
+    } catch (error) {
+      log.debug(`keeper: '${warm.request.entry.name}' (${warm.fingerprint.slice(0, FINGERPRINT_SHOWN)}) could not list its tools after idling: ${(error as Error).message}; connecting anew`);
+      this.release(warm, listener);
+      return false;
+    }
+  }
+
+  /** A command uses the connection: no idle timer, and its streams open again if it was idle. */
   private use(warm: Warm, listener: ConnectionListener): void {
+    if (warm.listeners.size === 0) warm.transport?.setIdle?.(false);
     warm.listeners.add(listener);
     warm.lastUsed = this.clock.now();
     if (warm.idleTimer) this.clock.clearTimeout(warm.idleTimer);
@@ -226,7 +242,9 @@ export class WarmConnections {
   private release(warm: Warm, listener: ConnectionListener): void {
     warm.listeners.delete(listener);
     warm.lastUsed = this.clock.now();
-    if (warm.listeners.size > 0 || this.connections.get(warm.fingerprint) !== warm) return;
+    if (warm.listeners.size > 0) return;
+    warm.transport?.setIdle?.(true);
+    if (this.connections.get(warm.fingerprint) !== warm) return;
     warm.idleTimer = this.clock.setTimeout(() => this.close(warm, "idle"), warm.keepAliveMs);
   }
 
@@ -239,23 +257,18 @@ export class WarmConnections {
     if (oldest) this.close(oldest, `more than ${this.maxConnections} connections`);
   }
 
-  private close(warm: Warm, why: string): void {
+  private close(warm: Warm, why: string): Promise<void> {
     if (warm.idleTimer) this.clock.clearTimeout(warm.idleTimer);
     warm.idleTimer = undefined;
-    if (this.connections.get(warm.fingerprint) !== warm) return;
+    if (this.connections.get(warm.fingerprint) !== warm) return Promise.resolve();
     this.connections.delete(warm.fingerprint);
     log.debug(`keeper: closing '${warm.request.entry.name}' (${warm.fingerprint.slice(0, FINGERPRINT_SHOWN)}): ${why}`);
     const closing = warm.pool.closeAll();
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));
     this.options.onClosed?.();
+    return closing;
   }
-}
-
-/** Connecting, or connected with a client that still works (a crashed server, a lost session: not). */
-function isAlive(warm: Warm): boolean {
-  if (warm.connecting) return true;
-  return warm.pool.client(warm.request.entry.name)?.state.status === "connected";
 }
 
 /** Connected with stored tokens that are gone now (`mcp logout`). */
@@ -266,25 +279,6 @@ function signedOut(warm: Warm): boolean {
 /** What a status says of the entry as this command gave it (its file, its text as written). */
 function asRequested(entry: ServerEntry): Pick<ServerStatus, "name" | "scope" | "source" | "description"> {
   return { name: entry.name, scope: entry.scope, source: entry.source, description: entry.ok ? describeServer(entry.config, entry.raw) : "" };
-}
-
-/** A server's log line goes once to each socket that has something in flight on it. */
-function forEachSocket(warm: Warm, send: (listener: ConnectionListener) => void): void {
-  const seen = new Set<object>();
-  for (const listener of warm.listeners) {
-    if (seen.has(listener.socket)) continue;
-    seen.add(listener.socket);
-    send(listener);
-  }
-}
-
-/**
- * The call a server's question belongs to: the one whose signal came with it (an input request of
- * 2026-07-28 carries its call's), else the latest call under way on the connection.
- */
-function callFor(warm: Warm, signal: AbortSignal | undefined): CallListener | undefined {
-  const calls = [...warm.listeners].filter((listener): listener is CallListener => "elicitation" in listener);
-  return calls.find((call) => call.signal === signal) ?? calls.at(-1);
 }
 
 function rootsOf(roots: string[]): RootsProvider | undefined {

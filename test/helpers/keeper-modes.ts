@@ -9,7 +9,9 @@ import { tempDir } from "./paths.ts";
  * 18: a warm call prints the same bytes and exits with the same code as a cold one):
  * - cold: `CAT_CODE_NO_KEEPER=1`, today's way;
  * - warm: through a keeper, in a temp `CAT_CODE_HOME` of the describe's own (or the one a test
- *   sets), stopped after the test (a home of the test's own) or after the describe.
+ *   sets), stopped after the test (a home of the test's own) or after the describe; with
+ *   `CAT_CODE_KEEP_ALIVE=600` (unless the test sets it), so ad-hoc `--stdio`/`--url` servers,
+ *   which are not kept unless asked, go through the keeper too.
  * Use it inside the describe: `describe.each(KEEPER_MODES)("%s", (name) => { const cat = useKeeperMode(name); … })`.
  */
 export const KEEPER_MODES = ["cold", "warm"] as const;
@@ -49,7 +51,7 @@ export function useKeeperMode(name: KeeperModeName): KeeperMode {
   let keepersSeen = 0;
 
   const env = (extra: Env = {}): Env => {
-    const merged: Env = { ...extra, CAT_CODE_NO_KEEPER: undefined };
+    const merged: Env = { CAT_CODE_KEEP_ALIVE: "600", ...extra, CAT_CODE_NO_KEEPER: undefined };
     // A test that unsets CAT_CODE_HOME means `$HOME/.cat-code`: only ever a HOME the test chose.
     if (!("CAT_CODE_HOME" in extra) || (extra.CAT_CODE_HOME === undefined && extra.HOME === undefined)) merged.CAT_CODE_HOME = ownHome;
     const home = merged.CAT_CODE_HOME ?? join(merged.HOME!, ".cat-code");

@@ -15,13 +15,13 @@ function http(headers: Record<string, string> = {}, env: Record<string, string> 
 test("the same request has the same fingerprint, whatever order its keys come in", () => {
   const a = stdioServer("echo", "echo-server", ["a"], { env: { A: "1", B: "2" } });
   const b = stdioServer("echo", "echo-server", ["a"], { env: { B: "2", A: "1" } });
-  expect(connectionFingerprint(a, roots, "1")).toMatch(/^[0-9a-f]{64}$/);
-  expect(connectionFingerprint(b, roots, "1")).toBe(connectionFingerprint(a, roots, "1"));
+  expect(connectionFingerprint(a, roots, true, "1")).toMatch(/^[0-9a-f]{64}$/);
+  expect(connectionFingerprint(b, roots, true, "1")).toBe(connectionFingerprint(a, roots, true, "1"));
 });
 
 test("anything a stdio server would start with differently changes it", () => {
   const base = stdioServer("echo", "echo-server", ["a"]);
-  const print = (request: ServerRequest, r = roots, version = "1") => connectionFingerprint(request, r, version);
+  const print = (request: ServerRequest, r = roots, version = "1") => connectionFingerprint(request, r, true, version);
   const variants = [
     print(stdioServer("echo", "echo-server", ["b"])),
     print(stdioServer("echo", "other-server", ["a"])),
@@ -32,12 +32,13 @@ test("anything a stdio server would start with differently changes it", () => {
     print({ ...base, launch: { ...base.launch, cwd: "/elsewhere" } }),
     print(base, ["/work", "/more"]),
     print(base, roots, "2"),
+    connectionFingerprint(base, roots, false, "1"),
     print({ ...base, entry: { ...base.entry, scope: "project" } }),
   ];
   expect(new Set([print(base), ...variants]).size).toBe(variants.length + 1);
 });
 
 test("an HTTP server's fingerprint follows its entry, not the command's env or folder", () => {
-  expect(connectionFingerprint(http({}, { OLDPWD: "/a" }), roots, "1")).toBe(connectionFingerprint(http({}, { OLDPWD: "/b" }), roots, "1"));
-  expect(connectionFingerprint(http({ Authorization: "Bearer 1" }), roots, "1")).not.toBe(connectionFingerprint(http({ Authorization: "Bearer 2" }), roots, "1"));
+  expect(connectionFingerprint(http({}, { OLDPWD: "/a" }), roots, true, "1")).toBe(connectionFingerprint(http({}, { OLDPWD: "/b" }), roots, true, "1"));
+  expect(connectionFingerprint(http({ Authorization: "Bearer 1" }), roots, true, "1")).not.toBe(connectionFingerprint(http({ Authorization: "Bearer 2" }), roots, true, "1"));
 });

@@ -89,3 +89,20 @@ test("a root that no longer exists fails that server, not the connect", async ()
   expect(connected!.status).toMatchObject({ name: "echo", state: "failed", reason: expect.stringMatching(/^cannot start it in the keeper: /) });
   expect(warm.size).toBe(0);
 });
+
+test("a command that answers questions and one that does not get a connection each, each declaring what its own pool would", async () => {
+  const warm = connections();
+  const record = recording();
+  const server = stdioServer("chaos", BUN, [CHAOS_SERVER, `--record=${record.file}`]);
+  const listener = { socket: {}, onLog: () => {} };
+  const [plain] = await warm.connect([server], [REPO], listener, false);
+  const [answering] = await warm.connect([server], [REPO], listener, true);
+  const [plainAgain] = await warm.connect([server], [REPO], listener, false);
+  expect(answering!.fingerprint).not.toBe(plain!.fingerprint);
+  expect(plainAgain!.fingerprint).toBe(plain!.fingerprint);
+  const declared = readFileSync(record.file, "utf8")
+    .split("\n")
+    .filter((line) => line.includes('"method":"initialize"'))
+    .map((line) => Object.keys((JSON.parse(line) as { params: { capabilities: object } }).params.capabilities).sort());
+  expect(declared).toEqual([["roots"], ["elicitation", "roots"]]);
+});

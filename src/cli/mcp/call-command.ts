@@ -8,6 +8,7 @@ import { printResult } from "../../terminal/output.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { checkArguments } from "./argument-check.ts";
 import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
+import { parseKeepAlive } from "./keep-alive-choice.ts";
 import { keeperArgs, openServers, signInFirst } from "./server-access.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { signInArgs } from "./sign-in-args.ts";
@@ -36,6 +37,7 @@ export default defineCommand({
   args: callArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, callArgs);
+    const keepAlive = parseKeepAlive(args["keep-alive"]);
     // With --stdio or --url the server is implied, so every positional shifts left by one.
     const positionals = [args.server, args.tool, ...args._.slice(2)].filter((p): p is string => p !== undefined);
     const [serverName, toolName, ...pairs] = isAdHoc(args) ? [AD_HOC_NAME, ...positionals] : positionals;
@@ -56,6 +58,7 @@ export default defineCommand({
       onNote: (line) => feedback.note(line),
       onServerLog: (logged) => feedback.log(logged),
       cold: args.keeper === false || args.login,
+      keepAlive,
     });
     try {
       await servers.connectAll();

@@ -26,7 +26,10 @@ interface KeeperStatus {
 const verbose = { verbose: { type: "boolean", description: "Log debug lines to stderr" } } as const satisfies ArgsDef;
 const runArgs = { ...verbose } as const satisfies ArgsDef;
 const statusArgs = { json: { type: "boolean", description: "Print one JSON document" }, ...verbose } as const satisfies ArgsDef;
-const stopArgs = { ...verbose } as const satisfies ArgsDef;
+const stopArgs = {
+  server: { type: "positional", required: false, description: "Only this server's warm connections: its next command starts it afresh" },
+  ...verbose,
+} as const satisfies ArgsDef;
 
 /** `cat-code mcp keeper run`: the keeper itself (started in the background by `mcp call`, `tools`, `list`). */
 const run = defineCommand({
@@ -68,10 +71,12 @@ const status = defineCommand({
 });
 
 const stop = defineCommand({
-  meta: { name: "stop", description: "Stop the connection keeper and every server it keeps" },
+  meta: { name: "stop", description: "Stop the connection keeper and every server it keeps, or only one server's: cat-code mcp keeper stop [<server>]" },
   args: stopArgs,
-  async run({ rawArgs }) {
+  async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, stopArgs);
+    if (args._.length > 1) throw CliError.usage("usage: cat-code mcp keeper stop [<server>]");
+    if (args.server !== undefined) return stopServer(args.server);
     // One connection: the status names the pid to wait for, then the stop.
     const running = await ask(async (client) => {
       const answer = await client.request({ op: "status" });
@@ -88,6 +93,14 @@ export default defineCommand({
   meta: { name: "keeper", description: "The connection keeper: a background process that keeps MCP servers warm for mcp call, tools and list" },
   subCommands: { run, status, stop },
 });
+
+/** `mcp keeper stop <server>`: that server's warm connections closed (their state with them); the keeper stays. */
+async function stopServer(name: string): Promise<void> {
+  const answer = await ask((client) => client.request({ op: "close", server: name }));
+  if (!answer) return console.log("No connection keeper is running.");
+  if (answer.closed === 0) return console.log(`The connection keeper holds no server '${clean(name)}'.`);
+  console.log(`Stopped ${answer.closed} warm connection(s) of '${clean(name)}'; its next command starts it afresh.`);
+}
 
 async function ask<T>(exchange: (client: KeeperClient) => Promise<T>): Promise<T | undefined> {
   try {

@@ -3,6 +3,7 @@ import { rejectUnknownFlags } from "../known-flags.ts";
 import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
 import { cliSignInHint, redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
+import { parseKeepAlive } from "./keep-alive-choice.ts";
 import { keeperArgs, openServers } from "./server-access.ts";
 import { loadServerEntries, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
 import { jsonForTerminal } from "../../terminal/terminal-json.ts";
@@ -18,9 +19,10 @@ export default defineCommand({
   args: listArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, listArgs);
+    const keepAlive = parseKeepAlive(args["keep-alive"]);
     const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
-    const servers = await openServers(entries, { roots, source: args, cold: args.keeper === false });
+    const servers = await openServers(entries, { roots, source: args, cold: args.keeper === false, keepAlive });
     try {
       await servers.connectAll();
       const statuses = servers.status().map((status) => redactStatus(status, entries));

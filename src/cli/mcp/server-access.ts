@@ -1,5 +1,4 @@
 import { fileURLToPath } from "node:url";
-import { keepAliveSetting } from "../../keeper/keep-alive-setting.ts";
 import { log } from "../../log.ts";
 import type { ToolProgress } from "../../agent/tool.ts";
 import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
@@ -8,6 +7,7 @@ import type { ServerLogEntry } from "../../mcp/client/server-log.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../../mcp/protocol.ts";
+import { keepAliveArg, keepAliveSeconds, withKeepAlive } from "./keep-alive-choice.ts";
 import type { ServerSourceOptions } from "./server-selection.ts";
 
 /**
@@ -44,6 +44,8 @@ export interface ServerAccessOptions {
   onServerLog?: (entry: ServerLogEntry) => void;
   /** `--no-keeper`, or `--login` (a sign-in wants this process's browser and terminal): today's way. */
   cold?: boolean;
+  /** `--keep-alive`, parsed (parseKeepAlive): seconds the keeper keeps these servers without use. */
+  keepAlive?: number;
 }
 
 /** The environment switch that turns the keeper off for every command (tests set it). */
@@ -52,22 +54,25 @@ const NO_KEEPER_VARIABLE = "CAT_CODE_NO_KEEPER";
 /** `--no-keeper` (citty reads `--no-X` as X false): shared by the commands that can go through the keeper. */
 export const keeperArgs = {
   keeper: { type: "boolean", default: true, description: "Keep the servers warm in the connection keeper (--no-keeper: connect them in this command)" },
+  ...keepAliveArg,
 } as const;
 
 /**
  * The servers of these entries, warm where the keeper can hold them, cold otherwise: with the keeper
- * off (flag, CAT_CODE_NO_KEEPER=1, Windows: no named pipe yet), for an entry with `keepAlive: 0`, and
- * when the keeper cannot be reached or started (a debug line says why; a refused folder, a warning).
- * The keeper never fails a command that would have worked without it.
+ * off (flag, CAT_CODE_NO_KEEPER=1, Windows: no named pipe yet), for a server kept 0 s (`keepAlive: 0`,
+ * `--keep-alive 0`, an ad-hoc one not asked to be kept: see keepAliveSeconds), and when the keeper
+ * cannot be reached or started (a debug line says why; a refused folder, a warning). The keeper
+ * never fails a command that would have worked without it.
  */
 export async function openServers(entries: ServerEntry[], options: ServerAccessOptions): Promise<ServerAccess> {
-  const warm = keeperWanted(options) ? entries.filter((entry) => goesWarm(entry)) : [];
-  if (warm.length === 0) return openCold(entries, options);
+  const wanted = keeperWanted(options) ? entries.filter((entry) => goesWarm(entry, options.keepAlive)) : [];
+  if (wanted.length === 0) return openCold(entries, options);
+  const warm = wanted.map((entry) => withKeepAlive(entry, keepAliveSeconds(entry, options.keepAlive)));
   const { openWarm } = await import("./warm-server-access.ts");
-  const warmAccess = await openWarm(warm, { ...options, roots: rootPaths(options.roots) }, () => openCold(warm, options));
+  const warmAccess = await openWarm(warm, { ...options, roots: rootPaths(options.roots) }, () => openCold(wanted, options));
   if (!warmAccess) return openCold(entries, options);
-  if (warm.length === entries.length) return warmAccess;
-  const cold = await openCold(entries.filter((entry) => !warm.includes(entry)), options);
+  if (wanted.length === entries.length) return warmAccess;
+  const cold = await openCold(entries.filter((entry) => !wanted.includes(entry)), options);
   return new MixedAccess(entries, [warmAccess, cold]);
 }
 
@@ -79,11 +84,11 @@ function keeperWanted(options: ServerAccessOptions, env = process.env, platform 
 
 /**
  * Only an entry the command may start goes to the keeper (the rest have a status without a server),
- * and only one kept alive for some time: its own `keepAlive`, else CAT_CODE_KEEP_ALIVE, is not 0.
+ * and only one kept alive for some time (keepAliveSeconds is not 0).
  */
-function goesWarm(entry: ServerEntry, env = process.env): boolean {
+function goesWarm(entry: ServerEntry, flag: number | undefined): boolean {
   if (!entry.ok || entry.config.disabled || entry.trust) return false;
-  return (entry.config.keepAlive ?? keepAliveSetting(env.CAT_CODE_KEEP_ALIVE)) !== 0;
+  return keepAliveSeconds(entry, flag) !== 0;
 }
 
 /** The folders as paths: the keeper builds its own RootsProvider from them (working directory first). */

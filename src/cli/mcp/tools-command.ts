@@ -6,6 +6,7 @@ import { assignToolNames } from "../../mcp/tools/tool-names.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
+import { parseKeepAlive } from "./keep-alive-choice.ts";
 import { keeperArgs, openServers, signInFirst } from "./server-access.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { signInArgs } from "./sign-in-args.ts";
@@ -25,12 +26,13 @@ export default defineCommand({
   args: toolsArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, toolsArgs);
+    const keepAlive = parseKeepAlive(args["keep-alive"]);
     const roots = rootsFromArgs(rawArgs);
     const entries = loadServerEntries(args);
     const only = isAdHoc(args) ? AD_HOC_NAME : args.server;
     const selected = only === undefined ? entries : [selectEntry(entries, only)];
     const auth = args.login ? await signInFirst(selected, args, args.browser) : undefined;
-    const servers = await openServers(selected, { roots, source: args, auth, cold: args.keeper === false || args.login });
+    const servers = await openServers(selected, { roots, source: args, auth, cold: args.keeper === false || args.login, keepAlive });
     try {
       await servers.connectAll();
       const statuses = servers.status();

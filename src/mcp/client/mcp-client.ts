@@ -207,6 +207,11 @@ export class McpClient {
     return this.toolList.get(() => this.fetchAllTools(options));
   }
 
+  /** The next `listTools` asks the server again: for a holder that may have missed `list_changed`. */
+  forgetTools(): void {
+    this.toolList.drop();
+  }
+
   /**
    * Calls a tool. The call carries a progress token: each progress the server reports goes to
    * `onProgress` and resets the call's timeout (bounded, see progress-timeout.ts). In the modern era

@@ -223,6 +223,25 @@ export class McpToolPool {
       this.warn(`MCP server '${entry.name}' said its tools changed, but listing them failed: ${(error as Error).message}`);
       return;
     }
+    this.replaceTools(connection, client, tools);
+  }
+
+  /**
+   * Lists a connected server's tools anew, past its client's cache, and puts them in place: for a
+   * holder that could not hear `list_changed` for a while (the keeper keeps no stream open on an
+   * idle HTTP connection). Rejects when the listing fails (the old tools stay), or when the server
+   * is not connected.
+   */
+  async relistTools(name: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const connection = this.connections.find((c) => c.entry.name === name);
+    const client = connection?.status.state === "connected" ? connection.client : undefined;
+    if (!connection?.entry.ok || !client) throw McpError.closed(`MCP server '${name}' is not connected`);
+    client.forgetTools();
+    this.replaceTools(connection, client, filterTools(await client.listTools(options), connection.entry.config));
+  }
+
+  private replaceTools(connection: Connection, client: McpClient, tools: ToolDefinition[]): void {
+    const { entry } = connection;
     // Gone, or replaced by a new connection, while listing: what this one listed no longer counts.
     if (connection.status.state !== "connected" || connection.client !== client) return;
     // Only a real change is news: a server may announce list_changed over and over with the same list.

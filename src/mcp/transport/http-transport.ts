@@ -62,6 +62,8 @@ export class HttpTransport implements Transport {
   private closing: Promise<void> | undefined;
   private readonly options: Required<HttpTransportOptions>;
   private readonly notifications: NotificationStream;
+  /** See `setIdle`: while true, no standalone GET stream is open. */
+  private idle = false;
 
   constructor(
     private readonly params: HttpServerParams,
@@ -143,8 +145,23 @@ export class HttpTransport implements Transport {
   openNotificationStream(): void {
     // The modern revision has no standalone stream: change notifications come through `subscriptions/listen`.
     if (this.closing || this.session.modern) return;
+    // Idle (a session renewed meanwhile): opened on the new session once in use again.
+    if (this.idle) return this.notifications.pause(true);
     if (this.notifications.state === "off") this.notifications.open();
     else this.notifications.renew();
+  }
+
+  /**
+   * Idle: the standalone GET stream is closed, so nothing of ours holds the server's connections
+   * (a server closing gracefully waits for open streams); what it sends meanwhile that belongs to
+   * no request is lost, which the holder knows (the keeper lists the tools again before the next
+   * command). In use again: the stream is opened again, afresh, if it was open before.
+   */
+  setIdle(idle: boolean): void {
+    if (this.idle === idle || this.closing) return;
+    this.idle = idle;
+    if (idle) this.notifications.pause();
+    else this.notifications.resume();
   }
 
   /** Where the standalone GET stream stands (for tests and debugging). */

@@ -18,6 +18,8 @@ export type NotificationStreamState =
   | "expired"
   /** Too many failures in a row; re-opened only with a new session. */
   | "given-up"
+  /** Closed while nobody uses the connection (the keeper's idle connections); `resume` opens it afresh. */
+  | "paused"
   | "closed";
 
 export interface NotificationStreamOptions {
@@ -86,6 +88,25 @@ export class NotificationStream {
     this.current?.abort();
     this.current = undefined;
     this.open();
+  }
+
+  /**
+   * Closes the stream until `resume`. A stream that was never asked for, or that the server does not
+   * offer, stays so; `asked` (a handshake while idle, the first or a renewal) pauses even one that
+   * was off, expired or had given up, to be opened on the new session.
+   */
+  pause(asked = false): void {
+    const { state } = this;
+    if (state === "unsupported" || state === "closed") return;
+    if (!asked && state !== "connecting" && state !== "open" && state !== "waiting") return;
+    this.current?.abort();
+    this.current = undefined;
+    this._state = "paused";
+  }
+
+  /** Opens a paused stream again, from the start (what the server sent meanwhile is not asked for). */
+  resume(): void {
+    if (this._state === "paused") this.open();
   }
 
   close(): void {

@@ -53,6 +53,12 @@ export interface Transport {
    * before it is shown. A transport that sends none leaves it out.
    */
   credentials?(): string[];
+  /**
+   * Whether anyone uses the connection now (the connection keeper holds connections between
+   * commands). While idle, HTTP keeps no stream open (the standalone GET is closed, and opened again
+   * once in use), so a server that shuts down gracefully can; stdio has nothing to close.
+   */
+  setIdle?(idle: boolean): void;
   /** What the user sees in `mcp list`: `stdio: ./echo-server.sh`, `http: https://…`. */
   readonly description: string;
 }

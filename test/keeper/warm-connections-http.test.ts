@@ -1,0 +1,72 @@
+import { afterEach, beforeAll, afterAll, expect, test } from "bun:test";
+import { WarmConnections } from "../../src/keeper/warm-connections.ts";
+import type { ServerRequest } from "../../src/keeper/keeper-protocol.ts";
+import type { ServerEntry } from "../../src/mcp/config/server-config.ts";
+import { REPO, tempDir } from "../helpers/paths.ts";
+import { waitFor } from "../helpers/wait-for.ts";
+import { ScriptedServer, sseResponse, type RecordedRequest } from "../../fixtures/http/scripted-server.ts";
+
+/**
+ * The keeper's HTTP connections, in this process against a server on 127.0.0.1: nothing open while
+ * no command uses them, and the tools listed again (once for commands that come at once) before
+ * the next command, which sees a tool the server added meanwhile.
+ */
+const savedHome = process.env.CAT_CODE_HOME;
+beforeAll(() => {
+  // The keeper's credentials store lives in CAT_CODE_HOME: never the user's.
+  process.env.CAT_CODE_HOME = tempDir("cat-code-keeper-home-");
+});
+afterAll(() => {
+  if (savedHome === undefined) delete process.env.CAT_CODE_HOME;
+  else process.env.CAT_CODE_HOME = savedHome;
+});
+
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const thing of opened.splice(0).reverse()) await thing.close();
+});
+
+/** A server whose GET stream stays open until the client goes; its tool list is `tools` at the time asked. */
+function serve(tools: string[]): ScriptedServer {
+  const encoder = new TextEncoder();
+  const server = new ScriptedServer((request) => {
+    if (request.method === "GET") return sseResponse(new ReadableStream({ start: (c) => c.enqueue(encoder.encode(": open\n\n")), pull: () => new Promise(() => {}) }));
+    if (request.body?.method === "tools/list") {
+      return Response.json({ jsonrpc: "2.0", id: request.body.id, result: { tools: tools.map((name) => ({ name, inputSchema: { type: "object" } })) } });
+    }
+    return undefined;
+  });
+  opened.push({ close: () => server.stop() });
+  return server;
+}
+
+function httpServer(url: string): ServerRequest {
+  const entry: ServerEntry = { name: "remote", scope: "user", source: "/test/mcp.json", ok: true, config: { type: "http", url, headers: {} } };
+  return { entry, launch: { env: {}, cwd: REPO } };
+}
+
+const openGets = (server: ScriptedServer): RecordedRequest[] => server.requests.filter((r) => r.method === "GET" && !r.signal.aborted);
+const listings = (server: ScriptedServer): number => server.posts("tools/list").length;
+
+test("an idle HTTP connection holds no GET open; the next commands (at once) share one listing and see what changed", async () => {
+  const tools = ["echo"];
+  const server = serve(tools);
+  const warm = new WarmConnections({ version: "test", env: {} });
+  opened.push({ close: () => warm.closeAll() });
+  const request = httpServer(server.url);
+  const listener = () => ({ socket: {}, onLog: () => {} });
+
+  const [first] = await warm.connect([request], [REPO], listener(), false);
+  expect(first!.status).toMatchObject({ state: "connected", tools: [{ name: "echo" }] });
+  await waitFor(() => server.requests.some((r) => r.method === "GET") && openGets(server).length === 0, "the GET to end once the command is done");
+  expect(listings(server)).toBe(1);
+
+  // The server adds a tool while no stream is open: its list_changed could reach no one.
+  tools.push("added");
+  const [a, b] = await Promise.all([warm.connect([request], [REPO], listener(), false), warm.connect([request], [REPO], listener(), false)]);
+  for (const connected of [a, b]) expect(connected![0]!.status.state === "connected" && connected![0]!.status.tools.map((t) => t.name)).toEqual(["echo", "added"]);
+  expect(listings(server)).toBe(2);
+  expect(server.posts("initialize")).toHaveLength(1);
+  expect(warm.size).toBe(1);
+  await waitFor(() => openGets(server).length === 0, "no GET left open after the commands");
+});
