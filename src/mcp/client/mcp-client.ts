@@ -94,6 +94,11 @@ export interface McpClientOptions extends ClientFeatureOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** The era this server spoke last time: a legacy one skips the probe (see `connect`). */
   eraMemory?: BoundEraMemory;
+  /**
+   * Straight to `initialize`, no probe: the pool starts a stdio server again so when the probe
+   * ended it (`McpError.probeEnded`); the era found is remembered.
+   */
+  skipProbe?: boolean;
   /** Whether a 2026-07-28 server that declares `listChanged` (tools, resources, prompts) gets a `subscriptions/listen` for it (default true). */
   watchChanges?: boolean;
   /**
@@ -300,6 +305,7 @@ export class McpClient {
       discover: (timeoutMs) => this.probe(kind, { ...options, timeoutMs }),
       openModern: (server) => this.openModern(server),
       connectionEnded: () => this.connectionEnded,
+      skipProbe: this.options.skipProbe,
     });
     this.options.eraMemory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
   }

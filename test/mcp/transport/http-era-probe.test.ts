@@ -160,7 +160,7 @@ describe("era memory", () => {
     return {
       state,
       handle: {
-        recall: () => (state.record ? { ...state.record, at: 1 } : undefined),
+        recall: () => (state.record ? { ...state.record, at: 1, stale: false } : undefined),
         remember: (record: Omit<EraRecord, "at">) => {
           state.remembered.push(record);
           state.record = record;
