@@ -6,6 +6,8 @@
  * a dual-era server that was slow to start is probed again once its record is a day old.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROBE_WINDOW_MS } from "../../../src/mcp/client/era-detection.ts";
@@ -67,6 +69,15 @@ describe("a stdio server that does not survive the probe is started again, strai
       expect(methods(record).slice(4)).toEqual(["initialize", "notifications/initialized", "tools/list"]);
     }, 30_000);
   }
+
+  // The SDK v2 client (2.4.0) waits out its probe's timeout on the one that closes stdout: not asserted.
+  test("the peer's view: the SDK v2 client in auto mode connects to the one that exits (it probes on a throwaway process)", async () => {
+    const client = new Client({ name: "sdk-v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StdioClientTransport({ command: BUN, args: [CHAOS_SERVER, "--unknown-method=exit"], stderr: "ignore" }));
+    cleanup.push(() => client.close());
+    expect(client.getProtocolEra()).toBe("legacy");
+    expect((await client.callTool({ name: "echo", arguments: { text: "hi" } })).content).toEqual([{ type: "text", text: "hi" }]);
+  });
 
   test("a server that ends on the probe and on initialize too fails with the step that failed last, and nothing is remembered", async () => {
     const home = tempDir();
