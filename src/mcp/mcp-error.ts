@@ -146,12 +146,18 @@ export function isCancellation(error: unknown): boolean {
  * A failure of one step of connecting (`server/discover`, `initialize`, `tools/list`), its message
  * naming the step: "initialize failed: the server exited with code 3". Kept as it is: a message
  * that names the step already (a timeout: "initialize timed out after 30000 ms"), and what no step
- * of the server's caused (an unreachable server, a refused authorization, the caller's cancellation).
+ * of the server's caused (an unreachable server, a redirect, a refused authorization, the caller's
+ * cancellation).
  */
 export function failedAt(step: string, error: unknown): unknown {
-  if (!(error instanceof McpError) || error.message.startsWith(step)) return error;
-  if (error.unreachable || error.needsAuth || error.status === 401 || error.status === 403 || error.isCancelled) return error;
+  if (!(error instanceof McpError) || error.message.startsWith(step) || error.isCancelled) return error;
+  if (error.unreachable || error.needsAuth || aboutAddressOrAccess(error.status)) return error;
   return error.with({ message: `${step} failed: ${error.message}` });
+}
+
+/** A redirect (the entry's url), 401 or 403 (its credentials): any request would meet it, whatever the step. */
+function aboutAddressOrAccess(status: number | undefined): boolean {
+  return status !== undefined && ((status >= 300 && status < 400) || status === 401 || status === 403);
 }
 
 function boundedMessage(message: string): string {
