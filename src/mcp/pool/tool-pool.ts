@@ -251,7 +251,8 @@ export class McpToolPool {
       try {
         await client.connect({ signal });
       } catch (error) {
-        if (!(error instanceof McpError && error.probeEnded) || connection.client !== client) throw error;
+        // Not while closing: closeAll closes the clients it saw, and would miss a new one.
+        if (!(error instanceof McpError && error.probeEnded) || connection.client !== client || this.closing) throw error;
         // A legacy server that does not survive a method it does not know: started again, it gets
         // `initialize` first, and its client remembers it as legacy, so the next start skips the probe.
         log.debug(`MCP server '${name}': ${error.message}; starting it again, straight to initialize`);
