@@ -255,7 +255,7 @@ export class McpToolPool {
         if (!(error instanceof McpError && error.probeEnded) || connection.client !== client || this.closing) throw error;
         // A legacy server that does not survive a method it does not know: started again, it gets
         // `initialize` first, and its client remembers it as legacy, so the next start skips the probe.
-        log.debug(`MCP server '${name}': ${error.message}; starting it again, straight to initialize`);
+        log.debug(`MCP server '${name}': ${redactSecrets(error.message, entrySecretValues(entry))}; starting it again, straight to initialize`);
         ({ client, transport } = this.openClient(connection, true));
         await client.connect({ signal });
       }
