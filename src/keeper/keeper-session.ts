@@ -1,10 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
-import { answerWithDefaults } from "../mcp/client/elicitation.ts";
 import type { ServerLogEntry } from "../mcp/client/server-log.ts";
 import { McpError } from "../mcp/mcp-error.ts";
 import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
-import { declinedElicitation } from "../terminal/declined-elicitation.ts";
+import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
 import { KEEPER_HEARTBEAT_MS, type KeeperAnswer, type KeeperMessage, type KeeperRequest, type WireError } from "./keeper-protocol.ts";
 import { parseKeeperRequest } from "./keeper-requests.ts";
@@ -150,7 +149,7 @@ export class KeeperSession {
       const result = await this.host.warm.call(fingerprint, request.tool, request.arguments, {
         socket: this,
         signal: controller.signal,
-        elicitation: request.elicitation === "accept-defaults" ? answerWithDefaults : declinedElicitation(note),
+        elicitation: request.elicitation === "accept-defaults" ? defaultsOrDecline(note) : declinedElicitation(note),
         onProgress: (progress) => this.send({ id: request.id, event: "progress", progress }),
         onLog: (entry) => this.send({ id: request.id, event: "log", entry }),
       });

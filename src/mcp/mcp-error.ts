@@ -29,6 +29,12 @@ export interface McpErrorOptions {
   needsAuth?: boolean;
   /** The server never declared the capability the request needs: nothing was sent. */
   notOffered?: boolean;
+  /**
+   * The era probe (`server/discover`) ended a stdio server's connection: it exited or closed its
+   * stdout, as some legacy servers do on a method they do not know. Started again, it gets
+   * `initialize` first.
+   */
+  probeEnded?: boolean;
 }
 
 /** How a message names each feature a server may not offer, and the capability it did not declare. */
@@ -57,6 +63,7 @@ export class McpError extends Error {
   readonly unreachable: boolean;
   readonly needsAuth: boolean;
   readonly notOffered: boolean;
+  readonly probeEnded: boolean;
 
   constructor(code: number | undefined, message: string, options: McpErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -69,6 +76,15 @@ export class McpError extends Error {
     this.unreachable = options.unreachable ?? false;
     this.needsAuth = options.needsAuth ?? false;
     this.notOffered = options.notOffered ?? false;
+    this.probeEnded = options.probeEnded ?? false;
+  }
+
+  /** The same error with another message or more flags; code, fields and flags are kept, the original is the cause. */
+  with(changes: McpErrorOptions & { message?: string }): McpError {
+    const { message = this.message, ...options } = changes;
+    const { data, status, url, sessionExpired, streamLost, unreachable, needsAuth, notOffered, probeEnded } = this;
+    const kept = { data, status, url, sessionExpired, streamLost, unreachable, needsAuth, notOffered, probeEnded };
+    return new McpError(this.code, message, { ...kept, cause: this, ...options });
   }
 
   /** A JSON-RPC error object from the server, its message cut where it enters. */
@@ -124,6 +140,24 @@ export class McpError extends Error {
 /** Whether `error` is the caller's own cancellation (tested by code: one error class for the layer). */
 export function isCancellation(error: unknown): boolean {
   return error instanceof McpError && error.isCancelled;
+}
+
+/**
+ * A failure of one step of connecting (`server/discover`, `initialize`, `tools/list`), its message
+ * naming the step: "initialize failed: the server exited with code 3". Kept as it is: a message
+ * that names the step already (a timeout: "initialize timed out after 30000 ms"), and what no step
+ * of the server's caused (an unreachable server, a redirect, a refused authorization, the caller's
+ * cancellation).
+ */
+export function failedAt(step: string, error: unknown): unknown {
+  if (!(error instanceof McpError) || error.message.startsWith(step) || error.isCancelled) return error;
+  if (error.unreachable || error.needsAuth || aboutAddressOrAccess(error.status)) return error;
+  return error.with({ message: `${step} failed: ${error.message}` });
+}
+
+/** A redirect (the entry's url), 401 or 403 (its credentials): any request would meet it, whatever the step. */
+function aboutAddressOrAccess(status: number | undefined): boolean {
+  return status !== undefined && ((status >= 300 && status < 400) || status === 401 || status === 403);
 }
 
 function boundedMessage(message: string): string {

@@ -1,4 +1,4 @@
-import type { ElicitationHandler, ElicitationRequest } from "../mcp/client/elicitation.ts";
+import { answerWithDefaults, requiredWithoutDefault, type ElicitationHandler, type ElicitationRequest } from "../mcp/client/elicitation.ts";
 import { cutText } from "../system/cut-text.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
@@ -19,6 +19,27 @@ export function declinedElicitation(
     writeLine(declineNote(request, why));
     return { action: "decline" };
   };
+}
+
+/**
+ * `--elicitation accept-defaults` (`mcp call`): a form is answered with its defaults; one that
+ * cannot be (a required field without a default, a link that needs a person's consent) is
+ * declined, with a line on stderr that says so and why, never silently.
+ */
+export function defaultsOrDecline(writeLine: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): ElicitationHandler {
+  return async (request) => {
+    const answer = await answerWithDefaults(request);
+    if (answer.action === "decline") writeLine(declineNote(request, `${whyNoDefaults(request)}; run it in the REPL to answer`));
+    return answer;
+  };
+}
+
+/** Why `answerWithDefaults` declined, in words: the fields are named (sanitized, bounded) as declineNote names them. */
+function whyNoDefaults(request: ElicitationRequest): string {
+  if (request.mode === "url") return "accept-defaults never opens a link: that needs your consent";
+  const names = requiredWithoutDefault(request.form).map((field) => clean(field.name, MAX_NAME_CHARS));
+  const more = names.length > MAX_FIELDS_NAMED ? `, and ${names.length - MAX_FIELDS_NAMED} more` : "";
+  return `accept-defaults has no default for the required field${names.length === 1 ? "" : "s"} ${names.slice(0, MAX_FIELDS_NAMED).join(", ")}${more}`;
 }
 
 /**

@@ -53,12 +53,12 @@ const BOTH: Row[] = [
   { what: "progress, message and list_changed notifications before answers", flags: ["--notifications"], outcome: OK },
   { what: "an isError result", flags: ["--is-error"], outcome: /^ok: call 0 \(isError\)$/ },
   { what: "initialize refused with a JSON-RPC error", flags: ["--refuse-initialize"], outcome: /^error: initialize refused by chaos$/ },
-  { what: "an unsupported protocol version", flags: ["--protocol-version=1999-01-01"], outcome: /^error: unsupported protocol version 1999-01-01/ },
+  { what: "an unsupported protocol version", flags: ["--protocol-version=1999-01-01"], outcome: /^error: initialize failed: unsupported protocol version 1999-01-01/ },
 ];
 
 const STDIO_ONLY: Row[] = [
   { what: "1 MB flood on stderr", flags: ["--stderr-flood=1000000"], outcome: OK },
-  { what: "crash before the handshake names the exit code", flags: ["--crash=before-handshake"], outcome: /^error: the server exited with code 3; its last stderr lines:\nchaos: crashing before the handshake$/ },
+  { what: "crash before the handshake names the exit code", flags: ["--crash=before-handshake"], outcome: /^error: initialize failed: the server exited with code 3; its last stderr lines:\nchaos: crashing before the handshake$/ },
   { what: "exit 0 silently mid-call names the exit code", flags: ["--exit-silently-on-call"], outcome: /^error: the server exited with code 0$/ },
 ];
 

@@ -1,9 +1,8 @@
-import { answerWithDefaults } from "../../mcp/client/elicitation.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import { McpError } from "../../mcp/mcp-error.ts";
 import { ErrorCode } from "../../mcp/protocol.ts";
 import type { McpToolPool, ServerStatus } from "../../mcp/pool/tool-pool.ts";
-import { declinedElicitation } from "../../terminal/declined-elicitation.ts";
+import { declinedElicitation, defaultsOrDecline } from "../../terminal/declined-elicitation.ts";
 import type { ServerAccess, ServerAccessOptions } from "./server-access.ts";
 import { cliAuth, openPool } from "./open-pool.ts";
 
@@ -14,12 +13,9 @@ export class ColdServerAccess implements ServerAccess {
   constructor(entries: ServerEntry[], options: ServerAccessOptions) {
     const { roots, onServerLog, onNote } = options;
     const auth = options.auth ?? cliAuth(options.source);
+    const note = (line: string) => (onNote ? onNote(line) : process.stderr.write(`${line}\n`));
     const elicitation =
-      options.elicitation === undefined
-        ? undefined
-        : options.elicitation === "accept-defaults"
-          ? answerWithDefaults
-          : declinedElicitation((line) => (onNote ? onNote(line) : process.stderr.write(`${line}\n`)));
+      options.elicitation === undefined ? undefined : options.elicitation === "accept-defaults" ? defaultsOrDecline(note) : declinedElicitation(note);
     this.pool = openPool(entries, { roots, elicitation, onServerLog, watchChanges: false, auth });
   }
 

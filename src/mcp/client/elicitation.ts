@@ -10,7 +10,7 @@ import { ErrorCode } from "../protocol.ts";
 import { cutText } from "../../system/cut-text.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
 import { defaultContent } from "./elicitation-answers.ts";
-import { type ElicitContent, type ElicitationForm, parseElicitationForm } from "./elicitation-form.ts";
+import { type ElicitContent, type ElicitationForm, type FormField, parseElicitationForm } from "./elicitation-form.ts";
 
 /** What we declare: both modes (an empty object would mean form only). */
 export const ELICITATION_CAPABILITY = { form: {}, url: {} } as const;
@@ -90,6 +90,11 @@ export function parseElicitationRequest(server: string, params: unknown): Elicit
  * needs a person's consent: both are declined.
  */
 export const answerWithDefaults: ElicitationHandler = async (request) => {
-  if (request.mode !== "form" || request.form.fields.some((field) => field.required && field.default === undefined)) return { action: "decline" };
+  if (request.mode !== "form" || requiredWithoutDefault(request.form).length > 0) return { action: "decline" };
   return { action: "accept", content: defaultContent(request.form) };
 };
+
+/** The required fields of a form that have no default: what keeps `answerWithDefaults` from sending it. */
+export function requiredWithoutDefault(form: ElicitationForm): FormField[] {
+  return form.fields.filter((field) => field.required && field.default === undefined);
+}

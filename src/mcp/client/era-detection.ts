@@ -12,11 +12,15 @@ import { isModernError, versionAfterRejection } from "./version-negotiation.ts";
  */
 
 /**
- * How long a stdio server gets to answer the probe. A legacy server may stay silent on a request
- * before `initialize` (the spec allows the probe to time out); servers that answer do so in
- * milliseconds, so this costs only the silent ones, once: the era memory skips the probe next time.
+ * How long a server gets to answer the probe, over stdio and HTTP alike. A legacy server may stay
+ * silent on a request before `initialize` (the spec allows the probe to time out); servers that
+ * answer do so in milliseconds, so this costs only the silent ones, once: the era memory skips the
+ * probe next time.
  */
-export const STDIO_PROBE_WINDOW_MS = 1500;
+export const PROBE_WINDOW_MS = 1500;
+
+/** How messages name the probe when it is the step that failed. */
+export const PROBE_STEP = "server/discover (the era probe)";
 
 /** A server that speaks the modern revision, with what its `server/discover` said (when it answered one). */
 export interface ModernServer {
@@ -70,10 +74,12 @@ export function fromDiscoverResult(raw: unknown): EraFinding {
 
 function afterFailedProbe(error: unknown, probe: EraProbe): EraFinding {
   if (!(error instanceof McpError) || isCancellation(error)) throw error;
-  // An unreachable server, an exited process, a refused sign-in: `initialize` would fail the same way.
-  if (error.unreachable || error.status === 401 || error.status === 403 || probe.connectionEnded()) throw error;
-  // Silence: a legacy stdio server may ignore a request before `initialize`. Over HTTP the probe had
-  // the connect's whole time: the handshake that follows then fails at once, as it always did.
+  // An unreachable server, a refused sign-in: `initialize` would fail the same way.
+  if (error.unreachable || error.status === 401 || error.status === 403) throw error;
+  // Some legacy stdio servers exit, or close stdout, on a method they do not know: the caller may
+  // start the server again and go straight to `initialize`.
+  if (probe.connectionEnded()) throw error.with({ probeEnded: probe.kind === "stdio" });
+  // Silence within the window: a legacy server may ignore a request before `initialize`.
   if (error.isTimeout) return { era: "legacy", silent: true };
   switch (error.code) {
     case ModernErrorCode.UnsupportedProtocolVersion: {

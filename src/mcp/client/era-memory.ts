@@ -14,16 +14,33 @@ import type { Era } from "./version-negotiation.ts";
  * `$CAT_CODE_HOME/protocol-eras.json` so that the next start skips the probe: a legacy stdio server
  * may stay silent on `server/discover`, and waiting out that probe on every cold `mcp call` would
  * cost every legacy server its speed. The spec allows it (persist per configuration, re-probe when
- * the assumption fails: call `forget`). It is a cache: a missing, corrupt or oversized file, or one
- * that cannot be written, is a debug line and no memory, never an error.
+ * the assumption fails: call `forget`). A record older than REPROBE_AFTER_MS is stale: the client
+ * probes that server again, and what it finds is recorded anew. It is a cache: a missing, corrupt or
+ * oversized file, or one that cannot be written, is a debug line and no memory, never an error.
  */
 
 export interface EraRecord {
   era: Era;
   version: string;
-  /** When it was recorded (ms since the epoch): the oldest records go first when the file is full. */
+  /**
+   * When the era was found (ms since the epoch): a stale record is probed again, and the oldest
+   * records go first when the file is full.
+   */
   at: number;
 }
+
+/** A record as recalled: `stale` when it is old enough to be probed again. */
+export interface RecalledEra extends EraRecord {
+  stale: boolean;
+}
+
+/**
+ * How long a found era holds before the server is probed again. A legacy record may be wrong: a
+ * dual-era server slow to start (a first `npx` download) misses the probe's window and answers the
+ * handshake; or the server was upgraded since. A day costs a silent legacy server one probe window
+ * a day; a modern record is merely written again.
+ */
+export const REPROBE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 const StoredRecord = v.object({ era: v.picklist(["modern", "legacy"]), version: v.pipe(v.string(), v.maxLength(64)), at: v.number() });
 
@@ -54,16 +71,20 @@ export class EraMemory {
     this.maxRecords = options.maxRecords ?? MAX_ERA_RECORDS;
   }
 
-  /** What this configuration spoke last time, if remembered. */
-  recall(config: ServerConfig): EraRecord | undefined {
-    return this.read()[eraFingerprint(config)];
+  /** What this configuration spoke last time, if remembered, and whether that is stale. */
+  recall(config: ServerConfig): RecalledEra | undefined {
+    const record = this.read()[eraFingerprint(config)];
+    return record && { ...record, stale: this.isStale(record) };
   }
 
-  /** Records what this configuration speaks; nothing is written when that is already recorded. */
+  /**
+   * Records what this configuration speaks (found now); nothing is written when that is already
+   * recorded and not stale.
+   */
   async remember(config: ServerConfig, choice: { era: Era; version: string }): Promise<void> {
     const key = eraFingerprint(config);
     const known = this.read()[key];
-    if (known?.era === choice.era && known.version === choice.version) return;
+    if (known?.era === choice.era && known.version === choice.version && !this.isStale(known)) return;
     await this.update((records) => {
       records[key] = { era: choice.era, version: choice.version, at: this.now() };
     });
@@ -76,6 +97,11 @@ export class EraMemory {
     await this.update((records) => {
       delete records[key];
     });
+  }
+
+  /** Older than REPROBE_AFTER_MS, or as far in the future (a clock set back must not pin a record for good). */
+  private isStale(record: EraRecord): boolean {
+    return Math.abs(this.now() - record.at) > REPROBE_AFTER_MS;
   }
 
   private read(): Record<string, EraRecord> {

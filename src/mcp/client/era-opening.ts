@@ -1,13 +1,13 @@
 import { log } from "../../log.ts";
 import type { Clock } from "../../system/clock.ts";
-import { McpError } from "../mcp-error.ts";
-import { answeredByServer, detectEra, STDIO_PROBE_WINDOW_MS, type ModernServer } from "./era-detection.ts";
-import type { EraRecord } from "./era-memory.ts";
+import { failedAt, McpError } from "../mcp-error.ts";
+import { answeredByServer, detectEra, PROBE_STEP, PROBE_WINDOW_MS, type EraFinding, type ModernServer } from "./era-detection.ts";
+import type { EraRecord, RecalledEra } from "./era-memory.ts";
 import { isModernError } from "./version-negotiation.ts";
 
 /** What the client is told of its server's era from earlier runs (the pool binds `EraMemory` to one entry). */
 export interface BoundEraMemory {
-  recall(): EraRecord | undefined;
+  recall(): RecalledEra | undefined;
   remember(record: Omit<EraRecord, "at">): void;
   forget(): void;
 }
@@ -28,14 +28,18 @@ export interface EraOpeningSteps {
   openModern(server: ModernServer): void;
   /** Whether the connection ended by itself (a stdio server that exited). */
   connectionEnded(): boolean;
+  /** Straight to the handshake: the server was started again because the probe ended it (`McpError.probeEnded`). */
+  skipProbe?: boolean;
 }
 
 /**
  * Finds a server's era and opens it, within one timeout. A server remembered as legacy goes
  * straight to the handshake (a silent legacy stdio server would cost the probe's window every
- * time); if the server answers that with an error, the memory no longer holds: it is forgotten and
- * the server probed. A silent stdio server costs at most the window, and leaves the handshake half
- * the time. Resolves to the era opened; the caller remembers it.
+ * time), unless the record is stale (era-memory.ts): then it is probed again, so a server that was
+ * slow to start, or was upgraded since, moves to the modern era once it answers. If the server
+ * answers the handshake with an error, the memory no longer holds: it is forgotten and the server
+ * probed. A silent server costs at most the window, and leaves the handshake half the time. A
+ * failure names its step (the probe, initialize). Resolves to the era opened; the caller remembers it.
  */
 export async function openEra(steps: EraOpeningSteps): Promise<"modern" | "legacy"> {
   const { kind, timeoutMs, clock, memory } = steps;
@@ -48,10 +52,15 @@ export async function openEra(steps: EraOpeningSteps): Promise<"modern" | "legac
       // A server that answers neither fails as before, "initialize timed out after <timeout>"; only
       // our own timeout is renamed so: a server's error may carry the same code (-32001).
       const timedOut = error instanceof McpError && error.isTimeout && clock.now() - startedAt >= timeoutMs;
-      throw timedOut ? McpError.timeout("initialize", timeoutMs) : error;
+      throw timedOut ? McpError.timeout("initialize", timeoutMs) : failedAt("initialize", error);
     }
   };
-  if (memory?.recall()?.era === "legacy") {
+  if (steps.skipProbe) {
+    await handshake();
+    return "legacy";
+  }
+  const remembered = memory?.recall();
+  if (memory && remembered?.era === "legacy" && !remembered.stale) {
     try {
       await handshake();
       return "legacy";
@@ -61,8 +70,14 @@ export async function openEra(steps: EraOpeningSteps): Promise<"modern" | "legac
       memory.forget();
     }
   }
-  const detect = (probeMs: number) => detectEra({ kind, connectionEnded: steps.connectionEnded, discover: () => steps.discover(probeMs) });
-  const finding = await detect(kind === "stdio" ? Math.min(STDIO_PROBE_WINDOW_MS, timeoutMs / 2) : timeoutMs);
+  const detect = async (probeMs: number): Promise<EraFinding> => {
+    try {
+      return await detectEra({ kind, connectionEnded: steps.connectionEnded, discover: () => steps.discover(probeMs) });
+    } catch (error) {
+      throw failedAt(PROBE_STEP, error);
+    }
+  };
+  const finding = await detect(Math.min(PROBE_WINDOW_MS, timeoutMs / 2));
   if (finding.era === "modern") {
     steps.openModern(finding);
     return "modern";

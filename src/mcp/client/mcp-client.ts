@@ -102,6 +102,11 @@ export interface McpClientOptions extends ClientFeatureOptions {
    * reason this client reports, and to the text of a tool's error result.
    */
   secrets?: () => readonly string[];
+  /**
+   * Straight to `initialize`, no probe: the pool starts a stdio server again so when the probe
+   * ended it (`McpError.probeEnded`); the era found is remembered.
+   */
+  skipProbe?: boolean;
   /** Whether a 2026-07-28 server that declares `listChanged` (tools, resources, prompts) gets a `subscriptions/listen` for it (default true). */
   watchChanges?: boolean;
   /**
@@ -314,6 +319,7 @@ export class McpClient {
       discover: (timeoutMs) => this.probe(kind, { ...options, timeoutMs }),
       openModern: (server) => this.openModern(server),
       connectionEnded: () => this.connectionEnded,
+      skipProbe: this.options.skipProbe,
     });
     this.options.eraMemory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
   }

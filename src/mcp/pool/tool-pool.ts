@@ -8,7 +8,7 @@ import { serverLogDebugLine } from "../client/server-log-debug.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
 import { credentialForms, entrySecretValues, redactSecrets } from "../config/entry-secrets.ts";
 import type { ServerConfig, ServerEntry } from "../config/server-config.ts";
-import { McpError } from "../mcp-error.ts";
+import { failedAt, McpError } from "../mcp-error.ts";
 import type { ToolDefinition } from "../protocol.ts";
 import { createTransport, type TransportContext } from "../transport/create-transport.ts";
 import { StdioTransport } from "../transport/stdio-transport.ts";
@@ -265,37 +265,27 @@ export class McpToolPool {
     const { entry } = connection;
     if (!entry.ok || entry.config.disabled || entry.trust || this.closing) return;
     const startedAt = this.clock.now();
-    const transport = this.makeTransport(entry.config, { serverName: entry.name, auth: this.auth });
-    const options: McpClientOptions = {
-      name: entry.name,
-      timeoutMs: entry.config.timeout,
-      roots: this.roots,
-      // Bound late: the REPL sets its form after the pool exists; a question goes to whoever answers now.
-      elicitation: this.declaresElicitation ? (request, signal) => this.answer(request, signal) : undefined,
-      eraMemory: this.eraMemory?.handleFor(entry.config),
-      watchChanges: this.watchChanges,
-      // The client masks them (and the credentials its transport sent) in everything the server says.
-      secrets: () => entrySecretValues(entry),
-      onLog: (logged) => this.serverLog({ ...logged, server: entry.name }),
-      onNotification: (notification) => {
-        if (notification.method === "notifications/tools/list_changed") this.toolsChanged(connection);
-        if (notification.method === "notifications/resources/updated") this.resourceUpdated(connection, notification.params);
-      },
-      onRejectedTool: (tool) => {
-        const key = `${tool.name}\u0000${tool.reason}`;
-        if (connection.rejectedTools.has(key)) return;
-        connection.rejectedTools.add(key);
-        this.warn(`MCP tool '${tool.name}' of server '${entry.name}' is left out: ${tool.reason}; the server's other tools work`);
-      },
-      onLost: (error) => this.lost(connection, client, transport, error),
-    };
-    const client = new McpClient(transport, options);
-    connection.client = client;
+    let { client, transport } = this.openClient(connection, false);
     const { name, scope, source, description } = connection.status;
     const base = { name, scope, source, description, ...lastErrorOf(connection.status) };
     try {
-      await client.connect({ signal });
-      const tools = filterTools(await client.listTools({ signal }), entry.config);
+      try {
+        await client.connect({ signal });
+      } catch (error) {
+        // Not while closing: closeAll closes the clients it saw, and would miss a new one.
+        if (!(error instanceof McpError && error.probeEnded) || connection.client !== client || this.closing) throw error;
+        // A legacy server that does not survive a method it does not know: started again, it gets
+        // `initialize` first, and its client remembers it as legacy, so the next start skips the probe.
+        log.debug(`MCP server '${name}': ${redactSecrets(error.message, entrySecretValues(entry))}; starting it again, straight to initialize`);
+        ({ client, transport } = this.openClient(connection, true));
+        await client.connect({ signal });
+      }
+      let tools: ToolDefinition[];
+      try {
+        tools = filterTools(await client.listTools({ signal }), entry.config);
+      } catch (error) {
+        throw failedAt("tools/list", error);
+      }
       // Replaced meanwhile (a reconnect): the new connection speaks for the server; this one is closed,
       // or its process would outlive the pool.
       if (connection.client !== client) return await client.close().catch(() => {});
@@ -323,6 +313,39 @@ export class McpToolPool {
       await client.close();
       this.events.emit({ kind: "not-connected", server: name, status: connection.status, after });
     }
+  }
+
+  /** A new transport and client for the connection's (valid) entry, made its current client. */
+  private openClient(connection: Connection, skipProbe: boolean): { client: McpClient; transport: Transport } {
+    const entry = connection.entry as Extract<ServerEntry, { ok: true }>;
+    const transport = this.makeTransport(entry.config, { serverName: entry.name, auth: this.auth });
+    const options: McpClientOptions = {
+      name: entry.name,
+      timeoutMs: entry.config.timeout,
+      roots: this.roots,
+      // Bound late: the REPL sets its form after the pool exists; a question goes to whoever answers now.
+      elicitation: this.declaresElicitation ? (request, signal) => this.answer(request, signal) : undefined,
+      eraMemory: this.eraMemory?.handleFor(entry.config),
+      skipProbe,
+      watchChanges: this.watchChanges,
+      // The client masks them (and the credentials its transport sent) in everything the server says.
+      secrets: () => entrySecretValues(entry),
+      onLog: (logged) => this.serverLog({ ...logged, server: entry.name }),
+      onNotification: (notification) => {
+        if (notification.method === "notifications/tools/list_changed") this.toolsChanged(connection);
+        if (notification.method === "notifications/resources/updated") this.resourceUpdated(connection, notification.params);
+      },
+      onRejectedTool: (tool) => {
+        const key = `${tool.name}\u0000${tool.reason}`;
+        if (connection.rejectedTools.has(key)) return;
+        connection.rejectedTools.add(key);
+        this.warn(`MCP tool '${tool.name}' of server '${entry.name}' is left out: ${tool.reason}; the server's other tools work`);
+      },
+      onLost: (error) => this.lost(connection, client, transport, error),
+    };
+    const client = new McpClient(transport, options);
+    connection.client = client;
+    return { client, transport };
   }
 
   /**

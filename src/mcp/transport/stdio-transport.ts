@@ -13,6 +13,7 @@ import { TextLineSplitter } from "./text-line-splitter.ts";
 import { isRequest } from "./answer-to.ts";
 import { forEachMessage, type Transport } from "./transport.ts";
 import { settlesWithin, sleep } from "../../system/timers.ts";
+import { systemClock, type Clock } from "../../system/clock.ts";
 
 export interface StdioServerParams {
   command: string;
@@ -32,10 +33,18 @@ export interface StdioServerParams {
 export interface StdioTransportOptions {
   /** How long each stage of `close()` waits: stdin closed, then SIGTERM, then SIGKILL. */
   closeGraceMs?: number;
+  /** Where the wait after a closed stdout gets its time (STYLE: time is an argument). */
+  clock?: Clock;
 }
 
 /** How many stderr lines go into an error message. */
 const STDERR_LINES_IN_ERRORS = 10;
+
+/**
+ * How long a server that closed its stdout gets to exit: a crash closes stdout a moment before the
+ * exit is seen, and its exit code and stderr say more than "closed its stdout".
+ */
+export const EXIT_AFTER_STDOUT_MS = 250;
 
 type ServerProcess = Subprocess<"pipe", "pipe", "pipe">;
 
@@ -60,6 +69,7 @@ export class StdioTransport implements Transport {
   private stderrDone: Promise<void> = Promise.resolve();
   private exitHandled: Promise<void> = Promise.resolve();
   private readonly graceMs: number;
+  private readonly clock: Clock;
   /** Set while `close()` waits for the server to exit: called when the server sends a request meanwhile. */
   private askedWhileClosing: (() => void) | undefined;
 
@@ -69,6 +79,7 @@ export class StdioTransport implements Transport {
   ) {
     this.description = `stdio: ${[params.command, ...params.args].join(" ")}`;
     this.graceMs = options.closeGraceMs ?? 2000;
+    this.clock = options.clock ?? systemClock;
   }
 
   get pid(): number | undefined {
@@ -95,6 +106,7 @@ export class StdioTransport implements Transport {
     this.writer = new BatchedWriter(child.stdin);
     trackGroup(child.pid);
     this.stdoutDone = this.readStdout(child.stdout);
+    void this.stdoutDone.then(() => this.stdoutEnded(child));
     this.stderrDone = this.readStderr(child.stderr);
     this.exitHandled = child.exited.then((code) => this.handleExit(code, child.signalCode));
   }
@@ -172,6 +184,29 @@ export class StdioTransport implements Transport {
     } catch (error) {
       log.debug(`stdout of ${this.description} failed: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * The server closed its stdout: nothing it is asked can be answered any more. One that is exiting
+   * gets a moment, so that handleExit explains the end; one that lives on fails the connection at
+   * once, instead of leaving every request to its timeout (a legacy server may close stdout on a
+   * method it does not know, such as the era probe).
+   */
+  private async stdoutEnded(child: ServerProcess): Promise<void> {
+    if (this.exitError || (await this.exitsWithin(child, EXIT_AFTER_STDOUT_MS)) || this.exitError) return;
+    const tail = this.stderr.tail(STDERR_LINES_IN_ERRORS);
+    const message = `the server closed its stdout (it is still running), so it can answer nothing more${tail.length ? `; its last stderr lines:\n${tail.join("\n")}` : ""}`;
+    this.failConnection(McpError.closed(message));
+  }
+
+  private exitsWithin(child: ServerProcess, ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = this.clock.setTimeout(() => resolve(false), ms);
+      void child.exited.then(() => {
+        this.clock.clearTimeout(timer);
+        resolve(true);
+      });
+    });
   }
 
   private async readStderr(stderr: ReadableStream<Uint8Array>): Promise<void> {

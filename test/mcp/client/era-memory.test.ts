@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { EraMemory, eraFingerprint, MAX_ERA_FILE_BYTES } from "../../../src/mcp/client/era-memory.ts";
+import { EraMemory, eraFingerprint, MAX_ERA_FILE_BYTES, REPROBE_AFTER_MS } from "../../../src/mcp/client/era-memory.ts";
 import type { HttpServerConfig, StdioServerConfig } from "../../../src/mcp/config/server-config.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import { debugLines } from "../../helpers/debug-lines.ts";
@@ -24,7 +24,7 @@ describe("EraMemory", () => {
     expect(memory.recall(echo)).toBeUndefined();
     await memory.remember(echo, { era: "legacy", version: "2025-11-25" });
     const later = new EraMemory({ env: { CAT_CODE_HOME: home } });
-    expect(later.recall(echo)).toEqual({ era: "legacy", version: "2025-11-25", at: 1_000 });
+    expect(later.recall(echo)).toMatchObject({ era: "legacy", version: "2025-11-25", at: 1_000 });
     expect(later.recall(stdio("./other.sh"))).toBeUndefined();
   });
 
@@ -65,7 +65,27 @@ describe("EraMemory", () => {
     await memory.remember(echo, { era: "legacy", version: "2025-11-25" });
     expect(readFileSync(file, "utf8")).toBe(before);
     await memory.remember(echo, { era: "modern", version: "2026-07-28" });
-    expect(memory.recall(echo)).toEqual({ era: "modern", version: "2026-07-28", at: 1_500 });
+    expect(memory.recall(echo)).toEqual({ era: "modern", version: "2026-07-28", at: 1_500, stale: false });
+  });
+
+  test(`a record older than a day (REPROBE_AFTER_MS) is stale; the era found again is written with the new time`, async () => {
+    const { memory, file, tick } = fresh();
+    const echo = stdio("./echo-server.sh");
+    await memory.remember(echo, { era: "legacy", version: "2025-11-25" });
+    tick(REPROBE_AFTER_MS);
+    expect(memory.recall(echo)).toEqual({ era: "legacy", version: "2025-11-25", at: 1_000, stale: false });
+    tick(1);
+    expect(memory.recall(echo)?.stale).toBe(true);
+    await memory.remember(echo, { era: "legacy", version: "2025-11-25" });
+    expect(memory.recall(echo)).toEqual({ era: "legacy", version: "2025-11-25", at: 1_000 + REPROBE_AFTER_MS + 1, stale: false });
+    expect(JSON.parse(readFileSync(file, "utf8")).servers[eraFingerprint(echo)].at).toBe(1_000 + REPROBE_AFTER_MS + 1);
+  });
+
+  test("a record more than a day in the future (a clock set back) is stale too, so it cannot pin an era for good", () => {
+    const { memory, file } = fresh();
+    const echo = stdio("./echo-server.sh");
+    writeFileSync(file, JSON.stringify({ servers: { [eraFingerprint(echo)]: { era: "legacy", version: "2025-11-25", at: 1_000 + REPROBE_AFTER_MS + 1 } } }));
+    expect(memory.recall(echo)?.stale).toBe(true);
   });
 
   test("forget drops one configuration and keeps the others", async () => {
@@ -120,7 +140,7 @@ describe("EraMemory", () => {
     const good = stdio("good");
     const key = eraFingerprint(good);
     writeFileSync(file, JSON.stringify({ servers: { [key]: { era: "modern", version: "2026-07-28", at: 5 }, other: { era: "future", version: 1, at: "x" } } }));
-    expect(memory.recall(good)).toEqual({ era: "modern", version: "2026-07-28", at: 5 });
+    expect(memory.recall(good)).toEqual({ era: "modern", version: "2026-07-28", at: 5, stale: false });
     await memory.remember(stdio("new"), { era: "legacy", version: "2024-11-05" });
     expect(Object.keys(JSON.parse(readFileSync(file, "utf8")).servers).sort()).toEqual([key, eraFingerprint(stdio("new"))].sort());
   });

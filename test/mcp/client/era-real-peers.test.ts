@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { STDIO_PROBE_WINDOW_MS } from "../../../src/mcp/client/era-detection.ts";
+import { PROBE_WINDOW_MS } from "../../../src/mcp/client/era-detection.ts";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import type { JsonRpcNotification } from "../../../src/mcp/protocol.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
@@ -129,7 +129,7 @@ describe("legacy servers stay on the handshake", () => {
   }
 });
 
-test(`a stdio server silent on server/discover is legacy once the ${STDIO_PROBE_WINDOW_MS} ms window passes`, async () => {
+test(`a stdio server silent on server/discover is legacy once the ${PROBE_WINDOW_MS} ms window passes`, async () => {
   const file = join(tempDir(), "silent.jsonl");
   // Answers initialize and nothing else, as some legacy servers do before the handshake.
   const script = `while IFS= read -r line; do printf '%s\\n' "$line" >> "${file}"; case "$line" in *'"method":"initialize"'*)
@@ -140,7 +140,7 @@ test(`a stdio server silent on server/discover is legacy once the ${STDIO_PROBE_
   cleanup.push(() => client.close());
   const connecting = client.connect();
   await waitFor(() => recorded(file).some((m) => m.method === "server/discover"), "the probe");
-  clock.advance(STDIO_PROBE_WINDOW_MS - 1);
+  clock.advance(PROBE_WINDOW_MS - 1);
   // Not yet: the window has 1 ms left (and its timeout group's window of up to 10 ms).
   expect(recorded(file).some((m) => m.method === "initialize")).toBe(false);
   clock.advance(11);
@@ -160,7 +160,7 @@ test("a modern stdio server that misses the window (still starting) refuses init
   cleanup.push(() => client.close());
   const connecting = client.connect();
   await waitFor(() => clock.pending() > 0, "the probe's timeout");
-  clock.advance(STDIO_PROBE_WINDOW_MS + 10);
+  clock.advance(PROBE_WINDOW_MS + 10);
   await connecting;
   expect(client.era).toBe("modern");
   const methods = recorded(file).map((m) => m.method);

@@ -139,7 +139,7 @@ describe("a modern answer opens the modern era, with no handshake", () => {
       const server = serve((r) => (isProbe(r) ? Response.json(rpcError(r.body.id, code, `refused: ${name}`), { status: 400 }) : undefined));
       const made = client(server.url);
       const error = await made.connect().catch((e) => e);
-      expect(error.message).toBe(`the server speaks MCP 2026-07-28 but refused cat-code's request: refused: ${name}`);
+      expect(error.message).toBe(`server/discover (the era probe) failed: the server speaks MCP 2026-07-28 but refused cat-code's request: refused: ${name}`);
       expect(error).toMatchObject({ code, status: 400 });
       expect(made.state.status).toBe("failed");
       expect(server.posts("initialize")).toHaveLength(0);
@@ -160,7 +160,7 @@ describe("era memory", () => {
     return {
       state,
       handle: {
-        recall: () => (state.record ? { ...state.record, at: 1 } : undefined),
+        recall: () => (state.record ? { ...state.record, at: 1, stale: false } : undefined),
         remember: (record: Omit<EraRecord, "at">) => {
           state.remembered.push(record);
           state.record = record;

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { ErrorCode } from "../../../src/mcp/protocol.ts";
-import { StdioTransport } from "../../../src/mcp/transport/stdio-transport.ts";
+import { EXIT_AFTER_STDOUT_MS, StdioTransport } from "../../../src/mcp/transport/stdio-transport.ts";
+import { FakeClock } from "../../helpers/fake-clock.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, uniqueSeconds } from "../../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../../helpers/processes.ts";
 import { rpc } from "../../helpers/rpc.ts";
@@ -218,6 +219,29 @@ describe("StdioTransport", () => {
     // Timers may fire a hair early by the clock's rounding; the upper bound only catches a hang.
     expect(elapsed).toBeGreaterThanOrEqual(graceMs - 1);
     expect(elapsed).toBeLessThan(graceMs + 10_000);
+  });
+
+  test("a server that closes its stdout and lives on fails the pending request once the short wait for its exit is over, not at the timeout", async () => {
+    const clock = new FakeClock();
+    const transport = new StdioTransport({ command: BUN, args: [CHAOS_SERVER, "--unknown-method=close-stdout"], env: process.env as Record<string, string> }, { clock });
+    open.push(transport);
+    await handshake(transport);
+    const pending = rpc(transport).request("server/discover", {}).catch((e: unknown) => e);
+    // The only wait is the one for an exit, on the transport's clock: no request timeout is involved.
+    await waitFor(() => clock.pending() > 0, "the wait for the server's exit after its stdout closed");
+    clock.advance(EXIT_AFTER_STDOUT_MS);
+    const error = (await pending) as McpError;
+    expect(error.code).toBe(ErrorCode.ConnectionClosed);
+    expect(error.message).toBe("the server closed its stdout (it is still running), so it can answer nothing more; its last stderr lines:\nchaos: unknown method server/discover; closing stdout");
+    await expect(rpc(transport).request("ping")).rejects.toThrow("closed its stdout");
+  });
+
+  test("a server that exits right after closing stdout is reported by its exit, not by the closed stdout", async () => {
+    const transport = new StdioTransport({ command: BUN, args: [CHAOS_SERVER, "--unknown-method=exit"], env: process.env as Record<string, string> }, { clock: new FakeClock() });
+    open.push(transport);
+    await handshake(transport);
+    const error = (await rpc(transport).request("server/discover", {}).catch((e: unknown) => e)) as McpError;
+    expect(error.message).toBe("the server exited with code 1; its last stderr lines:\nchaos: unknown method server/discover; exiting");
   });
 
   test("close is safe to call twice and fails pending requests", async () => {

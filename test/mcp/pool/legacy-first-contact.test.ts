@@ -1,0 +1,144 @@
+/**
+ * Issue 26, first contact with every legacy server, against real processes: a stdio server that
+ * exits or closes its stdout on the era probe (`server/discover`) is started again and goes straight
+ * to initialize, and is remembered as legacy, so the next start sends no probe; an HTTP server that
+ * never answers the probe costs the short window, not the whole timeout; a failure names its step;
+ * a dual-era server that was slow to start is probed again once its record is a day old.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PROBE_WINDOW_MS } from "../../../src/mcp/client/era-detection.ts";
+import { EraMemory, REPROBE_AFTER_MS } from "../../../src/mcp/client/era-memory.ts";
+import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
+import type { ServerConfig, ServerEntry } from "../../../src/mcp/config/server-config.ts";
+import { EraMemoryHandles } from "../../../src/mcp/pool/era-memory-handles.ts";
+import { McpToolPool, type ServerStatus } from "../../../src/mcp/pool/tool-pool.ts";
+import { createTransport } from "../../../src/mcp/transport/create-transport.ts";
+import { FakeClock } from "../../helpers/fake-clock.ts";
+import { BUN, CHAOS_SERVER, SDK_V2_SERVER, tempDir } from "../../helpers/paths.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
+import { spawnServer, type ServerProcess } from "../transport/http-server-process.ts";
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+const entry = (config: ServerConfig): ServerEntry => ({ name: "old", scope: "user", source: "test", ok: true, config });
+const chaos = (...flags: string[]): ServerConfig => ({ type: "stdio", command: BUN, args: [CHAOS_SERVER, ...flags], env: {} });
+
+/** Connects one server in a pool of its own (the default 30 s timeout) with the era memory in `home`. */
+async function connectOnce(config: ServerConfig, home: string): Promise<{ status: ServerStatus; ms: number }> {
+  const pool = new McpToolPool([entry(config)], { eraMemory: new EraMemory({ env: { CAT_CODE_HOME: home } }) });
+  cleanup.push(() => pool.closeAll());
+  const started = performance.now();
+  await pool.connectAll();
+  const ms = performance.now() - started;
+  await pool.closeAll();
+  return { status: pool.status()[0]!, ms };
+}
+
+/** The method of every line a chaos server recorded, across all the processes that wrote to the file. */
+function methods(file: string): string[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line).method ?? "(answer)");
+}
+
+const remembered = (home: string) => Object.values(JSON.parse(readFileSync(join(home, "protocol-eras.json"), "utf8")).servers);
+
+describe("a stdio server that does not survive the probe is started again, straight to initialize, and remembered", () => {
+  for (const how of ["exit", "close-stdout"]) {
+    test(`--unknown-method=${how}: connected as legacy well within the timeout; the next start sends no probe`, async () => {
+      const home = tempDir();
+      const record = join(tempDir(), "received.jsonl");
+      const config = chaos(`--unknown-method=${how}`, `--record=${record}`);
+
+      const first = await connectOnce(config, home);
+      expect(first.status).toMatchObject({ state: "connected", era: "legacy", protocolVersion: "2025-11-25" });
+      // The default timeout is 30 s: a closed stdout used to cost all of it.
+      expect(first.ms).toBeLessThan(10_000);
+      // The probe went to the first process; the second one was asked initialize first.
+      expect(methods(record)).toEqual(["server/discover", "initialize", "notifications/initialized", "tools/list"]);
+      expect(remembered(home)).toEqual([expect.objectContaining({ era: "legacy", version: "2025-11-25" })]);
+
+      const again = await connectOnce(config, home);
+      expect(again.status).toMatchObject({ state: "connected", era: "legacy" });
+      expect(methods(record).slice(4)).toEqual(["initialize", "notifications/initialized", "tools/list"]);
+    }, 30_000);
+  }
+
+  // The SDK v2 client (2.4.0) waits out its probe's timeout on the one that closes stdout: not asserted.
+  test("the peer's view: the SDK v2 client in auto mode connects to the one that exits (it probes on a throwaway process)", async () => {
+    const client = new Client({ name: "sdk-v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StdioClientTransport({ command: BUN, args: [CHAOS_SERVER, "--unknown-method=exit"], stderr: "ignore" }));
+    cleanup.push(() => client.close());
+    expect(client.getProtocolEra()).toBe("legacy");
+    expect((await client.callTool({ name: "echo", arguments: { text: "hi" } })).content).toEqual([{ type: "text", text: "hi" }]);
+  });
+
+  test("a server that ends on the probe and on initialize too fails with the step that failed last, and nothing is remembered", async () => {
+    const home = tempDir();
+    const { status } = await connectOnce(chaos("--unknown-method=exit", "--crash=before-handshake"), home);
+    expect(status).toMatchObject({
+      state: "failed",
+      reason: "initialize failed: the server exited with code 3; its last stderr lines:\nchaos: crashing before the handshake",
+    });
+    expect(existsSync(join(home, "protocol-eras.json"))).toBe(false);
+  });
+
+  test("a server that crashes on tools/list fails with the step named", async () => {
+    const { status } = await connectOnce(chaos("--crash=on-list"), tempDir());
+    expect(status).toMatchObject({ state: "failed", reason: "tools/list failed: the server exited with code 3; its last stderr lines:\nchaos: crashing on tools/list as asked" });
+  });
+});
+
+describe("an HTTP server that never answers a method it does not know", () => {
+  let server: ServerProcess;
+  afterEach(() => server?.stop());
+
+  test(`costs the probe's ${PROBE_WINDOW_MS} ms window, not the 30 s timeout, then speaks the handshake`, async () => {
+    server = await spawnServer([BUN, CHAOS_SERVER, "--http", "--hang=unknown"], { ready: /chaos listening on port (\d+)/, path: "/mcp" });
+    const { status, ms } = await connectOnce({ type: "http", url: server.url, headers: {} }, tempDir());
+    expect(status).toMatchObject({ state: "connected", era: "legacy" });
+    expect(ms).toBeLessThan(10_000);
+  }, 30_000);
+});
+
+test("a dual-era server slow to start is pinned to the handshake only until its record is a day old: then it is probed again, and is modern", async () => {
+  const ready = join(tempDir(), "ready");
+  const config: ServerConfig = { type: "stdio", command: BUN, args: [SDK_V2_SERVER, "--stdio", "--starts-when", ready], env: {} };
+  let wallClock = Date.now();
+  const handles = new EraMemoryHandles(new EraMemory({ env: { CAT_CODE_HOME: tempDir() }, now: () => wallClock }));
+  const memory = handles.handleFor(config);
+  const connect = async (clock?: FakeClock, whileConnecting?: () => Promise<void>) => {
+    const client = new McpClient(createTransport(config), { eraMemory: memory, timeoutMs: 20_000, clock });
+    cleanup.push(() => client.close());
+    const connecting = client.connect();
+    await whileConnecting?.();
+    await connecting;
+    await handles.settled();
+    return client;
+  };
+
+  // Still starting when probed: the window passes, the server starts, and answers the handshake.
+  const clock = new FakeClock();
+  const slow = await connect(clock, async () => {
+    await waitFor(() => clock.pending() > 0, "the probe's timeout");
+    clock.advance(PROBE_WINDOW_MS + 10);
+    writeFileSync(ready, "");
+  });
+  expect(slow.era).toBe("legacy");
+  expect(memory.recall()).toMatchObject({ era: "legacy", stale: false });
+
+  // Fast now, but remembered as legacy: no probe within the day.
+  expect((await connect()).era).toBe("legacy");
+
+  wallClock += REPROBE_AFTER_MS + 1;
+  expect(memory.recall()?.stale).toBe(true);
+  const probedAgain = await connect();
+  expect(probedAgain.era).toBe("modern");
+  expect(memory.recall()).toMatchObject({ era: "modern", version: "2026-07-28", stale: false });
+}, 30_000);
