@@ -43,7 +43,7 @@ describe.each(KEEPER_MODES)("warnings (%s)", (mode) => {
     const { exitCode, stdout, stderr } = await runSource(["mcp", "tools", "--mcp-config", config]);
     expect(exitCode).toBe(0);
     expect(stderr).toContain("MCP tool 'xy' of server 'ok' maps to mcp__ok__x_2Jy_2_T_, which is taken");
-    expect(stderr).toContain("MCP server 'bad' failed: no way");
+    expect(stderr).toContain("MCP server 'bad' failed: initialize failed: no way");
     expect(stdout).toContain("mcp__ok__x_2Jy_2_T_");
     for (const output of [stdout, stderr]) {
       expect(output).not.toContain("\u001b");
