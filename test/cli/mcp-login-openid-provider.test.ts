@@ -5,6 +5,7 @@ import { runSource, type RunResult } from "../helpers/binary.ts";
 import { browserEnv } from "../helpers/browser.ts";
 import { MACHINE_CLIENT, spawnOidcProvider, type OidcProviderProcess } from "../helpers/oidc-provider-process.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
+import { storedTokens } from "../helpers/stored-tokens.ts";
 
 /**
  * `cat-code mcp login | call | logout` as a user types them, against a real OpenID provider
@@ -32,12 +33,7 @@ async function setUp(options: Parameters<typeof spawnOidcProvider>[0] = {}, oaut
     outputs.push(result);
     return result;
   };
-  const stored = () => {
-    const path = join(home, "credentials.json");
-    if (!existsSync(path)) return undefined;
-    const tokens = JSON.parse(readFileSync(path, "utf8")).servers?.idp?.tokens?.[provider.mcpUrl];
-    return tokens as { accessToken: string; refreshToken?: string; expiresAt?: number; scopes?: string[] } | undefined;
-  };
+  const stored = () => storedTokens(home, "idp", provider.mcpUrl);
   const visited = () =>
     existsSync(browserLog)
       ? readFileSync(browserLog, "utf8")

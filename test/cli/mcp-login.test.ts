@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runSource, type RunResult } from "../helpers/binary.ts";
 import { browserEnv } from "../helpers/browser.ts";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
 import { BUN, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
+import { storedTokens } from "../helpers/stored-tokens.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
 /**
@@ -29,12 +29,7 @@ async function setUp(flags: string[] = []) {
     outputs.push(result);
     return result;
   };
-  const stored = () => {
-    const path = join(home, "credentials.json");
-    if (!existsSync(path)) return undefined;
-    const servers = JSON.parse(readFileSync(path, "utf8")).servers ?? {};
-    return servers.linear?.tokens?.[fixture.mcpUrl] as { accessToken: string; refreshToken?: string; expiresAt?: number } | undefined;
-  };
+  const stored = () => storedTokens(home, "linear", fixture.mcpUrl);
   /** Every secret the flow handled: the tokens we stored, and the codes, verifiers and refresh tokens sent to /token. */
   const secretsSeen = new Set<string>();
   const collectSecrets = () => {

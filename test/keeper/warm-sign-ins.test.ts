@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runSource, type RunResult } from "../helpers/binary.ts";
 import { browserEnv } from "../helpers/browser.ts";
 import { readKeeperInfo, stopKeepersOf } from "../helpers/keeper-home.ts";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
+import { storedTokens } from "../helpers/stored-tokens.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
 /**
@@ -35,12 +35,7 @@ async function setUp(flags: string[]) {
     runSource([...args.slice(0, 2), "--mcp-config", config, ...args.slice(2)], {
       env: { CAT_CODE_HOME: home, BROWSER: "/bin/false", CAT_CODE_NO_KEEPER: options.cold ? "1" : undefined, ...options.env },
     });
-  const stored = () => {
-    const path = join(home, "credentials.json");
-    if (!existsSync(path)) return undefined;
-    const servers = JSON.parse(readFileSync(path, "utf8")).servers ?? {};
-    return servers.linear?.tokens?.[fixture.mcpUrl] as { accessToken: string; refreshToken?: string; expiresAt?: number } | undefined;
-  };
+  const stored = () => storedTokens(home, "linear", fixture.mcpUrl);
   const refreshTokensSent = () =>
     fixture.records().filter((r) => r.path === "/token" && r.form?.grant_type === "refresh_token").map((r) => r.form?.refresh_token);
   /** The first warm call: the keeper starts and keeps the connection with the tokens of this sign-in. */

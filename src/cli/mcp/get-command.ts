@@ -6,6 +6,7 @@ import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { printResult } from "../../terminal/output.ts";
+import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 import { redactStatus, revisionText, statusToJson } from "../../terminal/render-status.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
@@ -60,7 +61,7 @@ export default defineCommand({
         signedIn: signIn.signedIn,
         status: statusToJson(status),
       };
-      await printResult(JSON.stringify(json, null, 2));
+      await printResult(jsonForTerminal(json, 2));
       return;
     }
     await printResult(renderEntry(entry, status, overrides, signIn.row).join("\n"));

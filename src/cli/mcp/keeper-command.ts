@@ -10,6 +10,7 @@ import { askKeeper } from "../../keeper/keeper-query.ts";
 import { systemClock } from "../../system/clock.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
+import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { VERSION } from "../../version.ts";
 
@@ -64,7 +65,7 @@ const status = defineCommand({
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, statusArgs);
     const answer = await ask((client) => client.request({ op: "status" }));
-    if (args.json) return console.log(JSON.stringify(answer ? { running: true, ...answer } : { running: false }, null, 2));
+    if (args.json) return console.log(jsonForTerminal(answer ? { running: true, ...answer } : { running: false }, 2));
     if (!answer) return console.log("No connection keeper is running.");
     console.log(statusLines(answer, Date.now()).join("\n"));
   },

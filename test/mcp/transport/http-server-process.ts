@@ -1,4 +1,5 @@
 import type { Subprocess } from "bun";
+import { spawnAnnounced } from "../../helpers/listening-fixture.ts";
 
 /** A server child process listening on 127.0.0.1, found by a line it prints once it listens. */
 export interface ServerProcess {
@@ -19,42 +20,12 @@ export async function spawnServer(
   argv: string[],
   options: { ready: RegExp; path: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number },
 ): Promise<ServerProcess> {
-  const child = Bun.spawn(argv, {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env } as Record<string, string>,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const { child, match } = await spawnAnnounced(argv, { ...options, stdin: "ignore", label: argv.join(" ") });
   const stop = async () => {
     child.kill("SIGKILL");
     await child.exited;
   };
-  let seen = "";
-  let onPort: (port: string) => void = () => {};
-  const port = new Promise<string>((resolve) => (onPort = resolve));
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    for await (const chunk of stream) {
-      seen += decoder.decode(chunk, { stream: true });
-      const match = options.ready.exec(seen);
-      if (match?.[1]) onPort(match[1]);
-    }
-  };
-  void drain(child.stdout);
-  void drain(child.stderr);
-  let timer: Timer | undefined;
-  const failed = Promise.race([
-    child.exited.then((code) => `exited with code ${code}`),
-    new Promise<string>((resolve) => (timer = setTimeout(() => resolve("did not start in time"), options.timeoutMs ?? 20_000))),
-  ]);
-  const outcome = await Promise.race([port.then((p) => ({ port: p })), failed.then((why) => ({ why }))]);
-  clearTimeout(timer);
-  if ("why" in outcome) {
-    await stop();
-    throw new Error(`${argv.join(" ")} ${outcome.why}; its output:\n${seen}`);
-  }
-  return { url: `http://127.0.0.1:${outcome.port}${options.path}`, child, stop };
+  return { url: `http://127.0.0.1:${match[1]}${options.path}`, child, stop };
 }
 
 /** A port the OS just handed out and that is free again (for servers that cannot listen on 0). */
