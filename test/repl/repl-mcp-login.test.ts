@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
 import { CredentialsStore } from "../../src/mcp/auth/credentials-store.ts";
-import { browserEnv, heldBrowser } from "../helpers/browser.ts";
+import { browserEnv, heldBrowser, listenerClosed } from "../helpers/browser.ts";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
@@ -105,7 +105,7 @@ test("Ctrl-C during the sign-in at the new authorization server cancels it as it
   expect(repl.output).not.toContain("signed in to linear");
   // Its loopback listener is closed: the redirect URI's port answers no more.
   const callback = new URL(held.urls()[1]!).searchParams.get("redirect_uri")!;
-  await waitFor(() => fetch(callback).then(() => false, () => true), "the second sign-in's listener to close");
+  await waitFor(() => listenerClosed(callback), "the second sign-in's listener to close");
   repl.send("/mcp");
   at = await repl.waitFor("linear  FAILED", at);
   repl.end();

@@ -41,13 +41,25 @@ export function currentIssuer(entry: ServerEntry, auth: AuthContext, signedInAt:
  * `auth` with a person at hand for one piece of work only (the reconnect right after `/mcp login`):
  * the connection it opens keeps its authorizer, which reads the interaction at each sign-in, so
  * `end()` takes it back, and a later refusal is NEEDS-AUTH again, never a browser nobody asked for.
+ * `end()` also ends a sign-in still waiting for the browser (its request timed out meanwhile): its
+ * listener would otherwise hold a port for minutes after the work it was for.
  */
 export function lendInteraction(auth: AuthContext, interaction: SignInInteraction): { auth: AuthContext; end(): void } {
-  const lent: AuthContext = { ...auth, interaction };
+  const ended = new AbortController();
+  const lent: AuthContext = {
+    ...auth,
+    interaction: {
+      openAuthorizationUrl: (url) => interaction.openAuthorizationUrl(url),
+      noRefreshToken: interaction.noRefreshToken && ((expiresAt) => interaction.noRefreshToken!(expiresAt)),
+      timeoutMs: interaction.timeoutMs,
+      signal: interaction.signal ? AbortSignal.any([interaction.signal, ended.signal]) : ended.signal,
+    },
+  };
   return {
     auth: lent,
     end: () => {
       lent.interaction = undefined;
+      ended.abort();
     },
   };
 }

@@ -4,10 +4,12 @@ import type { AuthContext } from "../../../src/mcp/auth/server-authorizer.ts";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
 import { signInToServer } from "../../../src/mcp/pool/server-sign-in.ts";
 import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
+import { listenerClosed } from "../../helpers/browser.ts";
 import { fetchingBrowser } from "../../helpers/fetching-browser.ts";
 import { failure } from "../../helpers/mcp-failure.ts";
 import { type OAuthServerProcess, spawnOAuthServer } from "../../helpers/oauth-server-process.ts";
 import { tempDir } from "../../helpers/paths.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 
 /**
  * The reconnect after `/mcp login`, lent a person: against the OAuth fixture with --move-issuer
@@ -19,10 +21,10 @@ afterEach(async () => {
   for (const thing of opened.splice(0).reverse()) await thing.close();
 });
 
-async function signedIn(): Promise<{ server: OAuthServerProcess; entry: ServerEntry; auth: AuthContext }> {
+async function signedIn(timeout?: number): Promise<{ server: OAuthServerProcess; entry: ServerEntry; auth: AuthContext }> {
   const server = await spawnOAuthServer(["--move-issuer"]);
   opened.push({ close: () => server.stop() });
-  const entry: ServerEntry = { name: "notes", scope: "user", source: "test", ok: true, config: { type: "http", url: server.mcpUrl, headers: {} } };
+  const entry: ServerEntry = { name: "notes", scope: "user", source: "test", ok: true, config: { type: "http", url: server.mcpUrl, headers: {}, timeout } };
   const auth: AuthContext = { store: new CredentialsStore({ env: { CAT_CODE_HOME: tempDir("cat-code-auth-") } }), loginHint: (name) => `/mcp login ${name}` };
   expect(await signInToServer(entry, auth, fetchingBrowser())).toEqual({ kind: "signed-in", issuer: server.issuer });
   return { server, entry, auth };
@@ -57,3 +59,15 @@ test("a reconnect lent a person signs in where the server moved, and the connect
   expect(error.needsAuth).toBe(true);
   expect(browser.opened).toHaveLength(1);
 });
+
+test("a sign-in still waiting for the browser when the reconnect gives up is ended: its port is free at once", async () => {
+  // The request that met the move times out (2 s) while the browser has not come back.
+  const { entry, auth } = await signedIn(2000);
+  const urls: string[] = [];
+  const status = await poolOf(entry, auth).reconnect("notes", { interaction: { openAuthorizationUrl: (url) => void urls.push(url) } });
+  expect(status).toMatchObject({ state: "failed", reason: expect.stringContaining("timed out") });
+  expect(urls).toHaveLength(1);
+  const callback = new URL(urls[0]!).searchParams.get("redirect_uri")!;
+  // Bounded well below the listener's own five minutes.
+  await waitFor(() => listenerClosed(callback), "the waiting sign-in's listener to close", { timeoutMs: 5_000 });
+}, 20_000);
