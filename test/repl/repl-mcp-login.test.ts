@@ -103,7 +103,7 @@ test("Ctrl-C during the sign-in at the new authorization server cancels it as it
   repl.signal("SIGINT");
   at = await repl.waitFor("signing in to 'linear' failed: the sign-in was cancelled", at);
   expect(repl.output).not.toContain("signed in to linear");
-  // Its loopback listener is closed: the redirect URI's port answers no more.
+  // Its loopback listener is closed: the redirect URI's port is free again.
   const callback = new URL(held.urls()[1]!).searchParams.get("redirect_uri")!;
   await waitFor(() => listenerClosed(callback), "the second sign-in's listener to close");
   repl.send("/mcp");
