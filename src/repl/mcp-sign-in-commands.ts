@@ -1,7 +1,7 @@
-import { AuthError } from "../mcp/auth/auth-error.ts";
+import { AuthError, signInCancelled } from "../mcp/auth/auth-error.ts";
 import { signOut } from "../mcp/auth/sign-out.ts";
 import { type ServerEntry, setsOwnAuthorization } from "../mcp/config/server-config.ts";
-import { signInToServer } from "../mcp/pool/server-sign-in.ts";
+import { currentIssuer, signInToServer } from "../mcp/pool/server-sign-in.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { browserSignIn, issuerText } from "../terminal/browser-sign-in.ts";
 import { signOutLine } from "../terminal/sign-out-line.ts";
@@ -19,7 +19,10 @@ export interface SignInCommandContext {
 
 /**
  * `/mcp login <name>`: signs in without leaving the session (the URL printed, the browser opened),
- * then connects the server anew so its tools join the registry. Every outcome is one line.
+ * then connects the server anew so its tools join the registry. That connect may sign in too, the
+ * same way: a server that names a new authorization server once it sees the new token (SEP-2352)
+ * gets a registration and a sign-in there within this one login. Ctrl-C cancels either. Every
+ * outcome is one line.
  */
 export async function replLogin(name: string, context: SignInCommandContext): Promise<void> {
   const entry = oauthEntry(name, context);
@@ -27,16 +30,21 @@ export async function replLogin(name: string, context: SignInCommandContext): Pr
   if (!entry || !auth) return;
   const shown = sanitizeForTerminal(name);
   try {
-    const outcome = await context.cancellable((signal) =>
-      signInToServer(entry, auth, browserSignIn({ serverName: name, print: context.print, openBrowser: true, signal, open: context.open })),
-    );
+    const { outcome, status } = await context.cancellable(async (signal) => {
+      const interaction = browserSignIn({ serverName: name, print: context.print, openBrowser: true, signal, open: context.open });
+      const outcome = await signInToServer(entry, auth, interaction);
+      if (outcome.kind !== "signed-in") return { outcome };
+      const status = await context.pool.reconnect(name, { signal, interaction });
+      // Called off in the connect (a sign-in at a new authorization server, or a slow server): said as at the first sign-in.
+      if (signal.aborted && status?.state !== "connected") throw signInCancelled();
+      return { outcome, status };
+    });
     if (outcome.kind === "not-asked") {
       context.print(`'${shown}' does not ask for a sign-in`);
       return;
     }
     if (outcome.kind !== "signed-in") return;
-    const status = await context.pool.reconnect(name);
-    const issuer = issuerText(outcome.issuer);
+    const issuer = issuerText(currentIssuer(entry, auth, outcome.issuer));
     if (status?.state === "connected") context.print(`signed in to ${shown} (${issuer}), ${status.tools.length} tool(s)`);
     else context.print(`signed in to ${shown} (${issuer}), but connecting failed: ${sanitizeForTerminal(firstLine(status && "reason" in status ? status.reason : "not connected"))}`);
   } catch (error) {

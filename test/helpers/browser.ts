@@ -36,3 +36,17 @@ export function heldBrowser(): { env: Record<string, string>; urls(): string[]; 
     follow: (url) => Bun.spawn([browserEnv().BROWSER!, url], { stdout: "ignore", stderr: "ignore" }).exited,
   };
 }
+
+/**
+ * Whether the loopback listener behind `redirectUri` is gone: its port can be listened on again.
+ * No request is sent to find out: one to /callback would itself end the sign-in and close it.
+ */
+export async function listenerClosed(redirectUri: string): Promise<boolean> {
+  try {
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: Number(new URL(redirectUri).port), fetch: () => new Response("") });
+    await probe.stop(true);
+    return true;
+  } catch {
+    return false;
+  }
+}

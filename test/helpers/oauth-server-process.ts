@@ -14,6 +14,8 @@ export interface OAuthServerProcess {
   mcpUrl: string;
   /** The authorization server's issuer (the same origin). */
   issuer: string;
+  /** With --move-issuer: the second authorization server's issuer, which the server moves to. */
+  movesTo?: string;
   /** Every request the fixture answered so far, in order. */
   records(): RecordedRequest[];
   /** Ends the fixture (SIGTERM, then SIGKILL if it lingers) and waits for it; safe to call twice. */
@@ -27,7 +29,9 @@ export interface OAuthServerProcess {
 export async function spawnOAuthServer(flags: readonly string[] = []): Promise<OAuthServerProcess> {
   const recordFile = join(tempDir("cat-code-oauth-"), "requests.jsonl");
   const argv = [BUN, OAUTH_SERVER, "--port", "0", "--record", recordFile, ...flags];
-  const { mcpUrl, issuer, stop } = await spawnListening(argv, `oauth-server ${flags.join(" ")}`);
+  const { mcpUrl, issuer, output, stop } = await spawnListening(argv, `oauth-server ${flags.join(" ")}`);
+  // Printed before LISTENING, so it is in the output by now.
+  const movesTo = /^MOVES-TO (\S+)$/m.exec(output())?.[1];
   const records = () =>
     existsSync(recordFile)
       ? readFileSync(recordFile, "utf8")
@@ -35,5 +39,5 @@ export async function spawnOAuthServer(flags: readonly string[] = []): Promise<O
           .filter(Boolean)
           .map((line) => JSON.parse(line) as RecordedRequest)
       : [];
-  return { mcpUrl, issuer, records, stop };
+  return { mcpUrl, issuer, ...(movesTo ? { movesTo } : {}), records, stop };
 }

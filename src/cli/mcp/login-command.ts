@@ -1,6 +1,7 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { type ServerEntry, setsOwnAuthorization } from "../../mcp/config/server-config.ts";
+import { currentIssuer } from "../../mcp/pool/server-sign-in.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { issuerText } from "../../terminal/browser-sign-in.ts";
 import { CliError } from "../../terminal/cli-error.ts";
@@ -44,7 +45,7 @@ export default defineCommand({
     try {
       await pool.connectAll();
       const status = pool.status()[0];
-      const issuer = (entry.ok && entry.config.type === "http" && auth.store.tokens({ server: entry.name, url: entry.config.url })?.issuer) || outcome.issuer;
+      const issuer = currentIssuer(entry, auth, outcome.issuer);
       if (status?.state === "connected") {
         console.log(`signed in to ${sanitizeForTerminal(shown)} (${issuerText(issuer)}), ${status.tools.length} tool(s)`);
         return;

@@ -22,3 +22,8 @@ export class AuthError extends Error {
     this.wantedScopes = options.wantedScopes;
   }
 }
+
+/** A sign-in the person called off (Ctrl-C, Esc): worded the same wherever it was waiting. */
+export function signInCancelled(): AuthError {
+  return new AuthError("the sign-in was cancelled");
+}

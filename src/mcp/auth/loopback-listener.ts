@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import { systemClock, type Clock } from "../../system/clock.ts";
 import { redactUrl } from "../../system/redact-url.ts";
-import { AuthError } from "./auth-error.ts";
+import { AuthError, signInCancelled } from "./auth-error.ts";
 import { describeOAuthError, oauthErrorOf, serverWords } from "./oauth-error-answer.ts";
 
 /** Long enough to find the browser tab and sign in, with a second factor; a login must not wait forever. */
@@ -33,7 +33,7 @@ export async function listenForCallback(options: {
   clock?: Clock;
   signal?: AbortSignal;
 }): Promise<CallbackListener> {
-  if (options.signal?.aborted) throw new AuthError("the sign-in was cancelled");
+  if (options.signal?.aborted) throw signInCancelled();
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS;
   let settled = false;
@@ -47,7 +47,7 @@ export async function listenForCallback(options: {
   response.catch(() => {});
 
   const timer = clock.setTimeout(() => finish(new AuthError(`no sign-in arrived within ${formatDuration(timeoutMs)}: run the login again and finish it in the browser`)), timeoutMs);
-  const onAbort = (): void => finish(new AuthError("the sign-in was cancelled"));
+  const onAbort = (): void => finish(signInCancelled());
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
   function finish(outcome: AuthorizationResponse | AuthError): void {
@@ -92,7 +92,7 @@ export async function listenForCallback(options: {
     close() {
       if (closed) return;
       closed = true;
-      finish(new AuthError("the sign-in was cancelled"));
+      finish(signInCancelled());
       // Not forced: the page that answers the redirect may still be on its way to the browser.
       void server.stop();
     },

@@ -24,7 +24,10 @@ const PROBE = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" });
 /** What the front end gives every HTTP server's authorizer: where tokens live and who may sign in. */
 export interface AuthContext {
   store: CredentialsStore;
-  /** Present only where a person may be sent to a browser (`mcp login`, `--login`); else NEEDS-AUTH. */
+  /**
+   * Present only where a person may be sent to a browser (`mcp login`, `--login`, the reconnect of
+   * `/mcp login`); else NEEDS-AUTH. Read at each sign-in, so a holder may take it back (lendInteraction).
+   */
   interaction?: SignInInteraction;
   /** Sign in afresh (`mcp login`): the stored tokens are not sent, so the first refusal signs in. */
   fresh?: boolean;
@@ -64,7 +67,7 @@ export class ServerAuthorizer {
   /** How this authorizer got each access token it holds or held: a refused fresh one is not renewed the same way. */
   private readonly obtained = new Map<string, "sign-in" | "refresh">();
   private readonly context: SignInContext;
-  private readonly interaction: SignInInteraction | undefined;
+  private readonly auth: AuthContext;
 
   constructor(server: AuthorizedServer, auth: AuthContext) {
     const key = { server: server.name, url: server.url };
@@ -79,8 +82,13 @@ export class ServerAuthorizer {
       now: auth.now ?? Date.now,
       clock: auth.clock,
     };
-    this.interaction = auth.interaction;
+    this.auth = auth;
     this.ignoreStored = auth.fresh === true;
+  }
+
+  /** Whoever may sign in now: read at each use, as the context's holder may have taken it back. */
+  private get interaction(): SignInInteraction | undefined {
+    return this.auth.interaction;
   }
 
   /**

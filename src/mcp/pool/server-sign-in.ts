@@ -27,6 +27,43 @@ export async function signInToServer(entry: ServerEntry, auth: AuthContext, inte
   return issuer === undefined ? { kind: "not-asked" } : { kind: "signed-in", issuer };
 }
 
+/**
+ * The issuer the entry's stored tokens come from, else `signedInAt`: a connection right after a
+ * sign-in may have signed in again elsewhere (a server that names a new authorization server once
+ * it sees the first token, SEP-2352), and the user is told where they are signed in now.
+ */
+export function currentIssuer(entry: ServerEntry, auth: AuthContext, signedInAt: string): string {
+  const tokens = entry.ok && entry.config.type === "http" ? auth.store.tokens({ server: entry.name, url: entry.config.url }) : undefined;
+  return tokens?.issuer || signedInAt;
+}
+
+/**
+ * `auth` with a person at hand for one piece of work only (the reconnect right after `/mcp login`):
+ * the connection it opens keeps its authorizer, which reads the interaction at each sign-in, so
+ * `end()` takes it back, and a later refusal is NEEDS-AUTH again, never a browser nobody asked for.
+ * `end()` also ends a sign-in still waiting for the browser (its request timed out meanwhile): its
+ * listener would otherwise hold a port for minutes after the work it was for.
+ */
+export function lendInteraction(auth: AuthContext, interaction: SignInInteraction): { auth: AuthContext; end(): void } {
+  const ended = new AbortController();
+  const lent: AuthContext = {
+    ...auth,
+    interaction: {
+      openAuthorizationUrl: (url) => interaction.openAuthorizationUrl(url),
+      noRefreshToken: interaction.noRefreshToken && ((expiresAt) => interaction.noRefreshToken!(expiresAt)),
+      timeoutMs: interaction.timeoutMs,
+      signal: interaction.signal ? AbortSignal.any([interaction.signal, ended.signal]) : ended.signal,
+    },
+  };
+  return {
+    auth: lent,
+    end: () => {
+      lent.interaction = undefined;
+      ended.abort();
+    },
+  };
+}
+
 /** Whether the store holds tokens for this entry's exact URL (`--login` signs in first only without). */
 export function hasStoredTokens(entry: ServerEntry, auth: AuthContext): boolean {
   return entry.ok && entry.config.type === "http" && auth.store.tokens({ server: entry.name, url: entry.config.url }) !== undefined;

@@ -1,6 +1,7 @@
 import type { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
 import type { AuthContext } from "../auth/server-authorizer.ts";
+import type { SignInInteraction } from "../auth/sign-in.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
 import { McpClient, type McpClientOptions, type ServerFeature } from "../client/mcp-client.ts";
 import type { RootsProvider } from "../client/roots.ts";
@@ -17,6 +18,7 @@ import { isPlainObject } from "../../system/plain-object.ts";
 import { systemClock, type Clock } from "../../system/clock.ts";
 import { AutoRestarts } from "./auto-restarts.ts";
 import { EraMemoryHandles } from "./era-memory-handles.ts";
+import { lendInteraction } from "./server-sign-in.ts";
 import { ServerEvents, type ServerEvent } from "./server-events.ts";
 import type { ToolPoolOptions } from "./tool-pool-options.ts";
 import { ToolRegistrations } from "./tool-registrations.ts";
@@ -169,11 +171,13 @@ export class McpToolPool {
    * Connects one server anew (`/mcp reconnect`, or after a sign-in gave it tokens): closes its
    * client, connects with the pool's auth, and puts its tools in place of the old ones in every
    * registry, telling onToolsChanged. A crash after it gets its automatic restart again. Resolves
-   * with its new status; never rejects (a failure is in the status).
+   * with its new status; never rejects (a failure is in the status). `interaction`: a person at hand
+   * while this connect runs, and only then (the reconnect after `/mcp login`, so a server that names
+   * a new authorization server once it sees the new token, SEP-2352, is signed in to there too).
    */
-  async reconnect(name: string, options: { signal?: AbortSignal } = {}): Promise<ServerStatus | undefined> {
+  async reconnect(name: string, options: { signal?: AbortSignal; interaction?: SignInInteraction } = {}): Promise<ServerStatus | undefined> {
     const connection = this.connections.find((c) => c.entry.name === name);
-    return connection && this.userRestart(connection, options.signal);
+    return connection && this.userRestart(connection, options.signal, options.interaction);
   }
 
   /** `/mcp reconnect` without a name: every server that failed (a crash, a failed connect), side by side. */
@@ -182,19 +186,24 @@ export class McpToolPool {
     return Promise.all(failed.map((connection) => this.userRestart(connection, options.signal)));
   }
 
-  private userRestart(connection: Connection, signal: AbortSignal | undefined): Promise<ServerStatus> {
+  private userRestart(connection: Connection, signal: AbortSignal | undefined, interaction?: SignInInteraction): Promise<ServerStatus> {
     this.restarts?.reset(connection.entry.name);
-    return this.restart(connection, "reconnect", signal);
+    return this.restart(connection, "reconnect", signal, interaction);
   }
 
-  private async restart(connection: Connection, after: "restart" | "reconnect", signal?: AbortSignal): Promise<ServerStatus> {
+  private async restart(connection: Connection, after: "restart" | "reconnect", signal?: AbortSignal, interaction?: SignInInteraction): Promise<ServerStatus> {
     if (this.closing) return connection.status;
     const old = connection.client;
     connection.client = undefined;
     await old?.close().catch(() => {});
     this.registrations.unregister(connection);
     connection.status = { ...initialStatus(connection.entry), ...lastErrorOf(connection.status) };
-    await this.connect(connection, signal, after);
+    const lent = interaction && this.auth ? lendInteraction(this.auth, interaction) : undefined;
+    try {
+      await this.connect(connection, signal, after, lent?.auth);
+    } finally {
+      lent?.end();
+    }
     const { status } = connection;
     // An automatic restart is told as a server event (the front end words it as a restart).
     if (status.state === "connected" && after === "reconnect") this.onToolsChanged?.(connection.entry.name, status.tools);
@@ -261,11 +270,16 @@ export class McpToolPool {
     return this.closing;
   }
 
-  private async connect(connection: Connection, signal: AbortSignal | undefined, after: "start" | "restart" | "reconnect"): Promise<void> {
+  private async connect(
+    connection: Connection,
+    signal: AbortSignal | undefined,
+    after: "start" | "restart" | "reconnect",
+    auth = this.auth,
+  ): Promise<void> {
     const { entry } = connection;
     if (!entry.ok || entry.config.disabled || entry.trust || this.closing) return;
     const startedAt = this.clock.now();
-    let { client, transport } = this.openClient(connection, false);
+    let { client, transport } = this.openClient(connection, false, auth);
     const { name, scope, source, description } = connection.status;
     const base = { name, scope, source, description, ...lastErrorOf(connection.status) };
     try {
@@ -277,7 +291,7 @@ export class McpToolPool {
         // A legacy server that does not survive a method it does not know: started again, it gets
         // `initialize` first, and its client remembers it as legacy, so the next start skips the probe.
         log.debug(`MCP server '${name}': ${redactSecrets(error.message, entrySecretValues(entry))}; starting it again, straight to initialize`);
-        ({ client, transport } = this.openClient(connection, true));
+        ({ client, transport } = this.openClient(connection, true, auth));
         await client.connect({ signal });
       }
       let tools: ToolDefinition[];
@@ -316,9 +330,9 @@ export class McpToolPool {
   }
 
   /** A new transport and client for the connection's (valid) entry, made its current client. */
-  private openClient(connection: Connection, skipProbe: boolean): { client: McpClient; transport: Transport } {
+  private openClient(connection: Connection, skipProbe: boolean, auth: AuthContext | undefined): { client: McpClient; transport: Transport } {
     const entry = connection.entry as Extract<ServerEntry, { ok: true }>;
-    const transport = this.makeTransport(entry.config, { serverName: entry.name, auth: this.auth });
+    const transport = this.makeTransport(entry.config, { serverName: entry.name, auth });
     const options: McpClientOptions = {
       name: entry.name,
       timeoutMs: entry.config.timeout,
