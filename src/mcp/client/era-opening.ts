@@ -36,9 +36,9 @@ export interface EraOpeningSteps {
  * Finds a server's era and opens it, within one timeout. A server remembered as legacy goes
  * straight to the handshake (a silent legacy stdio server would cost the probe's window every
  * time), unless the record is stale (era-memory.ts): then it is probed again, so a server that was
- * slow to start, or was upgraded since, moves to the modern era once it answers. If the server
- * answers the handshake with an error, the memory no longer holds: it is forgotten and the server
- * probed. A silent server costs at most the window, and leaves the handshake half the time. A
+ * upgraded since moves to the modern era once it answers. If the server answers the handshake with
+ * an error, the memory no longer holds: it is forgotten and the server probed. A silent server
+ * costs at most the probe's window (`probeWindowMs`), and leaves the handshake the rest. A
  * failure names its step (the probe, initialize). Resolves to the era opened; the caller remembers it.
  */
 export async function openEra(steps: EraOpeningSteps): Promise<"modern" | "legacy"> {
