@@ -12,7 +12,7 @@ import { systemClock, type Clock } from "../system/clock.ts";
 import { connectionFingerprint, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
 import { keepAliveMs, keeperAuth } from "./connection-settings.ts";
 import type { KeeperConnectionInfo, ServerRequest } from "./keeper-protocol.ts";
-import { callFor, forEachSocket, isAlive, isHttp, type CallListener, type ConnectionListener, type Warm } from "./warm-connection.ts";
+import { callFor, forEachSocket, isAlive, isHttp, refusesSignIn, signedOut, type CallListener, type ConnectionListener, type Warm } from "./warm-connection.ts";
 
 /** Past this many connections, the least recently used idle one is closed. */
 export const MAX_WARM_CONNECTIONS = 64;
@@ -287,20 +287,6 @@ export class WarmConnections {
     this.options.onClosed?.();
     return closing;
   }
-}
-
-/**
- * The server refused the connection's sign-in (a grant revoked at the authorization server, tokens
- * still stored): connected anew it is NEEDS-AUTH, as a cold command sees it. Not a 403 asking for
- * more scope: the sign-in still lists the tools, and a cold `mcp list` says CONNECTED.
- */
-function refusesSignIn(error: unknown): boolean {
-  return error instanceof McpError && error.needsAuth && error.status !== 403;
-}
-
-/** Connected with stored tokens that are gone now (`mcp logout`). */
-function signedOut(warm: Warm): boolean {
-  return warm.signedIn && !hasStoredTokens(warm.request.entry, warm.auth);
 }
 
 /** What a status says of the entry as this command gave it (its file, its text as written). */
