@@ -3,6 +3,8 @@ import type { ElicitationHandler } from "../mcp/client/elicitation.ts";
 import type { ProgressUpdate } from "../mcp/client/progress.ts";
 import type { ServerLogEntry } from "../mcp/client/server-log.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
+import { McpError } from "../mcp/mcp-error.ts";
+import { hasStoredTokens } from "../mcp/pool/server-sign-in.ts";
 import type { McpToolPool, ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { Transport } from "../mcp/transport/transport.ts";
 import type { ClockTimer } from "../system/clock.ts";
@@ -63,6 +65,20 @@ export function isHttp(entry: ServerEntry): boolean {
 export function isAlive(warm: Warm): boolean {
   if (warm.connecting) return true;
   return warm.pool.client(warm.request.entry.name)?.state.status === "connected";
+}
+
+/**
+ * The server refused the connection's sign-in (a grant revoked at the authorization server, tokens
+ * still stored): connected anew it is NEEDS-AUTH, as a cold command sees it. Not a 403 asking for
+ * more scope: the sign-in still lists the tools, and a cold `mcp list` says CONNECTED.
+ */
+export function refusesSignIn(error: unknown): boolean {
+  return error instanceof McpError && error.needsAuth && error.status !== 403;
+}
+
+/** Connected with stored tokens that are gone now (`mcp logout`). */
+export function signedOut(warm: Warm): boolean {
+  return warm.signedIn && !hasStoredTokens(warm.request.entry, warm.auth);
 }
 
 /** A server's log line goes once to each socket that has something in flight on it. */

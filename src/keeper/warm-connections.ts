@@ -12,7 +12,7 @@ import { systemClock, type Clock } from "../system/clock.ts";
 import { connectionFingerprint, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
 import { keepAliveMs, keeperAuth } from "./connection-settings.ts";
 import type { KeeperConnectionInfo, ServerRequest } from "./keeper-protocol.ts";
-import { callFor, forEachSocket, isAlive, isHttp, type CallListener, type ConnectionListener, type Warm } from "./warm-connection.ts";
+import { callFor, forEachSocket, isAlive, isHttp, refusesSignIn, signedOut, type CallListener, type ConnectionListener, type Warm } from "./warm-connection.ts";
 
 /** Past this many connections, the least recently used idle one is closed. */
 export const MAX_WARM_CONNECTIONS = 64;
@@ -42,6 +42,8 @@ export interface WarmConnectionsOptions {
  */
 export class WarmConnections {
   private readonly connections = new Map<string, Warm>();
+  /** Taken out of `connections` while commands still use them (see retire): closed when the last is done. */
+  private readonly retiring = new Set<Warm>();
   private readonly closing = new Set<Promise<void>>();
   private readonly clock: Clock;
   private readonly maxConnections: number;
@@ -117,6 +119,9 @@ export class WarmConnections {
     this.use(warm, listener);
     try {
       return await client.callTool(tool, args, { signal: listener.signal, onProgress: (update) => listener.onProgress(update) });
+    } catch (error) {
+      if (refusesSignIn(error)) this.retire(warm, "the server refused its sign-in");
+      throw error;
     } finally {
       this.release(warm, listener);
     }
@@ -150,7 +155,7 @@ export class WarmConnections {
   /** Closes every connection (their servers end, as on a command's exit); safe to call twice. */
   async closeAll(): Promise<void> {
     this.closed = true;
-    for (const warm of [...this.connections.values()]) this.close(warm, "the keeper stops");
+    for (const warm of [...this.connections.values(), ...this.retiring]) this.close(warm, "the keeper stops");
     await Promise.all([...this.closing]);
   }
 
@@ -244,6 +249,7 @@ export class WarmConnections {
     warm.lastUsed = this.clock.now();
     if (warm.listeners.size > 0) return;
     warm.transport?.setIdle?.(true);
+    if (this.retiring.has(warm)) return void this.close(warm, "its last command is done");
     if (this.connections.get(warm.fingerprint) !== warm) return;
     warm.idleTimer = this.clock.setTimeout(() => this.close(warm, "idle"), warm.keepAliveMs);
   }
@@ -257,11 +263,23 @@ export class WarmConnections {
     if (oldest) this.close(oldest, `more than ${this.maxConnections} connections`);
   }
 
+  /**
+   * No new command gets this connection; it is closed once the commands using it are done (a call
+   * under way on it is not cut short), at once if none is.
+   */
+  private retire(warm: Warm, why: string): void {
+    if (this.connections.get(warm.fingerprint) !== warm) return;
+    if (warm.listeners.size === 0) return void this.close(warm, why);
+    this.connections.delete(warm.fingerprint);
+    this.retiring.add(warm);
+    log.debug(`keeper: retiring '${warm.request.entry.name}' (${warm.fingerprint.slice(0, FINGERPRINT_SHOWN)}): ${why}; closed when its commands are done`);
+  }
+
   private close(warm: Warm, why: string): Promise<void> {
     if (warm.idleTimer) this.clock.clearTimeout(warm.idleTimer);
     warm.idleTimer = undefined;
-    if (this.connections.get(warm.fingerprint) !== warm) return Promise.resolve();
-    this.connections.delete(warm.fingerprint);
+    if (this.connections.get(warm.fingerprint) === warm) this.connections.delete(warm.fingerprint);
+    else if (!this.retiring.delete(warm)) return Promise.resolve();
     log.debug(`keeper: closing '${warm.request.entry.name}' (${warm.fingerprint.slice(0, FINGERPRINT_SHOWN)}): ${why}`);
     const closing = warm.pool.closeAll();
     this.closing.add(closing);
@@ -269,11 +287,6 @@ export class WarmConnections {
     this.options.onClosed?.();
     return closing;
   }
-}
-
-/** Connected with stored tokens that are gone now (`mcp logout`). */
-function signedOut(warm: Warm): boolean {
-  return warm.signedIn && !hasStoredTokens(warm.request.entry, warm.auth);
 }
 
 /** What a status says of the entry as this command gave it (its file, its text as written). */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runSource, type RunResult } from "../helpers/binary.ts";
 import { browserEnv } from "../helpers/browser.ts";
@@ -47,7 +48,16 @@ async function setUp(flags: string[]) {
     expect(keeper).toBeDefined();
     return keeper!.pid;
   };
-  return { fixture, cat, stored, refreshTokensSent, signInAndWarmUp, home };
+  /** The authorization server revokes the sign-in (RFC 7009, as the user would from another device): the refresh token, and with it the access tokens it gave. */
+  const revokeAtServer = async () => {
+    const tokens = stored()!;
+    const registrations = JSON.parse(readFileSync(join(home, "credentials.json"), "utf8")).registrations ?? {};
+    const clientId = tokens.clientId ?? (Object.values(registrations)[0] as { clientId: string }).clientId;
+    const form = new URLSearchParams({ token: tokens.refreshToken!, token_type_hint: "refresh_token", client_id: clientId });
+    const answer = await fetch(`${fixture.issuer}/revoke`, { method: "POST", body: form });
+    expect(answer.status).toBe(200);
+  };
+  return { fixture, cat, stored, refreshTokensSent, signInAndWarmUp, revokeAtServer, home };
 }
 
 describe("a warm connection takes its token from the store at each request", () => {
@@ -72,6 +82,35 @@ describe("a warm connection takes its token from the store at each request", () 
     expect(readKeeperInfo(home)?.pid).toBe(keeperPid);
     expect(stored()).toBeUndefined();
     expect(refreshTokensSent()).not.toContain(forgotten.refreshToken);
+  });
+
+  test("a sign-in the authorization server revoked while a command uses the warm connection: the next call is NEEDS-AUTH (exit 5) and retires it; the call under way finishes", async () => {
+    const { cat, stored, revokeAtServer, signInAndWarmUp, home } = await setUp(["--revocation", "--hold-tool"]);
+    const keeperPid = await signInAndWarmUp();
+    const release = join(tempDir(), "release");
+    const holding = cat(["mcp", "call", "linear", "hold", `file=${release}`]);
+    await waitFor(() => existsSync(`${release}.held`), "the held call to reach the server");
+    await revokeAtServer();
+    // The tokens are still stored: only the server knows they no longer hold.
+    expect(stored()).toBeDefined();
+
+    // In use by the held call, the connection is reused as it is (no listing first): the call meets the refusal.
+    const call = await cat(["mcp", "call", "linear", "echo", "text=after-revoke"]);
+    expect(call.stdout).toBe("");
+    expect(call.stderr).toContain("needs you to sign in: run cat-code mcp login");
+    expect(call.exitCode).toBe(5);
+    const status = await runSource(["mcp", "keeper", "status"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } });
+    expect(status.stdout).toContain(`pid ${keeperPid}`);
+    expect(status.stdout).not.toContain("linear");
+
+    writeFileSync(release, "");
+    const held = await holding;
+    expect(held.stdout.trim()).toBe("released");
+    expect(held.exitCode).toBe(0);
+    const again = await cat(["mcp", "call", "linear", "echo", "text=again"]);
+    expect(again.exitCode).toBe(5);
+    expect((await cat(["mcp", "list"])).stdout).toMatch(/^linear\s+NEEDS-AUTH/m);
+    expect(readKeeperInfo(home)?.pid).toBe(keeperPid);
   });
 
   test("after a step-up mcp login: the next warm call goes through at once, with the same keeper", async () => {

@@ -35,10 +35,10 @@ export interface RecalledEra extends EraRecord {
 }
 
 /**
- * How long a found era holds before the server is probed again. A legacy record may be wrong: a
- * dual-era server slow to start (a first `npx` download) misses the probe's window and answers the
- * handshake; or the server was upgraded since. A day costs a silent legacy server one probe window
- * a day; a modern record is merely written again.
+ * How long a found era holds before the server is probed again. A legacy record may be wrong: the
+ * server was upgraded since, or it is a dual-era server slow to start (a first `npx` download) that
+ * missed the probe's window and did not answer the probe even late (McpClient.lateProbeAnswer). A
+ * day costs a silent legacy server one probe window a day; a modern record is merely written again.
  */
 export const REPROBE_AFTER_MS = 24 * 60 * 60 * 1000;
 

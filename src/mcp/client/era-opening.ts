@@ -36,9 +36,9 @@ export interface EraOpeningSteps {
  * Finds a server's era and opens it, within one timeout. A server remembered as legacy goes
  * straight to the handshake (a silent legacy stdio server would cost the probe's window every
  * time), unless the record is stale (era-memory.ts): then it is probed again, so a server that was
- * slow to start, or was upgraded since, moves to the modern era once it answers. If the server
- * answers the handshake with an error, the memory no longer holds: it is forgotten and the server
- * probed. A silent server costs at most the window, and leaves the handshake half the time. A
+ * upgraded since moves to the modern era once it answers. If the server answers the handshake with
+ * an error, the memory no longer holds: it is forgotten and the server probed. A silent server
+ * costs at most the probe's window (`probeWindowMs`), and leaves the handshake the rest. A
  * failure names its step (the probe, initialize). Resolves to the era opened; the caller remembers it.
  */
 export async function openEra(steps: EraOpeningSteps): Promise<"modern" | "legacy"> {
@@ -77,7 +77,7 @@ export async function openEra(steps: EraOpeningSteps): Promise<"modern" | "legac
       throw failedAt(PROBE_STEP, error);
     }
   };
-  const finding = await detect(Math.min(PROBE_WINDOW_MS, timeoutMs / 2));
+  const finding = await detect(probeWindowMs(remembered, timeoutMs));
   if (finding.era === "modern") {
     steps.openModern(finding);
     return "modern";
@@ -94,4 +94,15 @@ export async function openEra(steps: EraOpeningSteps): Promise<"modern" | "legac
     steps.openModern(second);
     return "modern";
   }
+}
+
+/**
+ * How long the probe waits: the short window, unless the server is remembered as modern. Such a
+ * server answered the probe before, perhaps late (slow to start, see McpClient.lateProbeAnswer):
+ * it gets half the timeout, or every slow start would pin it to the handshake again. If it is
+ * silent now, the handshake has the other half, and the server is remembered as legacy after it.
+ */
+export function probeWindowMs(remembered: RecalledEra | undefined, timeoutMs: number): number {
+  const trusted = remembered?.era === "modern" && !remembered.stale;
+  return trusted ? timeoutMs / 2 : Math.min(PROBE_WINDOW_MS, timeoutMs / 2);
 }

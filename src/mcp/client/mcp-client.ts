@@ -19,6 +19,7 @@ import {
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
+import type { JsonRpcResponse } from "../protocol.ts";
 import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities, type ProgressToken, type SubscriptionFilter } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
@@ -27,7 +28,7 @@ import { ProgressTimeout } from "./progress-timeout.ts";
 import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
 import { sendWithInputRounds } from "./input-required.ts";
-import { stillOffersModern, type ModernServer } from "./era-detection.ts";
+import { fromDiscoverResult, stillOffersModern, type ModernServer } from "./era-detection.ts";
 import { openEra, type BoundEraMemory } from "./era-opening.ts";
 import { paramsForEra } from "./era-params.ts";
 import { CLIENT_INFO } from "./request-meta.ts";
@@ -76,6 +77,8 @@ export type RequestOptions = CallOptions & {
   headers?: Record<string, string>;
   /** A timeout that progress resets (tools/call); without it the request joins a shared group. */
   timeout?: ProgressTimeout;
+  /** Hears the request's id before it is sent (the era probe keeps it: its answer may come late). */
+  registration?: { registered(id: number): void };
 };
 
 /** How often a modern request whose response stream broke is sent again (each time with a new id). */
@@ -146,6 +149,10 @@ export class McpClient {
   /** What the server declared (`initialize`, or `server/discover` for a modern server). */
   serverCapabilities: Record<string, unknown> | undefined;
   private _era: Era = "legacy";
+  /** The era probe's id, from its send until an answer to it came (on time or late). */
+  private probeId: number | undefined;
+  /** A late answer to the probe that said 2026-07-28 (see `lateProbeAnswer`). */
+  private lateModern: ModernServer | undefined;
   private readonly capabilities: ClientCapabilities;
   private readonly lists: FeatureLists;
   private readonly subscriptions: ResourceSubscriptions;
@@ -171,6 +178,7 @@ export class McpClient {
     });
     this.connection.onRequest = (request) => this.answerServerRequest(request);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
+    this.connection.onStrayAnswer = (response) => this.lateProbeAnswer(response);
     this.connection.onClose = (error) => {
       this.subscriptions.stop();
       if (this._state.status === "connecting") this._state = { status: "failed", reason: error.message };
@@ -321,7 +329,28 @@ export class McpClient {
       connectionEnded: () => this.connectionEnded,
       skipProbe: this.options.skipProbe,
     });
-    this.options.eraMemory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
+    const late = this._era === "legacy" ? this.lateModern : undefined;
+    this.options.eraMemory?.remember(late ? { era: "modern", version: late.version } : { era: this._era, version: this.protocolVersion ?? "" });
+  }
+
+  /**
+   * An answer to a request given up: news only if it is the era probe's. A dual-era server slow to
+   * start (a first `npx` download) misses the probe's window and gets the handshake; once started it
+   * reads the probe first and answers it, late. That answer counts: the server is remembered as
+   * modern, and its next start waits for the probe (era-opening.ts). This connection keeps its era:
+   * the server has pinned it with `initialize`, and a connection in use is not torn down for that.
+   * Probing the running connection again would not tell: a server may pin a connection to the era
+   * of its first request (SDK v2 answers -32601 there).
+   */
+  private lateProbeAnswer(response: JsonRpcResponse): void {
+    if (this.probeId === undefined || String(response.id) !== String(this.probeId) || !("result" in response)) return;
+    this.probeId = undefined;
+    const finding = fromDiscoverResult(response.result);
+    if (finding.era !== "modern" || this._era === "modern") return;
+    this.lateModern = finding;
+    log.debug(`${this.transport.description}: answered the era probe late, as a ${MODERN_PROTOCOL_VERSION} server; its next connection speaks it`);
+    // While connecting, `establish` records it; after, it is recorded here.
+    if (this._state.status === "connected") this.options.eraMemory?.remember({ era: "modern", version: finding.version });
   }
 
   /** `server/discover`, the modern way. */
@@ -330,7 +359,7 @@ export class McpClient {
     this.transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
     // Closing a modern HTTP request's stream is its cancellation.
     this.connection.sendsCancellation = kind !== "http";
-    return this.request("server/discover", {}, options);
+    return this.request("server/discover", {}, { ...options, registration: { registered: (id) => (this.probeId = id) } });
   }
 
   private openModern(server: ModernServer): void {
@@ -486,7 +515,7 @@ export class McpClient {
         try {
           const sent = paramsForEra(this._era, params, this.metaOptions(options));
           if (own) signal = own.signal;
-          return await this.connection.request(method, sent, { signal, headers: options.headers, registration: own });
+          return await this.connection.request(method, sent, { signal, headers: options.headers, registration: own ?? options.registration });
         } catch (error) {
           if (!(error instanceof McpError)) throw error;
           if (this._era === "modern") {

@@ -33,6 +33,8 @@ export class JsonRpcConnection {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Called once when the transport ends by itself (not after `close()`); every pending request has failed with `error`. */
   onClose?: (error: Error) => void;
+  /** Hears an answer to an id no longer pending (a request given up), after the debug line: it may still be news. */
+  onStrayAnswer?: (response: JsonRpcResponse) => void;
   /**
    * Whether a request given up (timeout, Ctrl-C) is followed by `notifications/cancelled`. A
    * revision where closing the request's stream is the cancellation turns this off.
@@ -94,6 +96,7 @@ export class JsonRpcConnection {
       case "response":
         if (!this.pending.settle(classified.message)) {
           log.debug(`${this.transport.description}: dropped an answer to unknown id ${JSON.stringify(classified.message.id)}`);
+          this.onStrayAnswer?.(classified.message);
         }
         return;
       case "request":

@@ -3,12 +3,13 @@
  * exits or closes its stdout on the era probe (`server/discover`) is started again and goes straight
  * to initialize, and is remembered as legacy, so the next start sends no probe; an HTTP server that
  * never answers the probe costs the short window, not the whole timeout; a failure names its step;
- * a dual-era server that was slow to start is probed again once its record is a day old.
+ * a dual-era server slow to start answers the probe late, and that answer counts; a legacy record
+ * is probed again once it is a day old.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROBE_WINDOW_MS } from "../../../src/mcp/client/era-detection.ts";
 import { EraMemory, REPROBE_AFTER_MS } from "../../../src/mcp/client/era-memory.ts";
@@ -107,38 +108,82 @@ describe("an HTTP server that never answers a method it does not know", () => {
   }, 30_000);
 });
 
-test("a dual-era server slow to start is pinned to the handshake only until its record is a day old: then it is probed again, and is modern", async () => {
-  const ready = join(tempDir(), "ready");
-  const config: ServerConfig = { type: "stdio", command: BUN, args: [SDK_V2_SERVER, "--stdio", "--starts-when", ready], env: {} };
-  let wallClock = Date.now();
-  const handles = new EraMemoryHandles(new EraMemory({ env: { CAT_CODE_HOME: tempDir() }, now: () => wallClock }));
-  const memory = handles.handleFor(config);
-  const connect = async (clock?: FakeClock, whileConnecting?: () => Promise<void>) => {
-    const client = new McpClient(createTransport(config), { eraMemory: memory, timeoutMs: 20_000, clock });
-    cleanup.push(() => client.close());
-    const connecting = client.connect();
-    await whileConnecting?.();
-    await connecting;
-    await handles.settled();
-    return client;
+describe("a dual-era server slow to start (it reads nothing until a file exists)", () => {
+  const setUp = () => {
+    const ready = join(tempDir(), "ready");
+    const config: ServerConfig = { type: "stdio", command: BUN, args: [SDK_V2_SERVER, "--stdio", "--starts-when", ready], env: {} };
+    let wallClock = Date.now();
+    const eras = new EraMemory({ env: { CAT_CODE_HOME: tempDir() }, now: () => wallClock });
+    const handles = new EraMemoryHandles(eras);
+    const memory = handles.handleFor(config);
+    const connect = async (clock?: FakeClock, whileConnecting?: () => Promise<void>) => {
+      const client = new McpClient(createTransport(config), { eraMemory: memory, timeoutMs: 20_000, clock });
+      cleanup.push(() => client.close());
+      const connecting = client.connect();
+      await whileConnecting?.();
+      await connecting;
+      await handles.settled();
+      return client;
+    };
+    /** Connects while the server is still starting: the fake clock passes the probe's window, then the server starts. */
+    const connectSlowly = () => {
+      rmSync(ready, { force: true });
+      const clock = new FakeClock();
+      return connect(clock, async () => {
+        await waitFor(() => clock.pending() > 0, "the probe's timeout");
+        clock.advance(PROBE_WINDOW_MS + 10);
+        writeFileSync(ready, "");
+      });
+    };
+    return { config, eras, memory, connect, connectSlowly, passADay: () => (wallClock += REPROBE_AFTER_MS + 1) };
   };
 
-  // Still starting when probed: the window passes, the server starts, and answers the handshake.
-  const clock = new FakeClock();
-  const slow = await connect(clock, async () => {
-    await waitFor(() => clock.pending() > 0, "the probe's timeout");
-    clock.advance(PROBE_WINDOW_MS + 10);
+  test("misses the probe's window and gets the handshake, but its late answer to the probe is remembered: its next slow start waits for the probe and speaks 2026-07-28", async () => {
+    const { memory, connectSlowly } = setUp();
+    const first = await connectSlowly();
+    expect(first.era).toBe("legacy");
+    expect(first.protocolVersion).toBe("2025-11-25");
+    // The server read the probe once it started and answered it before initialize.
+    expect(memory.recall()).toMatchObject({ era: "modern", version: "2026-07-28", stale: false });
+    // This connection keeps the era the server pinned it to, and works.
+    expect(await first.callTool("echo", { text: "still legacy" })).toMatchObject({ content: [{ type: "text", text: "still legacy" }] });
+
+    // As slow again: remembered as modern, the probe waits past the short window, and is answered.
+    const second = await connectSlowly();
+    expect(second.era).toBe("modern");
+    expect(memory.recall()).toMatchObject({ era: "modern", version: "2026-07-28" });
+  }, 30_000);
+
+  test("a legacy record is kept for a day (no probe), then the server is probed again, and is modern", async () => {
+    const { config, eras, memory, connect, passADay } = setUp();
+    const ready = config.type === "stdio" ? config.args[config.args.length - 1]! : "";
     writeFileSync(ready, "");
-  });
-  expect(slow.era).toBe("legacy");
-  expect(memory.recall()).toMatchObject({ era: "legacy", stale: false });
+    await eras.remember(config, { era: "legacy", version: "2025-11-25" });
+    expect((await connect()).era).toBe("legacy");
 
-  // Fast now, but remembered as legacy: no probe within the day.
-  expect((await connect()).era).toBe("legacy");
+    passADay();
+    expect(memory.recall()?.stale).toBe(true);
+    expect((await connect()).era).toBe("modern");
+    expect(memory.recall()).toMatchObject({ era: "modern", version: "2026-07-28", stale: false });
+  }, 30_000);
+});
 
-  wallClock += REPROBE_AFTER_MS + 1;
-  expect(memory.recall()?.stale).toBe(true);
-  const probedAgain = await connect();
-  expect(probedAgain.era).toBe("modern");
-  expect(memory.recall()).toMatchObject({ era: "modern", version: "2026-07-28", stale: false });
+test("a server remembered as modern that is now silent on the probe waits half the timeout for it, then gets the handshake, and is remembered as legacy", async () => {
+  const config = chaos("--hang=unknown");
+  const eras = new EraMemory({ env: { CAT_CODE_HOME: tempDir() } });
+  await eras.remember(config, { era: "modern", version: "2026-07-28" });
+  const handles = new EraMemoryHandles(eras);
+  const clock = new FakeClock();
+  const client = new McpClient(createTransport(config), { eraMemory: handles.handleFor(config), timeoutMs: 20_000, clock });
+  cleanup.push(() => client.close());
+  const connecting = client.connect();
+  await waitFor(() => clock.pending() > 0, "the probe's timeout");
+  // Past the short window the probe is still waited for (a timeout gives its id up at once).
+  clock.advance(PROBE_WINDOW_MS + 10);
+  expect(client.connection.pendingCount).toBe(1);
+  clock.advance(10_000);
+  await connecting;
+  await handles.settled();
+  expect(client.era).toBe("legacy");
+  expect(eras.recall(config)).toMatchObject({ era: "legacy", version: "2025-11-25" });
 }, 30_000);

@@ -202,6 +202,19 @@ describe("JsonRpcConnection: cancellation", () => {
     expect(connection.pendingCount).toBe(0);
   });
 
+  test("a late answer to a request given up is passed to onStrayAnswer (the era probe's may be news), and settles nothing", async () => {
+    const { wire, connection } = connected();
+    const stray: unknown[] = [];
+    connection.onStrayAnswer = (response) => stray.push(response);
+    const controller = new AbortController();
+    const answer = connection.request("server/discover", {}, { signal: controller.signal });
+    controller.abort(new Error("the window passed"));
+    await expect(answer).rejects.toThrow("the window passed");
+    wire.deliver({ jsonrpc: "2.0", id: 0, result: { late: true } });
+    expect(stray).toEqual([{ jsonrpc: "2.0", id: 0, result: { late: true } }]);
+    expect(connection.pendingCount).toBe(0);
+  });
+
   test("an aborted initialize is never cancelled", async () => {
     const { wire, connection } = connected();
     const controller = new AbortController();
