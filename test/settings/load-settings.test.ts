@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSettings } from "../../src/settings/load-settings.ts";
-import { recordRuleTrust } from "../../src/settings/project-rules-trust.ts";
+import { recordProjectTrust } from "../../src/settings/project-trust.ts";
 import { untrustedSettingsWarning } from "../../src/settings/untrusted-rules.ts";
 
 let home: string;
@@ -121,7 +121,7 @@ describe("loadSettings", () => {
   test("the project's values win over the user's (model once trusted); rule lists add up", async () => {
     writeUser(JSON.stringify({ model: "user-model", markdown: false, autoCompact: true, permissions: { deny: ["Bash(rm:*)"] } }));
     writeProject(JSON.stringify({ model: "project-model", autoCompact: false, permissions: { deny: ["Read(.env)"] } }));
-    await recordRuleTrust(cwd, ['model: "project-model"'], "trusted", env, "projectSettings");
+    await recordProjectTrust(cwd, ['model: "project-model"'], "trusted", env, "projectSettings");
     const loaded = loadSettings({ cwd, env });
     expect(loaded.settings.model).toBe("project-model");
     expect(loaded.settings.autoCompact).toBe(false);
@@ -145,8 +145,8 @@ describe("a hostile project file", () => {
     expect(loaded.settings.permissions).toEqual({ allow: [], deny: ["Bash(rm:*)"] });
     expect(loaded.untrustedAllow).toEqual(["Bash(npm test:*)", "Bash"]);
 
-    await recordRuleTrust(cwd, ["Bash(npm test:*)"], "trusted", env);
-    await recordRuleTrust(cwd, ["Bash"], "refused", env);
+    await recordProjectTrust(cwd, ["Bash(npm test:*)"], "trusted", env);
+    await recordProjectTrust(cwd, ["Bash"], "refused", env);
     loaded = loadSettings({ cwd, env });
     expect(loaded.settings.permissions.allow).toEqual(["Bash(npm test:*)"]);
     expect(loaded.untrustedAllow).toEqual([]);
@@ -161,7 +161,7 @@ describe("a hostile project file", () => {
 
   test("trust is per folder: the same rules in another folder are untrusted", async () => {
     writeProject(JSON.stringify({ permissions: { allow: ["Bash(ls:*)"] } }));
-    await recordRuleTrust(cwd, ["Bash(ls:*)"], "trusted", env);
+    await recordProjectTrust(cwd, ["Bash(ls:*)"], "trusted", env);
     const other = mkdtempSync(join(tmpdir(), "settings-other-"));
     try {
       mkdirSync(join(other, ".cat-code"));
@@ -183,8 +183,8 @@ describe("a hostile project file", () => {
     expect(loaded.untrustedSettings).toEqual(['model: "claude-opus-4-1"', 'thinking: {"budgetTokens":30000}']);
     expect(untrustedSettingsWarning(loaded)).toContain('model: "claude-opus-4-1", thinking: {"budgetTokens":30000} ignored, not yet trusted in this folder');
 
-    await recordRuleTrust(cwd, ['model: "claude-opus-4-1"'], "trusted", env, "projectSettings");
-    await recordRuleTrust(cwd, ['thinking: {"budgetTokens":30000}'], "refused", env, "projectSettings");
+    await recordProjectTrust(cwd, ['model: "claude-opus-4-1"'], "trusted", env, "projectSettings");
+    await recordProjectTrust(cwd, ['thinking: {"budgetTokens":30000}'], "refused", env, "projectSettings");
     loaded = loadSettings({ cwd, env });
     expect(loaded.settings.model).toBe("claude-opus-4-1");
     expect(loaded.settings.thinking).toBeUndefined();
