@@ -109,6 +109,17 @@ describe("loadSettings", () => {
     expect(loaded.settings.permissions.deny).toEqual(["Bash(sudo:*)"]);
   });
 
+  test("a wrapper named by its path, with a version or through busybox warns as by its name", () => {
+    writeUser(JSON.stringify({ permissions: { allow: ["Bash(/bin/sh:*)", "Bash(/usr/bin/timeout:*)", "Bash(python3.12:*)", "Bash(nodejs:*)", "Bash(busybox:*)", "Bash(/usr/bin/python3 manage.py:*)"] } }));
+    const loaded = loadSettings({ cwd, env });
+    expect(loaded.warnings).toHaveLength(5);
+    expect(loaded.warnings[0]).toContain(`"Bash(/bin/sh:*)" names only /bin/sh, which runs another command`);
+    expect(loaded.warnings[1]).toContain(`"Bash(/usr/bin/timeout:*)" names only /usr/bin/timeout`);
+    expect(loaded.warnings[2]).toContain(`"Bash(python3.12:*)" names only python3.12`);
+    expect(loaded.warnings[3]).toContain(`"Bash(nodejs:*)" names only nodejs`);
+    expect(loaded.warnings[4]).toContain(`"Bash(busybox:*)" names only busybox`);
+  });
+
   test("a __proto__ key stays a key: no prototype is changed", () => {
     writeUser('{"env": {"__proto__": {"polluted": "yes"}, "A": "1"}}');
     const loaded = loadSettings({ cwd, env });
