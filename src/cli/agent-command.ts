@@ -71,7 +71,7 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   if (!print && process.stdin.isTTY) {
     const { askProjectApprovals } = await import("../repl/project-approval-question.ts");
     entries = await askProjectApprovals(entries);
-    settings = await (await import("../repl/project-rules-question.ts")).askProjectRuleTrust(settings, process.cwd());
+    settings = await (await import("../repl/project-trust-question.ts")).askProjectTrust(settings, process.cwd());
     // A project's model or thinking trusted just now holds from this session on.
     ({ model, thinking, maxTokens } = agentStartup({ flags: startupFlags, settings: settings.settings }));
   } else {

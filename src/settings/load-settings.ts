@@ -6,7 +6,7 @@ import { readConfigText } from "../mcp/config/config-file-text.ts";
 import { ConfigError } from "../mcp/config/config-error.ts";
 import { catCodeHome, describeParseError, lineAndColumn } from "../mcp/config/load-config.ts";
 import { isPlainObject } from "../system/plain-object.ts";
-import { readRuleTrust } from "./project-rules-trust.ts";
+import { readProjectTrust } from "./project-trust.ts";
 import { cutText } from "../system/cut-text.ts";
 
 /** Keys and rules come from a file anyone may have written: a warning shows a bounded piece. */
@@ -32,7 +32,7 @@ export function projectSettingsPath(cwd: string): string {
  * settings; a file that is not JSON is one warning and none of its settings; a bad value is a
  * warning naming file, key and what is allowed, and only that key is left out. A project file is
  * hostile (it comes with a clone): its `env` is ignored, its deny rules always hold, its allow rules,
- * `model` and `thinking` only once trusted for this folder (see project-rules-trust.ts).
+ * `model` and `thinking` only once trusted for this folder (see project-trust.ts).
  */
 export function loadSettings(options: { cwd: string; env?: Env }): LoadedSettings {
   const env = options.env ?? process.env;
@@ -54,7 +54,7 @@ export function loadSettings(options: { cwd: string; env?: Env }): LoadedSetting
   }
   if (project.env) warnings.push(`${projectFile}: "env" is ignored in a project's settings (it could point cat-code elsewhere); put it in ${userFile}`);
   if (project.permissions?.allow?.length) {
-    const { trust, warning } = readRuleTrust(options.cwd, env);
+    const { trust, warning } = readProjectTrust(options.cwd, env);
     if (warning) warnings.push(warning);
     for (const source of rules) {
       if (source.scope !== "project" || source.list !== "allow" || trust.trusted.has(source.rule)) continue;
@@ -82,7 +82,7 @@ function settingTrustKey(key: (typeof COSTLY_KEYS)[number], value: unknown): str
 function projectCostlySettings(user: FileSettings, project: FileSettings, cwd: string, env: Env, warnings: string[]): { kept: FileSettings; untrusted: string[] } {
   const asked = COSTLY_KEYS.filter((key) => project[key] !== undefined && JSON.stringify(project[key]) !== JSON.stringify(user[key]));
   if (asked.length === 0) return { kept: project, untrusted: [] };
-  const { trust, warning } = readRuleTrust(cwd, env, "projectSettings");
+  const { trust, warning } = readProjectTrust(cwd, env, "projectSettings");
   if (warning) warnings.push(warning);
   const kept: FileSettings = { ...project };
   const untrusted: string[] = [];

@@ -1,6 +1,6 @@
 import { ConfigError } from "../mcp/config/config-error.ts";
 import { loadSettings } from "./load-settings.ts";
-import { recordRuleTrust } from "./project-rules-trust.ts";
+import { recordProjectTrust } from "./project-trust.ts";
 import type { LoadedSettings, RuleSource } from "./settings.ts";
 
 /** The rule lists withRules reads (src/agent/permission-rules.ts' PermissionRules). */
@@ -59,7 +59,7 @@ export class PermissionSettings {
   async save(rule: string, scope: "project" | "user"): Promise<string> {
     const file = scope === "project" ? this.loaded.projectFile : this.loaded.userFile;
     try {
-      if (scope === "project") await recordRuleTrust(this.options.cwd, [rule], "trusted", this.env);
+      if (scope === "project") await recordProjectTrust(this.options.cwd, [rule], "trusted", this.env);
       await addPermissionRule(file, "allow", rule, { mode: scope === "user" ? 0o600 : undefined });
     } catch (error) {
       this.sessionOnly.push(rule);
@@ -83,7 +83,7 @@ export class PermissionSettings {
 
   /** Records the user's word about the project's untrusted allow rules; trusted ones hold at once. */
   async trust(rules: readonly string[], decision: "trusted" | "refused"): Promise<void> {
-    await recordRuleTrust(this.options.cwd, rules, decision, this.env);
+    await recordProjectTrust(this.options.cwd, rules, decision, this.env);
     this.reload();
   }
 

@@ -43,7 +43,7 @@ export interface RuleSource {
   file: string;
   /**
    * "active": in force. A project allow rule is "untrusted" until the user trusts it for this
-   * folder, "refused" once they said never (see project-rules-trust.ts).
+   * folder, "refused" once they said never (see project-trust.ts).
    */
   state: "active" | "untrusted" | "refused";
 }

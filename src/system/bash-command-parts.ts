@@ -1,4 +1,4 @@
-import { FIND_COMMAND_OPTIONS, wrapperOf } from "./command-wrappers.ts";
+import { commandName, FIND_COMMAND_OPTIONS, runsInline, wrapperOf } from "./command-wrappers.ts";
 
 /** One word of a command; `literal` is false when the shell would change it (a `$VAR`, a glob, `~`). */
 export interface CommandWord {
@@ -126,15 +126,15 @@ function toPart(words: CommandWord[]): CommandPart {
 
 /** Shell words in front of a command that are not one (`if rm …; then rm …`). */
 const KEYWORDS = new Set(["!", "{", "then", "do", "else", "elif", "if", "while", "until"]);
-/** Options after which a command starts (`bash -c "rm …"`, `find . -exec rm`): it is looked at too. */
-const COMMAND_OPTIONS = new Set(["-c", ...FIND_COMMAND_OPTIONS]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
  * Every command a line could run, for deny rules: cut at every separator, substitution and bracket,
- * quotes dropped, assignments and keywords skipped, and the command after `-c` or `-exec` taken too.
- * Behind a wrapper (COMMAND_WRAPPERS: `sudo`, `timeout 5`, `xargs -n1`) any later word could be the
- * command, so each is taken as a start; the wrapper itself is one too (`Bash(sudo:*)`). Coarse on
+ * quotes dropped, assignments and keywords skipped, and the command after a runner's inline-code
+ * option (`bash -xc "rm …"`, see runsInline) or find's `-exec` taken too. Behind a wrapper
+ * (COMMAND_WRAPPERS: `sudo`, `timeout 5`, `xargs -n1`, `busybox`) any later word could be the
+ * command, so each is taken as a start; the wrapper itself is one too (`Bash(sudo:*)`). A command
+ * named by its path is also taken by its name (`/bin/rm` is rm for `Bash(rm:*)`). Coarse on
  * purpose: a deny rule should rather refuse a harmless command than let `echo "$(rm -rf ~)"` through.
  * It is still not a sandbox (`$'\x72m'` is rm, and is not seen).
  */
@@ -144,10 +144,15 @@ export function denyView(command: string): string[][] {
     const words = segment.split(/[ \t]+/).filter((w) => w !== "");
     let start = 0;
     while (start < words.length && (ASSIGNMENT.test(words[start] as string) || KEYWORDS.has(words[start] as string))) start++;
-    views.push(words.slice(start));
     const wrapper = words[start] === undefined ? undefined : wrapperOf(words[start] as string);
-    if (wrapper && wrapper.kind !== "runner") for (let i = start + 1; i < words.length; i++) views.push(words.slice(i));
-    else words.forEach((word, i) => COMMAND_OPTIONS.has(word) && views.push(words.slice(i + 1)));
+    const starts = [start];
+    if (wrapper && wrapper.kind !== "runner") for (let i = start + 1; i < words.length; i++) starts.push(i);
+    else words.forEach((word, i) => (FIND_COMMAND_OPTIONS.includes(word) || (wrapper && i > start && runsInline(wrapper, word))) && starts.push(i + 1));
+    for (const at of starts) {
+      const first = words[at];
+      views.push(words.slice(at));
+      if (first !== undefined && first.includes("/")) views.push([commandName(first), ...words.slice(at + 1)]);
+    }
   }
   return views.filter((words) => words.length > 0);
 }

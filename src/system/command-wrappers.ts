@@ -28,9 +28,10 @@ const PACKAGE_RUNNER: CommandWrapper = { kind: "runner", inline: ["-c", "--call"
 const HIDDEN: CommandWrapper = { kind: "hidden" };
 
 /**
- * Every command that runs another command, and how: the one list the allow rules, the deny view and
- * the "always" suggestion all read. Not a sandbox: a program that runs commands it reads from a file
- * (make, a test runner) is the rule's business, not this list's.
+ * Every command that runs another command, and how: the one list the allow rules, the deny view, the
+ * "always" suggestion and the settings' warning all read, by the command's name with its folder and
+ * version left off (see wrapperName: `/usr/bin/python3.12` is python). Not a sandbox: a program that
+ * runs commands it reads from a file (make, a test runner) is the rule's business, not this list's.
  */
 export const COMMAND_WRAPPERS: Readonly<Record<string, CommandWrapper>> = {
   timeout: { kind: "prefix", flags: ["--preserve-status", "--foreground", "-v", "--verbose"], values: ["-s", "--signal", "-k", "--kill-after"], operands: 1 },
@@ -53,6 +54,9 @@ export const COMMAND_WRAPPERS: Readonly<Record<string, CommandWrapper>> = {
     values: ["-n", "--max-args", "-L", "--max-lines", "-P", "--max-procs", "-s", "--max-chars", "-d", "--delimiter", "-E", "-a", "--arg-file"],
     hiding: ["-I", "-i", "--replace", "-e", "--eof", "-l"],
   },
+  // `busybox sh -c …` is sh: the applet is the command.
+  busybox: { kind: "prefix" },
+  toybox: { kind: "prefix" },
   sudo: HIDDEN,
   doas: HIDDEN,
   su: HIDDEN,
@@ -77,11 +81,16 @@ export const COMMAND_WRAPPERS: Readonly<Record<string, CommandWrapper>> = {
   zsh: SHELL,
   dash: SHELL,
   ksh: SHELL,
+  mksh: SHELL,
+  ash: SHELL,
+  yash: SHELL,
+  csh: SHELL,
+  tcsh: SHELL,
   fish: SHELL,
   python: PYTHON,
-  python2: PYTHON,
-  python3: PYTHON,
+  pypy: PYTHON,
   node: JS,
+  nodejs: JS,
   bun: JS,
   deno: JS,
   perl: SCRIPT,
@@ -109,44 +118,68 @@ export function wrappedCommand(words: readonly string[]): WrappedCommand {
   let appends = false;
   for (;;) {
     const name = words[i];
-    const wrapper = name === undefined ? undefined : own(name);
+    const wrapper = name === undefined ? undefined : wrapperOf(name);
     if (name === undefined || !wrapper) break;
     if (wrapper.kind === "hidden") return { kind: "hidden", why: `${name} runs a command no rule can read` };
-    if (wrapper.kind === "runner") return runnerCall(words, i, name, wrapper.inline, appends);
+    if (wrapper.kind === "runner") return runnerCall(words, i, name, wrapper, appends);
     const next = afterOptions(words, i + 1, wrapper);
     if (typeof next === "string") return { kind: "hidden", why: `${name} ${next}` };
     i = next;
-    if (name === "env" && words[i] !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i] as string)) {
+    if (wrapperName(name) === "env" && words[i] !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i] as string)) {
       return { kind: "hidden", why: "env sets variables that change what runs" };
     }
     appends ||= wrapper.appends === true;
   }
-  if (words[i] === "find" && words.slice(i + 1).some((word) => FIND_COMMAND_OPTIONS.includes(word))) return { kind: "hidden", why: "find runs a command of its own" };
+  if (words[i] !== undefined && commandName(words[i] as string) === "find" && words.slice(i + 1).some((word) => FIND_COMMAND_OPTIONS.includes(word))) return { kind: "hidden", why: "find runs a command of its own" };
   return { kind: "command", start: i, appends };
 }
 
 /** Whether a rule starting with `words` would name only a wrapper or a runner, and so allow anything behind it. */
 export function namesOnlyWrapper(words: readonly string[]): boolean {
-  const wrapper = words[0] === undefined ? undefined : own(words[0]);
+  const wrapper = words[0] === undefined ? undefined : wrapperOf(words[0]);
   if (!wrapper) return false;
   return wrapper.kind !== "runner" || !words.slice(1).some((word) => !word.startsWith("-"));
 }
 
-/** The wrapper `name` is, if any (an own key: `constructor` is no wrapper). */
-export function wrapperOf(name: string): CommandWrapper | undefined {
-  return own(name);
+/** The wrapper the command word `word` names, if any (`/bin/sh`, `python3.12`, `nodejs` included). */
+export function wrapperOf(word: string): CommandWrapper | undefined {
+  const name = wrapperName(word);
+  return name === undefined ? undefined : COMMAND_WRAPPERS[name];
 }
 
-function own(name: string): CommandWrapper | undefined {
-  return Object.hasOwn(COMMAND_WRAPPERS, name) ? COMMAND_WRAPPERS[name] : undefined;
+/** The program a command word runs, its folder left off: `/usr/bin/timeout` is timeout. */
+export function commandName(word: string): string {
+  return word.slice(word.lastIndexOf("/") + 1);
 }
 
-function runnerCall(words: readonly string[], at: number, name: string, inline: readonly string[], appends: boolean): WrappedCommand {
+/** `python3.12`, `python3.13t`, `perl5.36`, `ksh93`, `pypy3`: a version after the name. */
+const VERSIONED = /^([A-Za-z]+?)-?\d+(?:\.\d+)*[a-z]?$/;
+
+/**
+ * The COMMAND_WRAPPERS entry a command word is, by its name without folder or version: a rule or a
+ * deny must not be got past by writing `/bin/sh` or `python3.12` for sh or python. Own keys only
+ * (`constructor` is no wrapper).
+ */
+function wrapperName(word: string): string | undefined {
+  const name = commandName(word);
+  const unversioned = VERSIONED.exec(name)?.[1];
+  return [name, unversioned].find((key) => key !== undefined && Object.hasOwn(COMMAND_WRAPPERS, key));
+}
+
+/**
+ * Whether `word`, after a runner, makes it run code given inline: an option it lists, or a cluster
+ * of short options holding one (`bash -xc`, `perl -ne`). The one home of that rule: allow rules and
+ * the deny view both ask it.
+ */
+export function runsInline(runner: Extract<CommandWrapper, { kind: "runner" }>, word: string): boolean {
+  if (runner.inline.includes(word)) return true;
+  if (!/^-[A-Za-z]+$/.test(word)) return false;
+  return runner.inline.some((option) => /^-[A-Za-z]$/.test(option) && word.slice(1).includes(option[1] as string));
+}
+
+function runnerCall(words: readonly string[], at: number, name: string, runner: Extract<CommandWrapper, { kind: "runner" }>, appends: boolean): WrappedCommand {
   const rest = words.slice(at + 1);
-  // `-xc`: a cluster of short options with c in it is still -c.
-  const clusters = inline.filter((option) => /^-[a-z]$/i.test(option)).map((option) => option[1] as string);
-  const inlineCode = rest.some((word) => inline.includes(word) || (/^-[A-Za-z]+$/.test(word) && clusters.some((c) => word.slice(1).includes(c))));
-  if (inlineCode) return { kind: "hidden", why: `${name} runs code given inline` };
+  if (rest.some((word) => runsInline(runner, word))) return { kind: "hidden", why: `${name} runs code given inline` };
   if (!rest.some((word) => !word.startsWith("-"))) return { kind: "hidden", why: `${name} with nothing to run reads its commands from stdin` };
   return { kind: "command", start: at, appends };
 }

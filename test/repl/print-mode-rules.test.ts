@@ -69,3 +69,17 @@ test("--allowedTools naming only a wrapper is a usage error that says what to wr
   expect(run.stderr).toContain("Bash(npm test:*) also allows `timeout 60 npm test`");
   expect(run.stderr).not.toContain("    at ");
 }, 30_000);
+
+test("a wrapper named by its path is that wrapper: a saved Bash(/bin/sh:*) allows nothing, and deny Bash(touch:*) holds behind /usr/bin/timeout", async () => {
+  writeFileSync(join(home, "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(/bin/sh:*)"] } }));
+  let run = await runPrint([], [reply(toolUse("bash", { command: "/bin/sh -c 'touch PWNED'" })), answerWithResult]);
+  expect(run.stdout).toContain("result: The user declined to run bash");
+  expect(existsSync(join(project, "PWNED"))).toBe(false);
+  expect(run.stderr).toContain(`"Bash(/bin/sh:*)" names only /bin/sh, which runs another command, so as an allow rule it allows nothing`);
+  await standIn?.stop();
+
+  writeFileSync(join(home, "settings.json"), JSON.stringify({ permissions: { allow: ["Bash"], deny: ["Bash(touch:*)"] } }));
+  run = await runPrint([], [reply(toolUse("bash", { command: "/usr/bin/timeout 5 touch PWNED" })), answerWithResult]);
+  expect(run.stdout).toContain("result: Permission to use bash was denied by the rule Bash(touch:*)");
+  expect(existsSync(join(project, "PWNED"))).toBe(false);
+}, 30_000);

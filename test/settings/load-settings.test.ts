@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSettings } from "../../src/settings/load-settings.ts";
-import { recordRuleTrust } from "../../src/settings/project-rules-trust.ts";
+import { recordProjectTrust } from "../../src/settings/project-trust.ts";
 import { untrustedSettingsWarning } from "../../src/settings/untrusted-rules.ts";
 
 let home: string;
@@ -109,6 +109,17 @@ describe("loadSettings", () => {
     expect(loaded.settings.permissions.deny).toEqual(["Bash(sudo:*)"]);
   });
 
+  test("a wrapper named by its path, with a version or through busybox warns as by its name", () => {
+    writeUser(JSON.stringify({ permissions: { allow: ["Bash(/bin/sh:*)", "Bash(/usr/bin/timeout:*)", "Bash(python3.12:*)", "Bash(nodejs:*)", "Bash(busybox:*)", "Bash(/usr/bin/python3 manage.py:*)"] } }));
+    const loaded = loadSettings({ cwd, env });
+    expect(loaded.warnings).toHaveLength(5);
+    expect(loaded.warnings[0]).toContain(`"Bash(/bin/sh:*)" names only /bin/sh, which runs another command`);
+    expect(loaded.warnings[1]).toContain(`"Bash(/usr/bin/timeout:*)" names only /usr/bin/timeout`);
+    expect(loaded.warnings[2]).toContain(`"Bash(python3.12:*)" names only python3.12`);
+    expect(loaded.warnings[3]).toContain(`"Bash(nodejs:*)" names only nodejs`);
+    expect(loaded.warnings[4]).toContain(`"Bash(busybox:*)" names only busybox`);
+  });
+
   test("a __proto__ key stays a key: no prototype is changed", () => {
     writeUser('{"env": {"__proto__": {"polluted": "yes"}, "A": "1"}}');
     const loaded = loadSettings({ cwd, env });
@@ -121,7 +132,7 @@ describe("loadSettings", () => {
   test("the project's values win over the user's (model once trusted); rule lists add up", async () => {
     writeUser(JSON.stringify({ model: "user-model", markdown: false, autoCompact: true, permissions: { deny: ["Bash(rm:*)"] } }));
     writeProject(JSON.stringify({ model: "project-model", autoCompact: false, permissions: { deny: ["Read(.env)"] } }));
-    await recordRuleTrust(cwd, ['model: "project-model"'], "trusted", env, "projectSettings");
+    await recordProjectTrust(cwd, ['model: "project-model"'], "trusted", env, "projectSettings");
     const loaded = loadSettings({ cwd, env });
     expect(loaded.settings.model).toBe("project-model");
     expect(loaded.settings.autoCompact).toBe(false);
@@ -145,8 +156,8 @@ describe("a hostile project file", () => {
     expect(loaded.settings.permissions).toEqual({ allow: [], deny: ["Bash(rm:*)"] });
     expect(loaded.untrustedAllow).toEqual(["Bash(npm test:*)", "Bash"]);
 
-    await recordRuleTrust(cwd, ["Bash(npm test:*)"], "trusted", env);
-    await recordRuleTrust(cwd, ["Bash"], "refused", env);
+    await recordProjectTrust(cwd, ["Bash(npm test:*)"], "trusted", env);
+    await recordProjectTrust(cwd, ["Bash"], "refused", env);
     loaded = loadSettings({ cwd, env });
     expect(loaded.settings.permissions.allow).toEqual(["Bash(npm test:*)"]);
     expect(loaded.untrustedAllow).toEqual([]);
@@ -161,7 +172,7 @@ describe("a hostile project file", () => {
 
   test("trust is per folder: the same rules in another folder are untrusted", async () => {
     writeProject(JSON.stringify({ permissions: { allow: ["Bash(ls:*)"] } }));
-    await recordRuleTrust(cwd, ["Bash(ls:*)"], "trusted", env);
+    await recordProjectTrust(cwd, ["Bash(ls:*)"], "trusted", env);
     const other = mkdtempSync(join(tmpdir(), "settings-other-"));
     try {
       mkdirSync(join(other, ".cat-code"));
@@ -183,8 +194,8 @@ describe("a hostile project file", () => {
     expect(loaded.untrustedSettings).toEqual(['model: "claude-opus-4-1"', 'thinking: {"budgetTokens":30000}']);
     expect(untrustedSettingsWarning(loaded)).toContain('model: "claude-opus-4-1", thinking: {"budgetTokens":30000} ignored, not yet trusted in this folder');
 
-    await recordRuleTrust(cwd, ['model: "claude-opus-4-1"'], "trusted", env, "projectSettings");
-    await recordRuleTrust(cwd, ['thinking: {"budgetTokens":30000}'], "refused", env, "projectSettings");
+    await recordProjectTrust(cwd, ['model: "claude-opus-4-1"'], "trusted", env, "projectSettings");
+    await recordProjectTrust(cwd, ['thinking: {"budgetTokens":30000}'], "refused", env, "projectSettings");
     loaded = loadSettings({ cwd, env });
     expect(loaded.settings.model).toBe("claude-opus-4-1");
     expect(loaded.settings.thinking).toBeUndefined();

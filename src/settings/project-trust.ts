@@ -15,7 +15,8 @@ import { updateFile } from "../mcp/config/locked-file.ts";
  * A project's `model` and `thinking` (they choose what the user pays for) are trusted the same way,
  * per value as written (`model: "claude-opus-4-1"`), under "projectSettings".
  */
-export interface RuleTrust {
+/** What the user said about a project's entries of one kind (rules as written, or `model: "…"` values). */
+export interface ProjectTrust {
   trusted: Set<string>;
   refused: Set<string>;
 }
@@ -45,7 +46,7 @@ export function trustFolder(cwd: string): string {
 }
 
 /** Fail-closed: a corrupt approvals.json trusts nothing (and says so). */
-export function readRuleTrust(cwd: string, env: Env, kind: TrustKind = "permissionRules"): { trust: RuleTrust; warning?: string } {
+export function readProjectTrust(cwd: string, env: Env, kind: TrustKind = "permissionRules"): { trust: ProjectTrust; warning?: string } {
   const none = { trusted: new Set<string>(), refused: new Set<string>() };
   const path = approvalsPath(env);
   try {
@@ -62,10 +63,11 @@ export function readRuleTrust(cwd: string, env: Env, kind: TrustKind = "permissi
 }
 
 /**
- * Records the user's word about some of a project's allow rules (locked, atomic; every other record
- * kept): "trusted" rules hold from now on, "refused" ones are not asked about again.
+ * Records the user's word about some of a project's allow rules, or its `model`/`thinking` values
+ * (locked, atomic; every other record kept): "trusted" ones hold from now on, "refused" ones are not
+ * asked about again.
  */
-export async function recordRuleTrust(cwd: string, rules: readonly string[], decision: "trusted" | "refused", env: Env, kind: TrustKind = "permissionRules"): Promise<void> {
+export async function recordProjectTrust(cwd: string, entries: readonly string[], decision: "trusted" | "refused", env: Env, kind: TrustKind = "permissionRules"): Promise<void> {
   const path = approvalsPath(env);
   const key = [kind, trustFolder(cwd)];
   await updateFile(
@@ -77,8 +79,8 @@ export async function recordRuleTrust(cwd: string, rules: readonly string[], dec
         const other = decision === "trusted" ? "refused" : "trusted";
         const next = {
           ...record,
-          [decision]: [...new Set([...record[decision], ...rules])],
-          [other]: record[other].filter((rule) => !rules.includes(rule)),
+          [decision]: [...new Set([...record[decision], ...entries])],
+          [other]: record[other].filter((entry) => !entries.includes(entry)),
         };
         return setProperty(current ?? "", key, next);
       } catch (error) {

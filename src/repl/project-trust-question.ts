@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import { loadSettings } from "../settings/load-settings.ts";
-import { recordRuleTrust } from "../settings/project-rules-trust.ts";
+import { recordProjectTrust } from "../settings/project-trust.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
@@ -12,7 +12,7 @@ import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
  * they change), "later" (or Enter) leaves them ignored and asks next time.
  * Like the project MCP servers' question (project-approval-question.ts), before anything runs.
  */
-export async function askProjectRuleTrust(
+export async function askProjectTrust(
   settings: LoadedSettings,
   cwd: string,
   input: NodeJS.ReadableStream = process.stdin,
@@ -35,8 +35,8 @@ export async function askProjectRuleTrust(
       output.write(`The project's ${what} are ignored for now; you will be asked again.\n`);
       return settings;
     }
-    if (pending.length > 0) await recordRuleTrust(cwd, pending, decision, process.env);
-    if (values.length > 0) await recordRuleTrust(cwd, values, decision, process.env, "projectSettings");
+    if (pending.length > 0) await recordProjectTrust(cwd, pending, decision, process.env);
+    if (values.length > 0) await recordProjectTrust(cwd, values, decision, process.env, "projectSettings");
     // Read again: the files are what is in force (the warnings were shown already).
     return loadSettings({ cwd });
   } catch (error) {
