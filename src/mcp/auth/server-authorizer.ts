@@ -63,6 +63,8 @@ export class ServerAuthorizer {
   private readonly refreshedFrom = new Set<string>();
   /** How this authorizer got each access token it holds or held: a refused fresh one is not renewed the same way. */
   private readonly obtained = new Map<string, "sign-in" | "refresh">();
+  /** Why the tokens with this access token cannot be refreshed, for the NEEDS-AUTH that follows. */
+  private unrefreshable: { accessToken: string; because: string } | undefined;
   private readonly context: SignInContext;
   private readonly interaction: SignInInteraction | undefined;
 
@@ -210,7 +212,8 @@ export class ServerAuthorizer {
       const asked = challenge?.error === "insufficient_scope" ? challenge.scope : undefined;
       // Kept for the sign-in the user is told to run, so it asks for this scope too.
       if (asked?.length) await context.store.saveWantedScopes(context.key, [...(previous ?? []), ...asked]);
-      throw needsSignIn(context, challenge, asked);
+      const held = this.current()?.accessToken;
+      throw needsSignIn(context, challenge, asked, held !== undefined && this.unrefreshable?.accessToken === held ? this.unrefreshable.because : undefined);
     }
     // The store forgets the wanted scopes once the new tokens hold them all.
     const tokens = await signIn(context, this.interaction, challenge, previous);
@@ -233,6 +236,12 @@ export class ServerAuthorizer {
     // Found before the lock is taken: only the token request waits under it.
     const { metadata, resource } = await findAuthorization(context.serverUrl, undefined, context.request);
     const client = metadata.issuer === basis.issuer ? knownClient(context, metadata, basis.clientId) : undefined;
+    if (!client && metadata.issuer === basis.issuer && basis.clientId !== undefined) {
+      // Never another client in its place: the user hears why a sign-in is needed (tokens whose registration an older cat-code overwrote).
+      const because = `cat-code no longer has the client its tokens were issued to: no registration in ${context.store.path} nor the entry's oauth settings name it`;
+      this.unrefreshable = { accessToken: basis.accessToken, because };
+      throw needsSignIn(context, undefined, undefined, because);
+    }
     const refreshToken = basis.refreshToken;
     if (!client || !refreshToken) throw needsSignIn(context, undefined);
     const request = { ...context.request, timeoutMs: Math.min(context.request.timeoutMs ?? LOCKED_REFRESH_TIMEOUT_MS, LOCKED_REFRESH_TIMEOUT_MS) };
