@@ -206,6 +206,22 @@ describe("client registrations", () => {
     expect(kept).not.toContain("client-1");
   });
 
+  test("past eight with every older one in use: the one just added is kept, and so is each one tokens name", async () => {
+    const { store } = storeIn();
+    for (let i = 0; i < 8; i++) {
+      await store.saveRegistration(registration(ISSUER, `client-${i}`));
+      await store.saveTokens({ server: `server-${i}`, url: URL_A }, tokens(`tok-${i}`, { clientId: `client-${i}` }));
+    }
+    await store.saveRegistration(registration(ISSUER, "client-new"));
+    expect(store.registration(ISSUER)?.clientId).toBe("client-new");
+    expect(store.registrations(ISSUER)).toHaveLength(9);
+    // Once their tokens are gone, the oldest unused go at the next save past the bound; the list is back at eight.
+    await store.forgetTokens("server-0");
+    await store.forgetTokens("server-1");
+    await store.saveRegistration(registration(ISSUER, "client-newer"));
+    expect(store.registrations(ISSUER).map((r) => r.clientId)).toEqual([2, 3, 4, 5, 6, 7, "new", "newer"].map((n) => `client-${n}`));
+  });
+
   test("one filed under another issuer's name is not handed out", async () => {
     const { store } = storeIn();
     mkdirSync(dirname(store.path), { recursive: true });
