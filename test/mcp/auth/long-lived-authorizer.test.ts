@@ -50,6 +50,16 @@ describe("an authorizer that lives for hours", () => {
     expect(refreshGrants(server)).toHaveLength(1);
   });
 
+  test("a token that came already expired (expires_in 0) is sent as it is, not refreshed before every request", async () => {
+    const server = await fixture(["--rotate-refresh"]);
+    const { store, clock, authorizer } = await warmAuthorizer(server);
+    const held = store.tokens(notesKey(server))!;
+    await store.saveTokens(notesKey(server), { ...held, expiresAt: held.savedAt });
+    clock.offset = 2 * HOUR;
+    expect(await authorizer.authorization()).toBe(`Bearer ${held.accessToken}`);
+    expect(refreshGrants(server)).toEqual([]);
+  });
+
   test("keeps only the last few access tokens it refreshed from or got, however many refreshes it makes", async () => {
     const server = await fixture(["--rotate-refresh"]);
     const { clock, authorizer } = await warmAuthorizer(server);
