@@ -16,7 +16,7 @@ import { chooseAuthMethod, type ClientAuthMethod, type OAuthClient } from "./tok
 export const DEFAULT_CLIENT_METADATA_URL = "https://cat-code.github.io/cat-code/oauth-client-metadata.json";
 
 /** A client id or secret longer than this is not one; it would only bloat the credentials file. */
-const MAX_CLIENT_FIELD_CHARS = 4096;
+export const MAX_CLIENT_FIELD_CHARS = 4096;
 
 export interface ClientRegistration {
   clientId: string;

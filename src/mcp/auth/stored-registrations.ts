@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { ClientRegistration } from "./client-registration.ts";
-import { ensure, isRecord, type Json, own, record, setOwn } from "./credentials-document.ts";
+import { type ClientRegistration, MAX_CLIENT_FIELD_CHARS } from "./client-registration.ts";
+import { ensure, isRecord, type Json, own, record, setOwn, Text } from "./credentials-document.ts";
 
 /**
  * The client registrations of one authorization server in `credentials.json`. Two sign-ins at once
@@ -14,10 +14,10 @@ import { ensure, isRecord, type Json, own, record, setOwn } from "./credentials-
 /** More than a few means sign-ins that kept failing after registering; the oldest unused ones go. */
 export const MAX_REGISTRATIONS_PER_ISSUER = 8;
 
-const Text = (max: number) => v.pipe(v.string(), v.nonEmpty(), v.maxLength(max));
+// Bounded as registration bounds them: what it takes can be stored.
 export const RegistrationSchema = v.object({
-  clientId: Text(2048),
-  clientSecret: v.optional(Text(16 * 1024)),
+  clientId: Text(MAX_CLIENT_FIELD_CHARS),
+  clientSecret: v.optional(Text(MAX_CLIENT_FIELD_CHARS)),
   authMethod: v.picklist(["client_secret_basic", "client_secret_post", "none"]),
   redirectUris: v.pipe(v.array(Text(2048)), v.maxLength(32)),
   issuer: Text(2048),

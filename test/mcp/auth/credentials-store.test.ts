@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, 
 import { dirname, join } from "node:path";
 import { AuthError } from "../../../src/mcp/auth/auth-error.ts";
 import { CredentialsStore, MAX_CREDENTIALS_BYTES, type StoredTokens } from "../../../src/mcp/auth/credentials-store.ts";
-import type { ClientRegistration } from "../../../src/mcp/auth/client-registration.ts";
+import { type ClientRegistration, MAX_CLIENT_FIELD_CHARS } from "../../../src/mcp/auth/client-registration.ts";
 import { debugLines } from "../../helpers/debug-lines.ts";
 import { REPO, tempDir } from "../../helpers/paths.ts";
 
@@ -220,6 +220,15 @@ describe("client registrations", () => {
     await store.forgetTokens("server-1");
     await store.saveRegistration(registration(ISSUER, "client-newer"));
     expect(store.registrations(ISSUER).map((r) => r.clientId)).toEqual([2, 3, 4, 5, 6, 7, "new", "newer"].map((n) => `client-${n}`));
+  });
+
+  test("a client id and secret as long as registration takes them are stored, and tokens naming that client too", async () => {
+    const { store } = storeIn();
+    const long = { ...registration(ISSUER, "c".repeat(MAX_CLIENT_FIELD_CHARS)), clientSecret: "s".repeat(MAX_CLIENT_FIELD_CHARS) };
+    await store.saveRegistration(long);
+    await store.saveTokens({ server: "linear", url: URL_A }, tokens("tok-A", { clientId: long.clientId }));
+    expect(store.registration(ISSUER, { clientId: long.clientId })).toEqual(long);
+    expect(store.tokens({ server: "linear", url: URL_A })?.clientId).toBe(long.clientId);
   });
 
   test("one filed under another issuer's name is not handed out", async () => {
