@@ -18,8 +18,9 @@ function workspace() {
   const project = tempDir("cat-code-project-");
   const userFile = join(home, "mcp.json");
   const projectFile = join(project, ".mcp.json");
+  // TZ fixed: mcp get shows a token's expiry on the local clock.
   const cli = (...args: string[]): Promise<RunResult> =>
-    runSource(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: home, LINEAR_SECRET: `${SECRET}-from-env`, ...WITHOUT_MACHINE_SECRETS } });
+    runSource(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: home, LINEAR_SECRET: `${SECRET}-from-env`, TZ: "UTC", ...WITHOUT_MACHINE_SECRETS } });
   const write = (path: string, servers: Record<string, unknown>) => writeFileSync(path, JSON.stringify({ mcpServers: servers }, null, 2));
   const entries = (path: string) => JSON.parse(readFileSync(path, "utf8")).mcpServers;
   const store = new CredentialsStore({ env: { CAT_CODE_HOME: home } });
@@ -142,7 +143,7 @@ describe("cat-code mcp get: the oauth block and the stored tokens", () => {
       "            scopes: read write",
       "            callbackPort: 8765",
       "  timeout:  2000",
-      "  tokens:   stored (issuer https://auth.example/tenant, scopes read write, expires 2099-01-02T03:04:05.000Z, refreshable)",
+      "  tokens:   stored (issuer https://auth.example/tenant, scopes read write, expires 2099-01-02 03:04, refreshable)",
     ]);
     expect(lines[11]).toStartWith("  status:   FAILED");
     expectNoSecret(stdout, stderr);

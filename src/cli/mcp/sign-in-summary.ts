@@ -2,6 +2,7 @@ import { CredentialsStore } from "../../mcp/auth/credentials-store.ts";
 import { visible } from "../../mcp/config/launch-summary.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import { redactUrl } from "../../system/redact-url.ts";
+import { clockTime } from "../../terminal/clock-time.ts";
 
 /**
  * Whether the store holds tokens for the entry's name and its current url: the only tokens the
@@ -13,7 +14,8 @@ export function signInState(entry: ServerEntry, store = new CredentialsStore()):
   if (tokens) {
     const parts = [`issuer ${redactUrl(tokens.issuer)}`];
     if (tokens.scopes?.length) parts.push(`scopes ${tokens.scopes.join(" ")}`);
-    if (tokens.expiresAt !== undefined) parts.push(`${tokens.expiresAt <= Date.now() ? "expired" : "expires"} ${new Date(tokens.expiresAt).toISOString()}`);
+    // On the user's own clock, as every other message that says when a token expires.
+    if (tokens.expiresAt !== undefined) parts.push(`${tokens.expiresAt <= Date.now() ? "expired" : "expires"} ${clockTime(tokens.expiresAt)}`);
     if (tokens.refreshToken !== undefined) parts.push("refreshable");
     return { signedIn: true, row: ["tokens:", `stored (${visible(parts.join(", "))})`] };
   }

@@ -16,7 +16,7 @@ import { chooseAuthMethod, type ClientAuthMethod, type OAuthClient } from "./tok
 export const DEFAULT_CLIENT_METADATA_URL = "https://cat-code.github.io/cat-code/oauth-client-metadata.json";
 
 /** A client id or secret longer than this is not one; it would only bloat the credentials file. */
-const MAX_CLIENT_FIELD_CHARS = 4096;
+export const MAX_CLIENT_FIELD_CHARS = 4096;
 
 export interface ClientRegistration {
   clientId: string;
@@ -111,6 +111,23 @@ export function clientWithoutRegistering(input: ClientChoice): OAuthClient | und
   if (stored && stored.issuer === metadata.issuer && stored.redirectUris.includes(input.redirectUri)) {
     return chooseAuthMethod(metadata, stored.clientId, stored.clientSecret, stored.authMethod);
   }
+  return undefined;
+}
+
+/**
+ * The client that tokens naming `clientId` were issued to, for their refresh and revocation: the
+ * configured client, the stored registration or the metadata document URL that has this id, never
+ * another (the authorization server would refuse it, and a refresh token is not shown to another
+ * client). This holds whatever a new sign-in would choose today: tokens of a dynamic registration
+ * stay with it after the authorization server starts to offer metadata documents. Undefined when
+ * cat-code no longer knows the client.
+ */
+export function issuedClient(input: Omit<ClientChoice, "redirectUri">, clientId: string): OAuthClient | undefined {
+  const { metadata, configured, stored } = input;
+  if (configured?.clientId === clientId) return chooseAuthMethod(metadata, configured.clientId, configured.clientSecret);
+  if (stored?.clientId === clientId && stored.issuer === metadata.issuer) return chooseAuthMethod(metadata, stored.clientId, stored.clientSecret, stored.authMethod);
+  // A metadata document's URL is a public client's id; the entry's URL may have changed since the sign-in.
+  if (clientId === input.clientMetadataUrl || clientId === DEFAULT_CLIENT_METADATA_URL) return { clientId, authMethod: "none" };
   return undefined;
 }
 

@@ -1,3 +1,4 @@
+import * as v from "valibot";
 import { AuthError } from "./auth-error.ts";
 
 /**
@@ -5,6 +6,9 @@ import { AuthError } from "./auth-error.ts";
  * text, and read and changed through own properties only (a server named `__proto__` is a name).
  */
 export type Json = Record<string, unknown>;
+
+/** A text field of the document: a non-empty string of at most `max` characters (a longer one was not written by cat-code). */
+export const Text = (max: number) => v.pipe(v.string(), v.nonEmpty(), v.maxLength(max));
 
 /**
  * The document in `text` (none: an empty one). Its JSON error is not quoted: the parser's message

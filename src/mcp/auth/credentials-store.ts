@@ -7,17 +7,17 @@ import { readConfigText } from "../config/config-file-text.ts";
 import { catCodeHome } from "../config/load-config.ts";
 import { updateFile } from "../config/locked-file.ts";
 import { AuthError } from "./auth-error.ts";
-import type { ClientRegistration } from "./client-registration.ts";
-import { ensure, type Json, own, parseDocument, pruneServers, record, setOwn } from "./credentials-document.ts";
+import { type ClientRegistration, MAX_CLIENT_FIELD_CHARS } from "./client-registration.ts";
+import { ensure, type Json, own, parseDocument, pruneServers, record, setOwn, Text } from "./credentials-document.ts";
 import { mergeRegistration, RegistrationSchema, registrationsIn } from "./stored-registrations.ts";
+// The token endpoint takes no larger token, so a larger one in the file was not written by cat-code.
+import { MAX_TOKEN_CHARS } from "./token-endpoint.ts";
 
 /** Tokens, registrations and wanted scopes of a few servers fit in kilobytes; a larger file is not ours. */
 export const MAX_CREDENTIALS_BYTES = 1024 * 1024;
 /** Owner only: the file holds bearer tokens and client secrets. */
 const FILE_MODE = 0o600;
 const FOLDER_MODE = 0o700;
-/** The token endpoint refuses larger tokens (token-endpoint.ts); a larger one here was not written by us. */
-const MAX_TOKEN_CHARS = 16 * 1024;
 
 export interface StoredTokens {
   accessToken: string;
@@ -48,7 +48,6 @@ export interface CredentialKey {
  */
 const SETTLED_AFTER_MS = 1000;
 
-const Text = (max: number) => v.pipe(v.string(), v.nonEmpty(), v.maxLength(max));
 const Scopes = v.pipe(v.array(Text(1024)), v.maxLength(256));
 const StoredTokensSchema = v.object({
   accessToken: Text(MAX_TOKEN_CHARS),
@@ -59,7 +58,7 @@ const StoredTokensSchema = v.object({
   scopes: v.optional(Scopes),
   issuer: Text(2048),
   resource: Text(2048),
-  clientId: v.optional(Text(2048)),
+  clientId: v.optional(Text(MAX_CLIENT_FIELD_CHARS)),
   savedAt: v.number(),
 });
 

@@ -17,6 +17,12 @@ const EXPIRY_MARGIN_MS = 60_000;
  * waiting process gives one holder.
  */
 export const LOCKED_REFRESH_TIMEOUT_MS = 8_000;
+/**
+ * Access tokens an authorizer remembers (how it got them, whether it refreshed from them): the store
+ * holds the newest one, so only the last few can come back; a keeper's warm connection lives for
+ * weeks and refreshes every hour, and each token may be 16 KB.
+ */
+const REMEMBERED_TOKENS = 4;
 
 /** The request `signInFirst` sends without a token: any request shows a server's challenge. */
 const PROBE = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" });
@@ -62,10 +68,13 @@ export class ServerAuthorizer {
   private stepUps = 0;
   /** `mcp login`: the stored tokens are not sent until this authorizer has signed in itself. */
   private ignoreStored: boolean;
-  /** Access tokens a refresh was made from: never twice from the same one. */
-  private readonly refreshedFrom = new Set<string>();
-  /** How this authorizer got each access token it holds or held: a refused fresh one is not renewed the same way. */
-  private readonly obtained = new Map<string, "sign-in" | "refresh">();
+  /**
+   * The last REMEMBERED_TOKENS access tokens this authorizer got or refreshed from, oldest first: a
+   * refresh is never made twice from the same one, and a refused fresh one is not renewed the way it came.
+   */
+  private readonly remembered = new Map<string, { got?: "sign-in" | "refresh"; refreshedFrom?: true }>();
+  /** Why the tokens with this access token cannot be refreshed, for the NEEDS-AUTH that follows. */
+  private unrefreshable: { accessToken: string; because: string } | undefined;
   private readonly context: SignInContext;
   private readonly auth: AuthContext;
 
@@ -137,9 +146,13 @@ export class ServerAuthorizer {
     return tokens !== undefined && sent !== bearer(tokens);
   }
 
-  /** Whether a token is about to expire: within a minute, or half its lifetime when it is short. */
+  /**
+   * Whether a token is about to expire: within a minute, or half its lifetime when it is short. One
+   * that came already expired is sent as it is (the server's refusal decides): refreshing it before
+   * each request would only bring another such one each time.
+   */
   private expiring(tokens: StoredTokens): boolean {
-    if (tokens.expiresAt === undefined) return false;
+    if (tokens.expiresAt === undefined || tokens.expiresAt <= tokens.savedAt) return false;
     const margin = Math.min(EXPIRY_MARGIN_MS, Math.max(0, tokens.expiresAt - tokens.savedAt) / 2);
     return tokens.expiresAt - margin <= this.context.now();
   }
@@ -161,7 +174,8 @@ export class ServerAuthorizer {
       if (this.renewedSince(sent)) return;
       // None stored (signed out, or never signed in): a sign-in, never a refresh with forgotten tokens.
       const tokens = this.current();
-      if (this.mayRefresh(tokens)) {
+      // A token a refresh just brought and the server refused is not refreshed again (a loop): a sign-in is.
+      if (this.mayRefresh(tokens) && this.remembered.get(tokens.accessToken)?.got !== "refresh") {
         try {
           await this.refresh(tokens);
           return;
@@ -169,7 +183,7 @@ export class ServerAuthorizer {
           if (!(error instanceof AuthError) || !error.needsSignIn) throw error;
         }
       }
-      if (tokens && this.obtained.get(tokens.accessToken) === "sign-in") {
+      if (tokens && this.remembered.get(tokens.accessToken)?.got === "sign-in") {
         throw new AuthError(
           `'${this.context.serverName}' refused the token ${tokens.issuer} just issued for it: the server and its authorization server disagree; try again later or ask the server's operator`,
         );
@@ -179,9 +193,20 @@ export class ServerAuthorizer {
     return true;
   }
 
-  /** A refresh token to use, and no refresh made from this token yet nor this token got by one (a loop). */
+  /** A refresh token to use, and no refresh made from this access token yet. */
   private mayRefresh(tokens: StoredTokens | undefined): tokens is StoredTokens {
-    return !!tokens?.refreshToken && !this.refreshedFrom.has(tokens.accessToken) && this.obtained.get(tokens.accessToken) !== "refresh";
+    return !!tokens?.refreshToken && !this.remembered.get(tokens.accessToken)?.refreshedFrom;
+  }
+
+  /** Notes what became of an access token, as the newest remembered; the oldest beyond REMEMBERED_TOKENS are forgotten. */
+  private remember(accessToken: string, fact: { got: "sign-in" | "refresh" } | { refreshedFrom: true }): void {
+    const entry = { ...this.remembered.get(accessToken), ...fact };
+    this.remembered.delete(accessToken);
+    this.remembered.set(accessToken, entry);
+    for (const oldest of this.remembered.keys()) {
+      if (this.remembered.size <= REMEMBERED_TOKENS) break;
+      this.remembered.delete(oldest);
+    }
   }
 
   /**
@@ -218,12 +243,13 @@ export class ServerAuthorizer {
       const asked = challenge?.error === "insufficient_scope" ? challenge.scope : undefined;
       // Kept for the sign-in the user is told to run, so it asks for this scope too.
       if (asked?.length) await context.store.saveWantedScopes(context.key, [...(previous ?? []), ...asked]);
-      throw needsSignIn(context, challenge, asked);
+      const held = this.current()?.accessToken;
+      throw needsSignIn(context, challenge, asked, held !== undefined && this.unrefreshable?.accessToken === held ? this.unrefreshable.because : undefined);
     }
     // The store forgets the wanted scopes once the new tokens hold them all.
     const tokens = await signIn(context, this.interaction, challenge, previous);
     this.ignoreStored = false;
-    this.obtained.set(tokens.accessToken, "sign-in");
+    this.remember(tokens.accessToken, { got: "sign-in" });
     return tokens;
   }
 
@@ -237,10 +263,20 @@ export class ServerAuthorizer {
    */
   private async refresh(basis: StoredTokens): Promise<void> {
     const { context } = this;
-    this.refreshedFrom.add(basis.accessToken);
+    // Queued behind another refresh or a sign-in: tokens renewed meanwhile are used as they are, with no discovery.
+    const stored = this.current();
+    if (!stored) throw needsSignIn(context, undefined);
+    if (stored.accessToken !== basis.accessToken) return;
+    this.remember(basis.accessToken, { refreshedFrom: true });
     // Found before the lock is taken: only the token request waits under it.
     const { metadata, resource } = await findAuthorization(context.serverUrl, undefined, context.request);
     const client = metadata.issuer === basis.issuer ? knownClient(context, metadata, basis.clientId) : undefined;
+    if (!client && metadata.issuer === basis.issuer && basis.clientId !== undefined) {
+      // Never another client in its place: the user hears why a sign-in is needed (tokens whose registration an older cat-code overwrote).
+      const because = `cat-code no longer has the client its tokens were issued to: no registration in ${context.store.path} nor the entry's oauth settings name it`;
+      this.unrefreshable = { accessToken: basis.accessToken, because };
+      throw needsSignIn(context, undefined, undefined, because);
+    }
     const refreshToken = basis.refreshToken;
     if (!client || !refreshToken) throw needsSignIn(context, undefined);
     const request = { ...context.request, timeoutMs: Math.min(context.request.timeoutMs ?? LOCKED_REFRESH_TIMEOUT_MS, LOCKED_REFRESH_TIMEOUT_MS) };
@@ -257,7 +293,7 @@ export class ServerAuthorizer {
         ...(basis.clientId !== undefined ? { clientId: basis.clientId } : {}),
         savedAt: context.now(),
       };
-      this.obtained.set(tokens.accessToken, "refresh");
+      this.remember(tokens.accessToken, { got: "refresh" });
       return tokens;
     });
   }

@@ -5,7 +5,7 @@ import { AuthError } from "./auth-error.ts";
 import type { AuthRequestOptions } from "./auth-fetch.ts";
 import { type AuthorizationServerMetadata, discoverAuthorizationServer } from "./authorization-server-metadata.ts";
 import { authorizationUrl } from "./authorization-url.ts";
-import { clientWithoutRegistering, resolveClient } from "./client-registration.ts";
+import { clientWithoutRegistering, issuedClient, resolveClient } from "./client-registration.ts";
 import type { CredentialKey, CredentialsStore, StoredTokens } from "./credentials-store.ts";
 import { listenForCallback } from "./loopback-listener.ts";
 import { createPkce, randomState } from "./pkce.ts";
@@ -76,19 +76,16 @@ export async function findAuthorization(serverUrl: string, challenge: BearerChal
 }
 
 /**
- * The client to use with an authorization server without registering anew (a refresh, a revocation):
- * the one a sign-in would choose, short of a new registration; for tokens that name the client they
- * were issued to (`clientId`), that client's registration only. Undefined when none is known.
+ * The client to use with an authorization server without registering anew (a refresh, a revocation).
+ * For tokens that name the client they were issued to (`clientId`), that client only (issuedClient);
+ * for tokens of older cat-codes, which name none, the one a sign-in would choose, short of a new
+ * registration. Undefined when none is known.
  */
 export function knownClient(context: Pick<SignInContext, "oauth" | "store">, metadata: AuthorizationServerMetadata, clientId?: string): OAuthClient | undefined {
-  const stored = context.store.registration(metadata.issuer, { clientId });
-  return clientWithoutRegistering({
-    metadata,
-    configured: configuredClient(context.oauth),
-    clientMetadataUrl: context.oauth?.clientMetadataUrl,
-    stored,
-    redirectUri: stored?.redirectUris[0] ?? "",
-  });
+  const choice = { metadata, configured: configuredClient(context.oauth), clientMetadataUrl: context.oauth?.clientMetadataUrl };
+  if (clientId !== undefined) return issuedClient({ ...choice, stored: context.store.registration(metadata.issuer, { clientId }) }, clientId);
+  const stored = context.store.registration(metadata.issuer);
+  return clientWithoutRegistering({ ...choice, stored, redirectUri: stored?.redirectUris[0] ?? "" });
 }
 
 /**
@@ -201,9 +198,17 @@ function configuredClient(oauth: OAuthConfig | undefined): { clientId: string; c
   return oauth?.clientId ? { clientId: oauth.clientId, clientSecret: oauth.clientSecret } : undefined;
 }
 
-/** The NEEDS-AUTH error: what the server wants and the one command that gives it. */
-export function needsSignIn(context: Pick<SignInContext, "serverName" | "serverUrl" | "loginHint">, challenge: BearerChallenge | undefined, wantedScopes?: readonly string[]): AuthError {
-  const what = wantedScopes?.length ? `needs more access (scope ${wantedScopes.join(" ")})` : "needs you to sign in";
+/**
+ * The NEEDS-AUTH error: what the server wants and the one command that gives it; `because`, when the
+ * tokens held cannot be renewed for a reason the user should hear (their client is gone).
+ */
+export function needsSignIn(
+  context: Pick<SignInContext, "serverName" | "serverUrl" | "loginHint">,
+  challenge: BearerChallenge | undefined,
+  wantedScopes?: readonly string[],
+  because?: string,
+): AuthError {
+  const what = wantedScopes?.length ? `needs more access (scope ${wantedScopes.join(" ")})` : because ? `needs you to sign in again (${because})` : "needs you to sign in";
   return new AuthError(`'${context.serverName}' (${redactUrl(context.serverUrl)}) ${what}: run ${context.loginHint}`, {
     needsSignIn: true,
     wantedScopes,

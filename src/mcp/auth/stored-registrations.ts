@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { ClientRegistration } from "./client-registration.ts";
-import { ensure, isRecord, type Json, own, record, setOwn } from "./credentials-document.ts";
+import { type ClientRegistration, MAX_CLIENT_FIELD_CHARS } from "./client-registration.ts";
+import { ensure, isRecord, type Json, own, record, setOwn, Text } from "./credentials-document.ts";
 
 /**
  * The client registrations of one authorization server in `credentials.json`. Two sign-ins at once
@@ -14,10 +14,10 @@ import { ensure, isRecord, type Json, own, record, setOwn } from "./credentials-
 /** More than a few means sign-ins that kept failing after registering; the oldest unused ones go. */
 export const MAX_REGISTRATIONS_PER_ISSUER = 8;
 
-const Text = (max: number) => v.pipe(v.string(), v.nonEmpty(), v.maxLength(max));
+// Bounded as registration bounds them: what it takes can be stored.
 export const RegistrationSchema = v.object({
-  clientId: Text(2048),
-  clientSecret: v.optional(Text(16 * 1024)),
+  clientId: Text(MAX_CLIENT_FIELD_CHARS),
+  clientSecret: v.optional(Text(MAX_CLIENT_FIELD_CHARS)),
   authMethod: v.picklist(["client_secret_basic", "client_secret_post", "none"]),
   redirectUris: v.pipe(v.array(Text(2048)), v.maxLength(32)),
   issuer: Text(2048),
@@ -46,18 +46,25 @@ export function registrationsIn(document: Json, issuer: string, onInvalid: (issu
 
 /**
  * Adds `registration` to its issuer's (replacing one with the same client id), keeping the others.
- * Past MAX_REGISTRATIONS_PER_ISSUER, the oldest that no stored tokens were issued to is dropped.
+ * Past MAX_REGISTRATIONS_PER_ISSUER, the oldest that no stored tokens were issued to go; never the
+ * one just added (its sign-in is about to use it), and never one that tokens name: dropping it would
+ * leave those tokens no client to be refreshed or revoked with. So the list outgrows the bound only
+ * by registrations that stored tokens need (at most one per token set, and the file is bounded), and
+ * shrinks back at a later save once their tokens are gone.
  */
 export function mergeRegistration(document: Json, registration: ClientRegistration, savedAt: number): void {
-  const kept = storedItems(document, registration.issuer).filter(
+  const older = storedItems(document, registration.issuer).filter(
     (item) => v.is(RegistrationSchema, item) && item.issuer === registration.issuer && item.clientId !== registration.clientId,
   ) as Json[];
-  kept.push({ ...registration, savedAt });
   const inUse = clientIdsInUse(document);
-  while (kept.length > MAX_REGISTRATIONS_PER_ISSUER) {
-    const unused = kept.findIndex((item) => !inUse.has(item.clientId as string));
-    kept.splice(unused === -1 ? 0 : unused, 1);
-  }
+  // Oldest first: as many unused ones go as the bound asks for, and no others.
+  let excess = older.length + 1 - MAX_REGISTRATIONS_PER_ISSUER;
+  const kept = older.filter((item) => {
+    if (excess <= 0 || inUse.has(item.clientId as string)) return true;
+    excess--;
+    return false;
+  });
+  kept.push({ ...registration, savedAt });
   setOwn(ensure(document, "registrations"), registration.issuer, kept.length === 1 ? kept[0] : kept);
 }
 

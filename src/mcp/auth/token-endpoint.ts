@@ -8,7 +8,7 @@ import type { AuthorizationServerMetadata } from "./authorization-server-metadat
 import { describeOAuthError, oauthErrorOf, serverWords } from "./oauth-error-answer.ts";
 
 /** Far beyond any real token (JWTs with many claims stay under a few KB); the store keeps them all. */
-const MAX_TOKEN_CHARS = 16 * 1024;
+export const MAX_TOKEN_CHARS = 16 * 1024;
 
 export interface TokenSet {
   accessToken: string;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_CLIENT_METADATA_URL, registerClient, resolveClient, type ClientRegistration } from "../../../src/mcp/auth/client-registration.ts";
+import { DEFAULT_CLIENT_METADATA_URL, issuedClient, registerClient, resolveClient, type ClientRegistration } from "../../../src/mcp/auth/client-registration.ts";
 import { authFailure, oauthEndpoints } from "./oauth-endpoint.ts";
 
 const endpoint = oauthEndpoints();
@@ -120,6 +120,30 @@ describe("which client identity a sign-in uses", () => {
       expect(result.registered).toEqual({ clientId: "dcr-client-1", authMethod: "none", redirectUris: [REDIRECT], issuer: as.origin });
     }
     expect(as.requests).toHaveLength(2);
+  });
+});
+
+describe("which client a refresh or revocation uses: the one the tokens were issued to", () => {
+  // An authorization server that offers CIMD and holds a registration of cat-code: a sign-in now would use the metadata URL.
+  const setUp = () => {
+    const metadata = endpoint(registered()).metadata({ clientIdMetadataDocumentSupported: true });
+    const stored: ClientRegistration = { clientId: "dyn-123", clientSecret: "dyn-secret", authMethod: "client_secret_post", redirectUris: [REDIRECT], issuer: metadata.issuer };
+    return { metadata, stored, choice: { metadata, configured: { clientId: "pre-registered" }, clientMetadataUrl: "https://cat.example/client.json", stored } };
+  };
+
+  test("each kind by its id, whatever a sign-in would choose now", () => {
+    const { metadata, choice } = setUp();
+    expect(issuedClient(choice, "dyn-123")).toEqual({ clientId: "dyn-123", clientSecret: "dyn-secret", authMethod: "client_secret_post" });
+    expect(issuedClient(choice, "pre-registered")).toEqual({ clientId: "pre-registered", authMethod: "none" });
+    expect(issuedClient(choice, "https://cat.example/client.json")).toEqual({ clientId: "https://cat.example/client.json", authMethod: "none" });
+    // cat-code's own document, though the entry names another URL now, and the server no longer advertises CIMD.
+    expect(issuedClient({ ...choice, metadata: { ...metadata, clientIdMetadataDocumentSupported: false } }, DEFAULT_CLIENT_METADATA_URL)?.clientId).toBe(DEFAULT_CLIENT_METADATA_URL);
+  });
+
+  test("a client cat-code no longer knows is none, never another one in its place", () => {
+    const { stored, choice } = setUp();
+    expect(issuedClient(choice, "dyn-gone")).toBeUndefined();
+    expect(issuedClient({ ...choice, stored: { ...stored, issuer: "https://other.example" } }, "dyn-123")).toBeUndefined();
   });
 });
 

@@ -3,9 +3,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, 
 import { dirname, join } from "node:path";
 import { AuthError } from "../../../src/mcp/auth/auth-error.ts";
 import { CredentialsStore, MAX_CREDENTIALS_BYTES, type StoredTokens } from "../../../src/mcp/auth/credentials-store.ts";
-import type { ClientRegistration } from "../../../src/mcp/auth/client-registration.ts";
+import { type ClientRegistration, MAX_CLIENT_FIELD_CHARS } from "../../../src/mcp/auth/client-registration.ts";
 import { debugLines } from "../../helpers/debug-lines.ts";
 import { REPO, tempDir } from "../../helpers/paths.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 
 const URL_A = "https://mcp.linear.example/mcp";
 const URL_B = "https://mcp.other.example/mcp";
@@ -206,6 +207,31 @@ describe("client registrations", () => {
     expect(kept).not.toContain("client-1");
   });
 
+  test("past eight with every older one in use: the one just added is kept, and so is each one tokens name", async () => {
+    const { store } = storeIn();
+    for (let i = 0; i < 8; i++) {
+      await store.saveRegistration(registration(ISSUER, `client-${i}`));
+      await store.saveTokens({ server: `server-${i}`, url: URL_A }, tokens(`tok-${i}`, { clientId: `client-${i}` }));
+    }
+    await store.saveRegistration(registration(ISSUER, "client-new"));
+    expect(store.registration(ISSUER)?.clientId).toBe("client-new");
+    expect(store.registrations(ISSUER)).toHaveLength(9);
+    // Once their tokens are gone, the oldest unused go at the next save past the bound; the list is back at eight.
+    await store.forgetTokens("server-0");
+    await store.forgetTokens("server-1");
+    await store.saveRegistration(registration(ISSUER, "client-newer"));
+    expect(store.registrations(ISSUER).map((r) => r.clientId)).toEqual([2, 3, 4, 5, 6, 7, "new", "newer"].map((n) => `client-${n}`));
+  });
+
+  test("a client id and secret as long as registration takes them are stored, and tokens naming that client too", async () => {
+    const { store } = storeIn();
+    const long = { ...registration(ISSUER, "c".repeat(MAX_CLIENT_FIELD_CHARS)), clientSecret: "s".repeat(MAX_CLIENT_FIELD_CHARS) };
+    await store.saveRegistration(long);
+    await store.saveTokens({ server: "linear", url: URL_A }, tokens("tok-A", { clientId: long.clientId }));
+    expect(store.registration(ISSUER, { clientId: long.clientId })).toEqual(long);
+    expect(store.tokens({ server: "linear", url: URL_A })?.clientId).toBe(long.clientId);
+  });
+
   test("one filed under another issuer's name is not handed out", async () => {
     const { store } = storeIn();
     mkdirSync(dirname(store.path), { recursive: true });
@@ -260,20 +286,38 @@ describe("read at each use, renewed under the lock", () => {
     expect(store.hasTokens("linear")).toBe(false);
   });
 
-  test("renewals from two processes take turns: the second starts after the first has written", async () => {
+  test("renewals from two processes take turns: the second, waiting for the lock meanwhile, renews the first one's result", async () => {
     const { home, store } = storeIn();
     await store.saveTokens(key, tokens("tok-0"));
-    const renewal = (name: string) => `
-      const store = new CredentialsStore();
-      await store.renewTokens(${JSON.stringify(key)}, async (stored) => {
-        await Bun.sleep(150);
-        return { ...stored, accessToken: stored.accessToken + "-${name}" };
-      });`;
-    const children = [storeProcess(home, renewal("x")), storeProcess(home, renewal("y"))];
-    const results = await Promise.all(children.map(async (child) => [await child.exited, await new Response(child.stderr).text()]));
+    const markers = tempDir("cat-code-renewals-");
+    const [firstRenewing, secondWaiting] = [join(markers, "first-renewing"), join(markers, "second-waiting")];
+    const renewal = (name: string) => `async (stored) => ({ ...stored, accessToken: stored.accessToken + "-${name}" })`;
+    const first = storeProcess(
+      home,
+      `
+      const { existsSync, writeFileSync } = await import("node:fs");
+      const { waitFor } = await import(${JSON.stringify(join(REPO, "test/helpers/wait-for.ts"))});
+      await new CredentialsStore().renewTokens(${JSON.stringify(key)}, async (stored) => {
+        writeFileSync(${JSON.stringify(firstRenewing)}, "");
+        // The lock is held until the second process has asked for it: the two overlap for certain.
+        await waitFor(() => existsSync(${JSON.stringify(secondWaiting)}), "the second renewal to wait for the lock");
+        return (${renewal("x")})(stored);
+      });`,
+    );
+    await waitFor(() => existsSync(firstRenewing), "the first renewal to hold the lock");
+    const second = storeProcess(
+      home,
+      `
+      const { writeFileSync } = await import("node:fs");
+      // renewTokens tries the lock before its first wait: when the call returns, it has found the lock held.
+      const renewing = new CredentialsStore().renewTokens(${JSON.stringify(key)}, ${renewal("y")});
+      writeFileSync(${JSON.stringify(secondWaiting)}, "");
+      await renewing;`,
+    );
+    const results = await Promise.all([first, second].map(async (child) => [await child.exited, await new Response(child.stderr).text()]));
     expect(results).toEqual([[0, ""], [0, ""]]);
-    // Neither renewal was lost: the second renewed the first one's result.
-    expect(["tok-0-x-y", "tok-0-y-x"]).toContain(store.tokens(key)!.accessToken);
+    // Neither renewal was lost, and they ran in this order: the second renewed the first one's result.
+    expect(store.tokens(key)!.accessToken).toBe("tok-0-x-y");
   });
 
   test("forgetTokens with a url forgets that url's tokens only", async () => {
