@@ -40,7 +40,7 @@ import { announcesListChanges, mayHaveTools, offersFeature, type ServerFeature }
 import type { Era } from "./version-negotiation.ts";
 import type { ServerLogEntry } from "./server-log.ts";
 import { consumeOwnNotification } from "./own-notifications.ts";
-import { credentialForms } from "../config/entry-secrets.ts";
+import { credentialForms, redactSecrets } from "../config/entry-secrets.ts";
 import { maskError, maskErrorResult } from "./masked-server-text.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
@@ -97,9 +97,10 @@ export interface McpClientOptions extends ClientFeatureOptions {
   /** The era this server spoke last time: a legacy one skips the probe (see `connect`). */
   eraMemory?: BoundEraMemory;
   /**
-   * Values never to show in what the server says (the entry's secrets: see entrySecretValues);
-   * the credentials the transport sent are masked as well. Applied to every error and failure
-   * reason this client reports, and to the text of a tool's error result.
+   * Values never to show in what the server says, raw (the entry's secrets: see entrySecretValues;
+   * `secretValues` derives their forms); the credentials the transport sent are masked as well.
+   * Applied to every error and failure reason this client reports, to every string of a tool's
+   * error result, and to the server's log and progress messages.
    */
   secrets?: () => readonly string[];
   /**
@@ -132,7 +133,7 @@ export class McpClient {
   private readonly timeouts: TimeoutGroups;
   private readonly session = new SessionRenewal(() => this.handshake({}).then(() => this.subscriptions.renewed()));
   private readonly clock: Clock;
-  private readonly progress = new ProgressTracker();
+  private readonly progress = new ProgressTracker((text) => this.maskText(text));
   /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
   private readonly paramMarks = new ToolParamMarks();
   /** Aborts on close: a question a server request put to the user is taken away. */
@@ -535,13 +536,23 @@ export class McpClient {
     this.options.onLost?.(error);
   }
 
-  /** What must not be shown of what a server says (masked-server-text.ts): the entry's secrets and the credentials sent. */
-  private secretValues(): string[] {
+  /**
+   * What must not be shown of what this server says (masked-server-text.ts): every form of the
+   * entry's secrets and of the credentials the transport sent, derived here from the raw values,
+   * once per use (a refresh may have sent a new token since). The pool masks failures with it too.
+   */
+  secretValues(): string[] {
     return credentialForms([...(this.transport.credentials?.() ?? []), ...(this.options.secrets?.() ?? [])]);
   }
 
   private mask(error: unknown): void {
     maskError(error, this.secretValues());
+  }
+
+  /** A server's own words (a log line, a progress message) with every secret form masked. */
+  private maskText(text: string): string {
+    const secrets = this.secretValues();
+    return secrets.length === 0 ? text : redactSecrets(text, secrets);
   }
 
   private maskedResult(result: CallToolResult): CallToolResult {
@@ -568,7 +579,7 @@ export class McpClient {
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
-    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog);
+    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog, (text) => this.maskText(text));
     if (notification.method === "notifications/tools/list_changed") this.toolList.drop();
     this.lists.heard(notification.method);
     this.subscriptions.heard(notification);
