@@ -140,6 +140,8 @@ export class McpClient {
   private readonly closing = new AbortController();
   private readonly openServerRequests = new OpenServerRequests(this.closing.signal);
   private readonly stopWatchingRoots: (() => void) | undefined;
+  /** A close `connect` started and did not wait for (see `connect`): `close()` waits for it. */
+  private closed: Promise<void> | undefined;
   readonly connection: JsonRpcConnection;
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
@@ -190,7 +192,9 @@ export class McpClient {
 
   /**
    * Starts the transport, finds the server's era and opens it (the handshake, or the modern
-   * server's `server/discover`). On failure the state is FAILED with the reason.
+   * server's `server/discover`). On failure the state is FAILED with the reason, and the connection
+   * is closed: awaited, except after a probe that ended the server (`McpError.probeEnded`), whose
+   * caller starts it again at once; `close()` then waits for the old process tree to end.
    */
   async connect(options: { signal?: AbortSignal } = {}): Promise<void> {
     this._state = { status: "connecting" };
@@ -202,7 +206,10 @@ export class McpClient {
       this.mask(error);
       this._state =
         isCancellation(error) ? { status: "closed" } : { status: "failed", reason: (error as Error).message };
-      await this.connection.close();
+      // A server that closed its stdout and ignores the end of stdin takes the close's 2 s + 2 s.
+      const closed = this.connection.close();
+      if (!(error instanceof McpError && error.probeEnded)) await closed;
+      else this.closed = closed.catch(() => {});
       throw error;
     }
   }
@@ -303,7 +310,7 @@ export class McpClient {
     this.stopWatchingRoots?.();
     if (this._state.status !== "failed") this._state = { status: "closed" };
     this.subscriptions.stop();
-    await this.connection.close();
+    await (this.closed ?? this.connection.close());
   }
 
   /** Finds the era and opens it (`openEra`); a transport that names no kind gets the handshake only. */

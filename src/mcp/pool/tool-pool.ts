@@ -277,6 +277,8 @@ export class McpToolPool {
         // A legacy server that does not survive a method it does not know: started again, it gets
         // `initialize` first, and its client remembers it as legacy, so the next start skips the probe.
         log.debug(`MCP server '${name}': ${redactSecrets(error.message, client.secretValues())}; starting it again, straight to initialize`);
+        // The old process may take seconds to end (stdout closed, stdin EOF ignored): not waited for.
+        this.retire(client);
         ({ client, transport } = this.openClient(connection, true));
         await client.connect({ signal });
       }
@@ -359,12 +361,17 @@ export class McpToolPool {
     this.registrations.unregister(connection);
     const status = { name, scope, source, description, state: "failed" as const, ...failureOf(client, transport, error), lost: true };
     connection.status = status;
-    const retiring = client.close().catch(() => {});
-    this.retiring.add(retiring);
-    void retiring.finally(() => this.retiring.delete(retiring));
+    this.retire(client);
     const restartInMs =
       transport instanceof StdioTransport ? this.restarts?.schedule(name, () => void this.restart(connection, "restart")) : undefined;
     this.events.emit({ kind: "lost", server: name, status, restartInMs });
+  }
+
+  /** Closes a client no connection holds any more, in the background; closeAll waits for it (no orphaned process). */
+  private retire(client: McpClient): void {
+    const retiring = client.close().catch(() => {});
+    this.retiring.add(retiring);
+    void retiring.finally(() => this.retiring.delete(retiring));
   }
 
   /**
