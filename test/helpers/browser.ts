@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeBrowserOpener } from "../../scripts/conformance/browser-opener.ts";
+import type { SignInInteraction } from "../../src/mcp/auth/sign-in.ts";
 import { tempDir } from "./paths.ts";
 
 let opener: string | undefined;
@@ -34,5 +35,27 @@ export function heldBrowser(): { env: Record<string, string>; urls(): string[]; 
     env: { BROWSER: script },
     urls: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []),
     follow: (url) => Bun.spawn([browserEnv().BROWSER!, url], { stdout: "ignore", stderr: "ignore" }).exited,
+  };
+}
+
+/**
+ * The browser replaced in-process by fetch: GET the URL and follow redirects, as far as the loopback
+ * listener (enough for the OAuth fixture, which asks no login form). `opened` lists the URLs.
+ */
+export function fetchingBrowser(): SignInInteraction & { opened: string[] } {
+  const opened: string[] = [];
+  return {
+    opened,
+    async openAuthorizationUrl(url) {
+      opened.push(url);
+      let next = new URL(url);
+      for (let hop = 0; hop < 10; hop++) {
+        const response = await fetch(next, { redirect: "manual" });
+        await response.arrayBuffer();
+        const location = response.headers.get("location");
+        if (!location) return;
+        next = new URL(location, next);
+      }
+    },
   };
 }

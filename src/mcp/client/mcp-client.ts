@@ -24,6 +24,7 @@ import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import { ProgressTracker, type ProgressUpdate } from "./progress.ts";
 import { ProgressTimeout } from "./progress-timeout.ts";
+import { ProbeWindow } from "./probe-window.ts";
 import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
 import { sendWithInputRounds } from "./input-required.ts";
@@ -76,6 +77,8 @@ export type RequestOptions = CallOptions & {
   headers?: Record<string, string>;
   /** A timeout that progress resets (tools/call); without it the request joins a shared group. */
   timeout?: ProgressTimeout;
+  /** Hears the transport wait on OAuth (the probe's window stands still meanwhile). */
+  onAuthorizing?: (waiting: boolean) => void;
 };
 
 /** How often a modern request whose response stream broke is sent again (each time with a new id). */
@@ -324,7 +327,7 @@ export class McpClient {
       memory: this.options.eraMemory,
       description: this.transport.description,
       handshake: (timeoutMs) => this.handshake({ ...options, timeoutMs }),
-      discover: (timeoutMs) => this.probe(kind, { ...options, timeoutMs }),
+      discover: (windowMs, timeoutMs) => this.probe(kind, windowMs, { ...options, timeoutMs }),
       openModern: (server) => this.openModern(server),
       connectionEnded: () => this.connectionEnded,
       skipProbe: this.options.skipProbe,
@@ -332,13 +335,22 @@ export class McpClient {
     this.options.eraMemory?.remember({ era: this._era, version: this.protocolVersion ?? "" });
   }
 
-  /** `server/discover`, the modern way. */
-  private probe(kind: "stdio" | "http", options: CallOptions): Promise<unknown> {
+  /** `server/discover`, the modern way, within the probe's window (see ProbeWindow) and the connect's timeout. */
+  private async probe(kind: "stdio" | "http", windowMs: number, options: CallOptions): Promise<unknown> {
     this._era = "modern";
     this.transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
     // Closing a modern HTTP request's stream is its cancellation.
     this.connection.sendsCancellation = kind !== "http";
-    return this.request("server/discover", {}, options);
+    const window = new ProbeWindow(this.clock, "server/discover", windowMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, window.signal]) : window.signal;
+    try {
+      return await this.request("server/discover", {}, { timeoutMs: options.timeoutMs, signal, onAuthorizing: window.authorizing });
+    } catch (error) {
+      // The window's end reaches request() as an abort of its signal: it is the probe's timeout.
+      throw window.expired() ?? error;
+    } finally {
+      window.end();
+    }
   }
 
   private openModern(server: ModernServer): void {
@@ -494,7 +506,7 @@ export class McpClient {
         try {
           const sent = paramsForEra(this._era, params, this.metaOptions(options));
           if (own) signal = own.signal;
-          return await this.connection.request(method, sent, { signal, headers: options.headers, registration: own });
+          return await this.connection.request(method, sent, { signal, headers: options.headers, registration: own, onAuthorizing: options.onAuthorizing });
         } catch (error) {
           if (!(error instanceof McpError)) throw error;
           if (this._era === "modern") {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { CredentialsStore } from "../../../src/mcp/auth/credentials-store.ts";
 import type { AuthContext } from "../../../src/mcp/auth/server-authorizer.ts";
-import type { SignInInteraction } from "../../../src/mcp/auth/sign-in.ts";
 import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import type { OAuthConfig } from "../../../src/mcp/config/server-config.ts";
 import { ScriptedServer } from "../../../fixtures/http/scripted-server.ts";
@@ -9,6 +8,7 @@ import { authorizerFor } from "../../../src/mcp/transport/create-transport.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
 import { type OAuthServerProcess, spawnOAuthServer } from "../../helpers/oauth-server-process.ts";
 import { failure } from "../../helpers/mcp-failure.ts";
+import { fetchingBrowser } from "../../helpers/browser.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
@@ -28,25 +28,6 @@ async function fixture(flags: string[] = []): Promise<OAuthServerProcess> {
   const server = await spawnOAuthServer(flags);
   opened.push({ close: () => server.stop() });
   return server;
-}
-
-/** The browser replaced by fetch: GET the URL and follow redirects, as far as the loopback listener. */
-function fetchingBrowser(): SignInInteraction & { opened: string[] } {
-  const opened: string[] = [];
-  return {
-    opened,
-    async openAuthorizationUrl(url) {
-      opened.push(url);
-      let next = new URL(url);
-      for (let hop = 0; hop < 10; hop++) {
-        const response = await fetch(next, { redirect: "manual" });
-        await response.arrayBuffer();
-        const location = response.headers.get("location");
-        if (!location) return;
-        next = new URL(location, next);
-      }
-    },
-  };
 }
 
 function storeIn(home = tempDir("cat-code-auth-")): CredentialsStore {
