@@ -143,6 +143,8 @@ export class McpClient {
   private readonly closing = new AbortController();
   private readonly openServerRequests = new OpenServerRequests(this.closing.signal);
   private readonly stopWatchingRoots: (() => void) | undefined;
+  /** The entry's raw secrets (options.secrets), read at the first use. */
+  private entrySecrets: readonly string[] | undefined;
   /** A close `connect` started and did not wait for (see `connect`): `close()` waits for it. */
   private closed: Promise<void> | undefined;
   readonly connection: JsonRpcConnection;
@@ -561,7 +563,12 @@ export class McpClient {
    * once per use (a refresh may have sent a new token since). The pool masks failures with it too.
    */
   secretValues(): string[] {
-    return credentialForms([...(this.transport.credentials?.() ?? []), ...(this.options.secrets?.() ?? [])]);
+    // Asked for every log and progress message: the entry's values are read once (the entry does not
+    // change under a client), and a server with no secrets at all (most stdio ones) costs nothing.
+    this.entrySecrets ??= this.options.secrets?.() ?? [];
+    const sent = this.transport.credentials?.() ?? [];
+    if (sent.length === 0 && this.entrySecrets.length === 0) return [];
+    return credentialForms([...sent, ...this.entrySecrets]);
   }
 
   private mask(error: unknown): void {
