@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from "node:path";
-import { entrySecretValues, redactSecrets } from "../mcp/config/entry-secrets.ts";
+import { credentialForms, entrySecretValues, redactSecrets } from "../mcp/config/entry-secrets.ts";
 import { launchSummary, shellQuote } from "../mcp/config/launch-summary.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
 import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
@@ -84,7 +84,7 @@ export function renderStatusLines(statuses: ServerStatus[], entries: ServerEntry
 export function redactStatus(status: ServerStatus, entries: ServerEntry[]): ServerStatus {
   if (status.state !== "failed" && status.state !== "needs-auth") return status;
   const entry = entryOf(status, entries);
-  const secrets = entry ? entrySecretValues(entry) : [];
+  const secrets = entry ? credentialForms(entrySecretValues(entry)) : [];
   if (secrets.length === 0) return status;
   if (status.state === "needs-auth") return { ...status, reason: redactSecrets(status.reason, secrets) };
   return { ...status, reason: redactSecrets(status.reason, secrets), stderr: status.stderr.map((line) => redactSecrets(line, secrets)) };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { initializeResult, result, ScriptedServer, type RecordedRequest } from "../../fixtures/http/scripted-server.ts";
+import { initializeResult, result, ScriptedServer, sseEvent, sseResponse, type RecordedRequest } from "../../fixtures/http/scripted-server.ts";
 import type { ServerAuthorizer } from "../../src/mcp/auth/server-authorizer.ts";
 import { McpClient } from "../../src/mcp/client/mcp-client.ts";
 import { HttpTransport } from "../../src/mcp/transport/http-transport.ts";
@@ -8,8 +8,8 @@ import { tempDir, writeConfig } from "../helpers/paths.ts";
 
 /**
  * A server that quotes back the credentials it received (in a refusal, an error, a tool's error
- * result) must not get them printed: every configured header value and every token sent is masked
- * wherever its text is shown. The servers are real HTTP servers on 127.0.0.1.
+ * result, a log notification) must not get them printed: every configured header value and every
+ * token sent is masked wherever its text is shown. The servers are real HTTP servers on 127.0.0.1.
  */
 const TOKEN = "tok-Echo-4410"; // from ${ECHO_TOKEN}
 const KEY = "key-Literal-7731"; // written as it is in the user's own file
@@ -67,6 +67,30 @@ describe("a server that echoes the credentials it received", () => {
     const errorResult = await cli(echoing.url, "call", "echo", "whoami");
     expect(errorResult.stdout).toContain("got Authorization=*** X-Api-Key=***");
     expectMasked(failed.stdout, failed.stderr, errorResult.stdout, errorResult.stderr);
+  });
+
+  test("in a warning it logs and in every string of an error result: mcp call --raw prints none of them", async () => {
+    const tools = [{ name: "whoami", inputSchema: { type: "object" } }];
+    const echoing = server((request) => {
+      const { id, method } = request.body ?? {};
+      if (method === "initialize") return Response.json(initializeResult(id, { tools: {}, logging: {} }));
+      if (method === "tools/list") return Response.json(result(id, { tools }));
+      if (method !== "tools/call") return undefined;
+      const authorization = request.headers.get("authorization");
+      const log = { jsonrpc: "2.0", method: "notifications/message", params: { level: "warning", data: { note: quoted(request) } } };
+      const answer = result(id, {
+        isError: true,
+        content: [{ type: "resource", resource: { uri: "mem://whoami", text: quoted(request) } }],
+        structuredContent: { received: { authorization }, [`key ${authorization}`]: 1 },
+      });
+      return sseResponse(sseEvent({ data: log }) + sseEvent({ data: answer }));
+    });
+    const { stdout, stderr } = await cli(echoing.url, "call", "echo", "whoami", "--raw");
+    expect(stderr).toContain("⚠ echo: {\"note\":\"got Authorization=*** X-Api-Key=***\"}");
+    expect(stdout).toContain('"authorization": "***"');
+    expect(stdout).toContain('"key ***": 1');
+    expect(stdout).toContain('"text": "got Authorization=*** X-Api-Key=***"');
+    expectMasked(stdout, stderr);
   });
 
   test("an OAuth token the transport sent is masked in the client's error", async () => {

@@ -23,8 +23,11 @@ export interface EraOpeningSteps {
   description: string;
   /** `initialize` and its checks, within `timeoutMs`. */
   handshake(timeoutMs: number): Promise<void>;
-  /** `server/discover` the modern way, within `timeoutMs`; resolves to its raw result. */
-  discover(timeoutMs: number): Promise<unknown>;
+  /**
+   * `server/discover` the modern way: the server silent for `windowMs` (time spent on OAuth not
+   * counted: probe-window.ts), or `timeoutMs` in all, is a timeout; resolves to its raw result.
+   */
+  discover(windowMs: number, timeoutMs: number): Promise<unknown>;
   openModern(server: ModernServer): void;
   /** Whether the connection ended by itself (a stdio server that exited). */
   connectionEnded(): boolean;
@@ -72,7 +75,7 @@ export async function openEra(steps: EraOpeningSteps): Promise<"modern" | "legac
   }
   const detect = async (probeMs: number): Promise<EraFinding> => {
     try {
-      return await detectEra({ kind, connectionEnded: steps.connectionEnded, discover: () => steps.discover(probeMs) });
+      return await detectEra({ kind, connectionEnded: steps.connectionEnded, discover: () => steps.discover(probeMs, left()) });
     } catch (error) {
       throw failedAt(PROBE_STEP, error);
     }

@@ -25,6 +25,7 @@ import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import { ProgressTracker, type ProgressUpdate } from "./progress.ts";
 import { ProgressTimeout } from "./progress-timeout.ts";
+import { ProbeWindow } from "./probe-window.ts";
 import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
 import { sendWithInputRounds } from "./input-required.ts";
@@ -41,7 +42,7 @@ import { announcesListChanges, mayHaveTools, offersFeature, type ServerFeature }
 import type { Era } from "./version-negotiation.ts";
 import type { ServerLogEntry } from "./server-log.ts";
 import { consumeOwnNotification } from "./own-notifications.ts";
-import { credentialForms } from "../config/entry-secrets.ts";
+import { credentialForms, redactSecrets } from "../config/entry-secrets.ts";
 import { maskError, maskErrorResult } from "./masked-server-text.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
@@ -79,6 +80,8 @@ export type RequestOptions = CallOptions & {
   timeout?: ProgressTimeout;
   /** Hears the request's id before it is sent (the era probe keeps it: its answer may come late). */
   registration?: { registered(id: number): void };
+  /** Hears the transport wait on OAuth (the probe's window stands still meanwhile). */
+  onAuthorizing?: (waiting: boolean) => void;
 };
 
 /** How often a modern request whose response stream broke is sent again (each time with a new id). */
@@ -100,9 +103,10 @@ export interface McpClientOptions extends ClientFeatureOptions {
   /** The era this server spoke last time: a legacy one skips the probe (see `connect`). */
   eraMemory?: BoundEraMemory;
   /**
-   * Values never to show in what the server says (the entry's secrets: see entrySecretValues);
-   * the credentials the transport sent are masked as well. Applied to every error and failure
-   * reason this client reports, and to the text of a tool's error result.
+   * Values never to show in what the server says, raw (the entry's secrets: see entrySecretValues;
+   * `secretValues` derives their forms); the credentials the transport sent are masked as well.
+   * Applied to every error and failure reason this client reports, to every string of a tool's
+   * error result, and to the server's log and progress messages.
    */
   secrets?: () => readonly string[];
   /**
@@ -135,13 +139,17 @@ export class McpClient {
   private readonly timeouts: TimeoutGroups;
   private readonly session = new SessionRenewal(() => this.handshake({}).then(() => this.subscriptions.renewed()));
   private readonly clock: Clock;
-  private readonly progress = new ProgressTracker();
+  private readonly progress = new ProgressTracker((text) => this.maskText(text));
   /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
   private readonly paramMarks = new ToolParamMarks();
   /** Aborts on close: a question a server request put to the user is taken away. */
   private readonly closing = new AbortController();
   private readonly openServerRequests = new OpenServerRequests(this.closing.signal);
   private readonly stopWatchingRoots: (() => void) | undefined;
+  /** The entry's raw secrets (options.secrets), read at the first use. */
+  private entrySecrets: readonly string[] | undefined;
+  /** A close `connect` started and did not wait for (see `connect`): `close()` waits for it. */
+  private closed: Promise<void> | undefined;
   readonly connection: JsonRpcConnection;
   serverInfo: Implementation | undefined;
   protocolVersion: string | undefined;
@@ -197,7 +205,9 @@ export class McpClient {
 
   /**
    * Starts the transport, finds the server's era and opens it (the handshake, or the modern
-   * server's `server/discover`). On failure the state is FAILED with the reason.
+   * server's `server/discover`). On failure the state is FAILED with the reason, and the connection
+   * is closed: awaited, except after a probe that ended the server (`McpError.probeEnded`), whose
+   * caller starts it again at once; `close()` then waits for the old process tree to end.
    */
   async connect(options: { signal?: AbortSignal } = {}): Promise<void> {
     this._state = { status: "connecting" };
@@ -209,7 +219,10 @@ export class McpClient {
       this.mask(error);
       this._state =
         isCancellation(error) ? { status: "closed" } : { status: "failed", reason: (error as Error).message };
-      await this.connection.close();
+      // A server that closed its stdout and ignores the end of stdin takes the close's 2 s + 2 s.
+      const closed = this.connection.close();
+      if (!(error instanceof McpError && error.probeEnded)) await closed;
+      else this.closed = closed.catch(() => {});
       throw error;
     }
   }
@@ -310,7 +323,7 @@ export class McpClient {
     this.stopWatchingRoots?.();
     if (this._state.status !== "failed") this._state = { status: "closed" };
     this.subscriptions.stop();
-    await this.connection.close();
+    await (this.closed ?? this.connection.close());
   }
 
   /** Finds the era and opens it (`openEra`); a transport that names no kind gets the handshake only. */
@@ -324,7 +337,7 @@ export class McpClient {
       memory: this.options.eraMemory,
       description: this.transport.description,
       handshake: (timeoutMs) => this.handshake({ ...options, timeoutMs }),
-      discover: (timeoutMs) => this.probe(kind, { ...options, timeoutMs }),
+      discover: (windowMs, timeoutMs) => this.probe(kind, windowMs, { ...options, timeoutMs }),
       openModern: (server) => this.openModern(server),
       connectionEnded: () => this.connectionEnded,
       skipProbe: this.options.skipProbe,
@@ -353,13 +366,28 @@ export class McpClient {
     if (this._state.status === "connected") this.options.eraMemory?.remember({ era: "modern", version: finding.version });
   }
 
-  /** `server/discover`, the modern way. */
-  private probe(kind: "stdio" | "http", options: CallOptions): Promise<unknown> {
+  /** `server/discover`, the modern way, within the probe's window (see ProbeWindow) and the connect's timeout. */
+  private async probe(kind: "stdio" | "http", windowMs: number, options: CallOptions): Promise<unknown> {
     this._era = "modern";
     this.transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
     // Closing a modern HTTP request's stream is its cancellation.
     this.connection.sendsCancellation = kind !== "http";
-    return this.request("server/discover", {}, { ...options, registration: { registered: (id) => (this.probeId = id) } });
+    const window = new ProbeWindow(this.clock, "server/discover", windowMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, window.signal]) : window.signal;
+    try {
+      return await this.request("server/discover", {}, {
+        timeoutMs: options.timeoutMs,
+        signal,
+        onAuthorizing: window.authorizing,
+        // Kept: a slow server may answer after the window (see lateProbeAnswer).
+        registration: { registered: (id) => (this.probeId = id) },
+      });
+    } catch (error) {
+      // The window's end reaches request() as an abort of its signal: it is the probe's timeout.
+      throw window.expired() ?? error;
+    } finally {
+      window.end();
+    }
   }
 
   private openModern(server: ModernServer): void {
@@ -515,7 +543,7 @@ export class McpClient {
         try {
           const sent = paramsForEra(this._era, params, this.metaOptions(options));
           if (own) signal = own.signal;
-          return await this.connection.request(method, sent, { signal, headers: options.headers, registration: own ?? options.registration });
+          return await this.connection.request(method, sent, { signal, headers: options.headers, registration: own ?? options.registration, onAuthorizing: options.onAuthorizing });
         } catch (error) {
           if (!(error instanceof McpError)) throw error;
           if (this._era === "modern") {
@@ -564,13 +592,28 @@ export class McpClient {
     this.options.onLost?.(error);
   }
 
-  /** What must not be shown of what a server says (masked-server-text.ts): the entry's secrets and the credentials sent. */
-  private secretValues(): string[] {
-    return credentialForms([...(this.transport.credentials?.() ?? []), ...(this.options.secrets?.() ?? [])]);
+  /**
+   * What must not be shown of what this server says (masked-server-text.ts): every form of the
+   * entry's secrets and of the credentials the transport sent, derived here from the raw values,
+   * once per use (a refresh may have sent a new token since). The pool masks failures with it too.
+   */
+  secretValues(): string[] {
+    // Asked for every log and progress message: the entry's values are read once (the entry does not
+    // change under a client), and a server with no secrets at all (most stdio ones) costs nothing.
+    this.entrySecrets ??= this.options.secrets?.() ?? [];
+    const sent = this.transport.credentials?.() ?? [];
+    if (sent.length === 0 && this.entrySecrets.length === 0) return [];
+    return credentialForms([...sent, ...this.entrySecrets]);
   }
 
   private mask(error: unknown): void {
     maskError(error, this.secretValues());
+  }
+
+  /** A server's own words (a log line, a progress message) with every secret form masked. */
+  private maskText(text: string): string {
+    const secrets = this.secretValues();
+    return secrets.length === 0 ? text : redactSecrets(text, secrets);
   }
 
   private maskedResult(result: CallToolResult): CallToolResult {
@@ -597,7 +640,7 @@ export class McpClient {
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
-    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog);
+    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog, (text) => this.maskText(text));
     if (notification.method === "notifications/tools/list_changed") this.toolList.drop();
     this.lists.heard(notification.method);
     this.subscriptions.heard(notification);

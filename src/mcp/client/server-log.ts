@@ -25,13 +25,17 @@ const LogMessageParams = v.object({
   data: v.unknown(),
 });
 
-/** The entry a `notifications/message` carries, or undefined when its params are malformed (dropped). */
-export function parseServerLog(server: string, params: unknown): ServerLogEntry | undefined {
+/**
+ * The entry a `notifications/message` carries, or undefined when its params are malformed (dropped).
+ * `mask` (the client's: a server may log the credentials it received) sees the whole text before
+ * it is cut, so no cut leaves the start of a secret showing.
+ */
+export function parseServerLog(server: string, params: unknown, mask: (text: string) => string = (text) => text): ServerLogEntry | undefined {
   const parsed = v.safeParse(LogMessageParams, params);
   if (!parsed.success) return undefined;
   const { level, logger, data } = parsed.output;
-  const entry: ServerLogEntry = { server, level, data: renderData(data) };
-  if (logger !== undefined) entry.logger = cutText(logger, MAX_LOGGER_CHARS);
+  const entry: ServerLogEntry = { server, level, data: cutText(mask(renderData(data)), MAX_LOG_DATA_CHARS) };
+  if (logger !== undefined) entry.logger = cutText(mask(logger), MAX_LOGGER_CHARS);
   return entry;
 }
 
@@ -41,8 +45,8 @@ export function atLeast(level: LoggingLevel, min: LoggingLevel): boolean {
 }
 
 function renderData(data: unknown): string {
-  if (typeof data === "string") return cutText(data, MAX_LOG_DATA_CHARS);
+  if (typeof data === "string") return data;
   if (exceedsDepth(data, MAX_LOG_DATA_DEPTH)) return `(data nested deeper than ${MAX_LOG_DATA_DEPTH} levels, not shown)`;
-  return cutText(JSON.stringify(data) ?? String(data), MAX_LOG_DATA_CHARS);
+  return JSON.stringify(data) ?? String(data);
 }
 

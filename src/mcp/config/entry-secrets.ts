@@ -6,12 +6,13 @@ import type { ServerEntry } from "./server-config.ts";
 const MIN_SECRET_LENGTH = 4;
 
 /**
- * The secrets an entry sends: the values its `${VAR}`s expand to in its url, headers and
- * `oauth.clientSecret`, every header value it sends, and its client secret. Text a server or a
- * lower layer wrote about it (an error that names the expanded url, a server that echoes the
- * `Authorization` it received) goes through `redactSecrets` with these before it is shown. The
- * client adds the credentials its transport sent (an OAuth token: see `credentialForms`). (A stdio
- * server's env is its own to print: its stderr is shown as it wrote it.)
+ * The secrets an entry sends, as written: the values its `${VAR}`s expand to in its url, headers
+ * and `oauth.clientSecret`, every header value it sends, and its client secret. Raw values: the
+ * forms they may be quoted back in are derived once, by whoever masks (`credentialForms`), together
+ * with the credentials the transport sent (the client's `secretValues`). Text a server or a lower
+ * layer wrote about it (an error that names the expanded url, a server that echoes the
+ * `Authorization` it received) goes through `redactSecrets` with those forms before it is shown.
+ * (A stdio server's env is its own to print: its stderr is shown as it wrote it.)
  */
 export function entrySecretValues(entry: ServerEntry, env: Record<string, string | undefined> = process.env): string[] {
   const raw = isPlainObject(entry.raw) ? entry.raw : {};
@@ -28,11 +29,11 @@ export function entrySecretValues(entry: ServerEntry, env: Record<string, string
     values.push(...Object.values(entry.config.headers));
     if (entry.config.oauth?.clientSecret !== undefined) values.push(entry.config.oauth.clientSecret);
   }
-  return credentialForms(values);
+  return values;
 }
 
 /**
- * Each value as it may be quoted back: whole, the credentials after an auth scheme
+ * Each raw value (never a form: that would add double-encoded ones) as it may be quoted back: whole, the credentials after an auth scheme
  * (`Bearer <token>` → `<token>`), and percent-encoded (a value in a url). Too short ones are left
  * out; the longest come first, so a value is masked before a part of it.
  */

@@ -7,7 +7,7 @@ import { McpClient, type McpClientOptions, type ServerFeature } from "../client/
 import type { RootsProvider } from "../client/roots.ts";
 import { serverLogDebugLine } from "../client/server-log-debug.ts";
 import type { ServerLogEntry } from "../client/server-log.ts";
-import { credentialForms, entrySecretValues, redactSecrets } from "../config/entry-secrets.ts";
+import { entrySecretValues, redactSecrets } from "../config/entry-secrets.ts";
 import type { ServerConfig, ServerEntry } from "../config/server-config.ts";
 import { failedAt, McpError } from "../mcp-error.ts";
 import type { ToolDefinition } from "../protocol.ts";
@@ -290,7 +290,9 @@ export class McpToolPool {
         if (!(error instanceof McpError && error.probeEnded) || connection.client !== client || this.closing) throw error;
         // A legacy server that does not survive a method it does not know: started again, it gets
         // `initialize` first, and its client remembers it as legacy, so the next start skips the probe.
-        log.debug(`MCP server '${name}': ${redactSecrets(error.message, entrySecretValues(entry))}; starting it again, straight to initialize`);
+        log.debug(`MCP server '${name}': ${redactSecrets(error.message, client.secretValues())}; starting it again, straight to initialize`);
+        // The old process may take seconds to end (stdout closed, stdin EOF ignored): not waited for.
+        this.retire(client);
         ({ client, transport } = this.openClient(connection, true, auth));
         await client.connect({ signal });
       }
@@ -318,7 +320,7 @@ export class McpToolPool {
       this.events.emit({ kind: "connected", server: name, status: connection.status, after });
     } catch (error) {
       if (connection.client !== client) return await client.close().catch(() => {});
-      const { reason, stderr } = failureOf(entry, transport, error as Error);
+      const { reason, stderr } = failureOf(client, transport, error as Error);
       if (error instanceof McpError && error.needsAuth) {
         connection.status = { ...base, state: "needs-auth", reason };
       } else {
@@ -371,14 +373,19 @@ export class McpToolPool {
     if (connection.client !== client || connection.status.state !== "connected" || this.closing) return;
     const { name, scope, source, description } = connection.status;
     this.registrations.unregister(connection);
-    const status = { name, scope, source, description, state: "failed" as const, ...failureOf(connection.entry, transport, error), lost: true };
+    const status = { name, scope, source, description, state: "failed" as const, ...failureOf(client, transport, error), lost: true };
     connection.status = status;
-    const retiring = client.close().catch(() => {});
-    this.retiring.add(retiring);
-    void retiring.finally(() => this.retiring.delete(retiring));
+    this.retire(client);
     const restartInMs =
       transport instanceof StdioTransport ? this.restarts?.schedule(name, () => void this.restart(connection, "restart")) : undefined;
     this.events.emit({ kind: "lost", server: name, status, restartInMs });
+  }
+
+  /** Closes a client no connection holds any more, in the background; closeAll waits for it (no orphaned process). */
+  private retire(client: McpClient): void {
+    const retiring = client.close().catch(() => {});
+    this.retiring.add(retiring);
+    void retiring.finally(() => this.retiring.delete(retiring));
   }
 
   /**
@@ -412,11 +419,12 @@ function stderrFor(transport: Transport, reason: string): string[] {
 
 /**
  * Why a server failed, as every front end and the model's note show it: the entry's secrets and
- * the credentials its transport sent masked, since a lower layer's error may quote the expanded
- * url or a header, and a server may echo one (the client masked its errors already; stderr not).
+ * the credentials its transport sent masked (the client's `secretValues`), since a lower layer's
+ * error may quote the expanded url or a header, and a server may echo one (the client masked its
+ * errors already; stderr not).
  */
-function failureOf(entry: ServerEntry, transport: Transport, error: Error): { reason: string; stderr: string[] } {
-  const secrets = credentialForms([...entrySecretValues(entry), ...(transport.credentials?.() ?? [])]);
+function failureOf(client: McpClient, transport: Transport, error: Error): { reason: string; stderr: string[] } {
+  const secrets = client.secretValues();
   return { reason: redactSecrets(error.message, secrets), stderr: stderrFor(transport, error.message).map((line) => redactSecrets(line, secrets)) };
 }
 

@@ -89,7 +89,7 @@ export class HttpSession {
    * POSTs one JSON-RPC message, with the message's own `headers` beside the protocol's. An
    * `initialize` carries no session and sets the new one from its answer.
    */
-  async post(message: JsonRpcMessage, signal?: AbortSignal, headers?: Record<string, string>): Promise<Response> {
+  async post(message: JsonRpcMessage, signal?: AbortSignal, headers?: Record<string, string>, onAuthorizing?: (waiting: boolean) => void): Promise<Response> {
     const initialize = "method" in message && message.method === "initialize";
     const protocolHeaders = this.modern ? modernHeaders(message) : {};
     const response = await this.fetch(
@@ -98,6 +98,7 @@ export class HttpSession {
       JSON.stringify(message),
       signal,
       !initialize,
+      onAuthorizing,
     );
     if (initialize && response.ok) this.sessionId = response.headers.get("mcp-session-id") ?? undefined;
     return response;
@@ -155,12 +156,13 @@ export class HttpSession {
     body: string | undefined,
     signal: AbortSignal | undefined,
     inSession: boolean,
+    onAuthorizing?: (waiting: boolean) => void,
   ): Promise<Response> {
     const combined = signal ? AbortSignal.any([signal, this.closer.signal]) : this.closer.signal;
     combined.throwIfAborted();
     try {
       for (let attempt = 1; ; attempt++) {
-        const authorization = await this.authorizer?.authorization();
+        const authorization = await this.authorizing(onAuthorizing, async () => this.authorizer?.authorization());
         const response = await fetchWithinOrigin(this.url, {
           method,
           headers: this.headersFor(ownHeaders, inSession && !this.modern ? this.sessionId : undefined, inSession, authorization),
@@ -170,7 +172,7 @@ export class HttpSession {
         if (!this.authorizer || (response.status !== 401 && response.status !== 403) || attempt === MAX_AUTH_ATTEMPTS) return response;
         // The body is let go only when the request goes again: a refusal OAuth has no say in is
         // returned whole, and its body holds the server's reason (httpStatusError shows it).
-        const again = await this.renewAuthorization(response, authorization).catch(async (error: unknown) => {
+        const again = await this.authorizing(onAuthorizing, () => this.renewAuthorization(response, authorization)).catch(async (error: unknown) => {
           await response.body?.cancel().catch(() => {});
           throw error;
         });
@@ -182,6 +184,17 @@ export class HttpSession {
       if (combined.aborted) throw combined.reason;
       if (error instanceof McpError) throw error;
       throw unreachable(this.shownUrl, error);
+    }
+  }
+
+  /** Runs an OAuth step, with `onAuthorizing` told while it waits (see SendOptions.onAuthorizing). */
+  private async authorizing<T>(onAuthorizing: ((waiting: boolean) => void) | undefined, step: () => Promise<T>): Promise<T> {
+    if (!this.authorizer || !onAuthorizing) return step();
+    onAuthorizing(true);
+    try {
+      return await step();
+    } finally {
+      onAuthorizing(false);
     }
   }
 

@@ -184,7 +184,7 @@ export class HttpTransport implements Transport {
   private async exchange(message: JsonRpcRequest, options: SendOptions): Promise<void> {
     const url = this.session.shownUrl;
     const signal = options.signal ? AbortSignal.any([options.signal, this.session.closeSignal]) : this.session.closeSignal;
-    const response = await this.post(message, signal, options.headers);
+    const response = await this.post(message, signal, options.headers, options.onAuthorizing);
     if (!response.ok) throw await this.session.statusError(response);
     // An error with a null id on this request's own stream can only be this request's.
     let failure: McpError | undefined;
@@ -228,10 +228,10 @@ export class HttpTransport implements Transport {
    * session (the client renews on that request's failure); a notification's leaves it for the
    * next request to meet, so the client hears of the expiry.
    */
-  private async post(message: JsonRpcMessage, signal: AbortSignal, headers?: Record<string, string>): Promise<Response> {
+  private async post(message: JsonRpcMessage, signal: AbortSignal, headers?: Record<string, string>, onAuthorizing?: (waiting: boolean) => void): Promise<Response> {
     const request = "method" in message && "id" in message;
     const carried = request && message.method === "initialize" ? undefined : this.session.sessionId;
-    const response = await this.session.post(message, signal, headers);
+    const response = await this.session.post(message, signal, headers, onAuthorizing);
     if (response.status !== 404 || carried === undefined) return response;
     await response.body?.cancel();
     if (request) this.session.forget(carried);

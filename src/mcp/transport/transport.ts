@@ -5,6 +5,11 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Extra HTTP headers for this one message (stdio ignores them). */
   headers?: Record<string, string>;
+  /**
+   * Hears that the transport starts (true) and stops (false) waiting on OAuth for this message: a
+   * token, a refresh, a sign-in. The era probe's window does not count that time (probe-window.ts).
+   */
+  onAuthorizing?: (waiting: boolean) => void;
 }
 
 /**
