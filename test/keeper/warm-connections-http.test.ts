@@ -118,3 +118,28 @@ test("a socket that ends before its call lets the connection go idle: its GET en
   await waitFor(() => openGets(server).length === 0, "the GET to end with the socket");
   expect(clock.pending()).toBe(1);
 });
+
+test("a server gone while idle: after more than a second the next connect finds it (failed, nothing kept); within it, the call that cannot reach it retires the connection", async () => {
+  const clock = new FakeClock();
+  const warm = new WarmConnections({ version: "test", env: {}, clock });
+  opened.push({ close: () => warm.closeAll() });
+  const listener = () => ({ socket: {}, onLog: () => {} });
+  const caller = () => ({ ...listener(), signal: new AbortController().signal, onProgress: () => {}, elicitation: async () => ({ action: "decline" as const }) });
+
+  // The URL taken while it listens: a stopped server's says port 0.
+  const late = httpServer(serve(["echo"]).url);
+  await warm.connect([late], [REPO], listener(), false);
+  await opened.at(-1)!.close();
+  clock.advance(RELIST_AFTER_IDLE_MS + 1);
+  const [found] = await warm.connect([late], [REPO], listener(), false);
+  expect(found!.status).toMatchObject({ state: "failed", reason: expect.stringContaining("cannot reach") });
+  expect(warm.size).toBe(0);
+
+  const soon = httpServer(serve(["echo"]).url);
+  const [connected] = await warm.connect([soon], [REPO], listener(), true);
+  await opened.at(-1)!.close();
+  const [reused] = await warm.connect([soon], [REPO], listener(), true);
+  expect(reused!.status.state).toBe("connected");
+  await expect(warm.call(connected!.fingerprint, "echo", {}, caller())).rejects.toMatchObject({ unreachable: true });
+  expect(warm.size).toBe(0);
+});
