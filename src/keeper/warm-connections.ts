@@ -1,18 +1,17 @@
 import { log } from "../log.ts";
 import type { EraMemory } from "../mcp/client/era-memory.ts";
-import { RootsProvider } from "../mcp/client/roots.ts";
 import { describeServer, type ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
 import { McpError } from "../mcp/mcp-error.ts";
-import { hasStoredTokens } from "../mcp/pool/server-sign-in.ts";
-import { McpToolPool, type ServerStatus } from "../mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../mcp/protocol.ts";
-import { createTransport, type TransportContext } from "../mcp/transport/create-transport.ts";
+import type { TransportContext } from "../mcp/transport/create-transport.ts";
 import type { Transport } from "../mcp/transport/transport.ts";
 import { systemClock, type Clock } from "../system/clock.ts";
 import { connectionFingerprint, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
-import { keepAliveMs, keeperAuth } from "./connection-settings.ts";
+import { keepAliveMs } from "./connection-settings.ts";
 import type { KeeperConnectionInfo, ServerRequest } from "./keeper-protocol.ts";
-import { callFor, forEachSocket, inUse, isAlive, isHttp, refusesSignIn, signedOut, type CallListener, type ConnectionListener, type Warm } from "./warm-connection.ts";
+import { startWarm } from "./warm-connection-start.ts";
+import { inUse, isAlive, isHttp, refusesSignIn, signedOut, type CallListener, type ConnectionListener, type Warm } from "./warm-connection.ts";
 
 /** Past this many connections, the least recently used idle one is closed. */
 export const MAX_WARM_CONNECTIONS = 64;
@@ -22,8 +21,6 @@ export const MAX_WARM_CONNECTIONS = 64;
  * server that went away or forgot the session is found before the command uses it.
  */
 export const RELIST_AFTER_IDLE_MS = 1000;
-/** A server that gets more of its tools left out than this is not worth more lines. */
-const MAX_WARNINGS_KEPT = 100;
 
 export interface WarmConnectionsOptions {
   version: string;
@@ -194,52 +191,10 @@ export class WarmConnections {
 
   private open(request: ServerRequest, roots: string[], fingerprint: string, elicitation: boolean): Warm {
     this.evictIfFull();
-    const { entry, launch } = request;
-    const make = this.options.createTransport ?? createTransport;
-    const auth = keeperAuth(entry);
-    const pool = new McpToolPool([entry], {
-      // Not over HTTP: a 2026-07-28 server's `subscriptions/listen` is a stream held open while idle.
-      // An idle HTTP connection lists its tools again instead (see reuse).
-      watchChanges: !isHttp(entry),
-      eraMemory: this.options.eraMemory,
-      auth,
-      roots: rootsOf(roots),
-      createTransport: (config, context) => make(config, { ...context, launch }),
-      // Declared only as the command's own pool would (else a server may list other tools); who
-      // answers is the call that is under way (see callFor).
-      elicitation: elicitation ? async () => ({ action: "decline" }) : undefined,
-      onWarning: (message) => {
-        if (warm.warnings.length < MAX_WARNINGS_KEPT) warm.warnings.push(message);
-      },
-    });
-    const now = this.clock.now();
-    const warm: Warm = {
-      fingerprint,
-      request,
-      pool,
-      auth,
-      signedIn: hasStoredTokens(entry, auth),
-      ready: Promise.resolve(pool.status()[0]!),
-      connecting: true,
-      createdAt: now,
-      lastUsed: now,
-      calls: 0,
-      listeners: new Set(),
-      holders: new Set(),
-      warnings: [],
-      keepAliveMs: this.keepAliveOf(request),
-    };
-    pool.onServerLog = (logged) => forEachSocket(warm, (listener) => listener.onLog(logged));
-    pool.elicitation = (question, signal) => {
-      const call = callFor(warm, signal);
-      return call ? call.elicitation(question, signal) : Promise.resolve({ action: "decline" });
-    };
-    warm.ready = (this.closed ? Promise.resolve() : pool.connectAll()).then(() => {
-      warm.connecting = false;
-      return pool.status()[0]!;
-    });
+    const { eraMemory, createTransport } = this.options;
+    const warm = startWarm({ request, roots, fingerprint, elicitation, now: this.clock.now(), keepAliveMs: this.keepAliveOf(request), connect: !this.closed, eraMemory, createTransport });
     this.connections.set(fingerprint, warm);
-    log.debug(`keeper: connecting '${entry.name}' (${fingerprint.slice(0, FINGERPRINT_SHOWN)}), kept ${warm.keepAliveMs / 1000} s without use`);
+    log.debug(`keeper: connecting '${request.entry.name}' (${fingerprint.slice(0, FINGERPRINT_SHOWN)}), kept ${warm.keepAliveMs / 1000} s without use`);
     return warm;
   }
 
@@ -340,7 +295,3 @@ function asRequested(entry: ServerEntry): Pick<ServerStatus, "name" | "scope" | 
   return { name: entry.name, scope: entry.scope, source: entry.source, description: entry.ok ? describeServer(entry.config, entry.raw) : "" };
 }
 
-function rootsOf(roots: string[]): RootsProvider | undefined {
-  const [first, ...rest] = roots;
-  return first === undefined ? undefined : new RootsProvider(first, rest);
-}
