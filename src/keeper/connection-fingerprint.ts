@@ -8,12 +8,15 @@ import type { ServerRequest } from "./keeper-protocol.ts";
  * A connection is reused only while all of it is the same; any change gets a connection of its own.
  * An HTTP server is started by no one: its launch context changes nothing, so it is left out (else
  * every `cd`, which changes OLDPWD in the command's env, would open a new session).
+ * Nor is the entry's `keepAlive`: how long a connection is kept is no reason for another server
+ * process (`--keep-alive` writes it into the entry); the connection reused takes the latest.
  * It hashes secrets (env, headers): never log or show more than FINGERPRINT_SHOWN of it.
  */
 export function connectionFingerprint(request: ServerRequest, roots: readonly string[], elicitation: boolean, version: string): string {
   const { entry, launch } = request;
+  const { keepAlive: _kept, ...config } = entry.ok ? entry.config : {};
   const shape = {
-    entry: { name: entry.name, scope: entry.scope, config: entry.ok ? entry.config : entry.error, trust: entry.trust ?? null },
+    entry: { name: entry.name, scope: entry.scope, config: entry.ok ? config : entry.error, trust: entry.trust ?? null },
     launch: entry.ok && entry.config.type === "http" ? null : { env: launch.env, cwd: launch.cwd },
     roots,
     capabilities: { elicitation },

@@ -3,7 +3,7 @@ import { CredentialsStore } from "../mcp/auth/credentials-store.ts";
 import type { AuthContext } from "../mcp/auth/server-authorizer.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../mcp/config/server-config.ts";
 import { cliSignInHint } from "../terminal/render-status.ts";
-import { keepAliveSetting } from "./keep-alive-setting.ts";
+import { keepAliveSeconds } from "./keep-alive-setting.ts";
 
 /** How long a connection stays without use when neither its entry nor CAT_CODE_KEEP_ALIVE says. */
 export const DEFAULT_KEEP_ALIVE_SECONDS = 600;
@@ -20,9 +20,11 @@ export function keeperAuth(entry: ServerEntry): AuthContext {
   return { store: new CredentialsStore(), loginHint };
 }
 
-/** The entry's `keepAlive`, else CAT_CODE_KEEP_ALIVE (the command's, then the keeper's), else the default; in ms. */
+/**
+ * In ms, as keepAliveSeconds chooses it (the command wrote its `--keep-alive` into the entry: see
+ * withKeepAlive), with CAT_CODE_KEEP_ALIVE of the command's launch env, then of the keeper's own.
+ */
 export function keepAliveMs(entry: ServerEntry, launchEnv: Record<string, string>, keeperEnv: Record<string, string | undefined>): number {
-  const own = entry.ok ? entry.config.keepAlive : undefined;
-  const seconds = own ?? keepAliveSetting(launchEnv.CAT_CODE_KEEP_ALIVE) ?? keepAliveSetting(keeperEnv.CAT_CODE_KEEP_ALIVE) ?? DEFAULT_KEEP_ALIVE_SECONDS;
+  const seconds = keepAliveSeconds(entry, undefined, [launchEnv, keeperEnv]) ?? DEFAULT_KEEP_ALIVE_SECONDS;
   return Math.min(seconds * 1000, MAX_TIMEOUT_MS);
 }

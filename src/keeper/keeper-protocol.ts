@@ -66,6 +66,12 @@ export type KeeperRequest =
        * Absent: declared.
        */
       elicitation?: boolean;
+      /**
+       * The command calls a tool on this socket next (`mcp call`): the connections stay in use from
+       * this connect to the end of that call (or of the socket), so the gap between is no idle time
+       * (an HTTP one keeps its stream, and does not list its tools again). Absent: false.
+       */
+      callFollows?: boolean;
     }
   /** Calls a tool of a server named in this socket's last `connect`. */
   | {
@@ -80,7 +86,7 @@ export type KeeperRequest =
   /** The command gave a call up (Ctrl-C): the server is told, the connection stays. */
   | { id: number; op: "cancel"; target: number }
   | { id: number; op: "status" }
-  /** Closes every warm connection of the server of this name (`mcp keeper stop <name>`); answered once they are closed. */
+  /** Closes every warm connection of the server of this name (`mcp keeper stop <name>`, `mcp logout <name>`); answered once none is kept, while their servers still close. */
   | { id: number; op: "close"; server: string }
   /** Closes every server and exits; answered before the servers are closed. */
   | { id: number; op: "stop" };

@@ -44,6 +44,7 @@ const Request = v.variant("op", [
     servers: v.pipe(v.array(ServerRequestSchema), v.maxLength(MAX_SERVERS)),
     roots: v.pipe(v.array(AbsolutePath), v.maxLength(MAX_ROOTS)),
     elicitation: v.optional(v.boolean()),
+    callFollows: v.optional(v.boolean()),
   }),
   v.object({
     id: Id,

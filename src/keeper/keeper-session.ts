@@ -53,6 +53,7 @@ export class KeeperSession {
     socket.on("close", () => {
       for (const call of this.calls.values()) call.abort();
       this.calls.clear();
+      host.warm.letGo(this);
       this.stopHeartbeat();
       onClosed();
     });
@@ -94,7 +95,7 @@ export class KeeperSession {
         case "status":
           return this.send({ id: request.id, ok: { ...this.host.identity(), connections: this.host.warm.info() } });
         case "close":
-          return this.send({ id: request.id, ok: { closed: await this.host.warm.closeServer(request.server) } });
+          return this.send({ id: request.id, ok: { closed: this.host.warm.closeServer(request.server) } });
         case "stop":
           this.send({ id: request.id, ok: {} });
           return this.host.stop();
@@ -132,7 +133,7 @@ export class KeeperSession {
       onLog: (entry: ServerLogEntry) => this.send({ id: request.id, event: "log", entry }),
       onWarning: (message: string) => this.send({ id: request.id, event: "warning", message }),
     };
-    const connected = await this.host.warm.connect(request.servers, request.roots, listener, request.elicitation ?? true);
+    const connected = await this.host.warm.connect(request.servers, request.roots, listener, request.elicitation ?? true, request.callFollows ?? false);
     this.servers = new Map(request.servers.map((server, index) => [server.entry.name, connected[index]!.fingerprint]));
     this.send({ id: request.id, ok: { statuses: connected.map((c) => c.status) } });
   }

@@ -6,7 +6,6 @@ import type { ServerEntry } from "../mcp/config/server-config.ts";
 import { McpError } from "../mcp/mcp-error.ts";
 import { hasStoredTokens } from "../mcp/pool/server-sign-in.ts";
 import type { McpToolPool, ServerStatus } from "../mcp/pool/tool-pool.ts";
-import type { Transport } from "../mcp/transport/transport.ts";
 import type { ClockTimer } from "../system/clock.ts";
 import type { ServerRequest } from "./keeper-protocol.ts";
 
@@ -46,19 +45,27 @@ export interface Warm {
   lastUsed: number;
   calls: number;
   listeners: Set<ConnectionListener>;
+  /**
+   * Sockets whose command calls a tool after its `connect` (see the request's `callFollows`): the
+   * connection stays in use from the connect to the end of that call, or of the socket.
+   */
+  holders: Set<object>;
   /** What the pool warned of (bounded): replayed to every command that connects. */
   warnings: string[];
   keepAliveMs: number;
   idleTimer?: ClockTimer;
-  /** The server's transport, once made: told when no command uses the connection (see `use`). */
-  transport?: Transport;
   /** An idle HTTP connection listing its tools again before a command may use it (see `reuse`). */
-  refreshing?: Promise<boolean>;
+  relisting?: Promise<boolean>;
 }
 
 /** HTTP: the kind of connection that keeps no stream open while idle, and so lists its tools again (see WarmConnections.reuse). */
 export function isHttp(entry: ServerEntry): boolean {
   return entry.ok && entry.config.type === "http";
+}
+
+/** A command uses it: an operation under way, or a socket that holds it until its call. */
+export function inUse(warm: Warm): boolean {
+  return warm.listeners.size > 0 || warm.holders.size > 0;
 }
 
 /** Connecting, or connected with a client that still works (a crashed server, a lost session: not). */

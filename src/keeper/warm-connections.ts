@@ -1,23 +1,26 @@
 import { log } from "../log.ts";
 import type { EraMemory } from "../mcp/client/era-memory.ts";
-import { RootsProvider } from "../mcp/client/roots.ts";
 import { describeServer, type ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
 import { McpError } from "../mcp/mcp-error.ts";
-import { hasStoredTokens } from "../mcp/pool/server-sign-in.ts";
-import { McpToolPool, type ServerStatus } from "../mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../mcp/protocol.ts";
-import { createTransport, type TransportContext } from "../mcp/transport/create-transport.ts";
+import type { TransportContext } from "../mcp/transport/create-transport.ts";
 import type { Transport } from "../mcp/transport/transport.ts";
 import { systemClock, type Clock } from "../system/clock.ts";
 import { connectionFingerprint, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
-import { keepAliveMs, keeperAuth } from "./connection-settings.ts";
+import { keepAliveMs } from "./connection-settings.ts";
 import type { KeeperConnectionInfo, ServerRequest } from "./keeper-protocol.ts";
-import { callFor, forEachSocket, isAlive, isHttp, refusesSignIn, signedOut, type CallListener, type ConnectionListener, type Warm } from "./warm-connection.ts";
+import { startWarm } from "./warm-connection-start.ts";
+import { inUse, isAlive, isHttp, refusesSignIn, signedOut, type CallListener, type ConnectionListener, type Warm } from "./warm-connection.ts";
 
 /** Past this many connections, the least recently used idle one is closed. */
 export const MAX_WARM_CONNECTIONS = 64;
-/** A server that gets more of its tools left out than this is not worth more lines. */
-const MAX_WARNINGS_KEPT = 100;
+/**
+ * An idle HTTP connection unused for longer than this lists its tools again before its next command
+ * (see reuse): long enough that the commands of a script share one listing, short enough that a
+ * server that went away or forgot the session is found before the command uses it.
+ */
+export const RELIST_AFTER_IDLE_MS = 1000;
 
 export interface WarmConnectionsOptions {
   version: string;
@@ -37,8 +40,9 @@ export interface WarmConnectionsOptions {
  * one pool of one server, reused while it lives, closed after its keep-alive without use. Only
  * CONNECTED ones are kept; one whose server has since died is replaced at the next `connect`.
  * While no command uses a connection it holds no stream open (an HTTP server can shut down
- * gracefully); an HTTP one therefore lists its tools again before its next command, which also
- * renews a session the server forgot, or gets a new connection if the server is gone.
+ * gracefully); an HTTP one idle for more than RELIST_AFTER_IDLE_MS therefore lists its tools again
+ * before its next command, which also renews a session the server forgot, or gets a new connection
+ * if the server is gone.
  */
 export class WarmConnections {
   private readonly connections = new Map<string, Warm>();
@@ -68,11 +72,19 @@ export class WarmConnections {
     listener: ConnectionListener,
     /** Whether the servers are told the command answers their questions (see the `connect` request). */
     elicitation = true,
+    /** The command calls a tool next (see the request's `callFollows`): its socket holds the connections until then. */
+    callFollows = false,
   ): Promise<Array<{ status: ServerStatus; fingerprint: string }>> {
-    return Promise.all(servers.map((request) => this.connectOne(request, roots, listener, elicitation)));
+    return Promise.all(servers.map((request) => this.connectOne(request, roots, listener, elicitation, callFollows)));
   }
 
-  private async connectOne(request: ServerRequest, roots: string[], listener: ConnectionListener, elicitation: boolean): Promise<{ status: ServerStatus; fingerprint: string }> {
+  private async connectOne(
+    request: ServerRequest,
+    roots: string[],
+    listener: ConnectionListener,
+    elicitation: boolean,
+    callFollows: boolean,
+  ): Promise<{ status: ServerStatus; fingerprint: string }> {
     const fingerprint = connectionFingerprint(request, roots, elicitation, this.options.version);
     let warm = this.connections.get(fingerprint);
     if (warm && !isAlive(warm)) {
@@ -96,7 +108,10 @@ export class WarmConnections {
       const reason = `cannot start it in the keeper: ${(error as Error).message}`;
       return { status: { ...asRequested(request.entry), state: "failed", reason, stderr: [] }, fingerprint };
     }
+    // The latest command's choice: `--keep-alive` does not tell connections apart (see connectionFingerprint).
+    warm.keepAliveMs = this.keepAliveOf(request);
     this.use(warm, listener);
+    if (callFollows) warm.holders.add(listener.socket);
     let status: ServerStatus;
     try {
       await warm.ready;
@@ -121,9 +136,20 @@ export class WarmConnections {
       return await client.callTool(tool, args, { signal: listener.signal, onProgress: (update) => listener.onProgress(update) });
     } catch (error) {
       if (refusesSignIn(error)) this.retire(warm, "the server refused its sign-in");
+      // Gone within RELIST_AFTER_IDLE_MS of its last use (no listing found it): not kept for the next command.
+      else if (error instanceof McpError && error.unreachable) this.retire(warm, "its server cannot be reached");
       throw error;
     } finally {
+      // The call its connect held the connection for is done.
+      warm.holders.delete(listener.socket);
       this.release(warm, listener);
+    }
+  }
+
+  /** A command's socket ended: what it held for a call it never made is no longer in use. */
+  letGo(socket: object): void {
+    for (const warm of [...this.connections.values(), ...this.retiring]) {
+      if (warm.holders.delete(socket)) this.whenUnused(warm);
     }
   }
 
@@ -137,18 +163,22 @@ export class WarmConnections {
         description: entry.ok ? describeServer(entry.config, entry.raw) : "",
         state,
         ageMs: now - warm.createdAt,
-        idleMs: warm.listeners.size > 0 ? 0 : now - warm.lastUsed,
+        idleMs: inUse(warm) ? 0 : now - warm.lastUsed,
         calls: warm.calls,
         fingerprint: warm.fingerprint.slice(0, FINGERPRINT_SHOWN),
       };
     });
   }
 
-  /** Closes every connection of the server of this name (`mcp keeper stop <name>`); resolves with how many, once they are closed. */
-  async closeServer(name: string): Promise<number> {
+  /**
+   * Takes every connection of the server of this name out (`mcp keeper stop <name>`, `mcp logout`):
+   * no command gets them from now on, so the count is the answer at once. Their servers are closed
+   * in the background, as at `stop`: one that lingers on close (2 s + 2 s until it is killed) must
+   * not make the command think the keeper hangs.
+   */
+  closeServer(name: string): number {
     const named = [...this.connections.values()].filter((warm) => warm.request.entry.name === name);
-    const closing = named.map((warm) => this.close(warm, "asked to"));
-    await Promise.all(closing);
+    for (const warm of named) void this.close(warm, "asked to");
     return named.length;
   }
 
@@ -161,65 +191,29 @@ export class WarmConnections {
 
   private open(request: ServerRequest, roots: string[], fingerprint: string, elicitation: boolean): Warm {
     this.evictIfFull();
-    const { entry, launch } = request;
-    const make = this.options.createTransport ?? createTransport;
-    const auth = keeperAuth(entry);
-    const pool = new McpToolPool([entry], {
-      // Not over HTTP: a 2026-07-28 server's `subscriptions/listen` is a stream held open while idle.
-      // An idle HTTP connection lists its tools again instead (see reuse).
-      watchChanges: !isHttp(entry),
-      eraMemory: this.options.eraMemory,
-      auth,
-      roots: rootsOf(roots),
-      createTransport: (config, context) => (warm.transport = make(config, { ...context, launch })),
-      // Declared only as the command's own pool would (else a server may list other tools); who
-      // answers is the call that is under way (see callFor).
-      elicitation: elicitation ? async () => ({ action: "decline" }) : undefined,
-      onWarning: (message) => {
-        if (warm.warnings.length < MAX_WARNINGS_KEPT) warm.warnings.push(message);
-      },
-    });
-    const now = this.clock.now();
-    const warm: Warm = {
-      fingerprint,
-      request,
-      pool,
-      auth,
-      signedIn: hasStoredTokens(entry, auth),
-      ready: Promise.resolve(pool.status()[0]!),
-      connecting: true,
-      createdAt: now,
-      lastUsed: now,
-      calls: 0,
-      listeners: new Set(),
-      warnings: [],
-      keepAliveMs: keepAliveMs(entry, launch.env, this.options.env ?? process.env),
-    };
-    pool.onServerLog = (logged) => forEachSocket(warm, (listener) => listener.onLog(logged));
-    pool.elicitation = (question, signal) => {
-      const call = callFor(warm, signal);
-      return call ? call.elicitation(question, signal) : Promise.resolve({ action: "decline" });
-    };
-    warm.ready = (this.closed ? Promise.resolve() : pool.connectAll()).then(() => {
-      warm.connecting = false;
-      return pool.status()[0]!;
-    });
+    const { eraMemory, createTransport } = this.options;
+    const warm = startWarm({ request, roots, fingerprint, elicitation, now: this.clock.now(), keepAliveMs: this.keepAliveOf(request), connect: !this.closed, eraMemory, createTransport });
     this.connections.set(fingerprint, warm);
-    log.debug(`keeper: connecting '${entry.name}' (${fingerprint.slice(0, FINGERPRINT_SHOWN)}), kept ${warm.keepAliveMs / 1000} s without use`);
+    log.debug(`keeper: connecting '${request.entry.name}' (${fingerprint.slice(0, FINGERPRINT_SHOWN)}), kept ${warm.keepAliveMs / 1000} s without use`);
     return warm;
   }
 
+  private keepAliveOf({ entry, launch }: ServerRequest): number {
+    return keepAliveMs(entry, launch.env, this.options.env ?? process.env);
+  }
+
   /**
-   * Whether an existing connection can serve a command. One in use, or not over HTTP, can; an idle
-   * HTTP one lists its tools first: with no stream open while idle it heard no `list_changed`, and
-   * the server may have gone (false: the caller connects anew) or forgotten the session (the client
-   * renews it). Commands that come at once share one listing.
+   * Whether an existing connection can serve a command. One in use, used moments ago, or not over
+   * HTTP, can; an HTTP one idle for longer lists its tools first: with no stream open while idle it
+   * heard no `list_changed`, and the server may have gone (false: the caller connects anew) or
+   * forgotten the session (the client renews it). Commands that come at once share one listing.
    */
   private async reuse(warm: Warm, listener: ConnectionListener): Promise<boolean> {
     if (!isHttp(warm.request.entry)) return true;
-    if (!warm.refreshing && (warm.connecting || warm.listeners.size > 0)) return true;
-    warm.refreshing ??= this.relist(warm, listener).finally(() => (warm.refreshing = undefined));
-    return warm.refreshing;
+    const fresh = warm.connecting || inUse(warm) || this.clock.now() - warm.lastUsed <= RELIST_AFTER_IDLE_MS;
+    if (!warm.relisting && fresh) return true;
+    warm.relisting ??= this.relist(warm, listener).finally(() => (warm.relisting = undefined));
+    return warm.relisting;
   }
 
   /** In use from here on (connectOne releases it), so its stream opens once, not again after the listing. */
@@ -237,7 +231,7 @@ export class WarmConnections {
 
   /** A command uses the connection: no idle timer, and its streams open again if it was idle. */
   private use(warm: Warm, listener: ConnectionListener): void {
-    if (warm.listeners.size === 0) warm.transport?.setIdle?.(false);
+    if (!inUse(warm)) warm.pool.setIdle(warm.request.entry.name, false);
     warm.listeners.add(listener);
     warm.lastUsed = this.clock.now();
     if (warm.idleTimer) this.clock.clearTimeout(warm.idleTimer);
@@ -246,10 +240,16 @@ export class WarmConnections {
 
   private release(warm: Warm, listener: ConnectionListener): void {
     warm.listeners.delete(listener);
+    this.whenUnused(warm);
+  }
+
+  /** No command uses it any more: idle (no stream open, its keep-alive counting), or closed if retired. */
+  private whenUnused(warm: Warm): void {
     warm.lastUsed = this.clock.now();
-    if (warm.listeners.size > 0) return;
-    warm.transport?.setIdle?.(true);
-    if (this.retiring.has(warm)) return void this.close(warm, "its last command is done");
+    // Retired: no call can reach it any more, so a socket that only holds it is not waited for.
+    if (this.retiring.has(warm)) return void (warm.listeners.size === 0 && this.close(warm, "its last command is done"));
+    if (inUse(warm)) return;
+    warm.pool.setIdle(warm.request.entry.name, true);
     if (this.connections.get(warm.fingerprint) !== warm) return;
     warm.idleTimer = this.clock.setTimeout(() => this.close(warm, "idle"), warm.keepAliveMs);
   }
@@ -258,7 +258,7 @@ export class WarmConnections {
     if (this.connections.size < this.maxConnections) return;
     let oldest: Warm | undefined;
     for (const warm of this.connections.values()) {
-      if (warm.listeners.size === 0 && !warm.connecting && (!oldest || warm.lastUsed < oldest.lastUsed)) oldest = warm;
+      if (!inUse(warm) && !warm.connecting && (!oldest || warm.lastUsed < oldest.lastUsed)) oldest = warm;
     }
     if (oldest) this.close(oldest, `more than ${this.maxConnections} connections`);
   }
@@ -269,6 +269,7 @@ export class WarmConnections {
    */
   private retire(warm: Warm, why: string): void {
     if (this.connections.get(warm.fingerprint) !== warm) return;
+    // Held by a socket but no operation under way: nothing to wait for, and no call may use it now.
     if (warm.listeners.size === 0) return void this.close(warm, why);
     this.connections.delete(warm.fingerprint);
     this.retiring.add(warm);
@@ -294,7 +295,3 @@ function asRequested(entry: ServerEntry): Pick<ServerStatus, "name" | "scope" | 
   return { name: entry.name, scope: entry.scope, source: entry.source, description: entry.ok ? describeServer(entry.config, entry.raw) : "" };
 }
 
-function rootsOf(roots: string[]): RootsProvider | undefined {
-  const [first, ...rest] = roots;
-  return first === undefined ? undefined : new RootsProvider(first, rest);
-}

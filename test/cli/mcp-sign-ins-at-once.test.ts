@@ -5,6 +5,7 @@ import { runSource, type RunResult } from "../helpers/binary.ts";
 import { browserEnv, heldBrowser } from "../helpers/browser.ts";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
+import { expireStoredTokens } from "../helpers/stored-tokens.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
 /**
@@ -28,12 +29,17 @@ async function setUp(flags: string[]) {
   const document = () => JSON.parse(readFileSync(join(home, "credentials.json"), "utf8"));
   const tokensOf = (server: string) => document().servers?.[server]?.tokens?.[fixture.mcpUrl] as { refreshToken?: string; expiresAt?: number; clientId?: string };
   const refreshes = () => fixture.records().filter((r) => r.path === "/token" && r.form?.grant_type === "refresh_token");
-  return { fixture, cat, document, tokensOf, refreshes };
+  /** The tokens' lifetime passes, without a wait: the server refuses the access tokens it issued, and the stored ones read as expired. */
+  const expireTokens = async (servers: string[]) => {
+    await fixture.expireAccessTokens();
+    expireStoredTokens(home, servers.map((server) => ({ server, url: fixture.mcpUrl })));
+  };
+  return { fixture, cat, document, tokensOf, refreshes, expireTokens };
 }
 
 describe("at the same time", () => {
   test("two sign-ins to servers sharing an authorization server keep both client registrations, and each refreshes with its own", async () => {
-    const { fixture, cat, document, tokensOf, refreshes } = await setUp(["--token-ttl", "2"]);
+    const { fixture, cat, document, tokensOf, refreshes, expireTokens } = await setUp([]);
     // a's sign-in registers a client and waits in the "browser", holding its redirect port.
     const held = heldBrowser();
     const first = cat(["mcp", "login", "a"], held.env);
@@ -51,8 +57,7 @@ describe("at the same time", () => {
     expect(new Set([tokensOf("a").clientId, tokensOf("b").clientId])).toEqual(new Set(kept));
 
     // Both tokens expire; each server's refresh must come from the client its tokens were issued to.
-    const expiry = Math.max(tokensOf("a").expiresAt ?? 0, tokensOf("b").expiresAt ?? 0);
-    await waitFor(() => Date.now() > expiry, "both tokens to expire");
+    await expireTokens(["a", "b"]);
     for (const server of ["a", "b"]) {
       const call = await cat(["mcp", "call", server, "echo", `text=${server}`]);
       expect(call.stderr).toBe("");
@@ -63,10 +68,10 @@ describe("at the same time", () => {
 
   test("two processes refreshing at once send the refresh token once; the second uses the first one's tokens", async () => {
     // Each refresh is answered a second late: the two processes' refreshes surely overlap.
-    const { cat, tokensOf, refreshes } = await setUp(["--detect-reuse", "--token-ttl", "2", "--refresh-delay", "1000"]);
+    const { cat, tokensOf, refreshes, expireTokens } = await setUp(["--detect-reuse", "--refresh-delay", "1000"]);
     expect((await cat(["mcp", "login", "a"], browserEnv())).exitCode).toBe(0);
     const signedIn = tokensOf("a");
-    await waitFor(() => Date.now() > (signedIn.expiresAt ?? 0), "the token to expire");
+    await expireTokens(["a"]);
 
     const calls = await Promise.all([cat(["mcp", "call", "a", "echo", "text=one"]), cat(["mcp", "call", "a", "echo", "text=two"])]);
     expect(calls.map((call) => [call.exitCode, call.stdout.trim(), call.stderr])).toEqual([

@@ -18,6 +18,8 @@ export interface OAuthServerProcess {
   movesTo?: string;
   /** Every request the fixture answered so far, in order. */
   records(): RecordedRequest[];
+  /** Every access token it issued so far expires now (their lifetime passes without a wait); resolves once they have. */
+  expireAccessTokens(): Promise<void>;
   /** Ends the fixture (SIGTERM, then SIGKILL if it lingers) and waits for it; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -39,5 +41,9 @@ export async function spawnOAuthServer(flags: readonly string[] = []): Promise<O
           .filter(Boolean)
           .map((line) => JSON.parse(line) as RecordedRequest)
       : [];
-  return { mcpUrl, issuer, ...(movesTo ? { movesTo } : {}), records, stop };
+  const expireAccessTokens = async () => {
+    const answer = await fetch(`${issuer}/test/expire-access-tokens`, { method: "POST" });
+    if (answer.status !== 204) throw new Error(`the OAuth fixture did not expire its tokens: ${answer.status}`);
+  };
+  return { mcpUrl, issuer, ...(movesTo ? { movesTo } : {}), records, expireAccessTokens, stop };
 }

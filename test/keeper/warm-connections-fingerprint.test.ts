@@ -42,3 +42,9 @@ test("an HTTP server's fingerprint follows its entry, not the command's env or f
   expect(connectionFingerprint(http({}, { OLDPWD: "/a" }), roots, true, "1")).toBe(connectionFingerprint(http({}, { OLDPWD: "/b" }), roots, true, "1"));
   expect(connectionFingerprint(http({ Authorization: "Bearer 1" }), roots, true, "1")).not.toBe(connectionFingerprint(http({ Authorization: "Bearer 2" }), roots, true, "1"));
 });
+
+test("the entry's keepAlive (where --keep-alive is written) does not change it: how long a connection is kept is no reason for another", () => {
+  const kept = (keepAlive?: number) => stdioServer("echo", "echo-server", ["a"], keepAlive === undefined ? {} : { keepAlive });
+  expect(connectionFingerprint(kept(120), roots, true, "1")).toBe(connectionFingerprint(kept(), roots, true, "1"));
+  expect(connectionFingerprint(kept(5), roots, false, "1")).toBe(connectionFingerprint(kept(), roots, false, "1"));
+});

@@ -6,7 +6,7 @@ import { browserEnv } from "../helpers/browser.ts";
 import { readKeeperInfo, stopKeepersOf } from "../helpers/keeper-home.ts";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
-import { storedTokens } from "../helpers/stored-tokens.ts";
+import { expireStoredTokens, storedTokens } from "../helpers/stored-tokens.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
 /**
@@ -57,19 +57,24 @@ async function setUp(flags: string[]) {
     const answer = await fetch(`${fixture.issuer}/revoke`, { method: "POST", body: form });
     expect(answer.status).toBe(200);
   };
-  return { fixture, cat, stored, refreshTokensSent, signInAndWarmUp, revokeAtServer, home };
+  /** The tokens' lifetime passes, without a wait: the server refuses the access tokens it issued, and the stored one reads as expired. */
+  const expireTokens = async () => {
+    await fixture.expireAccessTokens();
+    if (stored()) expireStoredTokens(home, [{ server: "linear", url: fixture.mcpUrl }]);
+  };
+  return { fixture, cat, stored, refreshTokensSent, signInAndWarmUp, revokeAtServer, expireTokens, home };
 }
 
 describe("a warm connection takes its token from the store at each request", () => {
   test("after mcp logout: the warm call is NEEDS-AUTH (exit 5), list says NEEDS-AUTH, and the keeper writes no token back", async () => {
-    const { cat, stored, refreshTokensSent, signInAndWarmUp, home } = await setUp(["--detect-reuse", "--token-ttl", "2"]);
+    const { cat, stored, refreshTokensSent, signInAndWarmUp, expireTokens, home } = await setUp(["--detect-reuse"]);
     const keeperPid = await signInAndWarmUp();
     const forgotten = stored()!;
     const logout = await cat(["mcp", "logout", "linear"]);
     expect(logout.exitCode).toBe(0);
     expect(stored()).toBeUndefined();
     // Past the forgotten token's lifetime: a keeper holding it would refresh it and write the new tokens back.
-    await waitFor(() => Date.now() > (forgotten.expiresAt ?? 0), "the forgotten token to expire");
+    await expireTokens();
 
     const call = await cat(["mcp", "call", "linear", "echo", "text=after-logout"]);
     expect(call.stdout).toBe("");
@@ -113,6 +118,27 @@ describe("a warm connection takes its token from the store at each request", () 
     expect(readKeeperInfo(home)?.pid).toBe(keeperPid);
   });
 
+  test("mcp logout, then mcp login, before the next warm call: the keeper closed the old account's connection, and the call gets a new one", async () => {
+    const { cat, signInAndWarmUp, home } = await setUp([]);
+    const keeperPid = await signInAndWarmUp();
+    expect((await cat(["mcp", "logout", "linear"])).exitCode).toBe(0);
+    expect((await cat(["mcp", "login", "linear"], { env: browserEnv() })).exitCode).toBe(0);
+
+    const call = await cat(["mcp", "call", "linear", "echo", "text=new-account"]);
+    expect([call.exitCode, call.stdout, call.stderr]).toEqual([0, "new-account\n", ""]);
+    const status = await runSource(["mcp", "keeper", "status", "--json"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } });
+    const { pid, connections } = JSON.parse(status.stdout) as { pid: number; connections: Array<{ name: string; calls: number }> };
+    // One call on it: not the connection of the warm-up call before the logout.
+    expect([pid, connections.map((c) => [c.name, c.calls])]).toEqual([keeperPid, [["linear", 1]]]);
+  });
+
+  test("mcp logout with no keeper running starts none", async () => {
+    const { cat, home } = await setUp([]);
+    expect((await cat(["mcp", "login", "linear"], { env: browserEnv() })).exitCode).toBe(0);
+    expect((await cat(["mcp", "logout", "linear"])).exitCode).toBe(0);
+    expect(readKeeperInfo(home)).toBeUndefined();
+  });
+
   test("after a step-up mcp login: the next warm call goes through at once, with the same keeper", async () => {
     const { cat, home } = await setUp(["--scopes-supported", "read admin", "--challenge-scope", "read", "--require-scope", "admin"]);
     expect((await cat(["mcp", "login", "linear"], { env: browserEnv() })).exitCode).toBe(0);
@@ -131,10 +157,11 @@ describe("a warm connection takes its token from the store at each request", () 
   });
 
   test("a cold command rotates the refresh token; the warm call then uses the rotated one and the grant survives", async () => {
-    const { cat, stored, refreshTokensSent, signInAndWarmUp } = await setUp(["--detect-reuse", "--token-ttl", "2"]);
+    const { cat, stored, refreshTokensSent, signInAndWarmUp, expireTokens } = await setUp(["--detect-reuse"]);
     await signInAndWarmUp();
     const held = stored()!;
-    await waitFor(() => Date.now() > (held.expiresAt ?? 0), "the token the keeper connected with to expire");
+    // The token the keeper connected with expires.
+    await expireTokens();
     // `mcp resources` never goes through the keeper: it refreshes in its own process.
     const cold = await cat(["mcp", "resources"]);
     expect(cold.stderr).not.toContain("sign in");

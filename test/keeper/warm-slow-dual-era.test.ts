@@ -64,7 +64,7 @@ test("a slow dual-era server held warm is remembered as 2026-07-28 from its late
   expect(echoed.content).toEqual([{ type: "text", text: "warm" }]);
 
   // Its next connection (here after `mcp keeper stop slow`) starts as slowly, and waits for the probe.
-  expect(await warm.closeServer("slow")).toBe(1);
+  expect(warm.closeServer("slow")).toBe(1);
   rmSync(ready);
   sent.length = 0;
   startWhen = (method) => method === "server/discover";

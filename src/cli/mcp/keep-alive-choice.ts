@@ -24,21 +24,9 @@ export function parseKeepAlive(text: string | undefined): number | undefined {
 }
 
 /**
- * How long the keeper keeps this entry's server without use, in seconds, or undefined for the
- * keeper's default (named servers: 600). `--keep-alive` first, then the entry's own `keepAlive`,
- * then CAT_CODE_KEEP_ALIVE. An ad-hoc server (`--stdio`, `--url`) that none of them names gets 0:
- * a script that starts one means it for this command, and a kept one would carry its state (and
- * hold an HTTP server's connections) into the next run.
- */
-export function keepAliveSeconds(entry: ServerEntry, flag: number | undefined, env: Record<string, string | undefined> = process.env): number | undefined {
-  const own = entry.ok ? entry.config.keepAlive : undefined;
-  const chosen = flag ?? own ?? keepAliveSetting(env.CAT_CODE_KEEP_ALIVE);
-  return chosen ?? (entry.scope === "ad-hoc" ? 0 : undefined);
-}
-
-/**
  * The entry as the keeper gets it: with the keep-alive the command chose written in, since the
- * keeper cannot see the command's flag, nor its environment for an HTTP server.
+ * keeper cannot see the command's flag, nor its environment for an HTTP server. It does not tell
+ * connections apart (connectionFingerprint leaves it out): the connection it reuses takes it.
  */
 export function withKeepAlive(entry: ServerEntry, seconds: number | undefined): ServerEntry {
   if (!entry.ok || seconds === undefined || entry.config.keepAlive === seconds) return entry;

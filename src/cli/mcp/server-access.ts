@@ -7,7 +7,8 @@ import type { ServerLogEntry } from "../../mcp/client/server-log.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../../mcp/protocol.ts";
-import { keepAliveArg, keepAliveSeconds, withKeepAlive } from "./keep-alive-choice.ts";
+import { keepAliveSeconds } from "../../keeper/keep-alive-setting.ts";
+import { keepAliveArg, withKeepAlive } from "./keep-alive-choice.ts";
 import type { ServerSourceOptions } from "./server-selection.ts";
 
 /**
@@ -67,7 +68,7 @@ export const keeperArgs = {
 export async function openServers(entries: ServerEntry[], options: ServerAccessOptions): Promise<ServerAccess> {
   const wanted = keeperWanted(options) ? entries.filter((entry) => goesWarm(entry, options.keepAlive)) : [];
   if (wanted.length === 0) return openCold(entries, options);
-  const warm = wanted.map((entry) => withKeepAlive(entry, keepAliveSeconds(entry, options.keepAlive)));
+  const warm = wanted.map((entry) => withKeepAlive(entry, keepAliveSeconds(entry, options.keepAlive, [process.env])));
   const { openWarm } = await import("./warm-server-access.ts");
   const warmAccess = await openWarm(warm, { ...options, roots: rootPaths(options.roots) }, () => openCold(wanted, options));
   if (!warmAccess) return openCold(entries, options);
@@ -88,7 +89,7 @@ function keeperWanted(options: ServerAccessOptions, env = process.env, platform 
  */
 function goesWarm(entry: ServerEntry, flag: number | undefined): boolean {
   if (!entry.ok || entry.config.disabled || entry.trust) return false;
-  return keepAliveSeconds(entry, flag) !== 0;
+  return keepAliveSeconds(entry, flag, [process.env]) !== 0;
 }
 
 /** The folders as paths: the keeper builds its own RootsProvider from them (working directory first). */

@@ -66,7 +66,14 @@ class WarmServerAccess implements ServerAccess {
     try {
       const { statuses } = await this.client.request(
         // Told the command answers questions only if it would say so cold (mcp call): the same tools, warm or cold.
-        { op: "connect", servers: this.entries.map((entry) => serverRequest(entry)), roots: this.options.roots, elicitation: this.options.elicitation !== undefined },
+        {
+          op: "connect",
+          servers: this.entries.map((entry) => serverRequest(entry)),
+          roots: this.options.roots,
+          elicitation: this.options.elicitation !== undefined,
+          // Only `mcp call` says what its servers' questions get, and it calls a tool next.
+          callFollows: this.options.elicitation !== undefined,
+        },
         { onEvent: (event) => this.event(event) },
       );
       if (!Array.isArray(statuses) || statuses.length !== this.entries.length) throw new KeeperRequestError({ message: "the connection keeper answered connect with the wrong statuses", keeper: true });

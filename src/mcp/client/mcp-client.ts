@@ -318,6 +318,11 @@ export class McpClient {
     return this.offered("completions", async () => boundedCompletion(await this.request("completion/complete", params, this.callOptions(options))));
   }
 
+  /** Whether anyone uses the connection now: see Transport.setIdle (HTTP closes its standalone stream while idle). */
+  setIdle(idle: boolean): void {
+    this.transport.setIdle?.(idle);
+  }
+
   async close(): Promise<void> {
     this.closing.abort(McpError.closed("the connection was closed"));
     this.stopWatchingRoots?.();

@@ -261,6 +261,14 @@ export class McpToolPool {
     this.onToolsChanged?.(entry.name, tools);
   }
 
+  /**
+   * Whether a holder (the connection keeper, between its commands) uses the server's connection now;
+   * goes to its client's transport, which keeps no stream open while idle (see Transport.setIdle).
+   */
+  setIdle(name: string, idle: boolean): void {
+    this.connections.find((c) => c.entry.name === name)?.client?.setIdle(idle);
+  }
+
   /** Closes every client, in parallel. Safe to call twice. */
   closeAll(): Promise<void> {
     this.restarts?.cancelAll();
