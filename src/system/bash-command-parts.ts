@@ -131,7 +131,8 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /**
  * Every command a line could run, for deny rules: cut at every separator, substitution and bracket,
  * quotes dropped, assignments and keywords skipped, and the command after a runner's inline-code
- * option (`bash -xc "rm …"`, see runsInline) or find's `-exec` taken too. Behind a wrapper
+ * option (`bash -xc "rm …"`, see runsInline; a plain `-c` after any command, as `docker exec ctr sh -c`)
+ * or find's `-exec` taken too. Behind a wrapper
  * (COMMAND_WRAPPERS: `sudo`, `timeout 5`, `xargs -n1`, `busybox`) any later word could be the
  * command, so each is taken as a start; the wrapper itself is one too (`Bash(sudo:*)`). A command
  * named by its path is also taken by its name (`/bin/rm` is rm for `Bash(rm:*)`). Coarse on
@@ -147,7 +148,18 @@ export function denyView(command: string): string[][] {
     const wrapper = words[start] === undefined ? undefined : wrapperOf(words[start] as string);
     const starts = [start];
     if (wrapper && wrapper.kind !== "runner") for (let i = start + 1; i < words.length; i++) starts.push(i);
-    else words.forEach((word, i) => (FIND_COMMAND_OPTIONS.includes(word) || (wrapper && i > start && runsInline(wrapper, word))) && starts.push(i + 1));
+    else {
+      // The runner may come later (`docker exec ctr sh -xc …`, `nix develop -c …`): the latest one
+      // named decides which options run inline code, and a plain `-c` counts after any command.
+      let runner = wrapper;
+      words.forEach((word, i) => {
+        if (i > start) {
+          if (word === "-c" || FIND_COMMAND_OPTIONS.includes(word) || (runner && runsInline(runner, word))) starts.push(i + 1);
+          const named = wrapperOf(word);
+          if (named?.kind === "runner") runner = named;
+        }
+      });
+    }
     for (const at of starts) {
       const first = words[at];
       views.push(words.slice(at));

@@ -142,6 +142,9 @@ const rows: Row[] = [
   [["Bash"], ["Bash(rm:*)"], "bash", bash("bash -xc 'rm -rf ~'"), "deny"],
   [["Bash"], ["Bash(rm:*)"], "bash", bash("sh -ec 'rm -rf ~'"), "deny"],
   [["Bash"], ["Bash(rm:*)"], "bash", bash("/bin/bash -xc 'rm -rf ~'"), "deny"],
+  [["Bash"], ["Bash(rm:*)"], "bash", bash("docker exec ctr sh -c 'rm -rf /'"), "deny"],
+  [["Bash"], ["Bash(rm:*)"], "bash", bash("docker exec ctr sh -xc 'rm -rf /'"), "deny"],
+  [["Bash"], ["Bash(rm:*)"], "bash", bash("nix develop -c rm -rf x"), "deny"],
   [["Bash"], ["Bash(rm:*)"], "bash", bash("npx --call 'rm -rf ~'"), "deny"],
   [["Bash"], ["Bash(rm:*)"], "bash", bash("bash scripts/rm.sh"), "allow"],
   // Other tools.
