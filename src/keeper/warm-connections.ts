@@ -49,6 +49,8 @@ export class WarmConnections {
   /** Taken out of `connections` while commands still use them (see retire): closed when the last is done. */
   private readonly retiring = new Set<Warm>();
   private readonly closing = new Set<Promise<void>>();
+  /** Sockets that have ended: a connect still under way for one (listing tools again) must not hold its connection. */
+  private readonly endedSockets = new WeakSet<object>();
   private readonly clock: Clock;
   private readonly maxConnections: number;
   private closed = false;
@@ -101,17 +103,18 @@ export class WarmConnections {
       // Another command may have connected it anew meanwhile: that one is shared.
       warm = this.connections.get(fingerprint);
     }
+    // The latest command's choice: `--keep-alive` does not tell connections apart (see connectionFingerprint).
+    const keepAliveMs = this.keepAliveOf(request);
     try {
-      warm ??= this.open(request, roots, fingerprint, elicitation);
+      warm ??= this.open(request, roots, fingerprint, elicitation, keepAliveMs);
     } catch (error) {
       // A root that is gone since the command checked it: that server fails, as a pool's would.
       const reason = `cannot start it in the keeper: ${(error as Error).message}`;
       return { status: { ...asRequested(request.entry), state: "failed", reason, stderr: [] }, fingerprint };
     }
-    // The latest command's choice: `--keep-alive` does not tell connections apart (see connectionFingerprint).
-    warm.keepAliveMs = this.keepAliveOf(request);
+    warm.keepAliveMs = keepAliveMs;
     this.use(warm, listener);
-    if (callFollows) warm.holders.add(listener.socket);
+    if (callFollows && !this.endedSockets.has(listener.socket)) warm.holders.add(listener.socket);
     let status: ServerStatus;
     try {
       await warm.ready;
@@ -148,6 +151,7 @@ export class WarmConnections {
 
   /** A command's socket ended: what it held for a call it never made is no longer in use. */
   letGo(socket: object): void {
+    this.endedSockets.add(socket);
     for (const warm of [...this.connections.values(), ...this.retiring]) {
       if (warm.holders.delete(socket)) this.whenUnused(warm);
     }
@@ -189,12 +193,12 @@ export class WarmConnections {
     await Promise.all([...this.closing]);
   }
 
-  private open(request: ServerRequest, roots: string[], fingerprint: string, elicitation: boolean): Warm {
+  private open(request: ServerRequest, roots: string[], fingerprint: string, elicitation: boolean, keepAliveMs: number): Warm {
     this.evictIfFull();
     const { eraMemory, createTransport } = this.options;
-    const warm = startWarm({ request, roots, fingerprint, elicitation, now: this.clock.now(), keepAliveMs: this.keepAliveOf(request), connect: !this.closed, eraMemory, createTransport });
+    const warm = startWarm({ request, roots, fingerprint, elicitation, now: this.clock.now(), keepAliveMs, connect: !this.closed, eraMemory, createTransport });
     this.connections.set(fingerprint, warm);
-    log.debug(`keeper: connecting '${request.entry.name}' (${fingerprint.slice(0, FINGERPRINT_SHOWN)}), kept ${warm.keepAliveMs / 1000} s without use`);
+    log.debug(`keeper: connecting '${request.entry.name}' (${fingerprint.slice(0, FINGERPRINT_SHOWN)}), kept ${keepAliveMs / 1000} s without use`);
     return warm;
   }
 
@@ -269,8 +273,6 @@ export class WarmConnections {
    */
   private retire(warm: Warm, why: string): void {
     if (this.connections.get(warm.fingerprint) !== warm) return;
-    // Held by a socket but no operation under way: nothing to wait for, and no call may use it now.
-    if (warm.listeners.size === 0) return void this.close(warm, why);
     this.connections.delete(warm.fingerprint);
     this.retiring.add(warm);
     log.debug(`keeper: retiring '${warm.request.entry.name}' (${warm.fingerprint.slice(0, FINGERPRINT_SHOWN)}): ${why}; closed when its commands are done`);

@@ -143,3 +143,37 @@ test("a server gone while idle: after more than a second the next connect finds 
   await expect(warm.call(connected!.fingerprint, "echo", {}, caller())).rejects.toMatchObject({ unreachable: true });
   expect(warm.size).toBe(0);
 });
+
+test("a socket that ends while its connect lists the tools again holds nothing: the connection goes idle", async () => {
+  const encoder = new TextEncoder();
+  let listed = 0;
+  let answerListing = () => {};
+  const server = new ScriptedServer(async (request) => {
+    if (request.method === "GET") return sseResponse(new ReadableStream({ start: (c) => c.enqueue(encoder.encode(": open\n\n")), pull: () => new Promise(() => {}) }));
+    if (request.body?.method === "tools/list") {
+      // The second listing (after idling) waits until the test lets it answer.
+      if (++listed === 2) await new Promise<void>((resolve) => (answerListing = resolve));
+      return Response.json({ jsonrpc: "2.0", id: request.body.id, result: { tools: [{ name: "echo", inputSchema: { type: "object" } }] } });
+    }
+    return undefined;
+  });
+  opened.push({ close: () => server.stop() });
+  const clock = new FakeClock();
+  const warm = new WarmConnections({ version: "test", env: {}, clock });
+  opened.push({ close: () => warm.closeAll() });
+  const request = httpServer(server.url);
+  await warm.connect([request], [REPO], { socket: {}, onLog: () => {} }, true, false);
+  clock.advance(RELIST_AFTER_IDLE_MS + 1);
+
+  const socket = {};
+  const connecting = warm.connect([request], [REPO], { socket, onLog: () => {} }, true, true);
+  await waitFor(() => listed === 2, "the listing after idling to reach the server");
+  // Ctrl-C on `mcp call`: the socket ends before its connect is answered.
+  warm.letGo(socket);
+  answerListing();
+  await connecting;
+  expect(warm.info()[0]!.idleMs).toBe(0);
+  clock.advance(1);
+  expect(warm.info()[0]!.idleMs).toBe(1);
+  expect(clock.pending()).toBe(1);
+});
