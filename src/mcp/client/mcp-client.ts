@@ -43,6 +43,7 @@ import type { Era } from "./version-negotiation.ts";
 import type { ServerLogEntry } from "./server-log.ts";
 import { consumeOwnNotification } from "./own-notifications.ts";
 import { credentialForms, redactSecrets } from "../config/entry-secrets.ts";
+import { cutText } from "../../system/cut-text.ts";
 import { maskError, maskErrorResult } from "./masked-server-text.ts";
 import { SessionRenewal } from "./session-renewal.ts";
 import { TimeoutGroups } from "./timeout-groups.ts";
@@ -139,7 +140,7 @@ export class McpClient {
   private readonly timeouts: TimeoutGroups;
   private readonly session = new SessionRenewal(() => this.handshake({}).then(() => this.subscriptions.renewed()));
   private readonly clock: Clock;
-  private readonly progress = new ProgressTracker((text) => this.maskText(text));
+  private readonly progress = new ProgressTracker((text, max) => this.shownText(text, max));
   /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
   private readonly paramMarks = new ToolParamMarks();
   /** Aborts on close: a question a server request put to the user is taken away. */
@@ -148,6 +149,8 @@ export class McpClient {
   private readonly stopWatchingRoots: (() => void) | undefined;
   /** The entry's raw secrets (options.secrets), read at the first use. */
   private entrySecrets: readonly string[] | undefined;
+  /** secretValues' forms, and the credentials sent they were derived from. */
+  private secretForms: { sent: readonly string[]; forms: string[] } | undefined;
   /** A close `connect` started and did not wait for (see `connect`): `close()` waits for it. */
   private closed: Promise<void> | undefined;
   readonly connection: JsonRpcConnection;
@@ -602,23 +605,33 @@ export class McpClient {
    * entry's secrets and of the credentials the transport sent, derived here from the raw values,
    * once per use (a refresh may have sent a new token since). The pool masks failures with it too.
    */
-  secretValues(): string[] {
+  secretValues(): readonly string[] {
     // Asked for every log and progress message: the entry's values are read once (the entry does not
     // change under a client), and a server with no secrets at all (most stdio ones) costs nothing.
     this.entrySecrets ??= this.options.secrets?.() ?? [];
     const sent = this.transport.credentials?.() ?? [];
     if (sent.length === 0 && this.entrySecrets.length === 0) return [];
-    return credentialForms([...sent, ...this.entrySecrets]);
+    // The forms are derived again only when the transport has sent a new credential (a refresh).
+    const derived = this.secretForms;
+    if (derived && derived.sent.length === sent.length && derived.sent.every((value, i) => value === sent[i])) return derived.forms;
+    this.secretForms = { sent, forms: credentialForms([...sent, ...this.entrySecrets]) };
+    return this.secretForms.forms;
   }
 
   private mask(error: unknown): void {
     maskError(error, this.secretValues());
   }
 
-  /** A server's own words (a log line, a progress message) with every secret form masked. */
-  private maskText(text: string): string {
+  /**
+   * A server's own words (a log line, a progress message) cut to `max`, with every secret form
+   * masked. Only what can be shown is searched, plus the longest form, so no cut leaves a secret's
+   * start showing and a 256 MB message costs no more than a short one.
+   */
+  private shownText(text: string, max: number): string {
     const secrets = this.secretValues();
-    return secrets.length === 0 ? text : redactSecrets(text, secrets);
+    if (secrets.length === 0) return cutText(text, max);
+    const reach = max + Math.max(...secrets.map((secret) => secret.length));
+    return cutText(redactSecrets(cutText(text, reach), secrets), max);
   }
 
   private maskedResult(result: CallToolResult): CallToolResult {
@@ -645,7 +658,7 @@ export class McpClient {
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
-    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog, (text) => this.maskText(text));
+    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog, (text, max) => this.shownText(text, max));
     if (notification.method === "notifications/tools/list_changed") this.toolList.drop();
     this.lists.heard(notification.method);
     this.subscriptions.heard(notification);

@@ -14,14 +14,14 @@ export function consumeOwnNotification(
   server: string,
   progress: ProgressTracker,
   onLog: ((entry: ServerLogEntry) => void) | undefined,
-  mask: (text: string) => string,
+  shown: (text: string, max: number) => string,
 ): boolean {
   switch (notification.method) {
     case "notifications/progress":
       if (!progress.handle(notification.params)) log.debug(`${server}: dropped a progress notification no running call asked for`);
       return true;
     case "notifications/message": {
-      const entry = parseServerLog(server, notification.params, mask);
+      const entry = parseServerLog(server, notification.params, shown);
       if (!entry) log.debug(`${server}: dropped a malformed notifications/message`);
       else if (onLog) onLog(entry);
       else log.debug(`${server} [${entry.level}] ${entry.data}`);

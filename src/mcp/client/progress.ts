@@ -44,8 +44,8 @@ export class ProgressTracker {
   private readonly calls = new Map<ProgressToken, TrackedCall>();
   private nextToken = 1;
 
-  /** `mask` sees a message whole, before it is cut (the client's: a server may quote a credential it received). */
-  constructor(private readonly mask: (text: string) => string = (text) => text) {}
+  /** `shown` cuts a message to its bound (the client's also masks: a server may quote a credential it received). */
+  constructor(private readonly shown: (text: string, max: number) => string = cutText) {}
 
   /** A fresh token whose updates go to `listener` until `release` is called (when the call settles). */
   start(listener: (update: ProgressUpdate) => void): { token: ProgressToken; release: () => void } {
@@ -82,7 +82,7 @@ export class ProgressTracker {
     call.last = progress;
     const update: ProgressUpdate = { progress };
     if (total !== undefined) update.total = total;
-    if (message !== undefined) update.message = cutText(this.mask(message), MAX_PROGRESS_MESSAGE_CHARS);
+    if (message !== undefined) update.message = this.shown(message, MAX_PROGRESS_MESSAGE_CHARS);
     call.listener.progressed(update);
     return true;
   }

@@ -27,15 +27,15 @@ const LogMessageParams = v.object({
 
 /**
  * The entry a `notifications/message` carries, or undefined when its params are malformed (dropped).
- * `mask` (the client's: a server may log the credentials it received) sees the whole text before
- * it is cut, so no cut leaves the start of a secret showing.
+ * `shown` cuts each text to its bound; the client's also masks (a server may log the credentials it
+ * received), such that no cut leaves the start of a secret showing.
  */
-export function parseServerLog(server: string, params: unknown, mask: (text: string) => string = (text) => text): ServerLogEntry | undefined {
+export function parseServerLog(server: string, params: unknown, shown: (text: string, max: number) => string = cutText): ServerLogEntry | undefined {
   const parsed = v.safeParse(LogMessageParams, params);
   if (!parsed.success) return undefined;
   const { level, logger, data } = parsed.output;
-  const entry: ServerLogEntry = { server, level, data: cutText(mask(renderData(data)), MAX_LOG_DATA_CHARS) };
-  if (logger !== undefined) entry.logger = cutText(mask(logger), MAX_LOGGER_CHARS);
+  const entry: ServerLogEntry = { server, level, data: shown(renderData(data), MAX_LOG_DATA_CHARS) };
+  if (logger !== undefined) entry.logger = shown(logger, MAX_LOGGER_CHARS);
   return entry;
 }
 
