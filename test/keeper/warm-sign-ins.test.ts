@@ -132,6 +132,19 @@ describe("a warm connection takes its token from the store at each request", () 
     expect([pid, connections.map((c) => [c.name, c.calls])]).toEqual([keeperPid, [["linear", 1]]]);
   });
 
+  test("mcp login again (perhaps as another account) before the next warm call: the keeper closed the old sign-in's connection", async () => {
+    const { cat, signInAndWarmUp, home } = await setUp([]);
+    const keeperPid = await signInAndWarmUp();
+    expect((await cat(["mcp", "login", "linear"], { env: browserEnv() })).exitCode).toBe(0);
+
+    const call = await cat(["mcp", "call", "linear", "echo", "text=signed-in-again"]);
+    expect([call.exitCode, call.stdout, call.stderr]).toEqual([0, "signed-in-again\n", ""]);
+    const status = await runSource(["mcp", "keeper", "status", "--json"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } });
+    const { pid, connections } = JSON.parse(status.stdout) as { pid: number; connections: Array<{ name: string; calls: number }> };
+    // One call on it: not the connection of the warm-up call before the second sign-in.
+    expect([pid, connections.map((c) => [c.name, c.calls])]).toEqual([keeperPid, [["linear", 1]]]);
+  });
+
   test("mcp logout with no keeper running starts none", async () => {
     const { cat, home } = await setUp([]);
     expect((await cat(["mcp", "login", "linear"], { env: browserEnv() })).exitCode).toBe(0);

@@ -9,6 +9,7 @@ import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { cliAuth, openPool } from "./open-pool.ts";
 import { AD_HOC_NAME, loadServerEntries, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { browserArg, signInAtTerminal, terminalSignIn } from "./sign-in-flags.ts";
+import { closeWarmConnections } from "./warm-server-access.ts";
 
 const { stdio: _stdio, root: _root, ...sources } = serverSourceArgs;
 
@@ -38,6 +39,8 @@ export default defineCommand({
       return;
     }
     if (outcome.kind !== "signed-in") throw CliError.usage(`'${shown}' cannot be signed in to`);
+    // Perhaps another account: the keeper's connections of the old sign-in are not reused.
+    await closeWarmConnections(name, sanitizeForTerminal(shown));
     // The new tokens are in the store: a pool like every command's shows they work. It may still
     // sign in, as `--login` does: a server that names a new authorization server once it sees the
     // first token (SEP-2352) is signed in to there within this login, not at the user's next command.

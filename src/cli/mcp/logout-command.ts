@@ -2,10 +2,7 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { CredentialsStore } from "../../mcp/auth/credentials-store.ts";
 import { signOut } from "../../mcp/auth/sign-out.ts";
-import { keeperPaths } from "../../keeper/keeper-paths.ts";
-import { askKeeper } from "../../keeper/keeper-query.ts";
-import { log } from "../../log.ts";
-import { VERSION } from "../../version.ts";
+import { closeWarmConnections } from "./warm-server-access.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { signOutLine } from "../../terminal/sign-out-line.ts";
@@ -36,17 +33,3 @@ export default defineCommand({
     console.log(signOutLine(shown, result));
   },
 });
-
-/**
- * A running keeper closes the server's warm connections: one kept from before would carry the old
- * account's MCP session and server-side state into a sign-in that follows. No keeper, none started;
- * one that does not answer fails nothing (the sign-out is done): a debug line says so.
- */
-async function closeWarmConnections(name: string, shown: string): Promise<void> {
-  try {
-    const answer = await askKeeper(keeperPaths(), VERSION, (client) => client.request({ op: "close", server: name }));
-    if (answer) log.debug(`connection keeper: closed ${answer.closed} warm connection(s) of '${shown}'`);
-  } catch (error) {
-    log.debug(`connection keeper: could not close the warm connections of '${shown}': ${(error as Error).message}`);
-  }
-}

@@ -1,5 +1,6 @@
 import { KeeperClient, KeeperRequestError } from "../../keeper/keeper-client.ts";
 import { KeeperFolderError } from "../../keeper/keeper-folder.ts";
+import { askKeeper } from "../../keeper/keeper-query.ts";
 import { findOrStartKeeper } from "../../keeper/keeper-launch.ts";
 import { keeperPaths } from "../../keeper/keeper-paths.ts";
 import type { KeeperEvent, ServerRequest } from "../../keeper/keeper-protocol.ts";
@@ -122,5 +123,20 @@ class WarmServerAccess implements ServerAccess {
     }
     if (event.event === "note") this.options.onNote?.(event.line);
     if (event.event === "warning") log.warn(event.message);
+  }
+}
+
+/**
+ * A running keeper closes the server's warm connections (`mcp login`, `mcp logout`): one kept from
+ * before would carry the old sign-in's MCP session and server-side state into the next command. No
+ * keeper, none started; one that does not answer fails nothing (the sign-in or sign-out is done): a
+ * debug line says so.
+ */
+export async function closeWarmConnections(name: string, shown: string): Promise<void> {
+  try {
+    const answer = await askKeeper(keeperPaths(), VERSION, (client) => client.request({ op: "close", server: name }));
+    if (answer) log.debug(`connection keeper: closed ${answer.closed} warm connection(s) of '${shown}'`);
+  } catch (error) {
+    log.debug(`connection keeper: could not close the warm connections of '${shown}': ${(error as Error).message}`);
   }
 }
