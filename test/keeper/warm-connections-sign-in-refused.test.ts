@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallListener } from "../../src/keeper/warm-connection.ts";
 import { WarmConnections } from "../../src/keeper/warm-connections.ts";
@@ -56,13 +56,16 @@ test("a call the server refuses for its sign-in retires that connection; a call 
   expect([first!.status.state, other!.status.state]).toEqual(["connected", "connected"]);
 
   // A long call is under way on `a` when another call on it is refused.
-  const sleeping = warm.call(first!.fingerprint, "sleep", { ms: 1500 }, caller());
+  // Held until the test says: it must still be under way while the refused call comes and goes.
+  const release = join(tempDir(), "release");
+  const sleeping = warm.call(first!.fingerprint, "sleep", { ms: 60_000, until: release }, caller());
   await waitFor(() => existsSync(record) && readFileSync(record, "utf8").includes('"name":"sleep"'), "the sleep call to reach the server");
   const refused = warm.call(first!.fingerprint, "echo", { text: REFUSED }, caller());
   await expect(refused).rejects.toMatchObject({ needsAuth: true });
   expect(warm.info().map((c) => c.name)).toEqual(["b"]);
   expect(closed.count).toBe(0);
 
+  writeFileSync(release, "");
   expect(await sleeping).toMatchObject({ isError: false });
   await waitFor(() => closed.count === 1, "the retired connection to close after its last call");
   await expect(warm.call(first!.fingerprint, "echo", { text: "again" }, caller())).rejects.toThrow("the server's connection in the keeper was closed");

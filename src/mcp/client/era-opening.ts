@@ -105,7 +105,7 @@ export async function openEra(steps: EraOpeningSteps): Promise<"modern" | "legac
  * it gets half the timeout, or every slow start would pin it to the handshake again. If it is
  * silent now, the handshake has the other half, and the server is remembered as legacy after it.
  */
-export function probeWindowMs(remembered: RecalledEra | undefined, timeoutMs: number): number {
+function probeWindowMs(remembered: RecalledEra | undefined, timeoutMs: number): number {
   const trusted = remembered?.era === "modern" && !remembered.stale;
   return trusted ? timeoutMs / 2 : Math.min(PROBE_WINDOW_MS, timeoutMs / 2);
 }
