@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { KEEPER_MODES, useKeeperMode } from "../helpers/keeper-modes.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, EVERYTHING_SERVER, REPO, SDK_STDIO_SERVER, tempDir, uniqueSeconds, writeConfig } from "../helpers/paths.ts";
 import { waitForNoProcesses, killAll } from "../helpers/processes.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 describe.each(KEEPER_MODES)("%s", (mode) => {
   const { runSource, stopKeepers } = useKeeperMode(mode);
@@ -160,7 +161,8 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
       const { exitCode, stderr } = await runSource(["mcp", "call", "hang", "echo", "text=x", "--timeout", "300", "--mcp-config", cfg]);
       expect(exitCode).toBe(3);
       expect(stderr).toContain("tools/call timed out after 300 ms");
-      expect(readFileSync(record, "utf8")).toContain('"method":"notifications/cancelled"');
+      // Warm, the keeper's server lives on: its cancellation may be read after the command has exited.
+      await waitFor(() => readFileSync(record, "utf8").includes('"method":"notifications/cancelled"'), "the server to get notifications/cancelled");
     });
 
     test("a server that crashes mid-call: exit 3 with the exit code and its stderr", async () => {
