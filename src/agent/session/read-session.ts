@@ -1,10 +1,9 @@
 import { basename } from "node:path";
-import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import type { MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { formatBytes } from "../../system/format-bytes.ts";
 import type { TokenUsage } from "../usage.ts";
 import { boundedLines, type LineLimits } from "./bounded-lines.ts";
 import { decodeLine } from "./session-line.ts";
-import { answerDanglingToolUses } from "./dangling-tool-uses.ts";
 
 /** A conversation grows a line per change; these hold a long afternoon with room, and stop a runaway file. */
 export const DEFAULT_SESSION_LIMITS: LineLimits = { maxLineBytes: 32 * 1024 * 1024, maxFileBytes: 256 * 1024 * 1024 };
@@ -98,4 +97,20 @@ export function promptText(message: MessageParam): string | undefined {
   if (typeof message.content === "string") return message.content;
   const block = message.content.find((b) => b.type === "text");
   return block && block.type === "text" ? block.text : undefined;
+}
+
+export const ENDED_MID_CALL = "The session ended before this tool call finished; it may or may not have run.";
+
+/**
+ * A session can end between the model asking for tools and their results (a crash, a closed
+ * terminal). The API refuses a tool_use without its tool_result, so every later request would fail:
+ * the unanswered calls get an error result. Returns the same array when nothing needed answering.
+ */
+function answerDanglingToolUses(messages: MessageParam[]): MessageParam[] {
+  const last = messages.at(-1);
+  if (last?.role !== "assistant" || typeof last.content === "string") return messages;
+  const ids = last.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : []));
+  if (ids.length === 0) return messages;
+  const results: ToolResultBlockParam[] = ids.map((id) => ({ type: "tool_result", tool_use_id: id, is_error: true, content: ENDED_MID_CALL }));
+  return [...messages, { role: "user", content: results }];
 }

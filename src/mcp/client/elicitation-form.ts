@@ -1,13 +1,13 @@
 /**
  * The form of a form-mode elicitation, pure: a `requestedSchema` (the spec allows only a flat object
- * of primitive properties) turned into fields; elicitation-answers.ts checks what is typed into them.
+ * of primitive properties) turned into fields, and the rules a value must meet to fill one;
+ * elicitation-answers.ts turns what is typed into values.
  * Every enum shape of SEP-1330 is read (`enum`, `oneOf` of {const, title}, the legacy `enumNames`,
  * multi-select `type: "array"` with `items.enum` or `items.anyOf`), and defaults are kept for the
  * front end to fill in (SEP-1034). The schema comes from a server: it is bounded here, where it enters.
  */
 import { cutText as cut } from "../../system/cut-text.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
-import { checkValue } from "./elicitation-answers.ts";
 
 export type ElicitValue = string | number | boolean | string[];
 export type ElicitContent = Record<string, ElicitValue>;
@@ -171,4 +171,71 @@ function checkedOptions(options: Option[], fail: (reason: string) => never): Opt
   if (options.length === 0) fail("has no options to choose from");
   if (options.some((option) => option.value.length > MAX_VALUE_CHARS)) fail(`has an option longer than ${MAX_VALUE_CHARS} characters`);
   return options.map((option) => ({ value: option.value, label: cut(option.label, MAX_TITLE_CHARS) }));
+}
+
+/** A typed (or default) text answer longer than this is refused, whatever the schema allows. */
+export const MAX_ANSWER_CHARS = 10_000;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** Whether `value` is a valid answer for `field`: its type and every rule of the schema. */
+export function checkValue(field: FormField, value: unknown): Checked<ElicitValue> {
+  const fail = (reason: string): Checked<ElicitValue> => ({ ok: false, reason });
+  switch (field.kind) {
+    case "text": {
+      if (typeof value !== "string") return fail("must be text");
+      const length = value.length > MAX_ANSWER_CHARS ? Infinity : [...value].length;
+      if (length > MAX_ANSWER_CHARS) return fail(`at most ${MAX_ANSWER_CHARS} characters`);
+      if (field.minLength !== undefined && length < field.minLength) return fail(`at least ${field.minLength} characters`);
+      if (field.maxLength !== undefined && length > field.maxLength) return fail(`at most ${field.maxLength} characters`);
+      if (field.format && !matchesFormat(field.format, value)) return fail(FORMAT_HINTS[field.format]);
+      return { ok: true, value };
+    }
+    case "number": {
+      if (typeof value !== "number" || !Number.isFinite(value)) return fail("must be a number");
+      if (field.integer && !Number.isSafeInteger(value)) return fail("must be a whole number");
+      if (field.minimum !== undefined && value < field.minimum) return fail(`must be at least ${field.minimum}`);
+      if (field.maximum !== undefined && value > field.maximum) return fail(`must be at most ${field.maximum}`);
+      return { ok: true, value };
+    }
+    case "boolean":
+      return typeof value === "boolean" ? { ok: true, value } : fail("must be true or false");
+    case "choice":
+      return typeof value === "string" && field.options.some((option) => option.value === value) ? { ok: true, value } : fail("must be one of the options");
+    case "choices": {
+      if (!Array.isArray(value) || !value.every((item) => field.options.some((option) => option.value === item))) return fail("must be a list of the options");
+      if (new Set(value).size !== value.length) return fail("names an option twice");
+      if (field.minItems !== undefined && value.length < field.minItems) return fail(`choose at least ${field.minItems}`);
+      if (field.maxItems !== undefined && value.length > field.maxItems) return fail(`choose at most ${field.maxItems}`);
+      return { ok: true, value: [...value] as string[] };
+    }
+  }
+}
+
+const FORMAT_HINTS: Record<StringFormat, string> = {
+  email: "must be an email address (name@example.com)",
+  uri: "must be a URI with a scheme (https://example.com)",
+  date: "must be a date (YYYY-MM-DD)",
+  "date-time": "must be a date and time (YYYY-MM-DDThh:mm:ssZ)",
+};
+
+function matchesFormat(format: StringFormat, text: string): boolean {
+  switch (format) {
+    case "email":
+      return /^[^\s@]+@[^\s@]+$/.test(text);
+    case "uri":
+      return /^[a-z][a-z0-9+.-]*:\S+$/i.test(text) && URL.canParse(text);
+    case "date":
+      return /^\d{4}-\d{2}-\d{2}$/.test(text) && isCalendarDate(text);
+    case "date-time":
+      // RFC 3339: a date, T, a time with seconds and an offset.
+      return /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i.test(text) && isCalendarDate(text.slice(0, 10));
+  }
+}
+
+/** 2026-02-30 has the right shape and is no date. */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
