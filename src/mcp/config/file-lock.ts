@@ -1,6 +1,7 @@
 import { closeSync, linkSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { ConfigError } from "./config-error.ts";
 import { readConfigText } from "./config-file-text.ts";
+import { processAlive } from "../../system/process-alive.ts";
 
 /**
  * An exclusive lock on a file, `<file>.lock`, created with O_EXCL and holding its owner's token
@@ -91,12 +92,7 @@ export function staleLockToken(lockPath: string): string | undefined {
 function ownerAlive(token: string): boolean {
   const pid = Number(token.split(" ")[0]);
   if (!Number.isInteger(pid) || pid <= 0) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
+  return processAlive(pid);
 }
 
 /**
