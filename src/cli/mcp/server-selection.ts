@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { ArgsDef } from "citty";
 import { log } from "../../log.ts";
 import { loadConfiguredServers } from "../../mcp/config/configured-servers.ts";
-import { ConfigError } from "../../mcp/config/config-error.ts";
+import { ConfigError } from "../../config/config-error.ts";
 import { readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.ts";
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../../mcp/config/server-config.ts";
