@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { readProcess } from "./process-table.ts";
+import { hasProcessTable } from "./tree-signal-plan.ts";
 
 /**
  * Whether `pid` still runs. A zombie (exited, not yet reaped) does not, though signal 0 still finds
@@ -15,7 +16,7 @@ export function processAlive(pid: number, platform: NodeJS.Platform = process.pl
   }
   if (platform === "win32") return true;
   // Unreadable (no /proc, no ps, or it exited this instant): signal 0 has the last word until the next look.
-  if (platform === "linux") return readProcess(pid)?.alive ?? true;
+  if (hasProcessTable(platform)) return readProcess(pid)?.alive ?? true;
   return !psState(pid)?.startsWith("Z");
 }
 
