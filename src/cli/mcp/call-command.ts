@@ -73,7 +73,7 @@ export default defineCommand({
       try {
         result = await servers.callTool(serverName, toolName, toolArguments, { onProgress: (update) => feedback.progress(update) });
       } catch (error) {
-        // A refresh refused mid-call (exit 5, as more scope than a sign-in without --login can give), or the call failed.
+        // Exit 5 for a refresh refused mid-call, or more scope than a sign-in without --login can give; 3 for any other failure.
         throw cliErrorFor(error, `calling '${toolName}' on '${serverName}'`);
       } finally {
         feedback.done();
