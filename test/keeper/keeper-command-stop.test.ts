@@ -22,10 +22,11 @@ test("mcp keeper stop: a keeper that still runs is waited for until the time is 
   const exits = keeperExits(process.pid, clock, 100).then((value) => (settled = value));
   await Promise.resolve();
   expect(settled).toBeUndefined();
-  for (let i = 0; i < 20 && settled === undefined; i++) {
+  // Each turn lets the wait's continuation run (a macrotask after every microtask), then moves time.
+  for (let i = 0; i < 100 && settled === undefined; i++) {
     clock.advance(50);
-    await Promise.resolve();
-    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
   }
+  expect(clock.now()).toBeGreaterThanOrEqual(100);
   expect(await exits).toBe(false);
 });
