@@ -47,7 +47,7 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     import("./mcp/open-pool.ts"),
     import("../terminal/declined-elicitation.ts"),
     import("../terminal/render-status.ts"),
-    import("../mcp/config/load-config.ts"),
+    import("../config/app-home.ts"),
     import("./session-choice.ts"),
   ]);
   // A mistyped rule would allow or deny nothing, silently: checked before anything starts.

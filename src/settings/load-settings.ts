@@ -2,9 +2,10 @@ import { join } from "node:path";
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import * as v from "valibot";
 import { parseRule, wrapperOnlyProblem } from "../system/permission-rule-syntax.ts";
-import { readConfigText } from "../mcp/config/config-file-text.ts";
-import { ConfigError } from "../mcp/config/config-error.ts";
-import { catCodeHome, describeParseError, lineAndColumn } from "../mcp/config/load-config.ts";
+import { readConfigText } from "../config/config-file-text.ts";
+import { ConfigError } from "../config/config-error.ts";
+import { catCodeHome } from "../config/app-home.ts";
+import { describeParseError, lineAndColumn } from "../config/json-parse-error.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { readProjectTrust } from "./project-trust.ts";
 import { cutText } from "../system/cut-text.ts";
@@ -119,14 +120,14 @@ export function readSettingsFile(path: string, warnings: string[]): FileSettings
       result.permissions = readPermissions(value, path, warnings);
       continue;
     }
-    const known = Object.hasOwn(SETTING_KEYS, key) ? SETTING_KEYS[key as keyof typeof SETTING_KEYS] : undefined;
-    if (!known) {
+    const schema = Object.hasOwn(SETTING_KEYS, key) ? SETTING_KEYS[key as keyof typeof SETTING_KEYS] : undefined;
+    if (!schema) {
       warnings.push(`${path}: unknown setting "${cutText(key, MAX_SHOWN)}" is ignored (known: ${[...Object.keys(SETTING_KEYS), "permissions"].join(", ")})`);
       continue;
     }
-    const parsed = v.safeParse(known.schema, value);
+    const parsed = v.safeParse(schema, value);
     if (parsed.success) Object.assign(result, { [key]: parsed.output });
-    else warnings.push(`${path}: "${key}" must be ${known.allowed}; it is ignored`);
+    else warnings.push(`${path}: ${parsed.issues[0].message}; it is ignored`);
   }
   return result;
 }

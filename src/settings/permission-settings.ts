@@ -1,4 +1,4 @@
-import { ConfigError } from "../mcp/config/config-error.ts";
+import { ConfigError } from "../config/config-error.ts";
 import { loadSettings } from "./load-settings.ts";
 import { recordProjectTrust } from "./project-trust.ts";
 import type { LoadedSettings, RuleSource } from "./settings.ts";

@@ -1,10 +1,10 @@
 import { realpathSync } from "node:fs";
 import * as v from "valibot";
 import { approvalsPath } from "../mcp/config/project-approval.ts";
-import { readConfigText } from "../mcp/config/config-file-text.ts";
-import { ConfigError } from "../mcp/config/config-error.ts";
-import { readProperty, setProperty } from "../mcp/config/json-edit.ts";
-import { updateFile } from "../mcp/config/locked-file.ts";
+import { readConfigText } from "../config/config-file-text.ts";
+import { ConfigError } from "../config/config-error.ts";
+import { readProperty, setProperty } from "../config/json-edit.ts";
+import { updateFile } from "../config/locked-file.ts";
 
 /**
  * A project's `.cat-code/settings.json` comes with a cloned repository, so its allow rules (which

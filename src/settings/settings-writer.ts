@@ -1,6 +1,6 @@
-import { ConfigError } from "../mcp/config/config-error.ts";
-import { readProperty, setProperty } from "../mcp/config/json-edit.ts";
-import { updateFile } from "../mcp/config/locked-file.ts";
+import { ConfigError } from "../config/config-error.ts";
+import { readProperty, setProperty } from "../config/json-edit.ts";
+import { updateFile } from "../config/locked-file.ts";
 
 type List = "allow" | "deny";
 

@@ -6,15 +6,15 @@ import * as v from "valibot";
  */
 export interface Settings {
   /** The model id, used when neither --model nor CAT_CODE_MODEL is given. */
-  model?: string;
+  model?: v.InferOutput<typeof Model>;
   /** Extended thinking: true for the default budget, or the budget in tokens. */
-  thinking?: boolean | { budgetTokens: number };
+  thinking?: v.InferOutput<typeof Thinking>;
   /** Compact the conversation on its own near the context window's end (default true). */
   autoCompact?: boolean;
   /** Permission rules in Claude Code's syntax (see src/agent/permission-rules.ts); deny wins. */
   permissions: { allow: string[]; deny: string[] };
   /** Environment variables for cat-code and the servers it starts; from the user's file only. */
-  env: Record<string, string>;
+  env: v.InferOutput<typeof Env>;
   /** Render answers as Markdown at a terminal (default true). */
   markdown?: boolean;
 }
@@ -50,16 +50,35 @@ export interface RuleSource {
 
 export const MIN_THINKING_BUDGET = 1024;
 
-/** The schema of each key, with the words a warning uses to say what is allowed. */
+/** Every way a value can be wrong says the same: what the key allows, as a warning shows it. */
+const mustBe = (key: string, allowed: string) => `"${key}" must be ${allowed}`;
+const TRUE_OR_FALSE = "true or false";
+
+const MODEL = mustBe("model", 'a model id such as "claude-sonnet-4-5"');
+const Model = v.pipe(v.string(MODEL), v.nonEmpty(MODEL));
+
+const THINKING = mustBe("thinking", `true, false or {"budgetTokens": <a whole number of at least ${MIN_THINKING_BUDGET}>}`);
+const Thinking = v.union(
+  [
+    v.boolean(THINKING),
+    v.strictObject({ budgetTokens: v.pipe(v.number(THINKING), v.integer(THINKING), v.minValue(MIN_THINKING_BUDGET, THINKING)) }, THINKING),
+  ],
+  THINKING,
+);
+
+const ENV = mustBe("env", 'an object of string values, e.g. {"NAME": "value"}');
+const Env = v.record(v.string(ENV), v.string(ENV), ENV);
+
+/**
+ * Each key's schema, as server-config.ts has each field's: a value that fails is left out, with
+ * its schema's message. `permissions` is read apart: each of its rules is kept or left out alone.
+ */
 export const SETTING_KEYS = {
-  model: { schema: v.pipe(v.string(), v.nonEmpty()), allowed: 'a model id such as "claude-sonnet-4-5"' },
-  thinking: {
-    schema: v.union([v.boolean(), v.strictObject({ budgetTokens: v.pipe(v.number(), v.integer(), v.minValue(MIN_THINKING_BUDGET)) })]),
-    allowed: `true, false or {"budgetTokens": <a whole number of at least ${MIN_THINKING_BUDGET}>}`,
-  },
-  autoCompact: { schema: v.boolean(), allowed: "true or false" },
-  markdown: { schema: v.boolean(), allowed: "true or false" },
-  env: { schema: v.record(v.string(), v.string()), allowed: 'an object of string values, e.g. {"NAME": "value"}' },
+  model: Model,
+  thinking: Thinking,
+  autoCompact: v.boolean(mustBe("autoCompact", TRUE_OR_FALSE)),
+  markdown: v.boolean(mustBe("markdown", TRUE_OR_FALSE)),
+  env: Env,
 } as const;
 
 /** The keys inside "permissions". */

@@ -89,6 +89,14 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
       expect(tools[0]).toMatchObject({ server: "adhoc", tool: "echo", readOnly: true, inputSchema: { type: "object" } });
     });
 
+    test("a named server that fails is exit 3 with the last lines of its stderr, as mcp call says it", async () => {
+      const config = writeConfig({ slow: { ...chaos("--hang=initialize", "--stderr-flood=300"), timeout: 300 } });
+      const { exitCode, stderr } = await runSource(["mcp", "tools", "slow", "--mcp-config", config]);
+      expect(exitCode).toBe(3);
+      expect(stderr).toContain("cannot connect to MCP server 'slow': initialize timed out after 300 ms\n");
+      expect(stderr).toContain("stderr flood done");
+    });
+
     test("an unknown server is exit 2 with the names that exist", async () => {
       const config = writeConfig({ echo: { command: ECHO_SERVER } });
       const { exitCode, stderr } = await runSource(["mcp", "tools", "ecko", "--mcp-config", config]);

@@ -25,3 +25,36 @@ export function killAll(pids: number[]): void {
     } catch {}
   }
 }
+
+/**
+ * A real zombie: a child that has exited and that its parent (a `sleep` that never waits) does not
+ * reap. The child exits only once the parent is `sleep` (a shell would reap it). `pid` is the
+ * zombie's; `end()` kills the parent, so init reaps the zombie.
+ */
+export async function startZombie(): Promise<{ pid: number; end: () => Promise<void> }> {
+  const parent = Bun.spawn(["sh", "-c", "exec 3<&0; head -c 1 <&3 >/dev/null & echo $!; exec sleep 60 3<&-"], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const end = async () => {
+    parent.kill("SIGKILL");
+    await parent.exited;
+  };
+  const reader = parent.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  const pid = Number(text.trim());
+  const ps = (field: string, of: number) => Bun.spawnSync(["ps", "-o", `${field}=`, "-p", String(of)]).stdout.toString().trim();
+  try {
+    await waitFor(() => ps("comm", parent.pid) === "sleep", "the shell to become sleep");
+    parent.stdin.write("x");
+    await parent.stdin.flush();
+    await waitFor(() => ps("stat", pid).startsWith("Z"), `pid ${pid} to be a zombie`);
+  } catch (error) {
+    await end();
+    throw error;
+  }
+  return { pid, end };
+}

@@ -1,4 +1,4 @@
-import { ConfigError } from "../../src/mcp/config/config-error.ts";
+import { ConfigError } from "../../src/config/config-error.ts";
 
 /** The ConfigError a promise rejects with; any other outcome fails the test. */
 export async function refusal(promise: Promise<unknown>): Promise<ConfigError> {

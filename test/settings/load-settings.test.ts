@@ -88,6 +88,32 @@ describe("loadSettings", () => {
     expect(loaded.settings).toEqual({ markdown: true, permissions: { allow: [], deny: [] }, env: {} });
   });
 
+  test("every way a value can be wrong gives its key's one message (the schema's), never valibot's own words", () => {
+    const file = join(home, "settings.json");
+    const bad: [string, unknown][] = [
+      ["model", ""],
+      ["thinking", "yes"],
+      ["thinking", { budgetTokens: 1500.5 }],
+      ["thinking", { budgetTokens: 2048, extra: 1 }],
+      ["thinking", { budget: 2048 }],
+      ["autoCompact", null],
+      ["markdown", 1],
+      ["env", "A=1"],
+      ["env", { A: 1 }],
+    ];
+    const expected: Record<string, string> = {
+      model: '"model" must be a model id such as "claude-sonnet-4-5"',
+      thinking: '"thinking" must be true, false or {"budgetTokens": <a whole number of at least 1024>}',
+      autoCompact: '"autoCompact" must be true or false',
+      markdown: '"markdown" must be true or false',
+      env: '"env" must be an object of string values, e.g. {"NAME": "value"}',
+    };
+    for (const [key, value] of bad) {
+      writeUser(JSON.stringify({ [key]: value }));
+      expect(loadSettings({ cwd, env }).warnings).toEqual([`${file}: ${expected[key]}; it is ignored`]);
+    }
+  });
+
   test("unknown keys: a warning each; a bad rule: a warning naming it, the other rules kept", () => {
     writeUser(JSON.stringify({ modle: "x", hooks: {}, permissions: { allow: ["Bsh(ls)", "Bash(ls:*)", 7], ask: [] } }));
     const loaded = loadSettings({ cwd, env });

@@ -10,25 +10,27 @@ import { REPO } from "../helpers/paths.ts";
  * nothing in agent knows MCP.
  */
 const ALLOWED: Record<string, string[]> = {
-  cli: ["repl", "keeper", "terminal", "settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  cli: ["repl", "keeper", "terminal", "settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "config", "system", "root"],
   // The connection keeper: a process that holds pools for commands; it renders nothing but the notes a command would print.
-  keeper: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
-  repl: ["terminal", "settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
-  terminal: ["settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  keeper: ["terminal", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "config", "system", "root"],
+  repl: ["terminal", "settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "config", "system", "root"],
+  terminal: ["settings", "agent", "mcp/pool", "mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "config", "system", "root"],
   // settings.json (user and project): model, permission rules, environment. DESIGN.md's config layer holds
-  // both files, so it reuses the mcp.json machinery (fail-open reading, locked edits); the front ends read it.
-  settings: ["mcp/config", "mcp", "system", "root"],
+  // both files: it reads and edits through src/config as mcp.json does (project trust sits beside mcp.json's approvals).
+  settings: ["mcp/config", "mcp", "config", "system", "root"],
   agent: ["system", "root"],
-  "mcp/pool": ["mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "agent", "system", "root"],
-  "mcp/tools": ["mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "agent", "system", "root"],
-  "mcp/client": ["mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "system", "root"],
+  "mcp/pool": ["mcp/tools", "mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "config", "agent", "system", "root"],
+  "mcp/tools": ["mcp/client", "mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "config", "agent", "system", "root"],
+  "mcp/client": ["mcp/rpc", "mcp/transport", "mcp/auth", "mcp/config", "mcp", "config", "system", "root"],
   "mcp/rpc": ["mcp/transport", "mcp", "system", "root"],
   // Moves messages only: it must not know the connection above it (ids, replies, cancellation).
-  "mcp/transport": ["mcp/auth", "mcp/config", "mcp", "system", "root"],
+  "mcp/transport": ["mcp/auth", "mcp/config", "mcp", "config", "system", "root"],
   // OAuth sign-in: called by the HTTP transport, knows nothing of it nor of the CLI.
-  "mcp/auth": ["mcp/config", "mcp", "system", "root"],
-  "mcp/config": ["mcp", "system", "root"],
+  "mcp/auth": ["mcp/config", "mcp", "config", "system", "root"],
+  "mcp/config": ["mcp", "config", "system", "root"],
   mcp: ["system", "root"],
+  // The JSONC file machinery (read, edit, lock) and the app home: what mcp.json and settings.json share.
+  config: ["system", "root"],
   system: ["root"],
   root: [],
 };

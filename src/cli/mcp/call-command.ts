@@ -1,6 +1,5 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import { McpError } from "../../mcp/mcp-error.ts";
 import { flattenContent } from "../../mcp/tools/flatten-content.ts";
 import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
@@ -9,6 +8,7 @@ import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { checkArguments } from "./argument-check.ts";
 import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
 import { parseKeepAlive } from "./keep-alive-choice.ts";
+import { cliErrorFor } from "./server-errors.ts";
 import { keeperArgs, openServers, signInFirst } from "./server-access.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { signInArgs } from "./sign-in-args.ts";
@@ -62,13 +62,8 @@ export default defineCommand({
     });
     try {
       await servers.connectAll();
-      const status = servers.status()[0];
-      if (status?.state === "needs-auth") throw CliError.needsAuth(status.reason);
-      if (status?.state !== "connected") {
-        const reason = status?.state === "failed" ? status.reason : "not connected";
-        const stderr = status?.state === "failed" && status.stderr.length ? `\n${status.stderr.join("\n")}` : "";
-        throw CliError.unavailable(`cannot connect to MCP server '${serverName}': ${reason}${stderr}`);
-      }
+      const [status] = servers.status();
+      if (status?.state !== "connected") throw (status && cliErrorFor(status)) ?? CliError.unavailable(`cannot connect to MCP server '${serverName}': not connected`);
       const tool = status.tools.find((t) => t.name === toolName);
       if (!tool) throw CliError.usage(`server '${serverName}': ${unknownNameMessage("tool", toolName, status.tools.map((t) => t.name))}`);
       const toolArguments = jsonArguments ?? parseKeyValueArguments(pairs, tool.inputSchema as Record<string, unknown>);
@@ -78,10 +73,8 @@ export default defineCommand({
       try {
         result = await servers.callTool(serverName, toolName, toolArguments, { onProgress: (update) => feedback.progress(update) });
       } catch (error) {
-        // A refresh refused mid-call, or more scope than a sign-in without --login can give.
-        if (error instanceof McpError && error.needsAuth) throw CliError.needsAuth(error.message);
-        if (error instanceof McpError) throw CliError.unavailable(`calling '${toolName}' on '${serverName}' failed: ${error.message}`);
-        throw error;
+        // Exit 5 for a refresh refused mid-call, or more scope than a sign-in without --login can give; 3 for any other failure.
+        throw cliErrorFor(error, `calling '${toolName}' on '${serverName}'`);
       } finally {
         feedback.done();
       }

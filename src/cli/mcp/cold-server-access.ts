@@ -3,7 +3,7 @@ import { McpError } from "../../mcp/mcp-error.ts";
 import { ErrorCode } from "../../mcp/protocol.ts";
 import type { McpToolPool, ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import { declinedElicitation, defaultsOrDecline } from "../../terminal/declined-elicitation.ts";
-import type { ServerAccess, ServerAccessOptions } from "./server-access.ts";
+import type { ServerAccess, ServerAccessOptions } from "./server-access-contract.ts";
 import { cliAuth, openPool } from "./open-pool.ts";
 
 /** The servers connected by the command itself, as before the keeper: one pool, closed on every way out. */

@@ -1,5 +1,5 @@
 import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
-import { ConfigError } from "../../mcp/config/config-error.ts";
+import { ConfigError } from "../../config/config-error.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 

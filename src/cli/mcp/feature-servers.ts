@@ -5,8 +5,8 @@ import { McpError } from "../../mcp/mcp-error.ts";
 import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { declinedElicitation } from "../../terminal/declined-elicitation.ts";
-import { firstLine } from "../../terminal/terminal-text.ts";
 import { cliAuth, openPool } from "./open-pool.ts";
+import { reportStatuses } from "./server-errors.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs, type ServerSourceOptions } from "./server-selection.ts";
 import { loginFirst, signInArgs } from "./sign-in-flags.ts";
 
@@ -56,17 +56,9 @@ export async function withFeatureServers<T>(
   try {
     await pool.connectAll();
     const servers: FeatureServer[] = [];
-    for (const status of pool.status()) {
-      if (status.state === "needs-approval") log.warn(`MCP server '${status.name}' of ${status.source} is not approved yet (cat-code mcp approve ${status.name})`);
-      if (status.state === "needs-auth") {
-        if (only !== undefined) throw CliError.needsAuth(status.reason);
-        log.warn(firstLine(status.reason));
-      }
-      if (status.state === "failed") {
-        const stderr = status.stderr.length ? `\n${status.stderr.join("\n")}` : "";
-        if (only !== undefined) throw CliError.unavailable(`cannot connect to MCP server '${status.name}': ${status.reason}${stderr}`);
-        log.warn(`MCP server '${status.name}' failed: ${firstLine(status.reason)} (see cat-code mcp list)`);
-      }
+    const statuses = pool.status();
+    reportStatuses(statuses, only !== undefined);
+    for (const status of statuses) {
       const client = status.state === "connected" ? pool.client(status.name) : undefined;
       if (!client) continue;
       if (client.offers(feature)) servers.push({ name: status.name, client });
@@ -78,16 +70,4 @@ export async function withFeatureServers<T>(
     feedback.done();
     await pool.closeAll();
   }
-}
-
-/**
- * A request that failed, as the command's error: a sign-in only the user can give is exit 5, a
- * feature the server does not offer exit 2, anything else the server said (an unknown URI, a read
- * that failed, a timeout) exit 3 with its message.
- */
-export function requestFailure(error: unknown, what: string): unknown {
-  if (!(error instanceof McpError)) return error;
-  if (error.needsAuth) return CliError.needsAuth(error.message);
-  if (error.notOffered) return CliError.usage(error.message);
-  return CliError.unavailable(`${what} failed: ${error.message}`);
 }

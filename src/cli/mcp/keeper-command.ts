@@ -7,7 +7,8 @@ import { keeperPaths } from "../../keeper/keeper-paths.ts";
 import type { KeeperConnectionInfo } from "../../keeper/keeper-protocol.ts";
 import { until } from "../../keeper/keeper-pause.ts";
 import { askKeeper } from "../../keeper/keeper-query.ts";
-import { systemClock } from "../../system/clock.ts";
+import { systemClock, type Clock } from "../../system/clock.ts";
+import { processAlive } from "../../system/process-alive.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
 import { jsonForTerminal } from "../../terminal/terminal-json.ts";
@@ -85,7 +86,7 @@ const stop = defineCommand({
       return answer;
     });
     if (!running) return console.log("No connection keeper is running.");
-    if (!(await until(() => !alive(running.pid), systemClock, STOP_WAIT_MS))) throw CliError.unavailable(`the keeper (pid ${running.pid}) did not exit within ${STOP_WAIT_MS / 1000} s; end it with: kill ${running.pid}`);
+    if (!(await keeperExits(running.pid))) throw CliError.unavailable(`the keeper (pid ${running.pid}) did not exit within ${STOP_WAIT_MS / 1000} s; end it with: kill ${running.pid}`);
     console.log(`Stopped the connection keeper (pid ${running.pid}) and its ${running.connections.length} server connection(s).`);
   },
 });
@@ -134,12 +135,10 @@ function duration(ms: number): string {
   return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
 }
 
-/** Whether the process still runs (it closes its servers before it exits). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * Whether the keeper at `pid` exits within `ms` (it closes its servers before it exits). Exited is
+ * enough: its parent may reap it late, or never (a container's init), and a zombie is done.
+ */
+export function keeperExits(pid: number, clock: Clock = systemClock, ms = STOP_WAIT_MS): Promise<boolean> {
+  return until(() => !processAlive(pid), clock, ms);
 }

@@ -5,7 +5,8 @@ import { flattenContent } from "../../mcp/tools/flatten-content.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
-import { featureCommandArgs, requestFailure, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
+import { featureCommandArgs, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
+import { cliErrorFor } from "./server-errors.ts";
 import { checkPromptArguments } from "./prompt-arguments.ts";
 import { parseStringPairs } from "./string-pairs.ts";
 import { jsonForTerminal } from "../../terminal/terminal-json.ts";
@@ -34,7 +35,7 @@ export default defineCommand({
       try {
         prompts = await server!.client.listPrompts();
       } catch (error) {
-        throw requestFailure(error, what);
+        throw cliErrorFor(error, what);
       }
       const prompt = prompts.find((p) => p.name === promptName);
       if (!prompt) throw CliError.usage(`server '${serverName}': ${unknownNameMessage("prompt", promptName, prompts.map((p) => p.name))}`);
@@ -42,7 +43,7 @@ export default defineCommand({
       try {
         return await server!.client.getPrompt(promptName, given);
       } catch (error) {
-        throw requestFailure(error, what);
+        throw cliErrorFor(error, what);
       } finally {
         feedback.done();
       }

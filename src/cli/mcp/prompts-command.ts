@@ -3,7 +3,8 @@ import { rejectUnknownFlags } from "../known-flags.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { argumentList } from "./prompt-arguments.ts";
-import { featureCommandArgs, requestFailure, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
+import { featureCommandArgs, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
+import { cliErrorFor } from "./server-errors.ts";
 import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 
 const promptsArgs = {
@@ -24,7 +25,7 @@ export default defineCommand({
           try {
             return { server: name, prompts: await client.listPrompts() };
           } catch (error) {
-            throw requestFailure(error, `listing the prompts of '${name}'`);
+            throw cliErrorFor(error, `listing the prompts of '${name}'`);
           }
         }),
       ),

@@ -2,7 +2,8 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
-import { featureCommandArgs, requestFailure, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
+import { featureCommandArgs, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
+import { cliErrorFor } from "./server-errors.ts";
 import { writeResourceContents } from "./resource-output.ts";
 import { expandUriTemplate, isUriTemplate } from "./uri-template-arguments.ts";
 import { jsonForTerminal } from "../../terminal/terminal-json.ts";
@@ -35,7 +36,7 @@ export default defineCommand({
       try {
         return await server!.client.readResource(uri);
       } catch (error) {
-        throw requestFailure(error, `reading '${uri}' from '${serverName}'`);
+        throw cliErrorFor(error, `reading '${uri}' from '${serverName}'`);
       } finally {
         feedback.done();
       }

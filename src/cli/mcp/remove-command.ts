@@ -1,6 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
-import { readConfigText } from "../../mcp/config/config-file-text.ts";
-import { ConfigError } from "../../mcp/config/config-error.ts";
+import { readConfigText } from "../../config/config-file-text.ts";
+import { ConfigError } from "../../config/config-error.ts";
 import { removeServer, serverNames } from "../../mcp/config/config-writer.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";

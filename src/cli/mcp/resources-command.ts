@@ -7,7 +7,8 @@ import { ErrorCode, type Resource, type ResourceTemplate } from "../../mcp/proto
 import { formatBytes } from "../../mcp/tools/flatten-content.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
-import { featureCommandArgs, requestFailure, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
+import { featureCommandArgs, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
+import { cliErrorFor } from "./server-errors.ts";
 import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 
 const resourcesArgs = {
@@ -35,7 +36,7 @@ export default defineCommand({
             const [resources, templates] = await Promise.all([client.listResources(), templatesOf(name, client)]);
             return { server: name, resources, templates };
           } catch (error) {
-            throw requestFailure(error, `listing the resources of '${name}'`);
+            throw cliErrorFor(error, `listing the resources of '${name}'`);
           }
         }),
       ),

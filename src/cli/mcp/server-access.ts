@@ -1,53 +1,15 @@
 import { fileURLToPath } from "node:url";
-import { log } from "../../log.ts";
-import type { ToolProgress } from "../../agent/tool.ts";
 import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
 import type { RootsProvider } from "../../mcp/client/roots.ts";
-import type { ServerLogEntry } from "../../mcp/client/server-log.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../../mcp/protocol.ts";
 import { keepAliveSeconds } from "../../keeper/keep-alive-setting.ts";
 import { keepAliveArg, withKeepAlive } from "./keep-alive-choice.ts";
+import type { ServerAccess, ServerAccessOptions } from "./server-access-contract.ts";
 import type { ServerSourceOptions } from "./server-selection.ts";
 
-/**
- * How `mcp call | tools | list` reach their servers: connected by the command itself (cold, today's
- * pool) or held warm by the connection keeper. The command renders both alike, so a warm call prints
- * the same bytes and exits with the same code as a cold one.
- */
-export interface ServerAccess {
-  /** Connects every usable server (in parallel). Never rejects: a failure is in the status. */
-  connectAll(): Promise<void>;
-  /** One per entry given, in that order, as the pool gives them. */
-  status(): ServerStatus[];
-  /** Rejects with an `McpError` (code, message, needsAuth kept), as a client's `callTool` does. */
-  callTool(
-    server: string,
-    tool: string,
-    args: Record<string, unknown>,
-    options?: { onProgress?: (update: ToolProgress) => void; signal?: AbortSignal },
-  ): Promise<CallToolResult>;
-  /** Closes (cold) or lets go of (warm) every server. Safe to call twice. */
-  closeAll(): Promise<void>;
-}
-
-export interface ServerAccessOptions {
-  roots: RootsProvider;
-  /** Where the servers came from (the sign-in hint names it). */
-  source: ServerSourceOptions;
-  /** OAuth after `--login` signed in first; absent: the stored tokens only (cliAuth). */
-  auth?: AuthContext;
-  /** What the servers' questions get; absent: the servers are told nobody answers them (list, tools). */
-  elicitation?: "decline" | "accept-defaults";
-  /** A declined question's line, already sanitized. */
-  onNote?: (line: string) => void;
-  onServerLog?: (entry: ServerLogEntry) => void;
-  /** `--no-keeper`, or `--login` (a sign-in wants this process's browser and terminal): today's way. */
-  cold?: boolean;
-  /** `--keep-alive`, parsed (parseKeepAlive): seconds the keeper keeps these servers without use. */
-  keepAlive?: number;
-}
+export type { ServerAccess, ServerAccessOptions } from "./server-access-contract.ts";
 
 /** The environment switch that turns the keeper off for every command (tests set it). */
 const NO_KEEPER_VARIABLE = "CAT_CODE_NO_KEEPER";
@@ -137,8 +99,4 @@ class MixedAccess implements ServerAccess {
 export async function signInFirst(entries: ServerEntry[], source: ServerSourceOptions, openBrowser: boolean): Promise<AuthContext> {
   const [{ loginFirst }, { cliAuth }] = await Promise.all([import("./sign-in-flags.ts"), import("./open-pool.ts")]);
   return loginFirst(entries, cliAuth(source), openBrowser);
-}
-
-export function keeperDebug(line: string): void {
-  log.debug(`connection keeper: ${line}`);
 }

@@ -2,13 +2,14 @@ import { resolve } from "node:path";
 import type { ArgsDef } from "citty";
 import { log } from "../../log.ts";
 import { loadConfiguredServers } from "../../mcp/config/configured-servers.ts";
-import { ConfigError } from "../../mcp/config/config-error.ts";
+import { ConfigError } from "../../config/config-error.ts";
 import { readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.ts";
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../../mcp/config/server-config.ts";
 import { RootsProvider } from "../../mcp/client/roots.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rootArg, rootFlagValues } from "../root-flags.ts";
+import { cliErrorFor } from "./server-errors.ts";
 import { splitShellWords } from "../../system/shell-words.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 
@@ -101,12 +102,12 @@ function checked(entry: ServerEntry): ServerEntry {
 export function selectEntry(entries: ServerEntry[], name: string): ServerEntry {
   const entry = entries.find((e) => e.name === name);
   if (!entry) throw CliError.usage(unknownNameMessage("server", name, entries.map((e) => e.name)));
-  if (!entry.ok) throw CliError.usage(`server '${name}' has an invalid entry in ${entry.source}: ${entry.error}`);
-  if (entry.config.disabled) throw CliError.usage(`server '${name}' is disabled in ${entry.source}`);
-  if (entry.trust === "needs-approval") {
-    throw CliError.usage(`server '${name}' comes from ${entry.source} and is not approved yet; check it (cat-code mcp get ${name}), then run: cat-code mcp approve ${name}`);
-  }
-  if (entry.trust === "denied") throw CliError.usage(`server '${name}' from ${entry.source} was denied; to use it, run: cat-code mcp approve ${name}`);
+  // The states initialStatus gives an entry that will not be started, said as the pool's would be
+  // (the pool itself is not loaded here: a warm command never loads it).
+  const base = { name, scope: entry.scope, source: entry.source, description: "" };
+  if (!entry.ok) throw cliErrorFor({ ...base, state: "invalid", reason: entry.error });
+  if (entry.config.disabled) throw cliErrorFor({ ...base, state: "disabled" });
+  if (entry.trust) throw cliErrorFor({ ...base, state: entry.trust });
   return entry;
 }
 

@@ -3,10 +3,10 @@ import { rejectUnknownFlags } from "../known-flags.ts";
 import { log } from "../../log.ts";
 import { describeTool } from "../../mcp/tools/mcp-tool-adapter.ts";
 import { assignToolNames } from "../../mcp/tools/tool-names.ts";
-import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { parseKeepAlive } from "./keep-alive-choice.ts";
+import { reportStatuses } from "./server-errors.ts";
 import { keeperArgs, openServers, signInFirst } from "./server-access.ts";
 import { AD_HOC_NAME, isAdHoc, loadServerEntries, rootsFromArgs, selectEntry, serverSourceArgs } from "./server-selection.ts";
 import { signInArgs } from "./sign-in-args.ts";
@@ -36,17 +36,7 @@ export default defineCommand({
     try {
       await servers.connectAll();
       const statuses = servers.status();
-      for (const status of statuses) {
-        if (status.state === "needs-approval") log.warn(`MCP server '${status.name}' of ${status.source} is not approved yet (cat-code mcp approve ${status.name})`);
-        if (status.state === "needs-auth") {
-          if (only !== undefined) throw CliError.needsAuth(status.reason);
-          log.warn(firstLine(status.reason));
-          continue;
-        }
-        if (status.state !== "failed") continue;
-        if (only !== undefined) throw CliError.unavailable(`cannot connect to MCP server '${status.name}': ${status.reason}`);
-        log.warn(`MCP server '${status.name}' failed: ${firstLine(status.reason)} (see cat-code mcp list)`);
-      }
+      reportStatuses(statuses, only !== undefined);
       // Named as a registry names them (the agent's names), without clients: the keeper may hold those.
       const connected = statuses.flatMap((status) => (status.state === "connected" ? [{ server: status.name, tools: status.tools }] : []));
       const tools = assignToolNames(connected, undefined, (line) => log.warn(line)).map(({ name, server, definition }) => ({

@@ -14,7 +14,7 @@ import { serverEnvironment } from "../../system/own-secrets.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { VERSION } from "../../version.ts";
-import { keeperDebug, type ServerAccess, type ServerAccessOptions } from "./server-access.ts";
+import type { ServerAccess, ServerAccessOptions } from "./server-access-contract.ts";
 
 type WarmOptions = Omit<ServerAccessOptions, "roots"> & { roots: string[] };
 
@@ -139,4 +139,8 @@ export async function closeWarmConnections(name: string, shown: string): Promise
   } catch (error) {
     log.debug(`connection keeper: could not close the warm connections of '${shown}': ${(error as Error).message}`);
   }
+}
+
+export function keeperDebug(line: string): void {
+  log.debug(`connection keeper: ${line}`);
 }

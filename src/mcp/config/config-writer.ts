@@ -1,8 +1,8 @@
 import { isPlainObject } from "../../system/plain-object.ts";
-import { ConfigError } from "./config-error.ts";
-import { propertyNames, removeProperty, setProperty } from "./json-edit.ts";
+import { ConfigError } from "../../config/config-error.ts";
+import { propertyNames, removeProperty, setProperty } from "../../config/json-edit.ts";
 import { parseServerEntry, RESERVED_SERVER_NAMES } from "./load-config.ts";
-import { updateFile } from "./locked-file.ts";
+import { updateFile } from "../../config/locked-file.ts";
 
 /** Names a command may create: they become part of tool names, `mcp__<server>__<tool>`. */
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;

@@ -1,4 +1,4 @@
-import { ConfigError } from "./config-error.ts";
+import { ConfigError } from "../../config/config-error.ts";
 
 /** `${VAR}` or `${VAR:-default}`, as Claude Code's `.mcp.json` writes them. */
 const PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;

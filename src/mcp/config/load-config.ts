@@ -1,23 +1,22 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import * as v from "valibot";
 import { isPlainObject } from "../../system/plain-object.ts";
-import { ConfigError } from "./config-error.ts";
-import { readConfigText } from "./config-file-text.ts";
+import { catCodeHome } from "../../config/app-home.ts";
+import { ConfigError } from "../../config/config-error.ts";
+import { readConfigText } from "../../config/config-file-text.ts";
+import { describeParseError, lineAndColumn } from "../../config/json-parse-error.ts";
 import { expandVariables } from "./env-expansion.ts";
 import { ownSecretRefusal, variableUses } from "./entry-variables.ts";
 import { isOwnSecret } from "../../system/own-secrets.ts";
 import { ServerConfig, type ConfigScope, type ServerEntry } from "./server-config.ts";
 
-/** `~/.cat-code`, or wherever `CAT_CODE_HOME` points. */
-export function catCodeHome(env: Record<string, string | undefined> = process.env): string {
-  return env.CAT_CODE_HOME || join(homedir(), ".cat-code");
-}
-
 export function userConfigPath(env: Record<string, string | undefined> = process.env): string {
   return join(catCodeHome(env), "mcp.json");
 }
+
+// Moved to src/config/app-home.ts; exported here too for the code that still imports it from here.
+export { catCodeHome };
 
 export interface LoadedConfig {
   servers: ServerEntry[];
@@ -165,39 +164,4 @@ function expandEntry(entry: Record<string, unknown>, env: Record<string, string 
     headers: expandMap(entry.headers, "headers"),
     oauth: expandOAuth(entry.oauth),
   };
-}
-
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-/** jsonc-parser's error code in words. */
-export function describeParseError(code: string): string {
-  const words: Record<string, string> = {
-    InvalidSymbol: "unexpected character",
-    InvalidNumberFormat: "invalid number",
-    PropertyNameExpected: "a property name in double quotes was expected",
-    ValueExpected: "a value was expected",
-    ColonExpected: "':' was expected",
-    CommaExpected: "',' was expected",
-    CloseBraceExpected: "'}' was expected",
-    CloseBracketExpected: "']' was expected",
-    EndOfFileExpected: "the file should end here",
-    InvalidCommentToken: "comments are not allowed",
-    UnexpectedEndOfComment: "unexpected end of comment",
-    UnexpectedEndOfString: "unterminated string",
-    UnexpectedEndOfNumber: "unexpected end of number",
-    InvalidUnicode: "invalid unicode escape",
-    InvalidEscapeCharacter: "invalid escape character",
-    InvalidCharacter: "invalid character in a string",
-  };
-  return words[code] ?? code;
 }

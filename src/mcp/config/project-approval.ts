@@ -3,11 +3,11 @@ import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { isPlainObject } from "../../system/plain-object.ts";
-import { ConfigError } from "./config-error.ts";
-import { readConfigText } from "./config-file-text.ts";
-import { readProperty, setProperty } from "./json-edit.ts";
-import { catCodeHome } from "./load-config.ts";
-import { updateFile } from "./locked-file.ts";
+import { ConfigError } from "../../config/config-error.ts";
+import { readConfigText } from "../../config/config-file-text.ts";
+import { readProperty, setProperty } from "../../config/json-edit.ts";
+import { catCodeHome } from "../../config/app-home.ts";
+import { updateFile } from "../../config/locked-file.ts";
 import type { ServerEntry } from "./server-config.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MAX_CONFIG_BYTES, readConfigText } from "../../../src/mcp/config/config-file-text.ts";
+import { MAX_CONFIG_BYTES, readConfigText } from "../../../src/config/config-file-text.ts";
 import { addServer, removeServer } from "../../../src/mcp/config/config-writer.ts";
 import { readConfigFile } from "../../../src/mcp/config/load-config.ts";
 import { run, runSource } from "../../helpers/binary.ts";

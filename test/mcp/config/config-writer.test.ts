@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../../src/mcp/config/config-error.ts";
+import { ConfigError } from "../../../src/config/config-error.ts";
 import { addServer, removeServer } from "../../../src/mcp/config/config-writer.ts";
 import { readConfigFile } from "../../../src/mcp/config/load-config.ts";
-import { updateFile } from "../../../src/mcp/config/locked-file.ts";
+import { updateFile } from "../../../src/config/locked-file.ts";
 import { refusal } from "../../helpers/refusal.ts";
 import { tempDir } from "../../helpers/paths.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { breakLock, staleLockToken, withLock } from "../../../src/mcp/config/file-lock.ts";
+import { breakLock, staleLockToken, withLock } from "../../../src/config/file-lock.ts";
 import { REPO, tempDir } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
@@ -47,7 +47,7 @@ describe("the lock of a config file", () => {
       [
         process.execPath,
         "-e",
-        `const { withLock } = await import(${JSON.stringify(join(REPO, "src/mcp/config/file-lock.ts"))});
+        `const { withLock } = await import(${JSON.stringify(join(REPO, "src/config/file-lock.ts"))});
          for (let i = 0; i < 40; i++) await withLock(${JSON.stringify(target)}, "f", 60_000, () => { Bun.sleepSync(50); require("node:fs").writeFileSync(${JSON.stringify(done)}, String(i)); });`,
       ],
       { stderr: "inherit" },

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../src/mcp/config/config-error.ts";
-import { propertyNames, readProperty, removeProperty, setProperty } from "../../../src/mcp/config/json-edit.ts";
+import { ConfigError } from "../../../src/config/config-error.ts";
+import { propertyNames, readProperty, removeProperty, setProperty } from "../../../src/config/json-edit.ts";
 
 const entry = { command: "./echo-server.sh", args: ["-y"] };
 

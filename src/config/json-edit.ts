@@ -1,6 +1,6 @@
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { ConfigError } from "./config-error.ts";
-import { describeParseError, lineAndColumn } from "./load-config.ts";
+import { describeParseError, lineAndColumn } from "./json-parse-error.ts";
 
 /** The text is not JSON, or its shape does not allow the edit: the caller adds the file's name. */
 function corrupt(message: string): ConfigError {
