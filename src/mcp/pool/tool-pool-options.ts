@@ -2,7 +2,6 @@ import type { AuthContext } from "../auth/server-authorizer.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
 import type { EraMemory } from "../client/era-memory.ts";
 import type { RootsProvider } from "../client/roots.ts";
-import type { ServerLogEntry } from "../client/server-log.ts";
 import type { ServerConfig } from "../config/server-config.ts";
 import type { TransportContext } from "../transport/create-transport.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -16,11 +15,9 @@ export interface ToolPoolOptions {
   auth?: AuthContext;
   /** The folders every server is told it may work in (`roots/list`). */
   roots?: RootsProvider;
-  /** Hears every server's log messages, each named by the server's config name; also settable later. */
-  onServerLog?: (entry: ServerLogEntry) => void;
   /**
    * Answers the servers' questions (elicitation). Only a pool made with one declares the capability;
-   * the answerer itself may be replaced later (`pool.elicitation`), once the front end has a terminal.
+   * a front end with a terminal takes them over later (`pool.answerQuestionsWith`).
    */
   elicitation?: ElicitationHandler;
   /** Which era each configuration spoke last time ($CAT_CODE_HOME); absent: every connect probes afresh. */
