@@ -198,28 +198,24 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   setImmediate(() => void session.connectMcp().then((summary) => summary.line && news(summary.line)));
   // A server may change its tools in a loop: at most one line per server every few seconds.
   const toolNews = new ToolChangeNews(news, options.clock);
-  const stopListening = [
-    options.pool.on("tools-changed", ({ server, tools }) => {
-      session.syncResourceTools();
-      toolNews.changed(server, tools);
-    }),
-  ];
+  options.pool.on("tools-changed", ({ server, tools }) => {
+    session.syncResourceTools();
+    toolNews.changed(server, tools);
+  });
   const resourceUpdates = new ResourceUpdates(news);
-  stopListening.push(options.pool.on("resource-updated", ({ server, uri }) => resourceUpdates.updated(server, uri)));
+  options.pool.on("resource-updated", ({ server, uri }) => resourceUpdates.updated(server, uri));
   // A server's warning during a turn is shown at once, between the turn's lines; otherwise as news.
   const logLines = new ServerLogLines();
-  stopListening.push(
-    options.pool.on("log", (entry) => {
-      const line = logLines.lineFor(entry);
-      if (line === undefined) return;
-      if (renderer) renderer.notice(line);
-      else news(line);
-    }),
-    options.pool.on("server", (event) => {
-      const line = serverEventLine(event);
-      if (line !== undefined) (renderer ? renderer.notice(line) : news(line));
-    }),
-  );
+  options.pool.on("log", (entry) => {
+    const line = logLines.lineFor(entry);
+    if (line === undefined) return;
+    if (renderer) renderer.notice(line);
+    else news(line);
+  });
+  options.pool.on("server", (event) => {
+    const line = serverEventLine(event);
+    if (line !== undefined) (renderer ? renderer.notice(line) : news(line));
+  });
 
   try {
     for (;;) {
@@ -289,7 +285,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     process.off("SIGINT", onSigint);
     releaseSignal();
     releaseQuestions();
-    for (const stop of stopListening) stop();
     toolNews.close();
     reader.close();
     saved.close();

@@ -34,7 +34,7 @@ async function connectedPool(options: ToolPoolOptions = {}): Promise<McpToolPool
 }
 
 const logLine = (data: string) => transports[0]!.serverNotification("notifications/message", { level: "warning", data });
-const question = { server: "files", mode: "form", message: "Which folder?", requestedSchema: { type: "object", properties: {} } } as ElicitationRequest;
+const question: ElicitationRequest = { server: "files", mode: "form", message: "Which folder?", requestedSchema: { type: "object", properties: {} }, form: { fields: [] } };
 /** What the client asks when the server asks: the pool's answerer, as the client got it. */
 const ask = () => (pool!.client("files") as unknown as { options: { elicitation: (request: ElicitationRequest) => Promise<unknown> } }).options.elicitation(question);
 
