@@ -30,21 +30,27 @@ const STDERR_LINES_IN_STATUS = 10;
 
 /** How a connection is made: what its server may ask and is told, where its news goes, and the seams tests use. */
 export interface ServerConnectionOptions {
-  /** Builds the transport of the entry; tests swap in fakes. */
+  /** Builds the transport of an entry; tests swap in fakes. */
   createTransport?: (config: ServerConfig, context: TransportContext) => Transport;
-  /** OAuth for an HTTP server: where tokens live, and who may sign in (see AuthContext). Absent: none. */
+  /** OAuth for HTTP servers: where tokens live, and who may sign in (see AuthContext). Absent: none. */
   auth?: AuthContext;
-  /** The folders the server is told it may work in (`roots/list`). */
+  /** The folders every server is told it may work in (`roots/list`). */
   roots?: RootsProvider;
   /** Answers the server's questions. Only a connection made with one declares the capability. */
   elicitation?: ElicitationHandler;
   /** Which era each configuration spoke last time; its writes are waited for on close. */
   eraMemory?: EraMemoryHandles;
-  /** Whether to hear of tools that change while connected (default true); see ToolPoolOptions. */
+  /**
+   * Whether to hear of tools that change while connected (default true). A one-shot command turns it
+   * off: a 2026-07-28 server would otherwise get a `subscriptions/listen` stream opened for nothing.
+   */
   watchChanges?: boolean;
-  /** Hears the warnings about the server's tools (one left out, a re-listing that failed); default: the log. */
+  /**
+   * Hears the warnings about a server's tools (one left out, a re-listing that failed) in place of
+   * the log: the connection keeper hands them to each command that connects the server.
+   */
   onWarning?: (message: string) => void;
-  /** Where connect times and restart delays get their time. */
+  /** Where connect times and restart delays get their time; tests hand in a fake. */
   clock?: Clock;
   /** Where its events go; the pool hands all its connections its own, so one listener hears every server. */
   events?: ServerEvents;
