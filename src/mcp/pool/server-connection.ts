@@ -119,9 +119,14 @@ export class ServerConnection {
 
   /**
    * Connects the server (a usable entry only) and lists its tools; they join the registrations the
-   * moment it is ready. `after` says which connect it is in the event it sends. Never rejects.
+   * moment it is ready. Never rejects: a failure is in the status.
    */
-  async connect(signal?: AbortSignal, after: "start" | "restart" | "reconnect" = "start", auth = this.options.auth): Promise<void> {
+  connect(options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.attempt(options.signal, "start", this.options.auth);
+  }
+
+  /** One connect; `after` says which it is in the event it sends, `auth` may be lent a person (see restart). */
+  private async attempt(signal: AbortSignal | undefined, after: "start" | "restart" | "reconnect", auth: AuthContext | undefined): Promise<void> {
     const { entry } = this;
     if (!entry.ok || entry.config.disabled || entry.trust || this.closing) return;
     const startedAt = this.clock.now();
@@ -192,7 +197,7 @@ export class ServerConnection {
     const { auth } = this.options;
     const lent = interaction && auth ? lendInteraction(auth, interaction) : undefined;
     try {
-      await this.connect(signal, after, lent?.auth);
+      await this.attempt(signal, after, lent?.auth ?? auth);
     } finally {
       lent?.end();
     }

@@ -67,7 +67,7 @@ export class McpToolPool {
    * registries (see registerInto) the moment it is ready, not when the slowest is. Never rejects.
    */
   async connectAll(options: { signal?: AbortSignal } = {}): Promise<void> {
-    await Promise.all(this.connections.map((connection) => connection.connect(options.signal, "start")));
+    await Promise.all(this.connections.map((connection) => connection.connect(options)));
   }
 
   /**
