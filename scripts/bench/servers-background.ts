@@ -29,7 +29,7 @@ async function timeToFastTools(): Promise<number> {
   const started = performance.now();
   let ms = Number.NaN;
   const allFast = new Promise<void>((resolve) => {
-    pool.onServerEvent(() => {
+    pool.on("server", () => {
       const ready = Array.from({ length: FAST_SERVERS }, (_, i) => registry.has(`mcp__fast${i + 1}__echo`)).every(Boolean);
       if (ready && Number.isNaN(ms)) {
         ms = performance.now() - started;

@@ -2,7 +2,8 @@ import type { EraMemory } from "../mcp/client/era-memory.ts";
 import { RootsProvider } from "../mcp/client/roots.ts";
 import type { ServerConfig } from "../mcp/config/server-config.ts";
 import { hasStoredTokens } from "../mcp/pool/server-sign-in.ts";
-import { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import { EraMemoryHandles } from "../mcp/pool/era-memory-handles.ts";
+import { ServerConnection } from "../mcp/pool/server-connection.ts";
 import { createTransport, type TransportContext } from "../mcp/transport/create-transport.ts";
 import type { Transport } from "../mcp/transport/transport.ts";
 import { keeperAuth } from "./connection-settings.ts";
@@ -27,26 +28,32 @@ export interface WarmStart {
 }
 
 /**
- * One new warm connection: a pool of the one server, started as the command's own pool would start
- * it (its launch context, roots and capabilities), whose log lines and questions go to the commands
- * using it at the time. `ready` resolves with its status once it has connected (or failed).
+ * One new warm connection: a connection to the server, started as the command's own pool would
+ * start it (its launch context, roots and capabilities), whose log lines and questions go to the
+ * commands using it at the time. `ready` resolves with its status once it has connected (or failed).
  */
 export function startWarm(start: WarmStart): Warm {
   const { request, fingerprint, now } = start;
   const { entry, launch } = request;
   const make = start.createTransport ?? createTransport;
   const auth = keeperAuth(entry);
-  const pool = new McpToolPool([entry], {
+  const connection = new ServerConnection(entry, {
     // Not over HTTP: a 2026-07-28 server's `subscriptions/listen` is a stream held open while idle.
     // An idle HTTP connection lists its tools again instead (see WarmConnections.reuse).
     watchChanges: !isHttp(entry),
-    eraMemory: start.eraMemory,
+    // Closing the connection waits for the era memory writes it started.
+    eraMemory: start.eraMemory && new EraMemoryHandles(start.eraMemory),
     auth,
     roots: rootsOf(start.roots),
     createTransport: (config, context) => make(config, { ...context, launch }),
     // Declared only as the command's own pool would (else a server may list other tools); who
     // answers is the call that is under way (see callFor).
-    elicitation: start.elicitation ? async () => ({ action: "decline" }) : undefined,
+    elicitation: start.elicitation
+      ? (question, signal) => {
+          const call = callFor(warm, signal);
+          return call ? call.elicitation(question, signal) : Promise.resolve({ action: "decline" });
+        }
+      : undefined,
     onWarning: (message) => {
       if (warm.warnings.length < MAX_WARNINGS_KEPT) warm.warnings.push(message);
     },
@@ -54,10 +61,10 @@ export function startWarm(start: WarmStart): Warm {
   const warm: Warm = {
     fingerprint,
     request,
-    pool,
+    connection,
     auth,
     signedIn: hasStoredTokens(entry, auth),
-    ready: Promise.resolve(pool.status()[0]!),
+    ready: Promise.resolve(connection.status),
     connecting: true,
     createdAt: now,
     lastUsed: now,
@@ -67,14 +74,10 @@ export function startWarm(start: WarmStart): Warm {
     warnings: [],
     keepAliveMs: start.keepAliveMs,
   };
-  pool.onServerLog = (logged) => forEachSocket(warm, (listener) => listener.onLog(logged));
-  pool.elicitation = (question, signal) => {
-    const call = callFor(warm, signal);
-    return call ? call.elicitation(question, signal) : Promise.resolve({ action: "decline" });
-  };
-  warm.ready = (start.connect ? pool.connectAll() : Promise.resolve()).then(() => {
+  connection.on("log", (logged) => forEachSocket(warm, (listener) => listener.onLog(logged)));
+  warm.ready = (start.connect ? connection.connect() : Promise.resolve()).then(() => {
     warm.connecting = false;
-    return pool.status()[0]!;
+    return connection.status;
   });
   return warm;
 }

@@ -5,7 +5,8 @@ import type { ServerLogEntry } from "../mcp/client/server-log.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
 import { McpError } from "../mcp/mcp-error.ts";
 import { hasStoredTokens } from "../mcp/pool/server-sign-in.ts";
-import type { McpToolPool, ServerStatus } from "../mcp/pool/tool-pool.ts";
+import type { ServerConnection } from "../mcp/pool/server-connection.ts";
+import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { ClockTimer } from "../system/clock.ts";
 import type { ServerRequest } from "./keeper-protocol.ts";
 
@@ -34,7 +35,7 @@ export interface CallListener extends ConnectionListener {
 export interface Warm {
   fingerprint: string;
   request: ServerRequest;
-  pool: McpToolPool;
+  connection: ServerConnection;
   /** Its sign-in: the store its requests take their tokens from at each send; it holds none itself. */
   auth: AuthContext;
   /** Whether tokens were stored for it when it connected. */
@@ -50,7 +51,7 @@ export interface Warm {
    * connection stays in use from the connect to the end of that call, or of the socket.
    */
   holders: Set<object>;
-  /** What the pool warned of (bounded): replayed to every command that connects. */
+  /** What its connection warned of (bounded): replayed to every command that connects. */
   warnings: string[];
   keepAliveMs: number;
   idleTimer?: ClockTimer;
@@ -71,7 +72,7 @@ export function inUse(warm: Warm): boolean {
 /** Connecting, or connected with a client that still works (a crashed server, a lost session: not). */
 export function isAlive(warm: Warm): boolean {
   if (warm.connecting) return true;
-  return warm.pool.client(warm.request.entry.name)?.state.status === "connected";
+  return warm.connection.client?.state.status === "connected";
 }
 
 /**

@@ -25,7 +25,7 @@ export const RELIST_AFTER_IDLE_MS = 1000;
 export interface WarmConnectionsOptions {
   version: string;
   clock?: Clock;
-  /** Shared by every pool, so a server's era is probed once. */
+  /** Shared by every connection, so a server's era is probed once. */
   eraMemory?: EraMemory;
   maxConnections?: number;
   /** The keeper's own env, for CAT_CODE_KEEP_ALIVE when the command's launch env does not set it. */
@@ -37,7 +37,7 @@ export interface WarmConnectionsOptions {
 
 /**
  * The keeper's connections: per fingerprint (entry, launch context, roots, capabilities, version)
- * one pool of one server, reused while it lives, closed after its keep-alive without use. Only
+ * one connection to its server, reused while it lives, closed after its keep-alive without use. Only
  * CONNECTED ones are kept; one whose server has since died is replaced at the next `connect`.
  * While no command uses a connection it holds no stream open (an HTTP server can shut down
  * gracefully); an HTTP one idle for more than RELIST_AFTER_IDLE_MS therefore lists its tools again
@@ -118,8 +118,8 @@ export class WarmConnections {
     let status: ServerStatus;
     try {
       await warm.ready;
-      // The pool's status now, not the one `ready` resolved with: a reused connection may have re-listed.
-      status = warm.pool.status()[0]!;
+      // The connection's status now, not the one `ready` resolved with: a reused connection may have re-listed.
+      status = warm.connection.status;
     } finally {
       this.release(warm, listener);
     }
@@ -131,7 +131,7 @@ export class WarmConnections {
   /** Calls a tool of a connection `connect` returned; rejects with the server's McpError, as a client would. */
   async call(fingerprint: string, tool: string, args: Record<string, unknown>, listener: CallListener): Promise<CallToolResult> {
     const warm = this.connections.get(fingerprint);
-    const client = warm && !warm.connecting ? warm.pool.client(warm.request.entry.name) : undefined;
+    const client = warm && !warm.connecting ? warm.connection.client : undefined;
     if (!warm || !client) throw McpError.closed("the server's connection in the keeper was closed; run the command again");
     warm.calls++;
     this.use(warm, listener);
@@ -224,7 +224,7 @@ export class WarmConnections {
   private async relist(warm: Warm, listener: ConnectionListener): Promise<boolean> {
     this.use(warm, listener);
     try {
-      await warm.pool.relistTools(warm.request.entry.name);
+      await warm.connection.relistTools();
       return true;
     } catch (error) {
       log.debug(`keeper: '${warm.request.entry.name}' (${warm.fingerprint.slice(0, FINGERPRINT_SHOWN)}) could not list its tools after idling: ${(error as Error).message}; connecting anew`);
@@ -235,7 +235,7 @@ export class WarmConnections {
 
   /** A command uses the connection: no idle timer, and its streams open again if it was idle. */
   private use(warm: Warm, listener: ConnectionListener): void {
-    if (!inUse(warm)) warm.pool.setIdle(warm.request.entry.name, false);
+    if (!inUse(warm)) warm.connection.setIdle(false);
     warm.listeners.add(listener);
     warm.lastUsed = this.clock.now();
     if (warm.idleTimer) this.clock.clearTimeout(warm.idleTimer);
@@ -253,7 +253,7 @@ export class WarmConnections {
     // Retired: no call can reach it any more, so a socket that only holds it is not waited for.
     if (this.retiring.has(warm)) return void (warm.listeners.size === 0 && this.close(warm, "its last command is done"));
     if (inUse(warm)) return;
-    warm.pool.setIdle(warm.request.entry.name, true);
+    warm.connection.setIdle(true);
     if (this.connections.get(warm.fingerprint) !== warm) return;
     warm.idleTimer = this.clock.setTimeout(() => this.close(warm, "idle"), warm.keepAliveMs);
   }
@@ -284,7 +284,7 @@ export class WarmConnections {
     if (this.connections.get(warm.fingerprint) === warm) this.connections.delete(warm.fingerprint);
     else if (!this.retiring.delete(warm)) return Promise.resolve();
     log.debug(`keeper: closing '${warm.request.entry.name}' (${warm.fingerprint.slice(0, FINGERPRINT_SHOWN)}): ${why}`);
-    const closing = warm.pool.closeAll();
+    const closing = warm.connection.close();
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));
     this.options.onClosed?.();

@@ -56,7 +56,7 @@ export class AgentSession {
     for (const tool of createBuiltinTools({ cwd: options.cwd })) this.registry.register(tool);
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
-    this.pool.onServerEvent((event) => {
+    this.pool.on("server", (event) => {
       this.syncResourceTools();
       this.serverNotes.heard(event);
     });

@@ -69,12 +69,12 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
   // Nobody is there to answer a server's question: decline it, and say so between the run's lines.
-  session.pool.elicitation = declinedElicitation((line) => renderer.notice(line));
+  session.pool.answerQuestionsWith(declinedElicitation((line) => renderer.notice(line)));
   const logLines = new ServerLogLines();
-  session.pool.onServerLog = (entry) => {
+  session.pool.on("log", (entry) => {
     const line = logLines.lineFor(entry);
     if (line !== undefined) renderer.notice(line);
-  };
+  });
   for (const warning of session.memory.warnings) log.warn(warning);
   const file = openSessionFile({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: (line) => log.warn(line) });
   try {

@@ -132,11 +132,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const form = interactiveElicitation({ ask, onCancelKey: reader.isTerminal ? cancelKeys(input) : undefined, print, style });
   // A server's question is answered within a turn, and given up with it (Ctrl-C). One that comes
   // while no prompt runs would take the line the user is typing at the prompt: it is declined.
-  options.pool.elicitation = (request, signal) => {
+  const releaseQuestions = options.pool.answerQuestionsWith((request, signal) => {
     const running = turn?.signal;
     if (!running) return declinedElicitation(news, "it came while no prompt was running")(request);
     return questions.ask(() => form(request, signal ? AbortSignal.any([signal, running]) : running));
-  };
+  });
   const saved = new ReplSession({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: news });
   const session = new AgentSession({
     model: options.model,
@@ -198,21 +198,21 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   setImmediate(() => void session.connectMcp().then((summary) => summary.line && news(summary.line)));
   // A server may change its tools in a loop: at most one line per server every few seconds.
   const toolNews = new ToolChangeNews(news, options.clock);
-  options.pool.onToolsChanged = (server, tools) => {
+  options.pool.on("tools-changed", ({ server, tools }) => {
     session.syncResourceTools();
     toolNews.changed(server, tools);
-  };
+  });
   const resourceUpdates = new ResourceUpdates(news);
-  options.pool.onResourceUpdated = (server, uri) => resourceUpdates.updated(server, uri);
+  options.pool.on("resource-updated", ({ server, uri }) => resourceUpdates.updated(server, uri));
   // A server's warning during a turn is shown at once, between the turn's lines; otherwise as news.
   const logLines = new ServerLogLines();
-  options.pool.onServerLog = (entry) => {
+  options.pool.on("log", (entry) => {
     const line = logLines.lineFor(entry);
     if (line === undefined) return;
     if (renderer) renderer.notice(line);
     else news(line);
-  };
-  options.pool.onServerEvent((event) => {
+  });
+  options.pool.on("server", (event) => {
     const line = serverEventLine(event);
     if (line !== undefined) (renderer ? renderer.notice(line) : news(line));
   });
@@ -284,6 +284,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     process.off("SIGINT", onSigint);
     releaseSignal();
+    releaseQuestions();
     toolNews.close();
     reader.close();
     saved.close();

@@ -36,7 +36,7 @@ export class ResourceUpdates {
     await Promise.all(subscribing);
   }
 
-  /** For `pool.onResourceUpdated`. */
+  /** For the pool's `resource-updated` event. */
   updated(server: string, uri: string): void {
     const watched = this.watched.get(`${server}\u0000${uri}`);
     if (!watched || watched.told) return;

@@ -14,7 +14,7 @@ const MAX_REASON_CHARS = 300;
 export class ServerNotes {
   private readonly pending = new Map<string, string>();
 
-  /** For `pool.onServerEvent`. */
+  /** For the pool's `server` event. */
   heard(event: ServerEvent): void {
     const tools = `mcp__${event.server}__*`;
     if (event.kind === "lost") {

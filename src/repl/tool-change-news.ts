@@ -20,7 +20,7 @@ export class ToolChangeNews {
     private readonly intervalMs = TOOL_NEWS_INTERVAL_MS,
   ) {}
 
-  /** For the pool's onToolsChanged. */
+  /** For the pool's `tools-changed` event. */
   changed(server: string, tools: readonly ToolDefinition[]): void {
     const line = `MCP: ${sanitizeForTerminal(server)} now has ${tools.length} tool(s)`;
     const state = this.servers.get(server);

@@ -68,7 +68,7 @@ describe("ResourceUpdates", () => {
   test("an attached resource of a server offering subscriptions is subscribed; its change is one news line until mentioned again", async () => {
     const news: string[] = [];
     const updates = new ResourceUpdates((line) => news.push(line));
-    pool.onResourceUpdated = (server, uri) => updates.updated(server, uri);
+    pool.on("resource-updated", ({ server, uri }) => updates.updated(server, uri));
     const expanded = await expandResourceMentions(`@everything:${ARCHITECTURE} @pic:pic://logo.png`, pool);
     if ("error" in expanded) throw new Error(expanded.error);
     await updates.watch(expanded.resources);

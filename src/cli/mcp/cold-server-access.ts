@@ -16,7 +16,8 @@ export class ColdServerAccess implements ServerAccess {
     const note = (line: string) => (onNote ? onNote(line) : process.stderr.write(`${line}\n`));
     const elicitation =
       options.elicitation === undefined ? undefined : options.elicitation === "accept-defaults" ? defaultsOrDecline(note) : declinedElicitation(note);
-    this.pool = openPool(entries, { roots, elicitation, onServerLog, watchChanges: false, auth });
+    this.pool = openPool(entries, { roots, elicitation, watchChanges: false, auth });
+    if (onServerLog) this.pool.on("log", onServerLog);
   }
 
   connectAll(): Promise<void> {

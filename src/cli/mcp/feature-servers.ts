@@ -52,7 +52,8 @@ export async function withFeatureServers<T>(
   const auth = args.login ? await loginFirst(selected, cliAuth(args), args.browser ?? true) : cliAuth(args);
   const feedback = new CallFeedback();
   const elicitation = declinedElicitation((line) => feedback.note(line));
-  const pool = openPool(selected, { roots, elicitation, onServerLog: (logged) => feedback.log(logged), watchChanges: false, auth });
+  const pool = openPool(selected, { roots, elicitation, watchChanges: false, auth });
+  pool.on("log", (logged) => feedback.log(logged));
   try {
     await pool.connectAll();
     const servers: FeatureServer[] = [];

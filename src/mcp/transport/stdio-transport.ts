@@ -59,6 +59,7 @@ export class StdioTransport implements Transport {
 
   readonly description: string;
   readonly kind = "stdio" as const;
+  readonly restartable = true;
   readonly stderr = new StderrRing();
 
   private process: ServerProcess | undefined;
@@ -114,6 +115,10 @@ export class StdioTransport implements Transport {
   /** Resolves once the message is written to the server's stdin; per-message headers mean nothing here. */
   send(message: JsonRpcMessage): Promise<void> {
     return this.write(message);
+  }
+
+  stderrTail(lines: number): string[] {
+    return this.stderr.tail(lines);
   }
 
   close(): Promise<void> {

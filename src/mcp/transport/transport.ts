@@ -66,6 +66,14 @@ export interface Transport {
   setIdle?(idle: boolean): void;
   /** What the user sees in `mcp list`: `stdio: ./echo-server.sh`, `http: https://…`. */
   readonly description: string;
+  /**
+   * Whether a server that went away by itself may be started again with a new transport: a crashed
+   * stdio process can (the pool restarts it if asked to); an HTTP server that went away is not
+   * brought back by asking again at once. Absent: false.
+   */
+  readonly restartable?: boolean;
+  /** The server's last `lines` stderr lines (stdio), to say why it failed; a transport without stderr leaves it out. */
+  stderrTail?(lines: number): string[];
 }
 
 /** Hands each item of a message or batch to `deliver`. */

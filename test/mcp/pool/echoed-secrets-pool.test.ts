@@ -43,7 +43,8 @@ function httpEntry(url: string): ServerEntry {
 }
 
 async function connectedPool(entry: ServerEntry, logs: ServerLogEntry[]) {
-  const pool = new McpToolPool([entry], { onServerLog: (logged) => logs.push(logged) });
+  const pool = new McpToolPool([entry]);
+  pool.on("log", (logged) => logs.push(logged));
   opened.push({ close: () => pool.closeAll() });
   await pool.connectAll();
   const client = pool.client("echo");

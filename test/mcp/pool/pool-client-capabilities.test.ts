@@ -38,9 +38,10 @@ describe("the pool hands each client the client capabilities", () => {
     }
   });
 
-  test("each client's onLog names its server; onServerLog hears every entry and the debug log has it", async () => {
+  test("each client's onLog names its server; a log listener hears every entry and the debug log has it", async () => {
     const heard: ServerLogEntry[] = [];
-    const pool = memoryPool(["files", "db"], { onServerLog: (logged) => heard.push(logged) });
+    const pool = memoryPool(["files", "db"]);
+    pool.on("log", (logged) => heard.push(logged));
     try {
       await pool.connectAll();
       const lines = await debugLines(() => {
@@ -57,12 +58,12 @@ describe("the pool hands each client the client capabilities", () => {
     }
   });
 
-  test("onServerLog can be set after the pool is made (the REPL does so once it starts)", async () => {
+  test("a log listener can be added after the pool is made (the REPL does so once it starts)", async () => {
     const pool = memoryPool(["files"]);
     const heard: string[] = [];
     try {
       await pool.connectAll();
-      pool.onServerLog = (logged) => heard.push(`${logged.server}: ${logged.data}`);
+      pool.on("log", (logged) => heard.push(`${logged.server}: ${logged.data}`));
       clientOptions(pool, "files").onLog?.({ server: "x", level: "error", data: "boom" });
       expect(heard).toEqual(["files: boom"]);
     } finally {

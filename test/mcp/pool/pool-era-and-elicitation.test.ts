@@ -55,7 +55,7 @@ describe("the pool names each client and hands it who answers the servers' quest
     }
   });
 
-  test("a question goes to whoever answers now: the answerer can be replaced after the pool is made (the REPL does)", async () => {
+  test("a question goes to whoever answers now: a front end takes the questions over after the pool is made (the REPL does), and gives them back", async () => {
     const pool = memoryPool(["files"], { elicitation: async () => ({ action: "decline" }) });
     try {
       await pool.connectAll();
@@ -63,12 +63,14 @@ describe("the pool names each client and hands it who answers the servers' quest
       expect(await ask(question("files"))).toEqual({ action: "decline" });
       const signals: (AbortSignal | undefined)[] = [];
       const signal = new AbortController().signal;
-      pool.elicitation = async (request, given) => {
+      const release = pool.answerQuestionsWith(async (request, given) => {
         signals.push(given);
         return { action: "accept", content: { asked: request.server } };
-      };
+      });
       expect(await ask(question("files"), signal)).toEqual({ action: "accept", content: { asked: "files" } });
       expect(signals).toEqual([signal]);
+      release();
+      expect(await ask(question("files"))).toEqual({ action: "decline" });
     } finally {
       await pool.closeAll();
     }

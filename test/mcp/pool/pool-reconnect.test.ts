@@ -42,7 +42,7 @@ describe("McpToolPool.reconnect", () => {
       },
     });
     const changed: [string, number][] = [];
-    pool.onToolsChanged = (server, tools) => changed.push([server, tools.length]);
+    pool.on("tools-changed", ({ server, tools }) => changed.push([server, tools.length]));
     try {
       await pool.connectAll();
       expect(pool.status()[0]).toMatchObject({ state: "needs-auth", reason: expect.stringContaining("cat-code mcp login linear") });

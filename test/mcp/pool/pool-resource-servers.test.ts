@@ -1,6 +1,6 @@
 /**
  * The pool's view of resources and prompts: which connected servers offer a feature (in config
- * order), and `notifications/resources/updated` of any server reaching `onResourceUpdated`. Real
+ * order), and `notifications/resources/updated` of any server reaching the resource-updated listeners. Real
  * peers: server-everything (everything), server-filesystem (tools only), the bash echo server.
  */
 import { describe, expect, test } from "bun:test";
@@ -47,16 +47,16 @@ describe("McpToolPool: servers offering resources and prompts", () => {
     expect(pool.serversOffering("resources")).toEqual([]);
   });
 
-  test("a subscribed resource's update reaches onResourceUpdated with the server's name", async () => {
+  test("a subscribed resource's update reaches the resource-updated listeners with the server's name", async () => {
     const pool = new McpToolPool([stdio("everything", "node", [EVERYTHING_SERVER, "stdio"])]);
     const updates: string[] = [];
-    pool.onResourceUpdated = (server, uri) => updates.push(`${server} ${uri}`);
+    pool.on("resource-updated", ({ server, uri }) => updates.push(`${server} ${uri}`));
     try {
       await pool.connectAll();
       const client = pool.client("everything")!;
       await client.subscribeResource("demo://resource/static/document/features.md");
       await client.callTool("toggle-subscriber-updates", {});
-      await waitFor(() => updates.length > 0, "onResourceUpdated");
+      await waitFor(() => updates.length > 0, "the resource-updated listener");
       expect(updates[0]).toBe("everything demo://resource/static/document/features.md");
     } finally {
       await pool.closeAll();
@@ -67,7 +67,7 @@ describe("McpToolPool: servers offering resources and prompts", () => {
     const transport = new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [] }) });
     const pool = new McpToolPool([stdio("mem", "unused")], { createTransport: () => transport });
     const updates: string[] = [];
-    pool.onResourceUpdated = (server, uri) => updates.push(`${server} ${uri}`);
+    pool.on("resource-updated", ({ server, uri }) => updates.push(`${server} ${uri}`));
     try {
       await pool.connectAll();
       transport.serverNotification("notifications/resources/updated", { uri: 7 });

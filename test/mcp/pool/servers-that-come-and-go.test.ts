@@ -32,7 +32,7 @@ function start(entries: ServerEntry[], options: ToolPoolOptions = {}) {
   pool = new McpToolPool(entries, options);
   const registry = new ToolRegistry();
   const events: ServerEvent[] = [];
-  pool.onServerEvent((event) => events.push(event));
+  pool.on("server", (event) => events.push(event));
   pool.registerInto(registry);
   const connected = pool.connectAll();
   const mcpTools = () => registry.list().map((tool) => tool.name).filter((name) => name.startsWith("mcp__"));

@@ -114,7 +114,7 @@ describe("tools that change while connected", () => {
   test("tools/list_changed re-lists the server's tools and replaces them in the registry", async () => {
     const changes: string[][] = [];
     const pool = new McpToolPool([stdio("grower", BUN, [CHAOS_SERVER, "--growing"])]);
-    pool.onToolsChanged = (server, tools) => changes.push([server, ...tools.map((t) => t.name)]);
+    pool.on("tools-changed", ({ server, tools }) => changes.push([server, ...tools.map((t) => t.name)]));
     try {
       await pool.connectAll();
       const registry = new ToolRegistry();
@@ -144,7 +144,7 @@ describe("tools that change while connected", () => {
     const listings = () => (existsSync(record) ? readFileSync(record, "utf8").split("\n").filter((line) => line.includes('"tools/list"')).length : 0);
     const changes: string[][] = [];
     const pool = new McpToolPool([stdio("chatty", BUN, [CHAOS_SERVER, "--growing", "--announce-every=20", `--record=${record}`])]);
-    pool.onToolsChanged = (server, tools) => changes.push([server, ...tools.map((t) => t.name)]);
+    pool.on("tools-changed", ({ server, tools }) => changes.push([server, ...tools.map((t) => t.name)]));
     try {
       await pool.connectAll();
       await waitFor(() => listings() >= 6, "the server's tools listed again after several announcements");

@@ -1,0 +1,32 @@
+import type { ElicitationHandler } from "../client/elicitation.ts";
+
+/**
+ * Who answers the servers' questions (elicitation). A question has one answer, so unlike an event it
+ * has one answerer at a time: the pool's default (ToolPoolOptions.elicitation, e.g. decline), until
+ * a front end takes the questions over with `answerWith` and gives them back with what it returns.
+ * A second front end that tries while one holds them is refused with an error, rather than silently
+ * taking the first one's place (whoever assigned last used to win): that is a bug to see at once,
+ * not a question that goes to the wrong terminal.
+ */
+export class QuestionAnswerer {
+  /** Boxed, so a release called twice never gives back a later holder's turn (even the same function's). */
+  private current: { handler: ElicitationHandler } | undefined;
+
+  constructor(private readonly fallback: ElicitationHandler | undefined) {}
+
+  /** Takes the questions over; returns what gives them back. Throws while another answerer holds them. */
+  answerWith(handler: ElicitationHandler): () => void {
+    if (this.current) throw new Error("the servers' questions already have an answerer; release it first");
+    const held = { handler };
+    this.current = held;
+    return () => {
+      if (this.current === held) this.current = undefined;
+    };
+  }
+
+  /** Asks whoever answers now (bound late: the REPL takes over after the pool exists); nobody: declined. */
+  readonly answer: ElicitationHandler = (request, signal) => {
+    const answerer = this.current?.handler ?? this.fallback;
+    return answerer ? answerer(request, signal) : Promise.resolve({ action: "decline" });
+  };
+}
