@@ -4,7 +4,7 @@ import { LineBuffer } from "./line-buffer.ts";
 import type { LineHistory } from "./line-history.ts";
 import type { KeyToken } from "./terminal-keys.ts";
 
-type Output = NodeJS.WritableStream & { columns?: number; on?: (event: "resize", listener: () => void) => unknown; off?: (event: "resize", listener: () => void) => unknown };
+type Output = NodeJS.WritableStream & { columns?: number };
 
 /**
  * Tab at a terminal: given the line up to the cursor, the candidates and the word they replace.
@@ -44,14 +44,16 @@ export class LineEditor {
   private waiting: KeyToken[] | undefined;
   /** Counts lines: a completer's late answer for an earlier line is dropped. */
   private generation = 0;
-  private readonly onResize = () => this.render();
+  /** A line is being edited (between start and stop): only then is the prompt on the screen to redraw. */
+  private editing = false;
+  private readonly onResize = () => this.editing && this.render();
 
   constructor(
     private readonly output: Output,
     private readonly history: LineHistory,
     private readonly events: EditorEvents,
   ) {
-    output.on?.("resize", this.onResize);
+    output.on("resize", this.onResize);
   }
 
   /** The text typed so far on this line. */
@@ -62,6 +64,7 @@ export class LineEditor {
   /** Starts a new line: shows `prompt` and `text` (typed ahead) after it, ready for keys. */
   start(prompt: string, text = "", complete?: LineCompleter): void {
     this.generation++;
+    this.editing = true;
     this.waiting = undefined;
     this.prompt = prompt;
     this.complete = complete;
@@ -118,12 +121,13 @@ export class LineEditor {
   /** No line is edited any more: a completer's late answer and the keys waiting for it are dropped. */
   stop(): void {
     this.generation++;
+    this.editing = false;
     this.waiting = undefined;
   }
 
   close(): void {
     this.stop();
-    this.output.off?.("resize", this.onResize);
+    this.output.off("resize", this.onResize);
   }
 
   private command(sequence: string, wasTab: boolean): void {

@@ -44,6 +44,8 @@ export class TerminalInput {
   ) {
     source.on("data", this.onData);
     source.on("end", this.onEnd);
+    // A question asked before the REPL (which session to resume) may have paused the terminal's stream.
+    source.resume();
     process.once("exit", this.onExit);
     this.setRawMode(true);
   }
