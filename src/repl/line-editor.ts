@@ -102,7 +102,7 @@ export class LineEditor {
   /** Clears the line, keeping the prompt (Ctrl-C on a line with text). */
   clear(): void {
     this.buffer.set("");
-    this.render();
+    if (this.editing) this.render();
   }
 
   /** Prints `text` above the prompt, which is drawn again below it with what was typed. */

@@ -2,7 +2,6 @@ import { createInterface, type Interface } from "node:readline";
 import { LineEditor, type LineCompleter } from "./line-editor.ts";
 import { LineHistory } from "./line-history.ts";
 import { TerminalInput } from "./terminal-input.ts";
-import type { KeyToken } from "./terminal-keys.ts";
 
 export type { LineCompleter } from "./line-editor.ts";
 
@@ -77,7 +76,7 @@ export class LineReader {
       });
       this.keys = new TerminalInput(input, output, {
         reading: () => this.waiter !== undefined,
-        edit: (token: KeyToken) => this.editor?.key(token),
+        edit: (token) => this.editor?.key(token),
         interrupt: () => this.interruptHandler?.(),
         typedAhead: (line) => this.typedAhead(line),
         ended: () => this.end(),
