@@ -103,3 +103,14 @@ test("Tab inserts what every candidate shares, a second Tab lists them; keys typ
   keys("\r");
   expect(entered).toEqual(["/mcp log"]);
 });
+
+test("wide characters take two columns: one that does not fit starts the next row, and the cursor stays on it", async () => {
+  const { editor, keys, screen } = editorAt();
+  editor.start("> ");
+  keys("a你好你好你好你好你好");
+  expect((await screen()).text).toBe("> a你好你好你好你好\n你好");
+  keys("\u0002Y");
+  const shown = await screen();
+  expect(shown.text).toBe("> a你好你好你好你好\n你Y好");
+  expect(shown.cursor).toEqual([3, 1]);
+});
