@@ -1,7 +1,7 @@
 import { log } from "../log.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
-/** Readline's answer to Tab: the candidates, and the word before the cursor that they replace. */
+/** The answer to Tab (see LineEditor): the candidates, and the word before the cursor that they replace. */
 export type Completions = [candidates: string[], word: string];
 
 /**
@@ -39,7 +39,7 @@ async function ask(source: CompletionSource, line: string): Promise<Completions 
 }
 
 /**
- * What readline may insert: candidates that extend the word (readline would delete the word to put
+ * What Tab may insert: candidates that extend the word (the editor would delete the word to put
  * one that does not), that can be typed (no control characters, no line breaks: a server's value
  * could otherwise act on the terminal) and that are not repeated. Past MAX_CANDIDATES, the common
  * prefix of all of them comes first, so that Tab still inserts only what every candidate shares.

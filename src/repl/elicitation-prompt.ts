@@ -150,8 +150,8 @@ function showValue(field: FormField, value: ElicitValue | undefined, style: Styl
 }
 
 /**
- * Esc and Ctrl-C as they arrive at a terminal: readline reads the keys of `input` and emits each
- * one as a `keypress` event, which a line answer never shows. Without a terminal there are no keys,
+ * Esc and Ctrl-C as they arrive at a terminal: TerminalInput emits each as a `keypress` event on
+ * `input`, whether or not a line is being read, and a line answer never shows them. Without a terminal there are no keys,
  * and this does nothing.
  */
 export function cancelKeys(input: NodeJS.ReadableStream): (listener: () => void) => () => void {

@@ -1,5 +1,9 @@
 import { createInterface, type Interface } from "node:readline";
+import { LineEditor, type LineCompleter } from "./line-editor.ts";
+import { LineHistory } from "./line-history.ts";
 import { TerminalInput } from "./terminal-input.ts";
+
+export type { LineCompleter } from "./line-editor.ts";
 
 type Input = NodeJS.ReadableStream & { isTTY?: boolean };
 type Output = NodeJS.WritableStream & { isTTY?: boolean };
@@ -32,37 +36,30 @@ interface QueuedLine {
 }
 
 /**
- * Tab at a terminal: given the line up to the cursor, the candidates and the word they replace.
- * It must not reject (see createCompleter); readline would print the error over the prompt.
- */
-export type LineCompleter = (line: string) => Promise<[string[], string]>;
-
-/**
- * Lines from the user, one per prompt. At a terminal, node:readline gives line editing and up/down
- * history; with piped stdin it reads one line per prompt the same way. Lines typed (or piped) while
- * nobody is asking wait in a queue. Ctrl-C arrives as an interrupt, not as a signal, since the
- * terminal is in raw mode; the REPL decides what it means. At a terminal the keys pass through
- * TerminalInput first: a paste is one message, `\` + Enter or Alt+Enter continues it on a new line,
- * Ctrl-D at a question answers nothing (only at an empty prompt does it end input), and what is typed
- * while nobody asks is held, then queued or put back at the next prompt, never echoed into a turn.
+ * Lines from the user, one per prompt. At a terminal, LineEditor gives line editing, Tab and up/down
+ * history (the keys pass through TerminalInput first); with piped stdin, node:readline reads one
+ * line per prompt. Lines typed (or piped) while nobody is asking wait in a queue. Ctrl-C arrives as
+ * an interrupt, not as a signal, since the terminal is in raw mode; the REPL decides what it means.
+ * At a terminal a paste is one message, `\` + Enter or Alt+Enter continues it on a new line, Ctrl-D
+ * at a question answers nothing (only at an empty prompt does it end input), and what is typed while
+ * nobody asks is held, then queued or put back at the next prompt, never echoed into a turn.
  */
 export class LineReader {
   readonly isTerminal: boolean;
-  private readonly rl: Interface;
+  /** Piped input's lines; undefined at a terminal. */
+  private readonly rl: Interface | undefined;
   private readonly queue: QueuedLine[] = [];
   private waiter: ((line: string | null) => void) | undefined;
   /** How the waiting read takes Ctrl-D and `\` + Enter. */
-  private readMode = { multiline: false, endOnCtrlD: false, prompt: "" };
+  private readMode = { multiline: false, endOnCtrlD: false, remember: false, prompt: "" };
   /** The earlier lines of a message being continued with `\` + Enter. */
   private parts: string[] = [];
-  /** The newline key was pressed: the next line from readline is one line of a longer message. */
-  private continueNext = false;
-  /** The keys, between the terminal and readline; undefined without a terminal. */
+  /** The keys and the line being edited; undefined without a terminal. */
   private readonly keys: TerminalInput | undefined;
+  private readonly editor: LineEditor | undefined;
+  private readonly history: LineHistory;
   private ended = false;
   private interruptHandler: (() => void) | undefined;
-  /** The waiting read's completer: Tab at the prompt is not Tab at a question. */
-  private completer: LineCompleter | undefined;
 
   constructor(
     input: Input,
@@ -70,43 +67,25 @@ export class LineReader {
     private readonly options: LineReaderOptions = {},
   ) {
     this.isTerminal = Boolean(input.isTTY && output.isTTY);
-    this.keys = this.isTerminal
-      ? new TerminalInput(input, output, {
-          reading: () => this.waiter !== undefined,
-          editorLine: () => this.rl.line,
-          multiline: () => this.readMode.multiline,
-          continueNextLine: () => (this.continueNext = true),
-          ctrlD: () => this.ctrlD(),
-          interrupt: () => this.interruptHandler?.(),
-          typedAhead: (line) => this.typedAhead(line),
-        })
-      : undefined;
-    this.rl = createInterface({
-      // TerminalInput has what readline uses of a stream: data and end events, pause, resume, raw mode.
-      input: (this.keys as unknown as NodeJS.ReadableStream | undefined) ?? input,
-      output,
-      terminal: this.isTerminal,
-      // readline wants the newest first.
-      history: [...(options.history ?? [])].reverse(),
-      historySize: 1000,
-      removeHistoryDuplicates: true,
-      // The callback form: readline waits for it, and takes the keys typed meanwhile after it.
-      completer: (line: string, done: (error: null, result: [string[], string]) => void) => {
-        const complete = this.completer;
-        if (!complete) return done(null, [[], line]);
-        complete(line).then(
-          (result) => done(null, result),
-          () => done(null, [[], line]),
-        );
-      },
-    });
-    this.rl.on("line", (line) => this.onLine(line));
-    this.rl.on("close", () => {
-      this.ended = true;
-      this.freshLine();
-      this.deliver(null);
-    });
-    this.rl.on("SIGINT", () => this.interruptHandler?.());
+    this.history = new LineHistory(options.history);
+    if (this.isTerminal) {
+      this.editor = new LineEditor(output, this.history, {
+        enter: (line, newlineKey) => this.onLine(line, newlineKey),
+        ctrlDOnEmptyLine: () => this.ctrlD(),
+        suspend: () => this.suspendToShell(),
+      });
+      this.keys = new TerminalInput(input, output, {
+        reading: () => this.waiter !== undefined,
+        edit: (token) => this.editor?.key(token),
+        interrupt: () => this.interruptHandler?.(),
+        typedAhead: (line) => this.typedAhead(line),
+        ended: () => this.end(),
+      });
+    } else {
+      this.rl = createInterface({ input, output, terminal: false });
+      this.rl.on("line", (line) => this.onLine(line, false));
+      this.rl.on("close", () => this.end());
+    }
   }
 
   /** Ctrl-C at the terminal; the REPL also routes SIGINT here. */
@@ -118,7 +97,6 @@ export class LineReader {
     this.interruptHandler?.();
   }
 
-
   /** True while a prompt is shown and nothing has been entered. */
   get waiting(): boolean {
     return this.waiter !== undefined;
@@ -127,7 +105,8 @@ export class LineReader {
   /** The text typed so far: at the prompt (the earlier lines of a message too), or held while nobody asked. */
   get currentLine(): string {
     if (!this.waiter && this.keys) return this.keys.held;
-    return this.parts.length ? [...this.parts, this.rl.line].join("\n") : this.rl.line;
+    const line = this.editor?.line ?? "";
+    return this.parts.length ? [...this.parts, line].join("\n") : line;
   }
 
   /**
@@ -145,35 +124,29 @@ export class LineReader {
     }
     if (this.ended) return Promise.resolve(null);
     // Only a person at a terminal continues a line; a piped script's lines are each one message, as before.
-    this.readMode = { multiline: remember && this.isTerminal, endOnCtrlD: remember, prompt };
+    this.readMode = { multiline: remember && this.isTerminal, endOnCtrlD: remember, remember, prompt };
     this.parts = [];
-    this.rl.setPrompt(prompt);
-    this.rl.prompt();
-    this.completer = complete;
     // Text typed during the turn starts this line, in view and editable, not merged out of sight.
-    if (this.keys?.held) {
-      const held = this.keys.held;
-      this.keys.held = "";
-      this.keys.typeIntoEditor(held);
+    if (this.editor) {
+      this.editor.start(prompt, this.keys?.takeHeld(), complete);
+    } else {
+      this.rl?.setPrompt(prompt);
+      this.rl?.prompt();
     }
     return new Promise((resolve) => {
       const settle = (line: string | null) => {
         signal?.removeEventListener("abort", onAbort);
-        this.completer = undefined;
-        if (line !== null && line.trim() !== "") {
-          if (remember) this.options.onHistoryLine?.(line);
-          else this.forget(line);
-        }
+        if (remember && line !== null && line.trim() !== "") this.options.onHistoryLine?.(line);
         // The history keeps a paste's label; the model gets the text.
         resolve(line !== null && this.keys ? this.keys.pasted.expand(line) : line);
       };
       const onAbort = () => {
         if (this.waiter !== settle) return;
         this.waiter = undefined;
-        this.completer = undefined;
         if (this.isTerminal) {
           // What was typed answers nothing now: it must not come back as the start of the next line.
           this.discardLine();
+          this.editor?.stop();
           this.output.write("\n");
         }
         resolve(null);
@@ -191,7 +164,7 @@ export class LineReader {
   dropTypedAhead(): number {
     if (!this.isTerminal) return 0;
     const dropped = this.queue.splice(0).length + (this.keys?.dropHeld() ? 1 : 0);
-    if (this.rl.line) {
+    if (this.editor?.line) {
       this.discardLine();
       return dropped + 1;
     }
@@ -200,14 +173,12 @@ export class LineReader {
 
   /** Clears what was typed at the prompt and shows the prompt again (Ctrl-C on a non-empty line). */
   discardLine(): void {
-    this.rl.write(null, { ctrl: true, name: "e" });
-    this.rl.write(null, { ctrl: true, name: "u" });
+    this.editor?.clear();
     if (this.parts.length === 0) return;
     // The earlier lines of the message go too: a fresh prompt under them.
     this.parts = [];
     this.output.write("\n");
-    this.rl.setPrompt(this.readMode.prompt);
-    this.rl.prompt();
+    this.editor?.restart(this.readMode.prompt);
   }
 
   /**
@@ -219,8 +190,7 @@ export class LineReader {
       this.output.write(`${text}\n`);
       return;
     }
-    this.output.write(`\r\u001b[2K${text}\n`);
-    this.rl.prompt(true);
+    this.editor?.printAbove(text);
   }
 
   /**
@@ -228,13 +198,13 @@ export class LineReader {
    * it and leaves raw mode, so the keys typed there go to that program only.
    */
   suspend(): void {
-    this.rl.pause();
+    this.keys?.pause();
     this.keys?.setRawMode(false);
   }
 
   resume(): void {
     this.keys?.setRawMode(true);
-    this.rl.resume();
+    this.keys?.resume();
   }
 
   /** Ends input as Ctrl-D at an empty prompt does: a pending read resolves null. */
@@ -246,7 +216,8 @@ export class LineReader {
 
   close(): void {
     this.ended = true;
-    this.rl.close();
+    this.rl?.close();
+    this.editor?.close();
     this.keys?.close();
   }
 
@@ -255,6 +226,7 @@ export class LineReader {
     if (!this.readMode.endOnCtrlD) {
       const waiter = this.waiter;
       this.waiter = undefined;
+      this.editor?.stop();
       this.output.write("\n");
       waiter?.(null);
     } else if (this.parts.length === 0) {
@@ -273,32 +245,39 @@ export class LineReader {
     this.options.onTypedAhead?.(shown);
   }
 
-  /** A line from readline: the end of a message, or (ending in `\`) one line of it at the prompt. */
-  private onLine(line: string): void {
-    const continued = this.continueNext || line.endsWith("\\");
-    this.continueNext = false;
+  /** Ctrl-Z: the shell gets the terminal until `fg`; then the line is drawn again. */
+  private suspendToShell(): void {
+    this.suspend();
+    process.once("SIGCONT", () => {
+      this.resume();
+      this.editor?.redraw();
+    });
+    process.kill(process.pid, "SIGTSTP");
+  }
+
+  /**
+   * A line entered: the end of a message, or (the newline key, or ending in `\`) one line of it at
+   * the prompt. Only what the prompt sends comes back with Up: not a question's answer, not the
+   * earlier lines of a message.
+   */
+  private onLine(line: string, newlineKey: boolean): void {
+    const continued = newlineKey || line.endsWith("\\");
     if (this.waiter && this.readMode.multiline && continued) {
       this.parts.push(line.endsWith("\\") ? line.slice(0, -1) : line);
-      this.forget(line);
-      this.rl.setPrompt(CONTINUATION_PROMPT);
-      this.rl.prompt();
+      this.editor?.restart(CONTINUATION_PROMPT);
       return;
     }
+    if (this.editor && this.waiter && this.readMode.remember) this.history.add(line);
     const whole = this.parts.length ? [...this.parts, line].join("\n") : line;
     this.parts = [];
     this.deliver(whole);
-  }
-
-  /** readline keeps every line for up/down; an answer to a question is not worth recalling. */
-  private forget(line: string): void {
-    const history = (this.rl as unknown as { history?: string[] }).history;
-    if (history?.[0] === line) history.shift();
   }
 
   private deliver(line: string | null): void {
     const waiter = this.waiter;
     if (waiter) {
       this.waiter = undefined;
+      this.editor?.stop();
       if (!this.isTerminal && line !== null) this.output.write(`${line}\n`);
       waiter(line);
     } else if (line !== null) {

@@ -8,12 +8,12 @@ import type { LoadedSettings } from "../settings/settings.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
-import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { StatusLine } from "../terminal/status-line.ts";
 import { firstLine } from "../terminal/terminal-text.ts";
 import { log } from "../log.ts";
 import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { AgentSession } from "./agent-session.ts";
+import { listenToPool } from "./pool-listeners.ts";
 import { signInNote } from "./mcp-startup.ts";
 import { cliLoginHint } from "../terminal/render-status.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
@@ -69,12 +69,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
   // Nobody is there to answer a server's question: decline it, and say so between the run's lines.
-  session.pool.answerQuestionsWith(declinedElicitation((line) => renderer.notice(line)));
-  const logLines = new ServerLogLines();
-  session.pool.on("log", (entry) => {
-    const line = logLines.lineFor(entry);
-    if (line !== undefined) renderer.notice(line);
-  });
+  listenToPool(session.pool, { elicitation: declinedElicitation((line) => renderer.notice(line)), serverLog: (line) => renderer.notice(line) });
   for (const warning of session.memory.warnings) log.warn(warning);
   const file = openSessionFile({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: (line) => log.warn(line) });
   try {

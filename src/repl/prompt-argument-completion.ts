@@ -9,7 +9,7 @@ import type { RemoteCompletions } from "./remote-completion.ts";
  * The word being typed after a prompt command: `name=value` completes that argument's value, a bare
  * word the next positional one's. Values are offered as they must be typed, blanks and quotes
  * escaped with a backslash (`Dr.\ Ada`), so that each extends what was typed. A word with a quote in
- * it is left alone: what readline would insert could not be told from the quoting.
+ * it is left alone: what Tab would insert could not be told from the quoting.
  */
 export async function argumentCompletion(command: PromptCommand, args: string, remote: RemoteCompletions): Promise<Completions | undefined> {
   const word = /((?:\\.|\S)*)$/s.exec(args)?.[1] ?? "";

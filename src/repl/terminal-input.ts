@@ -1,45 +1,38 @@
-import { EventEmitter } from "node:events";
 import { StringDecoder } from "node:string_decoder";
 import { KeyParser, PASTE_OFF, PASTE_ON, type KeyToken } from "./terminal-keys.ts";
 import { PastedText } from "./pasted-text.ts";
 
 type RawInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 
-/** What the line reader tells the router, and what it is told of the keys no line editor takes. */
+/** What the line reader tells the router, and what it is told of the keys. */
 export interface KeyRouting {
-  /** True while a read waits for a line: keys go to the line editor (readline). */
+  /** True while a read waits for a line: keys go to the line editor. */
   reading(): boolean;
-  /** The line being edited. */
-  editorLine(): string;
-  /** True when the waiting read takes several lines (`\` + Enter, Alt+Enter): the prompt, not a y/n question. */
-  multiline(): boolean;
-  /** The newline key: the line about to be entered continues the message instead of ending it. */
-  continueNextLine(): void;
-  /** Ctrl-D on an empty line while a read waits (readline itself would end all input). */
-  ctrlD(): void;
-  /** Ctrl-C while no read waits (a turn runs). */
+  /** A key while a read waits (a paste as its label): the line editor's. */
+  edit(token: KeyToken): void;
+  /** Ctrl-C, whether or not a read waits. */
   interrupt(): void;
   /** Enter while no read waits: a line typed ahead, as typed (pastes as their labels). */
   typedAhead(line: string): void;
+  /** The terminal's input ended. */
+  ended(): void;
 }
 
 /**
- * The terminal as node:readline reads it. Readline takes a bracketed paste for keys (each line of it
- * would be sent on its own, indentation lost) and ends all input on Ctrl-D, so the raw bytes pass
- * through here first: a paste goes to the line as one label (see PastedText), the newline keys
- * continue the message on a new line, and Ctrl-D on an empty line is the reader's to decide. While
- * no read waits (a turn runs), typed text is held here instead of echoing into the turn's output;
- * Enter queues it as the next prompt; Ctrl-C and Esc still act at once (as keypress events too).
+ * The terminal's keys, in raw mode: bytes become KeyToken (a bracketed paste is one token, the
+ * newline keys are one) and go to the line editor while a read waits. While no read waits (a turn
+ * runs), typed text is held here instead of echoing into the turn's output; Enter queues it as the
+ * next prompt. Ctrl-C and Esc act at once either way, also as `keypress` events on the terminal's
+ * own stream, where cancelKeys listens for them.
  */
-export class TerminalInput extends EventEmitter {
-  readonly isTTY = true;
+export class TerminalInput {
   readonly pasted = new PastedText();
   /** Text typed while no read waits, not yet entered: it starts the next prompt's line. */
   held = "";
   private readonly parser = new KeyParser();
   private readonly decoder = new StringDecoder("utf8");
   private readonly onData = (chunk: Buffer | string) => this.take(typeof chunk === "string" ? chunk : this.decoder.write(chunk));
-  private readonly onEnd = () => this.emit("end");
+  private readonly onEnd = () => this.routing.ended();
   private pasteMode = false;
   /** However cat-code ends (a signal, a crash), the user's shell must not be left in paste mode. */
   private readonly onExit = () => this.setPasteMode(false);
@@ -49,56 +42,47 @@ export class TerminalInput extends EventEmitter {
     private readonly output: NodeJS.WritableStream,
     private readonly routing: KeyRouting,
   ) {
-    super();
     source.on("data", this.onData);
     source.on("end", this.onEnd);
+    // A question asked before the REPL (which session to resume) may have paused the terminal's stream.
+    source.resume();
     process.once("exit", this.onExit);
-    this.setPasteMode(true);
+    this.setRawMode(true);
   }
 
-  /**
-   * Keypress events (readline's, and Ctrl-C or Esc while no read waits) are also emitted on the
-   * terminal's own stream, where cancelKeys listens as it did before this class sat in between.
-   */
-  override emit(event: string | symbol, ...args: unknown[]): boolean {
-    if (event === "keypress") this.source.emit("keypress", ...args);
-    return super.emit(event, ...args);
-  }
-
-  setRawMode(raw: boolean): this {
+  setRawMode(raw: boolean): void {
     this.source.setRawMode?.(raw);
     // Bracketed paste belongs to our raw mode: a pager or a shell given the terminal must not get it.
     this.setPasteMode(raw);
-    return this;
   }
 
-  pause(): this {
+  pause(): void {
     this.source.pause();
-    return this;
   }
 
-  resume(): this {
+  resume(): void {
     this.source.resume();
-    return this;
+  }
+
+  /** The held text, for the line of the read that starts now; held no more. */
+  takeHeld(): string {
+    const held = this.held;
+    this.held = "";
+    return held;
   }
 
   /** Forgets the held text; true when there was some. */
   dropHeld(): boolean {
-    const had = this.held !== "";
-    this.held = "";
-    return had;
+    return this.takeHeld() !== "";
   }
 
   close(): void {
-    this.setPasteMode(false);
+    this.setRawMode(false);
     this.source.off("data", this.onData);
     this.source.off("end", this.onEnd);
+    // Without a listener the terminal must not keep the process alive.
+    this.source.pause();
     process.off("exit", this.onExit);
-  }
-
-  /** Gives text to the line editor as if typed (the held text at a new prompt). */
-  typeIntoEditor(text: string): void {
-    if (text) this.emit("data", text);
   }
 
   private setPasteMode(on: boolean): void {
@@ -109,25 +93,26 @@ export class TerminalInput extends EventEmitter {
 
   private take(data: string): void {
     for (const token of this.parser.feed(data)) {
-      if (this.routing.reading()) this.toEditor(token);
-      else this.hold(token);
+      if (token.kind === "key" && this.cancelKey(token.sequence)) continue;
+      if (!this.routing.reading()) this.hold(token);
+      else if (token.kind === "paste") this.routing.edit({ kind: "text", text: this.pasted.label(token.text, token.cut) });
+      else this.routing.edit(token);
     }
   }
 
-  private toEditor(token: KeyToken): void {
-    switch (token.kind) {
-      case "text":
-        return void this.emit("data", token.text);
-      case "paste":
-        return void this.emit("data", this.pasted.label(token.text, token.cut));
-      case "newline":
-        // To the end of the line, then Enter: the reader continues the message on a new line.
-        if (this.routing.multiline()) this.routing.continueNextLine();
-        return void this.emit("data", "\u0005\r");
-      case "key":
-        if (token.sequence === "\u0004" && this.routing.editorLine() === "") return this.routing.ctrlD();
-        return void this.emit("data", token.sequence);
+  /** Ctrl-C and Esc: told as keypress events (cancelKeys), and Ctrl-C as an interrupt; true for those keys. */
+  private cancelKey(sequence: string): boolean {
+    switch (sequence) {
+      case "\u0003":
+        this.source.emit("keypress", undefined, { sequence, name: "c", ctrl: true, meta: false, shift: false });
+        this.routing.interrupt();
+        return true;
+      case "\u001b":
+      case "\u001b\u001b":
+        this.source.emit("keypress", undefined, { sequence, name: "escape", ctrl: false, meta: sequence.length > 1, shift: false });
+        return true;
     }
+    return false;
   }
 
   private hold(token: KeyToken): void {
@@ -150,8 +135,7 @@ export class TerminalInput extends EventEmitter {
     switch (sequence) {
       case "\r":
       case "\n": {
-        const line = this.held;
-        this.held = "";
+        const line = this.takeHeld();
         if (line.trim() !== "") this.routing.typedAhead(line);
         return;
       }
@@ -161,13 +145,6 @@ export class TerminalInput extends EventEmitter {
         return;
       case "\u0015":
         this.held = "";
-        return;
-      case "\u0003":
-        this.emit("keypress", undefined, { sequence, name: "c", ctrl: true, meta: false, shift: false });
-        return this.routing.interrupt();
-      case "\u001b":
-      case "\u001b\u001b":
-        this.emit("keypress", undefined, { sequence, name: "escape", ctrl: false, meta: sequence.length > 1, shift: false });
         return;
       // Arrows, Tab, Ctrl-D and the rest edit nothing while nobody reads: dropped.
     }

@@ -1,0 +1,45 @@
+import type { ElicitationHandler } from "../mcp/client/elicitation.ts";
+import type { ToolDefinition } from "../mcp/protocol.ts";
+import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import { ServerLogLines } from "../terminal/server-log-lines.ts";
+import { serverEventLine } from "./server-event-lines.ts";
+
+/** What a front end (the REPL, print mode) hears of the pool while a session runs. */
+export interface PoolListeners {
+  /** Answers a server's question (a form, a link). */
+  elicitation: ElicitationHandler;
+  /** A server's warning, sanitized, at most so many per server until `resetLogLines`. */
+  serverLog: (line: string) => void;
+  /** A server came, went or came back: its line (print mode shows none). */
+  serverEvent?: (line: string) => void;
+  toolsChanged?: (server: string, tools: ToolDefinition[]) => void;
+  resourceUpdated?: (server: string, uri: string) => void;
+}
+
+/**
+ * The one place a front end attaches to the pool: it answers the servers' questions (the pool
+ * refuses a second answerer) and hears logs, server events, tool changes and resource updates.
+ * Returns what the caller steers afterwards; `detach` gives the questions back and stops listening.
+ */
+export function listenToPool(pool: McpToolPool, listeners: PoolListeners): { resetLogLines(): void; detach(): void } {
+  const logLines = new ServerLogLines();
+  const stops = [
+    pool.answerQuestionsWith(listeners.elicitation),
+    pool.on("log", (entry) => {
+      const line = logLines.lineFor(entry);
+      if (line !== undefined) listeners.serverLog(line);
+    }),
+  ];
+  const { toolsChanged, resourceUpdated, serverEvent } = listeners;
+  if (toolsChanged) stops.push(pool.on("tools-changed", ({ server, tools }) => toolsChanged(server, tools)));
+  if (resourceUpdated) stops.push(pool.on("resource-updated", ({ server, uri }) => resourceUpdated(server, uri)));
+  if (serverEvent) {
+    stops.push(
+      pool.on("server", (event) => {
+        const line = serverEventLine(event);
+        if (line !== undefined) serverEvent(line);
+      }),
+    );
+  }
+  return { resetLogLines: () => logLines.reset(), detach: () => stops.forEach((stop) => stop()) };
+}

@@ -1,0 +1,358 @@
+import { AgentError } from "../agent/agent-error.ts";
+import type { RunOutcome } from "../agent/agent-loop.ts";
+import type { PromptBlock } from "../agent/prompt-blocks.ts";
+import type { ElicitationRequest, ElicitResult } from "../mcp/client/elicitation.ts";
+import { declinedElicitation } from "../terminal/declined-elicitation.ts";
+import { claimSignal } from "../terminal/shutdown.ts";
+import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { VERSION } from "../version.ts";
+import { AgentSession } from "./agent-session.ts";
+import { AnswerDisplay } from "./answer-display.ts";
+import { createCompleter, type Completions } from "./completion.ts";
+import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
+import { ExitConfirmation } from "./exit-confirmation.ts";
+import { fileCompletion } from "./file-completion.ts";
+import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
+import { LineReader } from "./line-reader.ts";
+import { memoryWarningLines } from "./memory-command.ts";
+import { mentionCompletion } from "./mention-completion.ts";
+import { showInPager } from "./pager.ts";
+import { listenToPool } from "./pool-listeners.ts";
+import { attachMentions } from "./prompt-attachments.ts";
+import { RemoteCompletions } from "./remote-completion.ts";
+import { replPermissions } from "./repl-permissions.ts";
+import { ReplSession } from "./repl-session.ts";
+import { ResourceUpdates } from "./resource-updates.ts";
+import { runShellCommand, ShellContext } from "./shell-command.ts";
+import { BUILTIN_COMMAND_NAMES, runSlashCommand, type SlashOutcome } from "./slash-commands.ts";
+import { slashCompletion } from "./slash-completion.ts";
+import { isSlashCommand } from "./slash-or-path.ts";
+import { TerminalQuestions } from "./terminal-questions.ts";
+import { ToolChangeNews } from "./tool-change-news.ts";
+import type { Style } from "./tool-call-line.ts";
+import type { TurnRenderer } from "./turn-renderer.ts";
+import type { ReplOptions } from "./repl.ts";
+
+const PROMPT = "> ";
+/**
+ * After the user said no, the turn has stopped; the prompt asks what to do instead, as Claude Code
+ * does. What is typed there goes to the model right after the declined call's result (the
+ * conversation joins them), with the prompt's editing, Tab, paste and @ mentions; nothing typed,
+ * nothing sent. The question is the prompt itself, so Ctrl-D at the permission question is one key
+ * back to the prompt.
+ */
+const INSTEAD_QUESTION = "What should cat-code do instead? (your next prompt goes to the model with the decline)";
+
+/**
+ * What runs while the prompt is not shown: a model turn (with the renderer that shows it), or work
+ * the user waits for (a `!` command, a slash command's sign-in). Ctrl-C aborts either.
+ */
+type Running = { kind: "turn"; abort: AbortController; renderer: TurnRenderer | undefined } | { kind: "work"; abort: AbortController };
+
+/**
+ * The interactive agent. The prompt appears at once; the MCP servers connect in the background and
+ * a line says when they are done. A turn can be cancelled with Ctrl-C; Ctrl-C twice at an empty
+ * prompt, Ctrl-D or /exit leaves, and every server is closed on the way out. Its state is explicit
+ * (what runs, whether a question holds the terminal, the news waiting for the prompt) and each kind
+ * of input has one handler: a line (prompt, `!` command, slash command), Ctrl-C, Esc, a server's question.
+ */
+export class ReplController {
+  readonly reader: LineReader;
+  readonly session: AgentSession;
+  private readonly input: NodeJS.ReadableStream & { isTTY?: boolean };
+  private readonly output: NodeJS.WritableStream & { isTTY?: boolean };
+  private readonly display: AnswerDisplay;
+  private readonly style: Style;
+  private readonly saved: ReplSession;
+  private readonly permissions: ReturnType<typeof replPermissions>;
+  private readonly questions: TerminalQuestions;
+  private readonly form: ReturnType<typeof interactiveElicitation>;
+  private readonly remote = new RemoteCompletions();
+  private readonly complete: (line: string) => Promise<Completions>;
+  private readonly shell = new ShellContext();
+  private readonly exitConfirmation: ExitConfirmation;
+  private readonly resourceUpdates: ResourceUpdates;
+  private toolNews: ToolChangeNews | undefined;
+  private resetLogLines = () => {};
+  private detachFromPool = () => {};
+
+  /** What runs now; undefined while the prompt waits. */
+  private running: Running | undefined;
+  /** A question (permission, a server's form) holds the terminal: Esc is the question's, not the turn's. */
+  private questionOpen = false;
+  /** News that came while it could not be shown above the prompt: printed before the next one. */
+  private readonly notices: string[] = [];
+  /** `cat-code "question"`: taken as the first prompt's line, then gone. */
+  private firstPrompt: string | undefined;
+
+  constructor(private readonly options: ReplOptions) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.firstPrompt = options.firstPrompt;
+    const history = historyPath();
+    // Tab's sources, one per kind of word: slash commands, @server: resources, @ file paths.
+    this.complete = createCompleter([slashCompletion({ pool: options.pool, remote: this.remote }), mentionCompletion({ pool: options.pool, remote: this.remote }), fileCompletion({ cwd: options.cwd })]);
+    this.reader = new LineReader(this.input, this.output, {
+      history: loadHistory(history),
+      onHistoryLine: (line) => (this.input.isTTY ? appendHistory(history, line) : undefined),
+      onTypedAhead: (line) => this.turnRenderer?.notice(this.style.dim(`⎿ queued as your next prompt: ${sanitizeForTerminal(line)}`)),
+    });
+    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown });
+    this.style = this.display.style;
+    // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
+    this.questions = new TerminalQuestions({
+      begin: () => {
+        this.questionOpen = true;
+        this.turnRenderer?.hold();
+        const dropped = this.reader.dropTypedAhead();
+        if (dropped > 0) this.print(this.style.dim(`(${dropped} line(s) typed before this question were dropped: answer it below)`));
+      },
+      end: () => {
+        this.questionOpen = false;
+        this.turnRenderer?.release();
+      },
+    });
+    const ask = (question: string, signal?: AbortSignal) => this.reader.read(question, { signal, remember: false });
+    this.permissions = replPermissions({
+      cwd: options.cwd,
+      settings: options.settings,
+      allowAll: options.allowAll,
+      ask,
+      hold: (question) => this.questions.ask(question),
+      prompt: {
+        print: this.print,
+        page: this.reader.isTerminal ? (text) => showInPager(text, this.reader) : undefined,
+        columns: this.columns,
+        rows: (this.output as { rows?: number }).rows,
+        style: this.style,
+      },
+    });
+    this.form = interactiveElicitation({ ask, onCancelKey: this.cancelKeys(), print: this.print, style: this.style });
+    this.saved = new ReplSession({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: this.news });
+    this.session = new AgentSession({
+      model: options.model,
+      cwd: options.cwd,
+      pool: options.pool,
+      maxTurns: options.maxTurns,
+      onAgent: (agent) => this.saved.record(agent),
+      thinking: options.thinking,
+      maxTokens: options.maxTokens,
+      autoCompact: options.settings?.settings.autoCompact,
+      permissions: this.permissions.gate,
+    });
+    this.exitConfirmation = new ExitConfirmation(options.clock);
+    this.resourceUpdates = new ResourceUpdates(this.news);
+    this.reader.onInterrupt(() => this.onInterrupt());
+  }
+
+  /** Runs until /exit, Ctrl-D, a confirmed Ctrl-C or the end of piped input; closes everything on the way out. */
+  async run(): Promise<number> {
+    // Piped stdin has no raw mode, so Ctrl-C (or kill -INT) arrives as a signal.
+    const releaseSignal = claimSignal("SIGINT");
+    const onSigint = () => this.reader.interrupt();
+    process.on("SIGINT", onSigint);
+    try {
+      this.start();
+      for (;;) {
+        for (const notice of this.notices.splice(0)) this.print(notice);
+        this.resetLogLines();
+        const line = this.firstPrompt ?? (await this.reader.read(PROMPT, { complete: this.complete }));
+        if (this.firstPrompt !== undefined) this.print(`${PROMPT}${sanitizeForTerminal(this.firstPrompt)}`);
+        this.firstPrompt = undefined;
+        if (line === null) break;
+        if ((await this.onLine(line)) === "exit") break;
+      }
+    } finally {
+      process.off("SIGINT", onSigint);
+      releaseSignal();
+      this.toolNews?.close();
+      this.detachFromPool();
+      this.reader.close();
+      this.saved.close();
+      await this.session.close();
+    }
+    return 0;
+  }
+
+  /** One line from the prompt: a `!` command, a slash command, or a prompt for the model. */
+  async onLine(line: string): Promise<"exit" | undefined> {
+    const text = line.trim();
+    if (text === "") return;
+    this.exitConfirmation.reset();
+    if (text.startsWith("!") && text.length > 1) return this.onShellCommand(text.slice(1));
+    // A message of several lines (a paste) is sent verbatim: its indentation is part of it.
+    let prompt: string | PromptBlock[] = line.includes("\n") ? line : text;
+    if (isSlashCommand(text, BUILTIN_COMMAND_NAMES)) {
+      const outcome = await this.onSlashCommand(text);
+      if (outcome === "exit") return "exit";
+      if (outcome === "continue") return;
+      prompt = outcome.send;
+    }
+    await this.onPrompt(prompt);
+  }
+
+  /** `!command`: run in a shell, its output kept for the model's next prompt. */
+  async onShellCommand(command: string): Promise<undefined> {
+    await this.cancellable((signal) => runShellCommand(command, { cwd: this.options.cwd, signal, print: this.print, style: this.style, context: this.shell }));
+    return undefined;
+  }
+
+  onSlashCommand(text: string): Promise<SlashOutcome> {
+    return runSlashCommand(text, {
+      session: this.session,
+      print: this.print,
+      cancellable: (work) => this.cancellable(work),
+      ask: (question, signal, completeAnswer) => this.reader.read(question, { signal, remember: false, complete: completeAnswer }),
+      completions: this.remote,
+      permissions: this.permissions.settings,
+      columns: this.reader.isTerminal ? this.columns : undefined,
+    });
+  }
+
+  /** A prompt (typed, or a server's prompt as blocks) sent to the model as one turn. */
+  async onPrompt(prompt: string | PromptBlock[]): Promise<void> {
+    const agent = this.session.agentOrMissingKey();
+    if ("missing" in agent) {
+      this.print(`error: ${agent.missing}`);
+      return;
+    }
+    const abort = new AbortController();
+    const turn: Running = { kind: "turn", abort, renderer: undefined };
+    this.running = turn;
+    let declined = false;
+    let stopEsc = () => {};
+    try {
+      const renderer = (turn.renderer = await this.display.renderer());
+      // Esc stops the turn as Ctrl-C does; at a question it is the question's (a form's cancel).
+      stopEsc = this.cancelKeys()?.(() => this.onEscape()) ?? stopEsc;
+      try {
+        // What the user typed may @-mention resources; a server's prompt is sent as it came (its text
+        // mentioning another server's resource must not fetch it).
+        const blocks = typeof prompt === "string" ? await attachMentions(prompt, { session: this.session, signal: abort.signal, print: this.print, style: this.style, updates: this.resourceUpdates, cwd: this.options.cwd, shell: this.shell }) : prompt;
+        if (blocks === undefined) return;
+        // Piped input comes all at once: its first prompt must not lose the race with the servers.
+        if (!this.reader.isTerminal) await this.session.serversSettled(abort.signal);
+        const outcome = await agent.run(this.session.serverNotes.prepend(blocks), { signal: abort.signal, observer: renderer });
+        renderer.endLine();
+        this.reportOutcome(outcome);
+        declined = outcome.status === "declined";
+      } catch (error) {
+        renderer.endLine();
+        if (!(error instanceof AgentError)) throw error;
+        this.print(this.style.red(`error: ${sanitizeForTerminal(error.message)}`));
+        this.print(this.style.dim("(the prompt was not kept in the conversation: press Up to edit it and send it again)"));
+      }
+    } finally {
+      stopEsc();
+      this.running = undefined;
+    }
+    if (declined) this.print(INSTEAD_QUESTION);
+  }
+
+  /** Ctrl-C: cancels what runs; else clears the line; twice within 2 s on an empty line, exits. */
+  onInterrupt(): void {
+    if (this.running) {
+      this.running.abort.abort();
+      return;
+    }
+    if (this.reader.currentLine) {
+      this.exitConfirmation.reset();
+      this.reader.discardLine();
+      return;
+    }
+    if (this.exitConfirmation.press() === "exit") {
+      this.reader.end();
+      return;
+    }
+    this.reader.printAbove(this.style.dim("(Ctrl-C again to exit)"));
+  }
+
+  /** Esc while something runs: stops it as Ctrl-C does, unless a question holds the terminal (then Esc is its cancel). */
+  onEscape(): void {
+    if (this.running?.kind === "turn" && this.questionOpen) return;
+    this.running?.abort.abort();
+  }
+
+  /**
+   * A server's question is answered within a turn, and given up with it (Ctrl-C). One that comes
+   * while no prompt runs would take the line the user is typing at the prompt: it is declined.
+   */
+  onElicitation(request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
+    const running = this.running?.abort.signal;
+    if (!running) return declinedElicitation(this.news, "it came while no prompt was running")(request);
+    return this.questions.ask(() => this.form(request, signal ? AbortSignal.any([signal, running]) : running));
+  }
+
+  /** At a terminal, news goes above the prompt at once; otherwise it waits for the next prompt. */
+  readonly news = (line: string): void => {
+    if (this.reader.isTerminal && this.reader.waiting && !this.running) this.reader.printAbove(line);
+    else this.notices.push(line);
+  };
+
+  private readonly print = (text: string): void => {
+    this.output.write(`${text}\n`);
+  };
+
+  /** The banner and what goes with it; then the servers start connecting, and their news is heard. */
+  private start(): void {
+    const { options, session, style } = this;
+    // The model may come from a settings file (a project's, once trusted) or CAT_CODE_MODEL: not the terminal's to act on.
+    this.print(`cat-code ${VERSION} · ${sanitizeForTerminal(options.model)} · /help for commands, Ctrl-D to exit`);
+    for (const line of memoryWarningLines(session.memory)) this.print(style.dim(line));
+    if (!session.hasCredentials) this.print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
+    for (const line of this.saved.resumedLines(this.columns)) this.print(style.dim(line));
+    // A resumed conversation is loaded into the agent now, so /cost and /compact see it before a prompt.
+    if (options.resumed) session.agentOrMissingKey();
+
+    this.display.preload();
+    // After the prompt is drawn: spawning the servers' processes would otherwise delay it.
+    setImmediate(() => void session.connectMcp().then((summary) => summary.line && this.news(summary.line)));
+    // A server may change its tools in a loop: at most one line per server every few seconds.
+    const toolNews = (this.toolNews = new ToolChangeNews(this.news, options.clock));
+    // A server's warning (or its coming and going) during a turn is shown at once, between the turn's lines; otherwise as news.
+    const serverLine = (line: string) => (this.turnRenderer ? this.turnRenderer.notice(line) : this.news(line));
+    const listening = listenToPool(options.pool, {
+      elicitation: (request, signal) => this.onElicitation(request, signal),
+      toolsChanged: (server, tools) => {
+        session.syncResourceTools();
+        toolNews.changed(server, tools);
+      },
+      resourceUpdated: (server, uri) => this.resourceUpdates.updated(server, uri),
+      serverLog: serverLine,
+      serverEvent: serverLine,
+    });
+    this.resetLogLines = listening.resetLogLines;
+    this.detachFromPool = listening.detach;
+  }
+
+  /** Work a slash command or `!` waits for (a sign-in): Ctrl-C cancels it as it would a turn, and so does Esc. */
+  private async cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abort = new AbortController();
+    this.running = { kind: "work", abort };
+    const stopKeys = this.cancelKeys()?.(() => this.onEscape()) ?? (() => {});
+    try {
+      return await work(abort.signal);
+    } finally {
+      stopKeys();
+      this.running = undefined;
+    }
+  }
+
+  /** Esc and Ctrl-C as keys, at a terminal only (piped input has neither). */
+  private cancelKeys(): ((listener: () => void) => () => void) | undefined {
+    return this.reader.isTerminal ? cancelKeys(this.input) : undefined;
+  }
+
+  private get turnRenderer(): TurnRenderer | undefined {
+    return this.running?.kind === "turn" ? this.running.renderer : undefined;
+  }
+
+  private get columns(): number | undefined {
+    return (this.output as { columns?: number }).columns;
+  }
+
+  private reportOutcome(outcome: RunOutcome): void {
+    if (outcome.status === "cancelled") this.print(this.style.dim("⎿ Cancelled."));
+    else if (outcome.status === "max_turns") this.print(this.style.dim(`⎿ Stopped after ${outcome.requests} model requests (--max-turns). Say "go on" to continue.`));
+  }
+}
