@@ -183,8 +183,8 @@ export function wireError(error: unknown): WireError {
   if (error instanceof McpError) {
     const wire: WireError = { message: error.message };
     if (error.code !== undefined) wire.code = error.code;
-    if (error.needsAuth) wire.needsAuth = true;
-    if (error.notOffered) wire.notOffered = true;
+    if (error.kind === "needs-auth") wire.needsAuth = true;
+    if (error.kind === "not-offered") wire.notOffered = true;
     return wire;
   }
   return { message: `the keeper failed: ${(error as Error)?.message ?? String(error)}`, keeper: true };

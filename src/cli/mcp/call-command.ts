@@ -79,7 +79,7 @@ export default defineCommand({
         result = await servers.callTool(serverName, toolName, toolArguments, { onProgress: (update) => feedback.progress(update) });
       } catch (error) {
         // A refresh refused mid-call, or more scope than a sign-in without --login can give.
-        if (error instanceof McpError && error.needsAuth) throw CliError.needsAuth(error.message);
+        if (error instanceof McpError && error.kind === "needs-auth") throw CliError.needsAuth(error.message);
         if (error instanceof McpError) throw CliError.unavailable(`calling '${toolName}' on '${serverName}' failed: ${error.message}`);
         throw error;
       } finally {

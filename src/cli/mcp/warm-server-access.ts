@@ -105,7 +105,7 @@ class WarmServerAccess implements ServerAccess {
       if (!(error instanceof KeeperRequestError)) throw error;
       // The same McpError the server's answer gave a cold call: call-command's catch is unchanged.
       const { message, code, needsAuth, notOffered } = error.wire;
-      throw new McpError(code, message, { needsAuth, notOffered });
+      throw new McpError(code, message, { kind: needsAuth ? "needs-auth" : notOffered ? "not-offered" : undefined });
     }
   }
 

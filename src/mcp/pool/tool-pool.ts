@@ -295,7 +295,7 @@ export class McpToolPool {
         await client.connect({ signal });
       } catch (error) {
         // Not while closing: closeAll closes the clients it saw, and would miss a new one.
-        if (!(error instanceof McpError && error.probeEnded) || connection.client !== client || this.closing) throw error;
+        if (!(error instanceof McpError && error.kind === "probe-ended") || connection.client !== client || this.closing) throw error;
         // A legacy server that does not survive a method it does not know: started again, it gets
         // `initialize` first, and its client remembers it as legacy, so the next start skips the probe.
         log.debug(`MCP server '${name}': ${redactSecrets(error.message, client.secretValues())}; starting it again, straight to initialize`);
@@ -329,7 +329,7 @@ export class McpToolPool {
     } catch (error) {
       if (connection.client !== client) return await client.close().catch(() => {});
       const { reason, stderr } = failureOf(client, transport, error as Error);
-      if (error instanceof McpError && error.needsAuth) {
+      if (error instanceof McpError && error.kind === "needs-auth") {
         connection.status = { ...base, state: "needs-auth", reason };
       } else {
         connection.status = { ...base, state: "failed", reason, stderr };
