@@ -20,7 +20,8 @@ export const MAX_ERROR_MESSAGE_CHARS = 4000;
  *   closed its stdout, as some legacy servers do on a method they do not know. Started again, it gets
  *   `initialize` first.
  */
-export type McpErrorKind = "session-expired" | "stream-lost" | "unreachable" | "needs-auth" | "not-offered" | "probe-ended";
+export const MCP_ERROR_KINDS = ["session-expired", "stream-lost", "unreachable", "needs-auth", "not-offered", "probe-ended"] as const;
+export type McpErrorKind = (typeof MCP_ERROR_KINDS)[number];
 
 export interface McpErrorOptions {
   data?: unknown;
