@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import * as v from "valibot";
 import type { ServerLogEntry } from "../mcp/client/server-log.ts";
-import { ErrorCode, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
+import { classifyMessage, ErrorCode, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
 import { JsonRpcConnection } from "../mcp/rpc/json-rpc-connection.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
@@ -58,6 +58,14 @@ export class KeeperSession {
       { peer: "the command", maxLineBytes: host.maxLineBytes, onBroken: (reason) => this.refuse(reason) },
     );
     this.connection = new JsonRpcConnection(this.transport);
+    // JSON that is not JSON-RPC (a command of an older cat-code, on the line protocol before it) is
+    // refused like a broken line: that command sees the socket close now, not when its hello times out.
+    const deliver = this.transport.onMessage;
+    this.transport.onMessage = (value) => {
+      const classified = classifyMessage(value);
+      if (classified.kind === "invalid") this.refuse(`the command sent a message that is not JSON-RPC (${classified.reason})`);
+      else deliver?.(value);
+    };
     this.connection.onRequest = (request) => this.handle(request);
     this.connection.onNotification = (notification) => this.cancel(notification);
     socket.on("data", (chunk: Buffer) => !this.refused && this.transport.receive(chunk));
@@ -88,7 +96,9 @@ export class KeeperSession {
     const request = parsed.output;
     if (request.op === "hello") return this.hello(message.id, request);
     if (!this.greeted) throw this.refusal(message.id, "say hello first");
-    const id = message.id as number;
+    // Events and cancellations name their request by a number (KeeperEvent's requestId).
+    if (typeof message.id !== "number") throw keeperRefusal("the keeper refused a request: its id must be a number", ErrorCode.InvalidRequest);
+    const { id } = message;
     const long = request.op === "connect" || request.op === "call";
     if (long && this.busy++ === 0) this.beat();
     try {

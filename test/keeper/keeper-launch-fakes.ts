@@ -9,7 +9,8 @@ import { waitFor } from "../helpers/wait-for.ts";
 /**
  * Something on the keeper's socket that is not a working keeper of ours: it writes a keeper.json
  * (with a made-up pid) and answers as told: never (hung), or hello as some version (another one
- * obeys `stop`), dropping the connection at `dropOn` if given.
+ * obeys `stop`), dropping the connection at `dropOn` if given, or as a keeper of protocol 2 did
+ * before the keeper spoke JSON-RPC (a line without `op` refused with id 0, the socket closed).
  */
 export class FakeKeeper {
   /** Each JSON-RPC request read, flat: its method as `op`, its params beside. */
@@ -17,8 +18,10 @@ export class FakeKeeper {
   private readonly sockets = new Set<Socket>();
   private constructor(private readonly server: Server) {}
 
-  static async start(paths: KeeperPaths, behaviour: { answers: false } | { answers: true; version: string; dropOn?: KeeperOp }, pid = 4242): Promise<FakeKeeper> {
-    writeFileSync(paths.info, JSON.stringify({ pid, version: behaviour.answers ? behaviour.version : "?", protocol: KEEPER_PROTOCOL, token: "ab".repeat(32), startedAt: 1 }), { mode: 0o600 });
+  static async start(paths: KeeperPaths, behaviour: { answers: false } | { answers: true; version: string; dropOn?: KeeperOp } | { answers: "protocol-2" }, pid = 4242): Promise<FakeKeeper> {
+    const version = behaviour.answers === true ? behaviour.version : "?";
+    const protocol = behaviour.answers === "protocol-2" ? 2 : KEEPER_PROTOCOL;
+    writeFileSync(paths.info, JSON.stringify({ pid, version, protocol, token: "ab".repeat(32), startedAt: 1 }), { mode: 0o600 });
     let fake: FakeKeeper | undefined;
     const server = createServer((socket) => {
       fake!.sockets.add(socket);
@@ -31,6 +34,10 @@ export class FakeKeeper {
           fake!.requests.push(request);
           const answer = (result: object) => socket.write(`${JSON.stringify({ jsonrpc: "2.0", id, result })}\n`);
           if (!behaviour.answers) return;
+          if (behaviour.answers === "protocol-2") {
+            socket.write(`${JSON.stringify({ id: 0, error: { message: "the keeper refused a request: op: Invalid type", keeper: true } })}\n`);
+            return void socket.end();
+          }
           if (request.op === behaviour.dropOn) return void socket.destroy();
           if (request.op === "hello") answer({ version: behaviour.version, pid, startedAt: 1 });
           if (request.op === "stop") {

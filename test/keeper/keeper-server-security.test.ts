@@ -61,11 +61,21 @@ test("a line longer than the bound is refused and the socket closed, before its 
   expect(client.messages.at(-1)).toEqual({ id: null, error: { code: ErrorCode.InvalidRequest, message: "the command sent a line longer than 1024 bytes", keeper: true } });
 });
 
+test("a command of the line protocol before JSON-RPC is refused and its socket closed at once, not left waiting", async () => {
+  const { paths } = await start();
+  const old = await TestKeeperClient.open(paths.socket);
+  old.sendLine(JSON.stringify({ id: 1, op: "hello", protocol: 2, version: "0.0.1", token: tokenOf(paths) }));
+  await old.closed;
+  expect(old.messages).toEqual([{ id: null, error: { code: ErrorCode.InvalidRequest, message: 'the command sent a message that is not JSON-RPC (missing "jsonrpc": "2.0")', keeper: true } }]);
+});
+
 test("a malformed request is answered with what was wrong, and the socket stays usable", async () => {
   const { paths } = await start();
   const client = await TestKeeperClient.greeted(paths);
   client.sendLine(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "connect", params: { servers: [{ entry: { name: "x" } }], roots: [] } }));
+  client.sendLine(JSON.stringify({ jsonrpc: "2.0", id: "eight", method: "status", params: {} }));
   const status = await client.request({ op: "status" });
+  expect(client.messages).toContainEqual({ id: "eight", error: { code: ErrorCode.InvalidRequest, message: "the keeper refused a request: its id must be a number", keeper: true } });
   expect(client.messages).toContainEqual({ id: 7, error: { code: ErrorCode.InvalidParams, message: expect.stringMatching(/^the keeper refused a request: servers\.0\.entry/), keeper: true } });
   expect(status).toMatchObject({ ok: { connections: [] } });
   expect(await client.request({ op: "connect", servers: [], roots: ["relative/folder"] })).toEqual({

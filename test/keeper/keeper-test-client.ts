@@ -14,7 +14,7 @@ type Body = KeeperRequest;
 /** A final answer as the test looks at it: the result as `ok`, or the error with its data's fields beside code and message. */
 export type KeeperAnswer =
   | { id: number; ok: KeeperResult<"hello"> | KeeperResult<"connect"> | KeeperResult<"call"> | KeeperResult<"status"> | KeeperResult<"close"> | Record<string, never> }
-  | { id: number | null; error: { code: number; message: string; keeper?: true; [field: string]: unknown } };
+  | { id: number | string | null; error: { code: number; message: string; keeper?: true; [field: string]: unknown } };
 /** An event of request `id` (0: the heartbeat, for none). */
 export type TestKeeperEvent = { id: number; event: KeeperEvent["event"]; [field: string]: unknown };
 export type KeeperMessage = KeeperAnswer | TestKeeperEvent;
@@ -37,7 +37,7 @@ export class TestKeeperClient {
       splitter.push(chunk, (line) => {
         const message = flat(JSON.parse(line));
         this.messages.push(message);
-        if (!("event" in message) && message.id !== null) this.waiting.get(message.id)?.(message);
+        if (!("event" in message) && typeof message.id === "number") this.waiting.get(message.id)?.(message);
       }),
     );
     socket.on("error", () => {});
@@ -97,7 +97,7 @@ export class TestKeeperClient {
 }
 
 /** A JSON-RPC message from the keeper as the tests read it. */
-function flat(message: { id?: number | null; result?: unknown; error?: { code: number; message: string; data?: object }; method?: string; params?: unknown }): KeeperMessage {
+function flat(message: { id?: number | string | null; result?: unknown; error?: { code: number; message: string; data?: object }; method?: string; params?: unknown }): KeeperMessage {
   if (message.method === KEEPER_EVENT_METHOD) {
     const { requestId = 0, ...event } = message.params as { requestId?: number };
     return { id: requestId, ...event } as TestKeeperEvent;
@@ -106,7 +106,7 @@ function flat(message: { id?: number | null; result?: unknown; error?: { code: n
     const { data, ...error } = message.error;
     return { id: message.id ?? null, error: { ...error, ...data } };
   }
-  return { id: message.id!, ok: message.result as Extract<KeeperAnswer, { ok: unknown }>["ok"] };
+  return { id: message.id as number, ok: message.result as Extract<KeeperAnswer, { ok: unknown }>["ok"] };
 }
 
 export function tokenOf(paths: KeeperPaths): string {
