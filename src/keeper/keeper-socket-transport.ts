@@ -1,5 +1,6 @@
 import { McpError } from "../mcp/mcp-error.ts";
 import type { JsonRpcMessage } from "../mcp/protocol.ts";
+import { parseMessage } from "../mcp/transport/parse-message.ts";
 import type { Transport } from "../mcp/transport/transport.ts";
 import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
 
@@ -66,7 +67,7 @@ export class KeeperSocketTransport implements Transport {
       if (line.length > max) return this.broken(`${this.options.peer} sent a line longer than ${max} bytes`);
       let value: unknown;
       try {
-        value = JSON.parse(line);
+        value = parseMessage(line);
       } catch {
         return this.broken(`${this.options.peer} sent a line that is not JSON`);
       }
