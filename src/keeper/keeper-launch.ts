@@ -1,7 +1,7 @@
 import { existsSync, unlinkSync } from "node:fs";
 import { log } from "../log.ts";
 import { systemClock, type Clock } from "../system/clock.ts";
-import { KeeperClient, KeeperRequestError } from "./keeper-client.ts";
+import { KeeperClient } from "./keeper-client.ts";
 import { checkKeeperFile, prepareKeeperFolder } from "./keeper-folder.ts";
 import { readKeeperInfo, type KeeperInfo } from "./keeper-info.ts";
 import { withKeeperLock } from "./keeper-lock.ts";
@@ -96,7 +96,7 @@ async function look(options: KeeperLaunchOptions, clock: Clock): Promise<Found> 
     return { kind: "other", client, info };
   } catch (error) {
     client.close();
-    const why = error instanceof KeeperRequestError ? error.message : String(error);
+    const why = error instanceof Error ? error.message : String(error);
     return { kind: "hung", info, why: `hello refused: ${why}` };
   }
 }

@@ -1,12 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
+import * as v from "valibot";
 import type { ServerLogEntry } from "../mcp/client/server-log.ts";
-import { McpError } from "../mcp/mcp-error.ts";
-import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
+import { classifyMessage, ErrorCode, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
+import { JsonRpcConnection } from "../mcp/rpc/json-rpc-connection.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
-import { KEEPER_HEARTBEAT_MS, type KeeperAnswer, type KeeperMessage, type KeeperRequest, type WireError } from "./keeper-protocol.ts";
-import { parseKeeperRequest } from "./keeper-requests.ts";
+import { keeperFailure, keeperRefusal, type KeeperErrorData } from "./keeper-errors.ts";
+import { KEEPER_EVENT_METHOD, KEEPER_HEARTBEAT_MS, KeeperRequest, type KeeperEvent, type KeeperOp, type KeeperResult } from "./keeper-protocol.ts";
+import { KeeperSocketTransport } from "./keeper-socket-transport.ts";
 import type { WarmConnections } from "./warm-connections.ts";
 
 /** What a session needs of the keeper it belongs to. */
@@ -23,34 +25,53 @@ interface SessionHost {
   stop(): void;
 }
 
-type Request<Op extends KeeperRequest["op"]> = Extract<KeeperRequest, { op: Op }>;
+type Request<Op extends KeeperOp> = Extract<KeeperRequest, { op: Op }>;
 
 /**
- * One command's socket: `hello` first (with the token, or the socket is closed), then requests
- * handled side by side, each answered with its events and one final answer. The servers a `call`
- * may name are those of this socket's last `connect`. Closing the socket cancels its calls; the
- * servers stay warm.
+ * One command's socket: a `JsonRpcConnection` over a KeeperSocketTransport, `hello` first (with the
+ * token, or the socket is closed), then requests handled side by side, each answered with its
+ * events and one result or error. The servers a `call` may name are those of this socket's last
+ * `connect`. Closing the socket cancels its calls; the servers stay warm.
  */
 export class KeeperSession {
   private greeted = false;
-  /** Closed for a broken rule: nothing more it sent is read. */
+  /** Closed for a broken rule: nothing more it sent is read, and the socket ends after the refusal. */
   private refused = false;
   /** The server names of the last `connect`, each with its connection's fingerprint. */
   private servers = new Map<string, string>();
   private readonly calls = new Map<number, AbortController>();
-  private readonly splitter = new TextLineSplitter();
+  private readonly transport: KeeperSocketTransport;
+  private readonly connection: JsonRpcConnection;
   /** Connects and calls running: while there are any, a heartbeat goes out. */
   private busy = 0;
   private heartbeat: ClockTimer | undefined;
+  /** What is done once the answer to a request is written: the socket ends after a refusal, the keeper stops after `stop`'s. */
+  private readonly afterAnswer = new Map<RequestId, () => void>();
 
   constructor(
     private readonly socket: Socket,
     private readonly host: SessionHost,
     onClosed: () => void,
   ) {
-    socket.on("data", (chunk: Buffer) => this.read(chunk));
+    this.transport = new KeeperSocketTransport(
+      { write: (line, message) => this.write(line, message), end: () => socket.end() },
+      { peer: "the command", maxLineBytes: host.maxLineBytes, onBroken: (reason) => this.refuse(reason) },
+    );
+    this.connection = new JsonRpcConnection(this.transport);
+    // JSON that is not JSON-RPC (a command of an older cat-code, on the line protocol before it) is
+    // refused like a broken line: that command sees the socket close now, not when its hello times out.
+    const deliver = this.transport.onMessage;
+    this.transport.onMessage = (value) => {
+      const classified = classifyMessage(value);
+      if (classified.kind === "invalid") this.refuse(`the command sent a message that is not JSON-RPC (${classified.reason})`);
+      else deliver?.(value);
+    };
+    this.connection.onRequest = (request) => this.handle(request);
+    this.connection.onNotification = (notification) => this.cancel(notification);
+    socket.on("data", (chunk: Buffer) => !this.refused && this.transport.receive(chunk));
     socket.on("error", () => {});
     socket.on("close", () => {
+      this.transport.ended("the command closed the connection");
       for (const call of this.calls.values()) call.abort();
       this.calls.clear();
       host.warm.letGo(this);
@@ -64,53 +85,54 @@ export class KeeperSession {
     this.socket.end();
   }
 
-  private read(chunk: Buffer): void {
-    if (this.refused) return;
-    const max = this.host.maxLineBytes;
-    this.splitter.push(chunk, (line) => {
-      if (this.refused) return;
-      if (line.length > max) return this.refuse(0, `a request line is longer than ${max} bytes`);
-      if (line.trim() !== "") void this.handle(line);
-    });
-    if (this.splitter.pendingLength > max) this.refuse(0, `a request line is longer than ${max} bytes`);
-  }
-
-  private async handle(line: string): Promise<void> {
-    const parsed = parseKeeperRequest(line);
-    if (!parsed.ok) return parsed.id === 0 || !this.greeted ? this.refuse(parsed.id, parsed.reason) : this.fail(parsed.id, { message: parsed.reason, keeper: true });
-    const { request } = parsed;
-    if (request.op === "hello") return this.hello(request);
-    if (!this.greeted) return this.refuse(request.id, "say hello first");
+  /** Answers one request; what it throws the rpc layer answers as a JSON-RPC error. */
+  private async handle(message: JsonRpcRequest): Promise<unknown> {
+    const params = message.params ?? {};
+    const parsed = typeof params === "object" && !Array.isArray(params) ? v.safeParse(KeeperRequest, { ...params, op: message.method }) : undefined;
+    if (!parsed?.success) {
+      const reason = `the keeper refused a request: ${parsed ? describeIssue(parsed.issues[0]) : "params: must be an object"}`;
+      throw this.greeted ? keeperRefusal(reason, ErrorCode.InvalidParams) : this.refusal(message.id, reason);
+    }
+    const request = parsed.output;
+    if (request.op === "hello") return this.hello(message.id, request);
+    if (!this.greeted) throw this.refusal(message.id, "say hello first");
+    // Events and cancellations name their request by a number (KeeperEvent's requestId).
+    if (typeof message.id !== "number") throw keeperRefusal("the keeper refused a request: its id must be a number", ErrorCode.InvalidRequest);
+    const { id } = message;
     const long = request.op === "connect" || request.op === "call";
     if (long && this.busy++ === 0) this.beat();
     try {
       switch (request.op) {
         case "connect":
-          return await this.connect(request);
+          return await this.connect(id, request);
         case "call":
-          return await this.call(request);
-        case "cancel":
-          this.calls.get(request.target)?.abort();
-          return this.send({ id: request.id, ok: {} });
+          return await this.call(id, request);
         case "status":
-          return this.send({ id: request.id, ok: { ...this.host.identity(), connections: this.host.warm.info() } });
+          return { ...this.host.identity(), connections: this.host.warm.info() } satisfies KeeperResult<"status">;
         case "close":
-          return this.send({ id: request.id, ok: { closed: this.host.warm.closeServer(request.server) } });
+          return { closed: this.host.warm.closeServer(request.server) } satisfies KeeperResult<"close">;
         case "stop":
-          this.send({ id: request.id, ok: {} });
-          return this.host.stop();
+          this.afterAnswer.set(id, () => this.host.stop());
+          return {} satisfies KeeperResult<"stop">;
       }
     } catch (error) {
-      this.fail(request.id, wireError(error));
+      throw keeperFailure(error);
     } finally {
       if (long && --this.busy === 0) this.stopHeartbeat();
     }
   }
 
+  /** `notifications/cancelled` from the command: the call is given up, the connection stays. */
+  private cancel(notification: JsonRpcNotification): void {
+    if (notification.method !== "notifications/cancelled") return;
+    const requestId = (notification.params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof requestId === "number") this.calls.get(requestId)?.abort();
+  }
+
   /** An `alive` every KEEPER_HEARTBEAT_MS while busy (see KEEPER_SILENCE_MS). */
   private beat(): void {
     this.heartbeat = this.host.clock.setTimeout(() => {
-      this.send({ id: 0, event: "alive" });
+      this.send({ event: "alive" });
       this.beat();
     }, KEEPER_HEARTBEAT_MS);
   }
@@ -120,74 +142,78 @@ export class KeeperSession {
     this.heartbeat = undefined;
   }
 
-  private hello(request: Request<"hello">): void {
-    if (!sameToken(request.token, this.host.token)) return this.refuse(request.id, "wrong token: this keeper was started by another cat-code; run the command again");
+  private hello(id: RequestId, request: Request<"hello">): KeeperResult<"hello"> {
+    if (!sameToken(request.token, this.host.token)) throw this.refusal(id, "wrong token: this keeper was started by another cat-code; run the command again");
     this.greeted = true;
     // Another protocol or version is answered all the same: the command sees it and stops this keeper.
-    this.send({ id: request.id, ok: this.host.identity() });
+    return this.host.identity();
   }
 
-  private async connect(request: Request<"connect">): Promise<void> {
+  private async connect(id: number, request: Request<"connect">): Promise<KeeperResult<"connect">> {
     const listener = {
       socket: this,
-      onLog: (entry: ServerLogEntry) => this.send({ id: request.id, event: "log", entry }),
-      onWarning: (message: string) => this.send({ id: request.id, event: "warning", message }),
+      onLog: (entry: ServerLogEntry) => this.send({ requestId: id, event: "log", entry }),
+      onWarning: (message: string) => this.send({ requestId: id, event: "warning", message }),
     };
     const connected = await this.host.warm.connect(request.servers, request.roots, listener, request.elicitation ?? true, request.callFollows ?? false);
     this.servers = new Map(request.servers.map((server, index) => [server.entry.name, connected[index]!.fingerprint]));
-    this.send({ id: request.id, ok: { statuses: connected.map((c) => c.status) } });
+    return { statuses: connected.map((c) => c.status) };
   }
 
-  private async call(request: Request<"call">): Promise<void> {
+  private async call(id: number, request: Request<"call">): Promise<KeeperResult<"call">> {
     const fingerprint = this.servers.get(request.server);
-    if (fingerprint === undefined) {
-      return this.fail(request.id, { message: `server '${request.server}' was not connected on this socket; send connect first`, keeper: true });
-    }
+    if (fingerprint === undefined) throw keeperRefusal(`server '${request.server}' was not connected on this socket; send connect first`);
     const controller = new AbortController();
-    this.calls.set(request.id, controller);
-    const note = (line: string) => this.send({ id: request.id, event: "note", line });
+    this.calls.set(id, controller);
+    const note = (line: string) => this.send({ requestId: id, event: "note", line });
     try {
       const result = await this.host.warm.call(fingerprint, request.tool, request.arguments, {
         socket: this,
         signal: controller.signal,
         elicitation: request.elicitation === "accept-defaults" ? defaultsOrDecline(note) : declinedElicitation(note),
-        onProgress: (progress) => this.send({ id: request.id, event: "progress", progress }),
-        onLog: (entry) => this.send({ id: request.id, event: "log", entry }),
+        onProgress: (progress) => this.send({ requestId: id, event: "progress", progress }),
+        onLog: (entry) => this.send({ requestId: id, event: "log", entry }),
       });
-      this.send({ id: request.id, ok: { result } });
+      return { result };
     } finally {
-      this.calls.delete(request.id);
+      this.calls.delete(id);
     }
   }
 
-  private fail(id: number, error: WireError): void {
-    this.send({ id, error } satisfies KeeperAnswer);
+  /** A request this socket may not make: it is answered, then the socket is closed. */
+  private refusal(id: RequestId, message: string): Error {
+    this.refused = true;
+    this.afterAnswer.set(id, () => this.socket.end());
+    return keeperRefusal(message);
   }
 
-  /** A request this socket may not make: answered, then the socket is closed. */
-  private refuse(id: number, message: string): void {
+  /** A line that breaks the framing: answered (it has no id), then the socket is closed. */
+  private refuse(message: string): void {
     if (this.refused) return;
-    this.fail(id, { message, keeper: true });
     this.refused = true;
+    const answer: JsonRpcMessage = { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message, data: { keeper: true } satisfies KeeperErrorData } };
+    this.write(`${JSON.stringify(answer)}\n`, answer);
     this.socket.end();
   }
 
-  private send(message: KeeperMessage): void {
+  private send(event: KeeperEvent): void {
+    void this.connection.notify(KEEPER_EVENT_METHOD, event).catch(() => {});
+  }
+
+  private write(line: string, message: JsonRpcMessage): void {
     if (!this.socket.writable) return;
-    this.socket.write(`${JSON.stringify(message)}\n`);
+    this.socket.write(line);
+    const id = "id" in message && message.id !== null ? message.id : undefined;
+    const then = id === undefined || "method" in message ? undefined : this.afterAnswer.get(id);
+    if (then === undefined) return;
+    this.afterAnswer.delete(id!);
+    then();
   }
 }
 
-/** What a command needs to rebuild the error: an McpError's code and flags, anything else as the keeper's own. */
-export function wireError(error: unknown): WireError {
-  if (error instanceof McpError) {
-    const wire: WireError = { message: error.message };
-    if (error.code !== undefined) wire.code = error.code;
-    if (error.needsAuth) wire.needsAuth = true;
-    if (error.notOffered) wire.notOffered = true;
-    return wire;
-  }
-  return { message: `the keeper failed: ${(error as Error)?.message ?? String(error)}`, keeper: true };
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  const where = issue.path?.map((item) => String(item.key)).join(".");
+  return `${where ? `${where}: ` : ""}${issue.message}`;
 }
 
 function sameToken(given: string, expected: string): boolean {

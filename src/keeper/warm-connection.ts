@@ -81,7 +81,7 @@ export function isAlive(warm: Warm): boolean {
  * more scope: the sign-in still lists the tools, and a cold `mcp list` says CONNECTED.
  */
 export function refusesSignIn(error: unknown): boolean {
-  return error instanceof McpError && error.needsAuth && error.status !== 403;
+  return error instanceof McpError && error.kind === "needs-auth" && error.status !== 403;
 }
 
 /** Connected with stored tokens that are gone now (`mcp logout`). */

@@ -140,7 +140,7 @@ export class WarmConnections {
     } catch (error) {
       if (refusesSignIn(error)) this.retire(warm, "the server refused its sign-in");
       // Gone within RELIST_AFTER_IDLE_MS of its last use (no listing found it): not kept for the next command.
-      else if (error instanceof McpError && error.unreachable) this.retire(warm, "its server cannot be reached");
+      else if (error instanceof McpError && error.kind === "unreachable") this.retire(warm, "its server cannot be reached");
       throw error;
     } finally {
       // The call its connect held the connection for is done.

@@ -6,6 +6,23 @@ import { ErrorCode, type JsonRpcErrorObject } from "./protocol.ts";
  */
 export const MAX_ERROR_MESSAGE_CHARS = 4000;
 
+/**
+ * The failures callers tell apart beyond the code:
+ * - `session-expired`: the request carried a session the server no longer knows (HTTP 404): the
+ *   client may renew it.
+ * - `stream-lost`: a modern (2026-07-28) HTTP response stream ended before the response: there is no
+ *   resumption in that revision, so the request is lost and the client may send it again with a new id.
+ * - `unreachable`: the server could not be reached at all (no HTTP answer): nothing was said by a server.
+ * - `needs-auth`: the server wants an OAuth sign-in that only the user can give (no tokens, a refused
+ *   refresh, a token without the scope a request needs): the server is NEEDS-AUTH, not FAILED.
+ * - `not-offered`: the server never declared the capability the request needs: nothing was sent.
+ * - `probe-ended`: the era probe (`server/discover`) ended a stdio server's connection: it exited or
+ *   closed its stdout, as some legacy servers do on a method they do not know. Started again, it gets
+ *   `initialize` first.
+ */
+export const MCP_ERROR_KINDS = ["session-expired", "stream-lost", "unreachable", "needs-auth", "not-offered", "probe-ended"] as const;
+export type McpErrorKind = (typeof MCP_ERROR_KINDS)[number];
+
 export interface McpErrorOptions {
   data?: unknown;
   cause?: unknown;
@@ -13,28 +30,8 @@ export interface McpErrorOptions {
   status?: number;
   /** The endpoint that failed, already redacted (`redactUrl`): safe to show. */
   url?: string;
-  /** The request carried a session the server no longer knows (HTTP 404): the client may renew it. */
-  sessionExpired?: boolean;
-  /**
-   * A modern (2026-07-28) HTTP response stream ended before the response: there is no resumption
-   * in that revision, so the request is lost and the client may send it again with a new id.
-   */
-  streamLost?: boolean;
-  /** The server could not be reached at all (no HTTP answer): nothing was said by a server. */
-  unreachable?: boolean;
-  /**
-   * The server wants an OAuth sign-in that only the user can give (no tokens, a refused refresh, a
-   * token without the scope a request needs): the server is NEEDS-AUTH, not FAILED.
-   */
-  needsAuth?: boolean;
-  /** The server never declared the capability the request needs: nothing was sent. */
-  notOffered?: boolean;
-  /**
-   * The era probe (`server/discover`) ended a stdio server's connection: it exited or closed its
-   * stdout, as some legacy servers do on a method they do not know. Started again, it gets
-   * `initialize` first.
-   */
-  probeEnded?: boolean;
+  /** What kind of failure this is, when a caller must tell it apart (see `McpErrorKind`). */
+  kind?: McpErrorKind;
 }
 
 /** How a message names each feature a server may not offer, and the capability it did not declare. */
@@ -58,12 +55,7 @@ export class McpError extends Error {
   readonly data: unknown;
   readonly status: number | undefined;
   readonly url: string | undefined;
-  readonly sessionExpired: boolean;
-  readonly streamLost: boolean;
-  readonly unreachable: boolean;
-  readonly needsAuth: boolean;
-  readonly notOffered: boolean;
-  readonly probeEnded: boolean;
+  readonly kind: McpErrorKind | undefined;
 
   constructor(code: number | undefined, message: string, options: McpErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -71,19 +63,14 @@ export class McpError extends Error {
     this.data = options.data;
     this.status = options.status;
     this.url = options.url;
-    this.sessionExpired = options.sessionExpired ?? false;
-    this.streamLost = options.streamLost ?? false;
-    this.unreachable = options.unreachable ?? false;
-    this.needsAuth = options.needsAuth ?? false;
-    this.notOffered = options.notOffered ?? false;
-    this.probeEnded = options.probeEnded ?? false;
+    this.kind = options.kind;
   }
 
-  /** The same error with another message or more flags; code, fields and flags are kept, the original is the cause. */
+  /** The same error with another message or kind; code, fields and kind are kept, the original is the cause. */
   with(changes: McpErrorOptions & { message?: string }): McpError {
     const { message = this.message, ...options } = changes;
-    const { data, status, url, sessionExpired, streamLost, unreachable, needsAuth, notOffered, probeEnded } = this;
-    const kept = { data, status, url, sessionExpired, streamLost, unreachable, needsAuth, notOffered, probeEnded };
+    const { data, status, url, kind } = this;
+    const kept = { data, status, url, kind };
     return new McpError(this.code, message, { ...kept, cause: this, ...options });
   }
 
@@ -94,24 +81,24 @@ export class McpError extends Error {
 
   /**
    * The server at `url` (redacted) answered 404 to a request that carried its session: the session
-   * is gone. Only the client knows how to start a new one (the handshake), so it is told by this flag.
+   * is gone. Only the client knows how to start a new one (the handshake), so it is told by this kind.
    */
   static sessionExpired(url: string): McpError {
     return new McpError(ErrorCode.ConnectionClosed, `the server at ${url} no longer knows the session (404)`, {
       status: 404,
       url,
-      sessionExpired: true,
+      kind: "session-expired",
     });
   }
 
   /**
    * The server did not declare `feature` (a ServerFeature: resources, resourceSubscriptions, prompts,
-   * completions), so it was not asked: callers tell this apart by `notOffered`.
+   * completions), so it was not asked: callers tell this apart by the kind `not-offered`.
    */
   static notOffered(server: string, feature: string): McpError {
     const { words, capability } = FEATURE_WORDS[feature] ?? { words: feature, capability: feature };
     return new McpError(ErrorCode.MethodNotFound, `MCP server '${server}' does not offer ${words} (it declares no '${capability}' capability)`, {
-      notOffered: true,
+      kind: "not-offered",
     });
   }
 
@@ -151,7 +138,7 @@ export function isCancellation(error: unknown): boolean {
  */
 export function failedAt(step: string, error: unknown): unknown {
   if (!(error instanceof McpError) || error.message.startsWith(step) || error.isCancelled) return error;
-  if (error.unreachable || error.needsAuth || aboutAddressOrAccess(error.status)) return error;
+  if (error.kind === "unreachable" || error.kind === "needs-auth" || aboutAddressOrAccess(error.status)) return error;
   return error.with({ message: `${step} failed: ${error.message}` });
 }
 

@@ -1,3 +1,7 @@
+import type { Clock } from "../system/clock.ts";
+import type { LoadedSettings } from "../settings/settings.ts";
+import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import type { ResumedSession } from "../agent/session/session-recording.ts";
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
@@ -31,9 +35,33 @@ import { TerminalQuestions } from "./terminal-questions.ts";
 import { ToolChangeNews } from "./tool-change-news.ts";
 import type { Style } from "./tool-call-line.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
-import type { ReplOptions } from "./repl.ts";
 
 const PROMPT = "> ";
+/** What the REPL runs with (see runRepl in repl.ts). */
+export interface ReplOptions {
+  model: string;
+  cwd: string;
+  pool: McpToolPool;
+  allowAll: boolean;
+  maxTurns?: number;
+  /** CAT_CODE_HOME, where the session is saved; a resumed session (--continue, --resume) to go on with. */
+  home?: string;
+  resumed?: ResumedSession;
+  /** `cat-code "question"`: sent as if typed at the first prompt. */
+  firstPrompt?: string;
+  /** settings.json, as loaded (and warned about) at start; absent: loaded here. */
+  settings?: LoadedSettings;
+  /** Render answers as Markdown on a terminal (settings.json's `markdown`; default true). */
+  markdown?: boolean;
+  /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
+  thinking?: { budgetTokens: number };
+  maxTokens?: number;
+  input?: NodeJS.ReadableStream & { isTTY?: boolean };
+  output?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** For the 2 s of `(Ctrl-C again to exit)` and the pace of servers' tool news. */
+  clock?: Clock;
+}
+
 /**
  * After the user said no, the turn has stopped; the prompt asks what to do instead, as Claude Code
  * does. What is typed there goes to the model right after the declined call's result (the

@@ -51,7 +51,7 @@ describe("a keeper that cannot serve is replaced, and the command still answers"
     const [result, ms] = await timed(() => callEcho(home, config));
     expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, "hi\n", ""]);
     expect(ms).toBeLessThan(BOUND_MS);
-    expect(fake.output()).toContain('"op":"hello"');
+    expect(fake.output()).toContain('"method":"hello"');
     // Not a cat-code keeper by its command line: left alone (never kill a process that is not ours), but no longer asked.
     expect(isAlive(fake.pid)).toBe(true);
     const fresh = await waitForKeeper(home, "a real keeper in place of the hung one");
@@ -84,7 +84,7 @@ describe("a keeper that cannot serve is replaced, and the command still answers"
     const [result, ms] = await timed(() => callEcho(home, config));
     expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, "hi\n", ""]);
     expect(ms).toBeLessThan(BOUND_MS);
-    expect(fake.output()).toContain('"op":"stop"');
+    expect(fake.output()).toContain('"method":"stop"');
     expect(await fake.exited).toBe(0);
     const fresh = await waitForKeeper(home);
     expect([fresh.version, fresh.pid === fake.pid]).toEqual([pkg.version, false]);

@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import type { KeeperPaths } from "../../src/keeper/keeper-paths.ts";
-import { KEEPER_PROTOCOL, type KeeperRequest } from "../../src/keeper/keeper-protocol.ts";
+import { KEEPER_PROTOCOL, type KeeperOp } from "../../src/keeper/keeper-protocol.ts";
 import { TextLineSplitter } from "../../src/mcp/transport/text-line-splitter.ts";
 import { BUN } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
@@ -9,15 +9,19 @@ import { waitFor } from "../helpers/wait-for.ts";
 /**
  * Something on the keeper's socket that is not a working keeper of ours: it writes a keeper.json
  * (with a made-up pid) and answers as told: never (hung), or hello as some version (another one
- * obeys `stop`), dropping the connection at `dropOn` if given.
+ * obeys `stop`), dropping the connection at `dropOn` if given, or as a keeper of protocol 2 did
+ * before the keeper spoke JSON-RPC (a line without `op` refused with id 0, the socket closed).
  */
 export class FakeKeeper {
-  readonly requests: KeeperRequest[] = [];
+  /** Each JSON-RPC request read, flat: its method as `op`, its params beside. */
+  readonly requests: Array<{ id: number; op: string; [param: string]: unknown }> = [];
   private readonly sockets = new Set<Socket>();
   private constructor(private readonly server: Server) {}
 
-  static async start(paths: KeeperPaths, behaviour: { answers: false } | { answers: true; version: string; dropOn?: KeeperRequest["op"] }, pid = 4242): Promise<FakeKeeper> {
-    writeFileSync(paths.info, JSON.stringify({ pid, version: behaviour.answers ? behaviour.version : "?", protocol: KEEPER_PROTOCOL, token: "ab".repeat(32), startedAt: 1 }), { mode: 0o600 });
+  static async start(paths: KeeperPaths, behaviour: { answers: false } | { answers: true; version: string; dropOn?: KeeperOp } | { answers: "protocol-2" }, pid = 4242): Promise<FakeKeeper> {
+    const version = behaviour.answers === true ? behaviour.version : "?";
+    const protocol = behaviour.answers === "protocol-2" ? 2 : KEEPER_PROTOCOL;
+    writeFileSync(paths.info, JSON.stringify({ pid, version, protocol, token: "ab".repeat(32), startedAt: 1 }), { mode: 0o600 });
     let fake: FakeKeeper | undefined;
     const server = createServer((socket) => {
       fake!.sockets.add(socket);
@@ -25,13 +29,19 @@ export class FakeKeeper {
       const lines = new TextLineSplitter();
       socket.on("data", (chunk: Buffer) =>
         lines.push(chunk, (line) => {
-          const request = JSON.parse(line) as KeeperRequest;
+          const { id, method, params } = JSON.parse(line) as { id: number; method: string; params?: object };
+          const request = { id, op: method, ...params };
           fake!.requests.push(request);
+          const answer = (result: object) => socket.write(`${JSON.stringify({ jsonrpc: "2.0", id, result })}\n`);
           if (!behaviour.answers) return;
+          if (behaviour.answers === "protocol-2") {
+            socket.write(`${JSON.stringify({ id: 0, error: { message: "the keeper refused a request: op: Invalid type", keeper: true } })}\n`);
+            return void socket.end();
+          }
           if (request.op === behaviour.dropOn) return void socket.destroy();
-          if (request.op === "hello") socket.write(`${JSON.stringify({ id: request.id, ok: { version: behaviour.version, pid, startedAt: 1 } })}\n`);
+          if (request.op === "hello") answer({ version: behaviour.version, pid, startedAt: 1 });
           if (request.op === "stop") {
-            socket.write(`${JSON.stringify({ id: request.id, ok: {} })}\n`);
+            answer({});
             void fake!.close();
           }
         }),

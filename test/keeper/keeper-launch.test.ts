@@ -128,6 +128,22 @@ describe("finding or starting the keeper", () => {
     expect(await statusOf(client)).toBe(process.pid);
   });
 
+  test("a keeper of the line protocol before JSON-RPC (it refuses hello and closes) is signalled TERM then KILL and replaced", async () => {
+    const { options, clock, paths, kills, spawns } = setup({ isKeeper: (pid) => pid === 4242 });
+    mkdirSync(paths.folder, { recursive: true, mode: 0o700 });
+    const old = await FakeKeeper.start(paths, { answers: "protocol-2" });
+    cleanups.push(() => old.close());
+    const client = await launched(findOrStartKeeper(options), clock);
+    expect(old.requests.map((r) => r.op)).toContain("hello");
+    // The fake "process" never goes away, so the grace ends in SIGKILL.
+    expect(kills).toEqual([
+      [4242, "SIGTERM"],
+      [4242, "SIGKILL"],
+    ]);
+    expect(spawns()).toBe(1);
+    expect(await statusOf(client)).toBe(process.pid);
+  });
+
   test("five commands starting at once start one keeper (keeper.lock), and all five get it", async () => {
     const { options, clock, spawns } = setup();
     const clients = await Promise.all(Array.from({ length: 5 }, () => launched(findOrStartKeeper(options), clock, 5)));

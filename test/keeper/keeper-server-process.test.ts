@@ -103,13 +103,13 @@ test("a socket that closes mid-call cancels its call; the server stays warm for 
   second.close();
 });
 
-test("cancel gives up one call: it fails as cancelled, the socket goes on", async () => {
+test("notifications/cancelled gives up one call: it fails as cancelled, the socket goes on", async () => {
   const { paths } = await keeper();
   const client = await TestKeeperClient.greeted(paths);
   await client.request({ op: "connect", servers: [stdioServer("chaos", BUN, [CHAOS_SERVER, tag()])], roots: [process.cwd()] });
   const target = client.upcomingId;
   const call = client.request({ op: "call", server: "chaos", tool: "sleep", arguments: { ms: 60_000 }, elicitation: "decline" });
-  expect(await client.request({ op: "cancel", target })).toMatchObject({ ok: {} });
+  client.notify("notifications/cancelled", { requestId: target, reason: "the user gave it up" });
   expect(await call).toMatchObject({ id: target, error: { code: -32800 } });
   expect(await client.request({ op: "call", server: "chaos", tool: "echo", arguments: { text: "on" }, elicitation: "decline" })).toMatchObject({ ok: {} });
   client.close();

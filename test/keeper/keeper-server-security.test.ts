@@ -4,6 +4,7 @@ import { KeeperFolderError } from "../../src/keeper/keeper-folder.ts";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { KEEPER_PROTOCOL } from "../../src/keeper/keeper-protocol.ts";
 import { runKeeper, type RunningKeeper } from "../../src/keeper/keeper-server.ts";
+import { ErrorCode } from "../../src/mcp/protocol.ts";
 import { join } from "node:path";
 import { BUN, tempDir } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
@@ -44,11 +45,11 @@ test("a wrong token is answered with an error and the socket closed; so is a req
   const { paths } = await start();
   const wrong = await TestKeeperClient.open(paths.socket);
   const answer = await wrong.request({ op: "hello", protocol: KEEPER_PROTOCOL, version: "test", token: "0".repeat(64) });
-  expect(answer).toEqual({ id: 1, error: { message: expect.stringContaining("wrong token"), keeper: true } });
+  expect(answer).toEqual({ id: 1, error: { code: ErrorCode.InvalidRequest, message: expect.stringContaining("wrong token"), keeper: true } });
   await wrong.closed;
 
   const early = await TestKeeperClient.open(paths.socket);
-  expect(await early.request({ op: "status" })).toEqual({ id: 1, error: { message: "say hello first", keeper: true } });
+  expect(await early.request({ op: "status" })).toEqual({ id: 1, error: { code: ErrorCode.InvalidRequest, message: "say hello first", keeper: true } });
   await early.closed;
 });
 
@@ -57,19 +58,29 @@ test("a line longer than the bound is refused and the socket closed, before its 
   const client = await TestKeeperClient.greeted(paths);
   client.sendLine("x".repeat(4096).slice(0, -1) + "x".repeat(10_000));
   await client.closed;
-  expect(client.messages.at(-1)).toEqual({ id: 0, error: { message: "a request line is longer than 1024 bytes", keeper: true } });
+  expect(client.messages.at(-1)).toEqual({ id: null, error: { code: ErrorCode.InvalidRequest, message: "the command sent a line longer than 1024 bytes", keeper: true } });
+});
+
+test("a command of the line protocol before JSON-RPC is refused and its socket closed at once, not left waiting", async () => {
+  const { paths } = await start();
+  const old = await TestKeeperClient.open(paths.socket);
+  old.sendLine(JSON.stringify({ id: 1, op: "hello", protocol: 2, version: "0.0.1", token: tokenOf(paths) }));
+  await old.closed;
+  expect(old.messages).toEqual([{ id: null, error: { code: ErrorCode.InvalidRequest, message: 'the command sent a message that is not JSON-RPC (missing "jsonrpc": "2.0")', keeper: true } }]);
 });
 
 test("a malformed request is answered with what was wrong, and the socket stays usable", async () => {
   const { paths } = await start();
   const client = await TestKeeperClient.greeted(paths);
-  client.sendLine(JSON.stringify({ id: 7, op: "connect", servers: [{ entry: { name: "x" } }], roots: [] }));
+  client.sendLine(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "connect", params: { servers: [{ entry: { name: "x" } }], roots: [] } }));
+  client.sendLine(JSON.stringify({ jsonrpc: "2.0", id: "eight", method: "status", params: {} }));
   const status = await client.request({ op: "status" });
-  expect(client.messages).toContainEqual({ id: 7, error: { message: expect.stringMatching(/^the keeper refused a request: servers\.0\.entry/), keeper: true } });
+  expect(client.messages).toContainEqual({ id: "eight", error: { code: ErrorCode.InvalidRequest, message: "the keeper refused a request: its id must be a number", keeper: true } });
+  expect(client.messages).toContainEqual({ id: 7, error: { code: ErrorCode.InvalidParams, message: expect.stringMatching(/^the keeper refused a request: servers\.0\.entry/), keeper: true } });
   expect(status).toMatchObject({ ok: { connections: [] } });
   expect(await client.request({ op: "connect", servers: [], roots: ["relative/folder"] })).toEqual({
     id: 3,
-    error: { message: "the keeper refused a request: roots.0: must be an absolute path", keeper: true },
+    error: { code: ErrorCode.InvalidParams, message: "the keeper refused a request: roots.0: must be an absolute path", keeper: true },
   });
   client.close();
 });

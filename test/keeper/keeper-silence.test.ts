@@ -7,7 +7,7 @@ import { afterEach, expect, test } from "bun:test";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { KeeperClient } from "../../src/keeper/keeper-client.ts";
-import { KEEPER_HEARTBEAT_MS, KEEPER_SILENCE_MS, type KeeperRequest } from "../../src/keeper/keeper-protocol.ts";
+import { KEEPER_HEARTBEAT_MS, KEEPER_SILENCE_MS } from "../../src/keeper/keeper-protocol.ts";
 import { runKeeper } from "../../src/keeper/keeper-server.ts";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { TextLineSplitter } from "../../src/mcp/transport/text-line-splitter.ts";
@@ -20,15 +20,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** A JSON-RPC request the peer read. */
+type Received = { id: number; method: string; params?: unknown };
+
 /** A peer that reads requests and answers none of them, except by what `onRequest` writes. */
-async function silentPeer(onRequest: (request: KeeperRequest, socket: Socket) => void = () => {}): Promise<{ path: string; requests: KeeperRequest[] }> {
+async function silentPeer(onRequest: (request: Received, socket: Socket) => void = () => {}): Promise<{ path: string; requests: Received[] }> {
   const path = join(tempDir(), "keeper.sock");
-  const requests: KeeperRequest[] = [];
+  const requests: Received[] = [];
   const server: Server = createServer((socket) => {
     socket.on("error", () => {});
     const lines = new TextLineSplitter();
     socket.on("data", (chunk: Buffer) => lines.push(chunk, (line) => {
-      const request = JSON.parse(line) as KeeperRequest;
+      const request = JSON.parse(line) as Received;
       requests.push(request);
       onRequest(request, socket);
     }));
@@ -70,19 +73,19 @@ test("a keeper that keeps saying alive is waited for as long as the call takes",
   const answered = client.request(call, { onEvent: (event) => event.event === "alive" && heard++ });
   await waitFor(() => requests.length === 1, "the call to reach the peer");
   for (let second = 1; second <= 3 * (KEEPER_SILENCE_MS / 1000); second++) {
-    socketOfCall!.write(`${JSON.stringify({ id: 0, event: "alive" })}\n`);
+    socketOfCall!.write(`${JSON.stringify({ jsonrpc: "2.0", method: "keeper/event", params: { event: "alive" } })}\n`);
     await waitFor(() => heard === second, `alive number ${second}`);
     clock.advance(1000);
   }
   expect(client.closed).toBe(false);
-  socketOfCall!.write(`${JSON.stringify({ id: requests[0]!.id, ok: { result: { content: [], isError: false } } })}\n`);
+  socketOfCall!.write(`${JSON.stringify({ jsonrpc: "2.0", id: requests[0]!.id, result: { result: { content: [], isError: false } } })}\n`);
   expect((await answered).result).toEqual({ content: [], isError: false });
 });
 
 test("a socket quiet between two requests is not a hung keeper", async () => {
   const clock = new FakeClock();
   const { path, requests } = await silentPeer((request, socket) => {
-    if (request.op === "status") socket.write(`${JSON.stringify({ id: request.id, ok: { version: "v", pid: 1, startedAt: 0, connections: [] } })}\n`);
+    if (request.method === "status") socket.write(`${JSON.stringify({ jsonrpc: "2.0", id: request.id, result: { version: "v", pid: 1, startedAt: 0, connections: [] } })}\n`);
   });
   const client = await KeeperClient.open(path, { timeoutMs: 5000, clock });
   cleanups.push(() => client.close());
@@ -110,8 +113,8 @@ test("a real keeper says alive every KEEPER_HEARTBEAT_MS while a connect runs", 
   });
   cleanups.push(() => socket.terminate());
   const { token } = JSON.parse(await Bun.file(paths.info).text()) as { token: string };
-  const write = (message: object) => socket.write(`${JSON.stringify(message)}\n`);
-  write({ id: 1, op: "hello", protocol: 1, version: "test", token });
+  const write = (message: object) => socket.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+  write({ id: 1, method: "hello", params: { protocol: 1, version: "test", token } });
   await waitFor(() => lines.length === 1, "hello's answer");
   // A server that takes its time to start: the connect runs while the clock moves.
   const sleeper = join(home, "slow-server.sh");
@@ -120,12 +123,12 @@ test("a real keeper says alive every KEEPER_HEARTBEAT_MS while a connect runs", 
   await Bun.spawn(["chmod", "+x", sleeper]).exited;
   const entry = { name: "slow", scope: "user", source: "test", ok: true, config: { type: "stdio", command: sleeper, args: [], env: {}, timeout: 60_000 } };
   const timersBefore = clock.pending();
-  write({ id: 2, op: "connect", servers: [{ entry, launch: { env: { PATH: process.env.PATH ?? "" }, cwd: home } }], roots: [home] });
+  write({ id: 2, method: "connect", params: { servers: [{ entry, launch: { env: { PATH: process.env.PATH ?? "" }, cwd: home } }], roots: [home] } });
   // The heartbeat's timer is set the moment the keeper takes the connect up.
   await waitFor(() => clock.pending() > timersBefore, "the keeper to take the connect up");
   for (let beat = 1; beat <= 3; beat++) {
     clock.advance(KEEPER_HEARTBEAT_MS);
     await waitFor(() => lines.filter((line) => line.includes('"alive"')).length === beat, () => `heartbeat ${beat}: ${lines.join(" / ")}`);
   }
-  expect(lines.filter((line) => line.includes('"alive"')).every((line) => JSON.parse(line).id === 0)).toBe(true);
+  expect(lines.filter((line) => line.includes('"alive"')).map((line) => JSON.parse(line))).toEqual(Array(3).fill({ jsonrpc: "2.0", method: "keeper/event", params: { event: "alive" } }));
 });

@@ -2,19 +2,28 @@ import { existsSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import type { Subprocess } from "bun";
 import { keeperPaths, type KeeperPaths } from "../../src/keeper/keeper-paths.ts";
-import { KEEPER_PROTOCOL, type KeeperAnswer, type KeeperEvent, type KeeperMessage, type KeeperRequest, type ServerRequest } from "../../src/keeper/keeper-protocol.ts";
+import { KEEPER_EVENT_METHOD, KEEPER_PROTOCOL, type KeeperEvent, type KeeperRequest, type KeeperResult, type ServerRequest } from "../../src/keeper/keeper-protocol.ts";
 import { TextLineSplitter } from "../../src/mcp/transport/text-line-splitter.ts";
 import type { ServerConfig, ServerEntry } from "../../src/mcp/config/server-config.ts";
 import { VERSION } from "../../src/version.ts";
 import { BUN, REPO, tempDir } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
-type Body = KeeperRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+type Body = KeeperRequest;
+
+/** A final answer as the test looks at it: the result as `ok`, or the error with its data's fields beside code and message. */
+export type KeeperAnswer =
+  | { id: number; ok: KeeperResult<"hello"> | KeeperResult<"connect"> | KeeperResult<"call"> | KeeperResult<"status"> | KeeperResult<"close"> | Record<string, never> }
+  | { id: number | string | null; error: { code: number; message: string; keeper?: true; [field: string]: unknown } };
+/** An event of request `id` (0: the heartbeat, for none). */
+export type TestKeeperEvent = { id: number; event: KeeperEvent["event"]; [field: string]: unknown };
+export type KeeperMessage = KeeperAnswer | TestKeeperEvent;
 
 /**
  * The keeper's protocol from the test's side, written against the contract and nothing else: one
- * socket, requests with ids, every message kept for the test to look at. (Commands use
- * src/keeper/keeper-client.ts; this one lets a test send what a command never would.)
+ * socket, JSON-RPC requests with ids, every message kept for the test to look at, answers and
+ * `keeper/event` notifications shown flat (`{ id, ok }`, `{ id, error }`, `{ id, event, … }`).
+ * (Commands use src/keeper/keeper-client.ts; this one lets a test send what a command never would.)
  */
 export class TestKeeperClient {
   readonly messages: KeeperMessage[] = [];
@@ -26,9 +35,9 @@ export class TestKeeperClient {
     const splitter = new TextLineSplitter();
     socket.on("data", (chunk: Buffer) =>
       splitter.push(chunk, (line) => {
-        const message = JSON.parse(line) as KeeperMessage;
+        const message = flat(JSON.parse(line));
         this.messages.push(message);
-        if (!("event" in message)) this.waiting.get(message.id)?.(message);
+        if (!("event" in message) && typeof message.id === "number") this.waiting.get(message.id)?.(message);
       }),
     );
     socket.on("error", () => {});
@@ -59,8 +68,14 @@ export class TestKeeperClient {
 
   requestWithId(id: number, body: Body): Promise<KeeperAnswer> {
     const answer = new Promise<KeeperAnswer>((resolve) => this.waiting.set(id, resolve));
-    this.sendLine(JSON.stringify({ id, ...body }));
+    const { op, ...params } = body;
+    this.sendLine(JSON.stringify({ jsonrpc: "2.0", id, method: op, params }));
     return answer;
+  }
+
+  /** Sends a JSON-RPC notification (`notifications/cancelled`, say). */
+  notify(method: string, params: unknown): void {
+    this.sendLine(JSON.stringify({ jsonrpc: "2.0", method, params }));
   }
 
   /** The id the next request gets (to cancel it). */
@@ -72,13 +87,26 @@ export class TestKeeperClient {
     this.socket.write(`${line}\n`);
   }
 
-  events(id: number): KeeperEvent[] {
-    return this.messages.filter((m): m is KeeperEvent => "event" in m && m.id === id);
+  events(id: number): TestKeeperEvent[] {
+    return this.messages.filter((m): m is TestKeeperEvent => "event" in m && m.id === id);
   }
 
   close(): void {
     this.socket.destroy();
   }
+}
+
+/** A JSON-RPC message from the keeper as the tests read it. */
+function flat(message: { id?: number | string | null; result?: unknown; error?: { code: number; message: string; data?: object }; method?: string; params?: unknown }): KeeperMessage {
+  if (message.method === KEEPER_EVENT_METHOD) {
+    const { requestId = 0, ...event } = message.params as { requestId?: number };
+    return { id: requestId, ...event } as TestKeeperEvent;
+  }
+  if (message.error) {
+    const { data, ...error } = message.error;
+    return { id: message.id ?? null, error: { ...error, ...data } };
+  }
+  return { id: message.id as number, ok: message.result as Extract<KeeperAnswer, { ok: unknown }>["ok"] };
 }
 
 export function tokenOf(paths: KeeperPaths): string {

@@ -140,7 +140,7 @@ test("a server gone while idle: after more than a second the next connect finds 
   await opened.at(-1)!.close();
   const [reused] = await warm.connect([soon], [REPO], listener(), true);
   expect(reused!.status.state).toBe("connected");
-  await expect(warm.call(connected!.fingerprint, "echo", {}, caller())).rejects.toMatchObject({ unreachable: true });
+  await expect(warm.call(connected!.fingerprint, "echo", {}, caller())).rejects.toMatchObject({ kind: "unreachable" });
   expect(warm.size).toBe(0);
 });
 

@@ -34,7 +34,7 @@ function connections(closed: { count: number }): WarmConnections {
       transport.send = (message, options) => {
         const params = "method" in message && message.method === "tools/call" ? (message.params as { arguments?: { text?: string } }) : undefined;
         if (params?.arguments?.text !== REFUSED) return send(message, options);
-        return Promise.reject(new McpError(undefined, "MCP server 'a' needs you to sign in: run cat-code mcp login a", { status: 401, needsAuth: true }));
+        return Promise.reject(new McpError(undefined, "MCP server 'a' needs you to sign in: run cat-code mcp login a", { status: 401, kind: "needs-auth" }));
       };
       return transport;
     },
@@ -61,7 +61,7 @@ test("a call the server refuses for its sign-in retires that connection; a call 
   const sleeping = warm.call(first!.fingerprint, "sleep", { ms: 60_000, until: release }, caller());
   await waitFor(() => existsSync(record) && readFileSync(record, "utf8").includes('"name":"sleep"'), "the sleep call to reach the server");
   const refused = warm.call(first!.fingerprint, "echo", { text: REFUSED }, caller());
-  await expect(refused).rejects.toMatchObject({ needsAuth: true });
+  await expect(refused).rejects.toMatchObject({ kind: "needs-auth" });
   expect(warm.info().map((c) => c.name)).toEqual(["b"]);
   expect(closed.count).toBe(0);
 
@@ -88,13 +88,13 @@ test("a 403 asking for more scope leaves the connection in place: its sign-in st
       const send = transport.send.bind(transport);
       transport.send = (message, options) =>
         "method" in message && message.method === "tools/call"
-          ? Promise.reject(new McpError(undefined, "MCP server 'a' needs more access (scope admin)", { status: 403, needsAuth: true }))
+          ? Promise.reject(new McpError(undefined, "MCP server 'a' needs more access (scope admin)", { status: 403, kind: "needs-auth" }))
           : send(message, options);
       return transport;
     },
   });
   opened.push(warm);
   const [first] = await warm.connect([stdioServer("a", ECHO_SERVER)], [REPO], { socket: {}, onLog: () => {} });
-  await expect(warm.call(first!.fingerprint, "echo", { text: "hi" }, caller())).rejects.toMatchObject({ needsAuth: true });
+  await expect(warm.call(first!.fingerprint, "echo", { text: "hi" }, caller())).rejects.toMatchObject({ kind: "needs-auth" });
   expect(warm.info().map((c) => [c.name, c.state])).toEqual([["a", "connected"]]);
 });

@@ -4,10 +4,10 @@ import { ErrorCode } from "../../src/mcp/protocol.ts";
 
 describe("failedAt: a connect failure names its step", () => {
   test("a server's error or exit gets the step in front; code, fields and flags are kept, the original is the cause", () => {
-    const exited = new McpError(ErrorCode.ConnectionClosed, "the server exited with code 3", { data: { x: 1 }, status: 500, url: "http://h/mcp", probeEnded: true });
+    const exited = new McpError(ErrorCode.ConnectionClosed, "the server exited with code 3", { data: { x: 1 }, status: 500, url: "http://h/mcp", kind: "probe-ended" });
     const named = failedAt("initialize", exited) as McpError;
     expect(named.message).toBe("initialize failed: the server exited with code 3");
-    expect(named).toMatchObject({ code: ErrorCode.ConnectionClosed, data: { x: 1 }, status: 500, url: "http://h/mcp", probeEnded: true });
+    expect(named).toMatchObject({ code: ErrorCode.ConnectionClosed, data: { x: 1 }, status: 500, url: "http://h/mcp", kind: "probe-ended" });
     expect(named.cause).toBe(exited);
     expect((failedAt("tools/list", McpError.fromJsonRpc({ code: -32603, message: "boom" })) as Error).message).toBe("tools/list failed: boom");
   });
@@ -16,8 +16,8 @@ describe("failedAt: a connect failure names its step", () => {
     const kept = [
       McpError.timeout("initialize", 30_000),
       McpError.cancelled("initialize"),
-      new McpError(ErrorCode.ConnectionClosed, "cannot reach http://127.0.0.1:9/mcp", { unreachable: true }),
-      new McpError(undefined, "MCP server 'x' needs you to sign in", { needsAuth: true }),
+      new McpError(ErrorCode.ConnectionClosed, "cannot reach http://127.0.0.1:9/mcp", { kind: "unreachable" }),
+      new McpError(undefined, "MCP server 'x' needs you to sign in", { kind: "needs-auth" }),
       new McpError(undefined, "the server at http://h/mcp answered 401 Unauthorized", { status: 401 }),
       new McpError(undefined, "the server at http://h/mcp answered 403 Forbidden", { status: 403 }),
       new McpError(undefined, "the server at http://h/mcp redirected POST (307) to another origin", { status: 307 }),

@@ -9,7 +9,6 @@ import { REPO } from "../helpers/paths.ts";
  * interface both sides can import from a third.
  */
 const KNOWN = [
-  "src/mcp/client/elicitation-answers.ts src/mcp/client/elicitation-form.ts",
   "src/repl/resource-mentions.ts src/repl/resource-updates.ts",
 ];
 

@@ -72,7 +72,7 @@ async function templatesOf(server: string, client: McpClient): Promise<ResourceT
   try {
     return await client.listResourceTemplates();
   } catch (error) {
-    if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound || error.notOffered) throw error;
+    if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound || error.kind === "not-offered") throw error;
     log.debug(`MCP server '${server}' does not answer resources/templates/list (${error.message}): no templates`);
     return [];
   }

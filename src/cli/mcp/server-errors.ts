@@ -49,8 +49,8 @@ function statusError(status: ServerStatus): CliError | undefined {
 // The only place the CLI reads McpError's flags.
 function requestError(error: unknown, what: string): unknown {
   if (!(error instanceof McpError)) return error;
-  if (error.needsAuth) return CliError.needsAuth(error.message);
-  if (error.notOffered) return CliError.usage(error.message);
+  if (error.kind === "needs-auth") return CliError.needsAuth(error.message);
+  if (error.kind === "not-offered") return CliError.usage(error.message);
   return CliError.unavailable(`${what} failed: ${error.message}`);
 }
 

@@ -1,4 +1,4 @@
-import { KeeperClient, KeeperRequestError } from "../../keeper/keeper-client.ts";
+import { KeeperClient } from "../../keeper/keeper-client.ts";
 import { KeeperFolderError } from "../../keeper/keeper-folder.ts";
 import { askKeeper } from "../../keeper/keeper-query.ts";
 import { findOrStartKeeper } from "../../keeper/keeper-launch.ts";
@@ -77,7 +77,7 @@ class WarmServerAccess implements ServerAccess {
         },
         { onEvent: (event) => this.event(event) },
       );
-      if (!Array.isArray(statuses) || statuses.length !== this.entries.length) throw new KeeperRequestError({ message: "the connection keeper answered connect with the wrong statuses", keeper: true });
+      if (statuses.length !== this.entries.length) throw new McpError(undefined, "the connection keeper answered connect with the wrong statuses");
       this.statuses = statuses;
     } catch (error) {
       // Nothing was called yet: the keeper's trouble is no reason to fail what works cold.
@@ -95,18 +95,12 @@ class WarmServerAccess implements ServerAccess {
   async callTool(...[server, tool, args, options = {}]: Parameters<ServerAccess["callTool"]>): Promise<CallToolResult> {
     if (this.fallback) return this.fallback.callTool(server, tool, args, options);
     const onProgress = options.onProgress;
-    try {
-      const { result } = await this.client.request(
-        { op: "call", server, tool, arguments: args, elicitation: this.options.elicitation ?? "decline" },
-        { signal: options.signal, onEvent: (event) => (event.event === "progress" ? onProgress?.(event.progress) : this.event(event)) },
-      );
-      return result;
-    } catch (error) {
-      if (!(error instanceof KeeperRequestError)) throw error;
-      // The same McpError the server's answer gave a cold call: call-command's catch is unchanged.
-      const { message, code, needsAuth, notOffered } = error.wire;
-      throw new McpError(code, message, { needsAuth, notOffered });
-    }
+    // It rejects with the same McpError the server's answer gave a cold call: call-command's catch is unchanged.
+    const { result } = await this.client.request(
+      { op: "call", server, tool, arguments: args, elicitation: this.options.elicitation ?? "decline" },
+      { signal: options.signal, onEvent: (event) => (event.event === "progress" ? onProgress?.(event.progress) : this.event(event)) },
+    );
+    return result;
   }
 
   async closeAll(): Promise<void> {

@@ -75,10 +75,10 @@ export function fromDiscoverResult(raw: unknown): EraFinding {
 function afterFailedProbe(error: unknown, probe: EraProbe): EraFinding {
   if (!(error instanceof McpError) || isCancellation(error)) throw error;
   // An unreachable server, a refused sign-in: `initialize` would fail the same way.
-  if (error.unreachable || error.status === 401 || error.status === 403) throw error;
+  if (error.kind === "unreachable" || error.status === 401 || error.status === 403) throw error;
   // Some legacy stdio servers exit, or close stdout, on a method they do not know: the caller may
   // start the server again and go straight to `initialize`.
-  if (probe.connectionEnded()) throw error.with({ probeEnded: probe.kind === "stdio" });
+  if (probe.connectionEnded()) throw error.with({ kind: probe.kind === "stdio" ? "probe-ended" : error.kind });
   // Silence within the window: a legacy server may ignore a request before `initialize`.
   if (error.isTimeout) return { era: "legacy", silent: true };
   switch (error.code) {
@@ -111,7 +111,7 @@ function afterFailedProbe(error: unknown, probe: EraProbe): EraFinding {
  */
 export function answeredByServer(error: unknown, connectionEnded: boolean): boolean {
   if (!(error instanceof McpError) || isCancellation(error) || connectionEnded) return false;
-  return !error.unreachable && !error.isTimeout;
+  return error.kind !== "unreachable" && !error.isTimeout;
 }
 
 /** Whether a -32022 still lists our modern version: the request is worth one more try (a transient refusal). */

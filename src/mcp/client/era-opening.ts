@@ -31,7 +31,7 @@ export interface EraOpeningSteps {
   openModern(server: ModernServer): void;
   /** Whether the connection ended by itself (a stdio server that exited). */
   connectionEnded(): boolean;
-  /** Straight to the handshake: the server was started again because the probe ended it (`McpError.probeEnded`). */
+  /** Straight to the handshake: the server was started again because the probe ended it (the `McpError` kind `probe-ended`). */
   skipProbe?: boolean;
 }
 

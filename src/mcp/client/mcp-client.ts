@@ -112,7 +112,7 @@ export interface McpClientOptions extends ClientFeatureOptions {
   secrets?: () => readonly string[];
   /**
    * Straight to `initialize`, no probe: the pool starts a stdio server again so when the probe
-   * ended it (`McpError.probeEnded`); the era found is remembered.
+   * ended it (the `McpError` kind `probe-ended`); the era found is remembered.
    */
   skipProbe?: boolean;
   /** Whether a 2026-07-28 server that declares `listChanged` (tools, resources, prompts) gets a `subscriptions/listen` for it (default true). */
@@ -209,7 +209,7 @@ export class McpClient {
   /**
    * Starts the transport, finds the server's era and opens it (the handshake, or the modern
    * server's `server/discover`). On failure the state is FAILED with the reason, and the connection
-   * is closed: awaited, except after a probe that ended the server (`McpError.probeEnded`), whose
+   * is closed: awaited, except after a probe that ended the server (the `McpError` kind `probe-ended`), whose
    * caller starts it again at once; `close()` then waits for the old process tree to end.
    */
   async connect(options: { signal?: AbortSignal } = {}): Promise<void> {
@@ -224,7 +224,7 @@ export class McpClient {
         isCancellation(error) ? { status: "closed" } : { status: "failed", reason: (error as Error).message };
       // A server that closed its stdout and ignores the end of stdin takes the close's 2 s + 2 s.
       const closed = this.connection.close();
-      if (!(error instanceof McpError && error.probeEnded)) await closed;
+      if (!(error instanceof McpError && error.kind === "probe-ended")) await closed;
       else this.closed = closed.catch(() => {});
       throw error;
     }
@@ -555,7 +555,7 @@ export class McpClient {
         } catch (error) {
           if (!(error instanceof McpError)) throw error;
           if (this._era === "modern") {
-            if (error.streamLost && again.stream++ < MAX_STREAM_REISSUES) {
+            if (error.kind === "stream-lost" && again.stream++ < MAX_STREAM_REISSUES) {
               log.debug(`${this.transport.description}: the stream answering ${method} broke; sending it again`);
               continue;
             }
@@ -565,7 +565,7 @@ export class McpClient {
             }
             throw error;
           }
-          if (!error.sessionExpired || method === "initialize") throw error;
+          if (error.kind !== "session-expired" || method === "initialize") throw error;
           this.session.expired(sentIn);
           if (again.session++ > 0) {
             throw McpError.closed(`the server at ${error.url} expired the session, then refused the new one too (404 twice)`);
@@ -579,7 +579,7 @@ export class McpClient {
       if (options.signal?.aborted) throw McpError.cancelled(method);
       this.mask(error);
       // HTTP has no connection to end: a server that no longer answers at all is gone all the same.
-      if (error instanceof McpError && error.unreachable) this.lost(error);
+      if (error instanceof McpError && error.kind === "unreachable") this.lost(error);
       throw error;
     } finally {
       if (own) own.end();

@@ -89,7 +89,7 @@ export class SubscriptionListener {
  * broken stream, a closed connection or a status without a JSON-RPC error may pass.
  */
 function isRefusal(error: unknown): boolean {
-  if (!(error instanceof McpError) || error.streamLost || error.unreachable) return false;
+  if (!(error instanceof McpError) || error.kind === "stream-lost" || error.kind === "unreachable") return false;
   if (error.code === undefined || error.code === ErrorCode.ConnectionClosed) return false;
   return error.status === undefined || error.status < 500;
 }

@@ -138,7 +138,7 @@ export class ServerConnection {
         await client.connect({ signal });
       } catch (error) {
         // Not while closing: close closes the client it saw, and would miss a new one.
-        if (!(error instanceof McpError && error.probeEnded) || this.current !== client || this.closing) throw error;
+        if (!(error instanceof McpError && error.kind === "probe-ended") || this.current !== client || this.closing) throw error;
         // A legacy server that does not survive a method it does not know: started again, it gets
         // `initialize` first, and its client remembers it as legacy, so the next start skips the probe.
         log.debug(`MCP server '${name}': ${redactSecrets(error.message, client.secretValues())}; starting it again, straight to initialize`);
@@ -172,7 +172,7 @@ export class ServerConnection {
     } catch (error) {
       if (this.current !== client) return await client.close().catch(() => {});
       const { reason, stderr } = failureOf(client, transport, error as Error);
-      if (error instanceof McpError && error.needsAuth) {
+      if (error instanceof McpError && error.kind === "needs-auth") {
         this.state = { ...base, state: "needs-auth", reason };
       } else {
         this.state = { ...base, state: "failed", reason, stderr };

@@ -149,7 +149,7 @@ export class JsonRpcConnection {
 
 /**
  * The response to a request the server sent us: the handler's result, or the error it threw as a
- * JSON-RPC error (-32601 when there is no handler). A server's request is never left unanswered.
+ * JSON-RPC error with its code and data (-32601 when there is no handler). A server's request is never left unanswered.
  */
 async function replyToServerRequest(handler: ServerRequestHandler | undefined, request: JsonRpcRequest): Promise<JsonRpcResponse> {
   try {
@@ -157,7 +157,8 @@ async function replyToServerRequest(handler: ServerRequestHandler | undefined, r
     return { jsonrpc: "2.0", id: request.id, result: (await handler(request)) ?? {} };
   } catch (error) {
     const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
-    return { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message } };
+    const data = error instanceof McpError ? error.data : undefined;
+    return { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message, ...(data === undefined ? {} : { data }) } };
   }
 }
 

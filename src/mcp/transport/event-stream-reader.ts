@@ -33,7 +33,7 @@ export interface ReadStreamOptions {
 export interface ReadUntilAnsweredOptions extends ReadStreamOptions {
   /**
    * Re-opens the stream with `GET` + `Last-Event-ID`. Absent (the 2026-07-28 revision has no
-   * resumption), a stream that ends unanswered fails with an `McpError` marked `streamLost`.
+   * resumption), a stream that ends unanswered fails with an `McpError` of kind `stream-lost`.
    */
   resume?: (lastEventId: string) => Promise<Response>;
   /** The wait before resuming when the server sent no `retry`. */
@@ -77,7 +77,7 @@ export async function readUntilAnswered(first: Response, options: ReadUntilAnswe
     }
     signal.throwIfAborted();
     if (!options.resume) {
-      throw new McpError(ErrorCode.ConnectionClosed, `the server at ${url} ended the stream before answering ${method}`, { url, streamLost: true });
+      throw new McpError(ErrorCode.ConnectionClosed, `the server at ${url} ended the stream before answering ${method}`, { url, kind: "stream-lost" });
     }
     const { lastEventId, retryMs } = position;
     if (lastEventId === undefined) {

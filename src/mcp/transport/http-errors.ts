@@ -15,7 +15,7 @@ const ERROR_BODY_LIMIT = 64 * 1024;
 export function unreachable(shownUrl: string, error: unknown): McpError {
   const cause = error instanceof Error ? error.message : String(error);
   // Not kept as the `cause`: Bun's fetch errors carry the whole URL, query included, in `path`.
-  return new McpError(ErrorCode.ConnectionClosed, `cannot reach ${shownUrl}: ${cause}`, { url: shownUrl, unreachable: true });
+  return new McpError(ErrorCode.ConnectionClosed, `cannot reach ${shownUrl}: ${cause}`, { url: shownUrl, kind: "unreachable" });
 }
 
 /**

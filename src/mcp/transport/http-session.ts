@@ -205,7 +205,7 @@ export class HttpSession {
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       // The status stays, so no one mistakes a refused sign-in for a server that cannot be reached.
-      throw new McpError(undefined, error.message, { url: this.shownUrl, status: response.status, needsAuth: error.needsSignIn, cause: error });
+      throw new McpError(undefined, error.message, { url: this.shownUrl, status: response.status, kind: error.needsSignIn ? "needs-auth" : undefined, cause: error });
     }
   }
 

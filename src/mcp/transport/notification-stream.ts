@@ -145,7 +145,7 @@ export class NotificationStream {
         response = await this.session.listen(position.lastEventId, signal);
       } catch (error) {
         signal.throwIfAborted();
-        if (wasOpen && error instanceof McpError && error.unreachable) {
+        if (wasOpen && error instanceof McpError && error.kind === "unreachable") {
           stop("given-up", `the server went away: ${error.message}`);
           this.options.onServerGone?.(error);
           return;

@@ -61,11 +61,17 @@ describe("statusWarning: the line for a server a command about every server skip
 describe("cliErrorFor(error)", () => {
   const what = "calling 'echo' on 'echo'";
   const errors: [string, unknown, ExitCode, string][] = [
-    ["a sign-in only the user can give", new McpError(ErrorCode.InternalError, "sign in again: cat-code mcp login echo", { needsAuth: true }), ExitCode.NeedsAuth, "sign in again: cat-code mcp login echo"],
+    ["a sign-in only the user can give", new McpError(ErrorCode.InternalError, "sign in again: cat-code mcp login echo", { kind: "needs-auth" }), ExitCode.NeedsAuth, "sign in again: cat-code mcp login echo"],
     ["a feature the server does not offer", McpError.notOffered("echo", "prompts"), ExitCode.Usage, McpError.notOffered("echo", "prompts").message],
     ["a timeout", McpError.timeout("tools/call", 300), ExitCode.Unavailable, "calling 'echo' on 'echo' failed: tools/call timed out after 300 ms"],
     ["a crash", McpError.closed("exited with code 3"), ExitCode.Unavailable, "calling 'echo' on 'echo' failed: exited with code 3"],
     ["the server's own error", new McpError(-32602, "bad uri"), ExitCode.Unavailable, "calling 'echo' on 'echo' failed: bad uri"],
+    ...(["session-expired", "stream-lost", "unreachable", "probe-ended"] as const).map((kind): [string, unknown, ExitCode, string] => [
+      `an error of kind ${kind}`,
+      new McpError(undefined, "it went away", { kind }),
+      ExitCode.Unavailable,
+      "calling 'echo' on 'echo' failed: it went away",
+    ]),
   ];
 
   test.each(errors)("%s", (_, error, exitCode, message) => {

@@ -49,7 +49,7 @@ describe("signing in", () => {
   test("without a person to sign in, a server that asks is NEEDS-AUTH with the command to run", async () => {
     const server = await fixture();
     const error = await failure(connect(server.mcpUrl, { store: storeIn() }));
-    expect(error.needsAuth).toBe(true);
+    expect(error.kind).toBe("needs-auth");
     expect(error.status).toBe(401);
     expect(error.message).toBe(`'notes' (${server.mcpUrl}) needs you to sign in: run cat-code mcp login notes`);
     expect(authorizeRequests(server)).toEqual([]);
@@ -87,7 +87,7 @@ describe("signing in", () => {
     const store = storeIn();
     await connect(first.mcpUrl, { store, interaction: fetchingBrowser() });
     const error = await failure(connect(second.mcpUrl, { store }));
-    expect(error.needsAuth).toBe(true);
+    expect(error.kind).toBe("needs-auth");
     expect(second.records().some((r) => r.authorization !== undefined)).toBe(false);
   });
 
@@ -131,7 +131,7 @@ describe("signing in", () => {
     await (await fetch(`${server.issuer}/revoke`, { method: "POST", body })).arrayBuffer();
     await waitUntilRefused(server, held.accessToken);
     const error = await failure(connect(server.mcpUrl, { store }));
-    expect(error.needsAuth).toBe(true);
+    expect(error.kind).toBe("needs-auth");
     expect(tokenGrants(server)).toEqual(["authorization_code"]);
   });
 
@@ -141,7 +141,7 @@ describe("signing in", () => {
     await connect(server.mcpUrl, { store, interaction: fetchingBrowser() });
     await waitUntilRefused(server, store.tokens({ server: "notes", url: server.mcpUrl })!.accessToken);
     const error = await failure(connect(server.mcpUrl, { store }));
-    expect(error.needsAuth).toBe(true);
+    expect(error.kind).toBe("needs-auth");
     expect(error.message).toContain("run cat-code mcp login notes");
     expect(tokenGrants(server)).toEqual(["authorization_code", "refresh_token"]);
   });
@@ -184,7 +184,7 @@ describe("the store is the one source of truth", () => {
     // Signed out elsewhere: the next request carries no token and is NEEDS-AUTH; nothing is refreshed or written back.
     await storeIn(home).forgetTokens("notes");
     const error = await failure(warm.callTool("echo", { text: "b" }));
-    expect(error.needsAuth).toBe(true);
+    expect(error.kind).toBe("needs-auth");
     expect(refreshTokensSent(server)).toHaveLength(1);
     expect(storeIn(home).tokens(key)).toBeUndefined();
     expect(rotated.refreshToken).toBeString();
@@ -236,7 +236,7 @@ describe("scope step-up", () => {
     await connect(server.mcpUrl, { store, interaction: fetchingBrowser() });
     const client = await connect(server.mcpUrl, { store });
     const error = await failure(client.callTool("whoami", {}));
-    expect(error.needsAuth).toBe(true);
+    expect(error.kind).toBe("needs-auth");
     expect(error.status).toBe(403);
     expect(error.message).toBe(`'notes' (${server.mcpUrl}) needs more access (scope notes:write): run cat-code mcp login notes`);
     expect(store.wantedScopes({ server: "notes", url: server.mcpUrl })).toContain("notes:write");
@@ -253,7 +253,7 @@ describe("scope step-up", () => {
     const server = await fixture(["--scopes-supported", "notes:read", "--require-scope", "notes:admin"]);
     const client = await connect(server.mcpUrl, { store: storeIn(), interaction: fetchingBrowser() });
     const error = await failure(client.callTool("whoami", {}));
-    expect(error.needsAuth).toBe(false);
+    expect(error.kind).toBeUndefined();
     expect(authorizeRequests(server).length).toBeLessThanOrEqual(3);
   });
 });
@@ -272,7 +272,7 @@ describe("other grants and refusals", () => {
   test("metadata naming another resource is refused before the authorization server is asked: a failure, not NEEDS-AUTH", async () => {
     const server = await fixture(["--prm", "wrong-resource"]);
     const error = await failure(connect(server.mcpUrl, { store: storeIn(), interaction: fetchingBrowser() }));
-    expect(error.needsAuth).toBe(false);
+    expect(error.kind).toBeUndefined();
     expect(error.message).toContain("resource");
     expect(server.records().some((r) => r.path === "/authorize" || r.path === "/register" || r.path === "/token")).toBe(false);
   });

@@ -39,15 +39,15 @@ test("-32601 is modern only with HTTP 404", async () => {
 
 test("a connection that ended, an unreachable server and the caller's cancellation are not fallbacks", async () => {
   const exited = McpError.closed("the server exited with code 3");
-  // A stdio server the probe ended: the caller may start it again (probeEnded), straight to initialize.
-  await expect(detectEra(failingProbe(exited, "stdio", true))).rejects.toMatchObject({ message: exited.message, code: exited.code, probeEnded: true });
-  const unreachable = new McpError(ErrorCode.ConnectionClosed, "cannot reach http://x", { unreachable: true });
+  // A stdio server the probe ended: the caller may start it again (kind probe-ended), straight to initialize.
+  await expect(detectEra(failingProbe(exited, "stdio", true))).rejects.toMatchObject({ message: exited.message, code: exited.code, kind: "probe-ended" });
+  const unreachable = new McpError(ErrorCode.ConnectionClosed, "cannot reach http://x", { kind: "unreachable" });
   await expect(detectEra(failingProbe(unreachable, "http"))).rejects.toBe(unreachable);
   const cancelled = McpError.cancelled("server/discover");
   await expect(detectEra(failingProbe(cancelled))).rejects.toBe(cancelled);
 });
 
-test("a stdio server that exits on the probe fails the connect with its exit, named as the probe's, marked probeEnded, with no handshake tried", async () => {
+test("a stdio server that exits on the probe fails the connect with its exit, named as the probe's, of kind probe-ended, with no handshake tried", async () => {
   const client = new McpClient(
     new StdioTransport({ command: "bash", args: ["-c", "read -r line; echo 'no such thing' >&2; exit 3"], env: { PATH: process.env.PATH ?? "" } }),
     { timeoutMs: 10_000 },
@@ -56,6 +56,6 @@ test("a stdio server that exits on the probe fails the connect with its exit, na
   expect(error).toBeInstanceOf(McpError);
   expect(error.message).toStartWith("server/discover (the era probe) failed: the server exited with code 3; its last stderr lines:\n");
   expect(error.message).toEndWith("no such thing");
-  expect(error.probeEnded).toBe(true);
+  expect(error.kind).toBe("probe-ended");
   expect(client.state.status).toBe("failed");
 });

@@ -38,7 +38,7 @@ describe("server-filesystem: tools only", () => {
     for (const feature of ["resources", "resourceSubscriptions", "prompts", "completions"] as const) expect(client.offers(feature)).toBe(false);
   });
 
-  test("every method rejects with notOffered, naming the server and the capability, and nothing is sent", async () => {
+  test("every method rejects with kind not-offered, naming the server and the capability, and nothing is sent", async () => {
     const before = transport.methods.length;
     const attempts: Array<[Promise<unknown>, string]> = [
       [client.listResources(), "MCP server 'fs' does not offer resources (it declares no 'resources' capability)"],
@@ -54,7 +54,7 @@ describe("server-filesystem: tools only", () => {
       const error = await attempt.then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(McpError);
       expect((error as McpError).message).toContain(message);
-      expect((error as McpError).notOffered).toBe(true);
+      expect((error as McpError).kind).toBe("not-offered");
       expect((error as McpError).code).toBe(ErrorCode.MethodNotFound);
     }
     // A positive sign the wire is live and in order: a request that is sent goes through after them.

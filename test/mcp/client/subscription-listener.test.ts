@@ -16,7 +16,7 @@ function scriptedListen() {
   return { calls, listen };
 }
 
-const lost = () => new McpError(ErrorCode.ConnectionClosed, "the server ended the stream", { streamLost: true });
+const lost = () => new McpError(ErrorCode.ConnectionClosed, "the server ended the stream", { kind: "stream-lost" });
 
 test("a listen stream that ends is opened again after the backoff, not before", async () => {
   const clock = new FakeClock();

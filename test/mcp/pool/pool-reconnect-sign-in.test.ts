@@ -56,7 +56,7 @@ test("a reconnect lent a person signs in where the server moved, and the connect
   // Signed out elsewhere: the live connection's next request is NEEDS-AUTH, never a browser again.
   await auth.store.forgetTokens("notes");
   const error = await failure(pool.client("notes")!.callTool("echo", { text: "hi" }));
-  expect(error.needsAuth).toBe(true);
+  expect(error.kind).toBe("needs-auth");
   expect(browser.opened).toHaveLength(1);
 });
 

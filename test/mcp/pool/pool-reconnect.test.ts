@@ -21,7 +21,7 @@ class NeedsAuthTransport extends MemoryTransport {
     super({});
   }
   override async start(): Promise<void> {
-    throw new McpError(undefined, "'linear' (https://linear.example/mcp) needs you to sign in: run cat-code mcp login linear", { needsAuth: true });
+    throw new McpError(undefined, "'linear' (https://linear.example/mcp) needs you to sign in: run cat-code mcp login linear", { kind: "needs-auth" });
   }
 }
 

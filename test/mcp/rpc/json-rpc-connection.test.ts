@@ -122,21 +122,24 @@ describe("JsonRpcConnection: what the server sends of its own accord", () => {
     expect(reply).toEqual({ jsonrpc: "2.0", id: "srv-1", result: { echoed: { x: 1 } } });
   });
 
-  test("a handler's McpError becomes its code; any other throw -32603; no handler at all -32601", async () => {
+  test("a handler's McpError becomes its code and data; any other throw -32603; no handler at all -32601", async () => {
     const { wire, connection } = connected();
     wire.deliver({ jsonrpc: "2.0", id: 1, method: "sampling/createMessage" });
     connection.onRequest = (request) => {
       if (request.method === "elicitation/create") throw new McpError(-32602, "no forms here");
+      if (request.method === "keeper/call") throw new McpError(-32001, "timed out", { data: { kind: "unreachable" } });
       throw new Error("boom");
     };
     wire.deliver({ jsonrpc: "2.0", id: 2, method: "elicitation/create" });
     wire.deliver({ jsonrpc: "2.0", id: 3, method: "roots/list" });
-    const replies = await waitFor(() => wire.replies().length === 3 && wire.replies(), "three replies");
+    wire.deliver({ jsonrpc: "2.0", id: 4, method: "keeper/call" });
+    const replies = await waitFor(() => wire.replies().length === 4 && wire.replies(), "four replies");
     const byId = Object.fromEntries(replies.map((r) => [String((r as { id: unknown }).id), (r as { error: unknown }).error]));
     expect(byId).toEqual({
       "1": { code: ErrorCode.MethodNotFound, message: "Method not found: sampling/createMessage" },
       "2": { code: -32602, message: "no forms here" },
       "3": { code: ErrorCode.InternalError, message: "boom" },
+      "4": { code: -32001, message: "timed out", data: { kind: "unreachable" } },
     });
   });
 

@@ -97,7 +97,7 @@ test("a stream that breaks three times fails the call, saying the stream ended",
   const client = await connect(server);
   const error = await client.callTool("flaky", {}).catch((e) => e);
   expect(error.message).toContain("ended the stream before answering tools/call");
-  expect(error.streamLost).toBe(true);
+  expect(error.kind).toBe("stream-lost");
   expect(server.posts("tools/call")).toHaveLength(3);
 });
 
