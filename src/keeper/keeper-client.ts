@@ -1,5 +1,5 @@
 import type { Socket } from "bun";
-import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
+import { TextLineSplitter } from "../mcp/light-index.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
 import type { KeeperAnswer, KeeperEvent, KeeperMessage, KeeperRequest, WireError } from "./keeper-protocol.ts";
 import { KEEPER_SILENCE_MS, MAX_KEEPER_LINE_BYTES } from "./keeper-protocol.ts";

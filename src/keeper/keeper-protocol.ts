@@ -6,9 +6,8 @@
  * that command's calls still running (the servers stay warm). CONTRACT: both sides code against this.
  */
 import type { ToolProgress } from "../agent/tool.ts";
-import type { ServerLogEntry } from "../mcp/client/server-log.ts";
+import type { ServerLogEntry, ServerStatus } from "../mcp/index.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
-import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../mcp/protocol.ts";
 
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */

@@ -1,8 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
-import type { ServerLogEntry } from "../mcp/client/server-log.ts";
-import { McpError } from "../mcp/mcp-error.ts";
-import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
+import type { ServerLogEntry } from "../mcp/index.ts";
+import { McpError, TextLineSplitter } from "../mcp/light-index.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
 import { KEEPER_HEARTBEAT_MS, type KeeperAnswer, type KeeperMessage, type KeeperRequest, type WireError } from "./keeper-protocol.ts";

@@ -12,7 +12,7 @@ import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { StatusLine } from "../terminal/status-line.ts";
 import { firstLine } from "../terminal/terminal-text.ts";
 import { log } from "../log.ts";
-import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import type { McpToolPool } from "../mcp/index.ts";
 import { AgentSession } from "./agent-session.ts";
 import { signInNote } from "./mcp-startup.ts";
 import { cliLoginHint } from "../terminal/render-status.ts";

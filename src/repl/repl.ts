@@ -3,7 +3,7 @@ import type { RunOutcome } from "../agent/agent-loop.ts";
 import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
-import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import type { McpToolPool } from "../mcp/index.ts";
 import { VERSION } from "../version.ts";
 import { AgentSession } from "./agent-session.ts";
 import { memoryWarningLines } from "./memory-command.ts";

@@ -1,7 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import { McpError } from "../../mcp/mcp-error.ts";
-import { flattenContent } from "../../mcp/tools/flatten-content.ts";
+import { flattenContent, McpError } from "../../mcp/light-index.ts";
 import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
