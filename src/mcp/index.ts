@@ -1,12 +1,15 @@
 /**
  * src/mcp's front door: what the layers above (cli, repl, keeper, terminal) may use of MCP, and
  * nothing more. They import from here, from config/* (mcp.json, settings files) and protocol.ts
- * (wire types); test/structure/layers.test.ts holds them to it. Values that start-up paths need
- * come through light-index.ts instead, so that a command a keeper serves does not load the pool.
+ * (wire types); test/structure/layers.test.ts holds them to it. Importing this file evaluates all
+ * of src/mcp: the values the commands a keeper serves need also come through two light sides,
+ * light-index.ts and text-index.ts, so that those commands do not load the pool.
  */
 
-// Light values (see light-index.ts): errors, roots, server log lines, line framing, tool text.
-export { McpError, isCancellation, RootsProvider, atLeast, serverLogDebugLine, TextLineSplitter, flattenContent, formatBytes, describeTool, assignToolNames } from "./light-index.ts";
+// Light values: errors, roots, the debug line of a server log message, line framing.
+export { McpError, isCancellation, RootsProvider, serverLogDebugLine, TextLineSplitter } from "./light-index.ts";
+// Light values: tool results, tool listings and server log levels as text.
+export { flattenContent, formatBytes, describeTool, assignToolNames, atLeast } from "./text-index.ts";
 
 // The pool: every configured server, connected in parallel, its tools in one registry.
 export { McpToolPool } from "./pool/tool-pool.ts";

@@ -1,5 +1,5 @@
 import type { ServerLogEntry } from "../mcp/index.ts";
-import { atLeast } from "../mcp/light-index.ts";
+import { atLeast } from "../mcp/text-index.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
 /** Enough for a server with something to say; a server that says more is flooding. */

@@ -7,8 +7,8 @@ import { REPO } from "../helpers/paths.ts";
  * The layers of DESIGN.md, each with the layers it may import from (besides itself). Arrows run one
  * way: cli -> repl -> terminal -> agent and mcp -> system (cli -> keeper -> terminal: the connection keeper); inside mcp, pool -> tools -> client ->
  * rpc -> transport -> auth -> config. The MCP adapter and pool know the agent's Tool interface (the seed's design);
- * nothing in agent knows MCP. The layers above mcp enter it by its front door ("mcp/door": index.ts and
- * light-index.ts), config and protocol.ts only; the door may import every room behind it.
+ * nothing in agent knows MCP. The layers above mcp enter it by its front door ("mcp/door": index.ts and its
+ * light sides light-index.ts and text-index.ts), config and protocol.ts only; the door may import every room behind it.
  */
 const ALLOWED: Record<string, string[]> = {
   cli: ["repl", "keeper", "terminal", "settings", "agent", "mcp/door", "mcp/config", "mcp", "system", "root"],
@@ -36,7 +36,7 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 /** src/mcp's front door: the one way in for the layers above it (with config/* and protocol.ts). */
-const FRONT_DOOR = ["index.ts", "light-index.ts"];
+const FRONT_DOOR = ["index.ts", "light-index.ts", "text-index.ts"];
 /** The layers that may enter src/mcp by its front door only. */
 const THROUGH_THE_DOOR = ["cli", "repl", "keeper", "terminal", "settings"];
 
@@ -68,7 +68,7 @@ test("the layers above mcp enter it by its front door, config and protocol types
     for (const { path, target } of relativeImports(file)) {
       const inside = relative(mcp, target);
       if (inside.startsWith("..") || FRONT_DOOR.includes(inside) || inside === "protocol.ts" || inside.startsWith("config/")) continue;
-      deep.push(`${relative(REPO, file)} imports ${path}: import it from src/mcp/index.ts (from light-index.ts if it is a value a start-up path needs; export it there if it is missing), or from src/mcp/config/* or src/mcp/protocol.ts`);
+      deep.push(`${relative(REPO, file)} imports ${path}: import it from src/mcp/index.ts (values a keeper-served command needs: from light-index.ts or text-index.ts; export it there if it is missing), or from src/mcp/config/* or src/mcp/protocol.ts`);
     }
   }
   expect(deep).toEqual([]);

@@ -1,6 +1,7 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import { flattenContent, McpError } from "../../mcp/light-index.ts";
+import { McpError } from "../../mcp/light-index.ts";
+import { flattenContent } from "../../mcp/text-index.ts";
 import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";

@@ -1,7 +1,7 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { log } from "../../log.ts";
-import { assignToolNames, describeTool } from "../../mcp/light-index.ts";
+import { assignToolNames, describeTool } from "../../mcp/text-index.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
