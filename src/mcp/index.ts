@@ -15,7 +15,7 @@ export { flattenContent, formatBytes, describeTool, assignToolNames, atLeast } f
 export { McpToolPool } from "./pool/tool-pool.ts";
 export type { ToolPoolOptions } from "./pool/tool-pool-options.ts";
 // Server statuses (data, not exceptions) and the events a pool emits as they change.
-export type { ServerState, ServerStatus } from "./pool/server-status.ts";
+export type { ServerStatus } from "./pool/server-status.ts";
 export type { ServerEvent } from "./pool/server-events.ts";
 
 // One server's client: resources, prompts, completions, and what it offers.
