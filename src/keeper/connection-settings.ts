@@ -1,6 +1,5 @@
 /** How the keeper holds one connection for its commands: whose sign-in it uses, and how long it stays without use. */
-import { CredentialsStore } from "../mcp/auth/credentials-store.ts";
-import type { AuthContext } from "../mcp/auth/server-authorizer.ts";
+import { type AuthContext, CredentialsStore } from "../mcp/index.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../mcp/config/server-config.ts";
 import { cliSignInHint } from "../terminal/render-status.ts";
 import { keepAliveSeconds } from "./keep-alive-setting.ts";

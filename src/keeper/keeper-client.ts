@@ -1,8 +1,7 @@
 import type { Socket } from "bun";
 import * as v from "valibot";
-import { McpError } from "../mcp/mcp-error.ts";
+import { JsonRpcConnection, McpError } from "../mcp/light-index.ts";
 import type { JsonRpcNotification } from "../mcp/protocol.ts";
-import { JsonRpcConnection } from "../mcp/rpc/json-rpc-connection.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
 import { errorFromKeeper } from "./keeper-errors.ts";
 import { KEEPER_EVENT_METHOD, KEEPER_SILENCE_MS, KeeperEvent, KeeperResult, MAX_KEEPER_LINE_BYTES, type KeeperOp, type KeeperRequest } from "./keeper-protocol.ts";

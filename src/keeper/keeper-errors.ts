@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { MCP_ERROR_KINDS, McpError } from "../mcp/mcp-error.ts";
+import { MCP_ERROR_KINDS, McpError } from "../mcp/light-index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
 
 /**

@@ -11,9 +11,9 @@
 import { isAbsolute } from "node:path";
 import * as v from "valibot";
 import { ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
-import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../mcp/index.ts";
+import { LoggingLevel } from "../mcp/light-index.ts";
 import { CallToolResult, Implementation, ToolDefinition } from "../mcp/protocol.ts";
-import { LoggingLevel } from "../mcp/stateless-protocol.ts";
 
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */
 export const KEEPER_PROTOCOL = 3;

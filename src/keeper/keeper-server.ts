@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { log } from "../log.ts";
-import { EraMemory } from "../mcp/client/era-memory.ts";
+import { EraMemory } from "../mcp/index.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
 import { checkKeeperFile, KeeperFolderError, prepareKeeperFolder } from "./keeper-folder.ts";
 import { newKeeperToken, readKeeperInfo, removeIfOurs, writeKeeperInfo } from "./keeper-info.ts";

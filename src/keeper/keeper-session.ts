@@ -1,9 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import * as v from "valibot";
-import type { ServerLogEntry } from "../mcp/client/server-log.ts";
+import type { ServerLogEntry } from "../mcp/index.ts";
+import { JsonRpcConnection } from "../mcp/light-index.ts";
 import { classifyMessage, ErrorCode, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
-import { JsonRpcConnection } from "../mcp/rpc/json-rpc-connection.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
 import { keeperFailure, keeperRefusal, type KeeperErrorData } from "./keeper-errors.ts";

@@ -1,8 +1,6 @@
-import { McpError } from "../mcp/mcp-error.ts";
+import type { Transport } from "../mcp/index.ts";
+import { McpError, parseMessage, TextLineSplitter } from "../mcp/light-index.ts";
 import type { JsonRpcMessage } from "../mcp/protocol.ts";
-import { parseMessage } from "../mcp/transport/parse-message.ts";
-import type { Transport } from "../mcp/transport/transport.ts";
-import { TextLineSplitter } from "../mcp/transport/text-line-splitter.ts";
 
 /** The socket under a KeeperSocketTransport: whoever owns it writes what it is given and ends it. */
 export interface SocketEnd {

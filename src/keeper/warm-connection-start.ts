@@ -1,11 +1,5 @@
-import type { EraMemory } from "../mcp/client/era-memory.ts";
-import { RootsProvider } from "../mcp/client/roots.ts";
+import { createTransport, type EraMemory, EraMemoryHandles, hasStoredTokens, RootsProvider, ServerConnection, type Transport, type TransportContext } from "../mcp/index.ts";
 import type { ServerConfig } from "../mcp/config/server-config.ts";
-import { hasStoredTokens } from "../mcp/pool/server-sign-in.ts";
-import { EraMemoryHandles } from "../mcp/pool/era-memory-handles.ts";
-import { ServerConnection } from "../mcp/pool/server-connection.ts";
-import { createTransport, type TransportContext } from "../mcp/transport/create-transport.ts";
-import type { Transport } from "../mcp/transport/transport.ts";
 import { keeperAuth } from "./connection-settings.ts";
 import type { ServerRequest } from "./keeper-protocol.ts";
 import { callFor, forEachSocket, isHttp, type Warm } from "./warm-connection.ts";

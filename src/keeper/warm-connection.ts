@@ -1,12 +1,5 @@
-import type { AuthContext } from "../mcp/auth/server-authorizer.ts";
-import type { ElicitationHandler } from "../mcp/client/elicitation.ts";
-import type { ProgressUpdate } from "../mcp/client/progress.ts";
-import type { ServerLogEntry } from "../mcp/client/server-log.ts";
+import { type AuthContext, type ElicitationHandler, hasStoredTokens, McpError, type ProgressUpdate, type ServerConnection, type ServerLogEntry, type ServerStatus } from "../mcp/index.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
-import { McpError } from "../mcp/mcp-error.ts";
-import { hasStoredTokens } from "../mcp/pool/server-sign-in.ts";
-import type { ServerConnection } from "../mcp/pool/server-connection.ts";
-import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { ClockTimer } from "../system/clock.ts";
 import type { ServerRequest } from "./keeper-protocol.ts";
 

@@ -1,11 +1,8 @@
 import { log } from "../log.ts";
-import type { EraMemory } from "../mcp/client/era-memory.ts";
+import type { EraMemory, ServerStatus, Transport, TransportContext } from "../mcp/index.ts";
+import { McpError } from "../mcp/light-index.ts";
 import { describeServer, type ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
-import { McpError } from "../mcp/mcp-error.ts";
-import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../mcp/protocol.ts";
-import type { TransportContext } from "../mcp/transport/create-transport.ts";
-import type { Transport } from "../mcp/transport/transport.ts";
 import { systemClock, type Clock } from "../system/clock.ts";
 import { connectionFingerprint, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
 import { keepAliveMs } from "./connection-settings.ts";

@@ -1,6 +1,6 @@
 import { cutText } from "../system/cut-text.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
-import type { ElicitResult } from "../mcp/client/elicitation.ts";
+import type { ElicitResult } from "../mcp/index.ts";
 import type { Style } from "./tool-call-line.ts";
 
 /** A server's message is shown up to this many lines. */

@@ -1,6 +1,4 @@
-import type { ElicitationHandler, ElicitationRequest, ElicitResult, FormElicitationRequest } from "../mcp/client/elicitation.ts";
-import { answerField } from "../mcp/client/elicitation-answers.ts";
-import type { ElicitContent, ElicitValue, FormField } from "../mcp/client/elicitation-form.ts";
+import { answerField, type ElicitationHandler, type ElicitationRequest, type ElicitContent, type ElicitResult, type ElicitValue, type FormElicitationRequest, type FormField } from "../mcp/index.ts";
 import { openInBrowser } from "../system/open-in-browser.ts";
 import { clean, messageLines, noAnswer, type PromptIo } from "./elicitation-io.ts";
 import { askLinkConsent } from "./link-consent.ts";

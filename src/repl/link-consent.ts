@@ -1,4 +1,4 @@
-import type { ElicitResult, UrlElicitationRequest } from "../mcp/client/elicitation.ts";
+import type { ElicitResult, UrlElicitationRequest } from "../mcp/index.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { clean, messageLines, noAnswer, type PromptIo } from "./elicitation-io.ts";
 

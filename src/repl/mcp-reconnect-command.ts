@@ -1,4 +1,4 @@
-import type { McpToolPool, ServerStatus } from "../mcp/pool/tool-pool.ts";
+import type { McpToolPool, ServerStatus } from "../mcp/index.ts";
 import { nearestNames } from "../terminal/suggest.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { LoginHint } from "../terminal/render-status.ts";

@@ -1,8 +1,5 @@
-import { AuthError, signInCancelled } from "../mcp/auth/auth-error.ts";
-import { signOut } from "../mcp/auth/sign-out.ts";
+import { AuthError, currentIssuer, type McpToolPool, signInCancelled, signInToServer, signOut } from "../mcp/index.ts";
 import { type ServerEntry, setsOwnAuthorization } from "../mcp/config/server-config.ts";
-import { currentIssuer, signInToServer } from "../mcp/pool/server-sign-in.ts";
-import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { browserSignIn, issuerText } from "../terminal/browser-sign-in.ts";
 import { signOutLine } from "../terminal/sign-out-line.ts";
 import { nearestNames } from "../terminal/suggest.ts";

@@ -1,4 +1,4 @@
-import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../mcp/index.ts";
 import { type LoginHint, replLoginHint } from "../terminal/render-status.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 

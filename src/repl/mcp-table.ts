@@ -1,4 +1,4 @@
-import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../mcp/index.ts";
 import { revisionText, type LoginHint } from "../terminal/render-status.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 

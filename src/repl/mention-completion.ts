@@ -1,5 +1,4 @@
-import type { McpClient } from "../mcp/client/mcp-client.ts";
-import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import type { McpClient, McpToolPool } from "../mcp/index.ts";
 import type { ResourceTemplate } from "../mcp/protocol.ts";
 import type { CompletionSource } from "./completion.ts";
 import type { RemoteCompletions } from "./remote-completion.ts";

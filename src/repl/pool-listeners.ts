@@ -1,6 +1,5 @@
-import type { ElicitationHandler } from "../mcp/client/elicitation.ts";
+import type { ElicitationHandler, McpToolPool } from "../mcp/index.ts";
 import type { ToolDefinition } from "../mcp/protocol.ts";
-import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
 import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { serverEventLine } from "./server-event-lines.ts";
 

@@ -11,7 +11,7 @@ import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { StatusLine } from "../terminal/status-line.ts";
 import { firstLine } from "../terminal/terminal-text.ts";
 import { log } from "../log.ts";
-import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import type { McpToolPool } from "../mcp/index.ts";
 import { AgentSession } from "./agent-session.ts";
 import { listenToPool } from "./pool-listeners.ts";
 import { signInNote } from "./mcp-startup.ts";

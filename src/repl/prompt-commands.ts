@@ -1,10 +1,7 @@
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { log } from "../log.ts";
-import type { McpClient } from "../mcp/client/mcp-client.ts";
-import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import { type McpClient, McpError, type McpToolPool, namespacedToolName, stableHash, withSuffix } from "../mcp/index.ts";
 import type { Prompt } from "../mcp/protocol.ts";
-import { namespacedToolName, stableHash, withSuffix } from "../mcp/tools/tool-names.ts";
-import { McpError } from "../mcp/mcp-error.ts";
 import { cutText } from "../system/cut-text.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { LineCompleter } from "./line-reader.ts";

@@ -2,7 +2,7 @@ import { DEFAULT_IMAGE_LIMITS, ImageBudget } from "../agent/image-budget.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { limitOutput, TOOL_OUTPUT_LIMIT } from "../agent/tools/output-limit.ts";
 import type { ContentBlock, GetPromptResult } from "../mcp/protocol.ts";
-import { DEFAULT_RESOURCE_LIMITS, resourceBlocks } from "../mcp/tools/resource-content.ts";
+import { DEFAULT_RESOURCE_LIMITS, resourceBlocks } from "../mcp/index.ts";
 import { cutText } from "../system/cut-text.ts";
 import { base64Bytes, formatBytes } from "../system/format-bytes.ts";
 

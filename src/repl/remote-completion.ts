@@ -1,5 +1,5 @@
 import { log } from "../log.ts";
-import type { McpClient } from "../mcp/client/mcp-client.ts";
+import type { McpClient } from "../mcp/index.ts";
 import type { CompletionReference } from "../mcp/protocol.ts";
 import { systemClock, type Clock } from "../system/clock.ts";
 

@@ -1,11 +1,10 @@
 import type { Clock } from "../system/clock.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
-import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import type { ElicitationRequest, ElicitResult, McpToolPool } from "../mcp/index.ts";
 import type { ResumedSession } from "../agent/session/session-recording.ts";
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
-import type { ElicitationRequest, ElicitResult } from "../mcp/client/elicitation.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";

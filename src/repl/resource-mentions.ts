@@ -1,7 +1,5 @@
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
-import type { McpClient } from "../mcp/client/mcp-client.ts";
-import { isCancellation } from "../mcp/mcp-error.ts";
-import { contentsSize, resourceBlocks } from "../mcp/tools/resource-content.ts";
+import { contentsSize, isCancellation, type McpClient, resourceBlocks } from "../mcp/index.ts";
 import { cutText } from "../system/cut-text.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { AgentSession } from "./agent-session.ts";

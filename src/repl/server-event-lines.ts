@@ -1,4 +1,4 @@
-import type { ServerEvent } from "../mcp/pool/tool-pool.ts";
+import type { ServerEvent } from "../mcp/index.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { reasonHeadline } from "./mcp-table.ts";
 

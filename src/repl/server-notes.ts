@@ -1,5 +1,5 @@
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
-import type { ServerEvent } from "../mcp/pool/tool-pool.ts";
+import type { ServerEvent } from "../mcp/index.ts";
 import { cutText } from "../system/cut-text.ts";
 
 /** How much of a server's failure the model reads: a crash's reason carries stderr, which the server wrote. */

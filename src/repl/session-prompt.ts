@@ -1,7 +1,7 @@
 import { loadProjectMemory, type ProjectMemory } from "../agent/project-memory.ts";
 import { systemPrompt, type ServerInstructions } from "../agent/system-prompt.ts";
 import { catCodeHome } from "../mcp/config/load-config.ts";
-import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import type { McpToolPool } from "../mcp/index.ts";
 
 type Env = Record<string, string | undefined>;
 

@@ -4,7 +4,7 @@ import { replLoginHint } from "../terminal/render-status.ts";
 import { nearestNames } from "../terminal/suggest.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { alignColumnsWrapped } from "../terminal/wrapped-columns.ts";
-import { McpToolAdapter } from "../mcp/tools/mcp-tool-adapter.ts";
+import { McpToolAdapter } from "../mcp/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 import type { LineCompleter } from "./line-reader.ts";
 import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";

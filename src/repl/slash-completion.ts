@@ -1,4 +1,4 @@
-import type { McpToolPool } from "../mcp/pool/tool-pool.ts";
+import type { McpToolPool } from "../mcp/index.ts";
 import type { CompletionSource } from "./completion.ts";
 import { argumentCompletion } from "./prompt-argument-completion.ts";
 import { listPromptCommands } from "./prompt-commands.ts";

@@ -1,4 +1,4 @@
-import type { SignInInteraction } from "../mcp/auth/sign-in.ts";
+import type { SignInInteraction } from "../mcp/index.ts";
 import { openInBrowser } from "../system/open-in-browser.ts";
 import { redactUrl } from "../system/redact-url.ts";
 import { clockTime } from "./clock-time.ts";

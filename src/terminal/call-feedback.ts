@@ -1,5 +1,5 @@
 import type { ToolProgress } from "../agent/tool.ts";
-import type { ServerLogEntry } from "../mcp/client/server-log.ts";
+import type { ServerLogEntry } from "../mcp/index.ts";
 import { progressText } from "./progress-text.ts";
 import { ServerLogLines } from "./server-log-lines.ts";
 import { StatusLine, type StatusStream } from "./status-line.ts";

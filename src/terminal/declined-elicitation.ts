@@ -1,4 +1,4 @@
-import { answerWithDefaults, requiredWithoutDefault, type ElicitationHandler, type ElicitationRequest } from "../mcp/client/elicitation.ts";
+import { answerWithDefaults, type ElicitationHandler, type ElicitationRequest, requiredWithoutDefault } from "../mcp/index.ts";
 import { cutText } from "../system/cut-text.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 

@@ -2,7 +2,7 @@ import { isAbsolute, relative } from "node:path";
 import { credentialForms, entrySecretValues, redactSecrets } from "../mcp/config/entry-secrets.ts";
 import { launchSummary, shellQuote } from "../mcp/config/launch-summary.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
-import type { ServerStatus } from "../mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../mcp/index.ts";
 import { redactUrl } from "../system/redact-url.ts";
 import { launchRows } from "./render-launch.ts";
 import { alignColumns, sanitizeForTerminal } from "./terminal-text.ts";

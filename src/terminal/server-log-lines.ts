@@ -1,4 +1,5 @@
-import { atLeast, type ServerLogEntry } from "../mcp/client/server-log.ts";
+import type { ServerLogEntry } from "../mcp/index.ts";
+import { atLeast } from "../mcp/text-index.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
 /** Enough for a server with something to say; a server that says more is flooding. */

@@ -1,4 +1,4 @@
-import type { SignOutResult } from "../mcp/auth/sign-out.ts";
+import type { SignOutResult } from "../mcp/index.ts";
 import { issuerText } from "./browser-sign-in.ts";
 import { clockTime } from "./clock-time.ts";
 

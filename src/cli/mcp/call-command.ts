@@ -1,6 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import { flattenContent } from "../../mcp/tools/flatten-content.ts";
+import { flattenContent } from "../../mcp/text-index.ts";
 import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";

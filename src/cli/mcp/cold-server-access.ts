@@ -1,7 +1,7 @@
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
-import { McpError } from "../../mcp/mcp-error.ts";
+import type { McpToolPool, ServerStatus } from "../../mcp/index.ts";
+import { McpError } from "../../mcp/light-index.ts";
 import { ErrorCode } from "../../mcp/protocol.ts";
-import type { McpToolPool, ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import { declinedElicitation, defaultsOrDecline } from "../../terminal/declined-elicitation.ts";
 import type { ServerAccess, ServerAccessOptions } from "./server-access-contract.ts";
 import { cliAuth, openPool } from "./open-pool.ts";

@@ -1,7 +1,7 @@
 import type { ArgsDef } from "citty";
 import { log } from "../../log.ts";
-import type { McpClient, ServerFeature } from "../../mcp/client/mcp-client.ts";
-import { McpError } from "../../mcp/mcp-error.ts";
+import type { McpClient, ServerFeature } from "../../mcp/index.ts";
+import { McpError } from "../../mcp/light-index.ts";
 import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { declinedElicitation } from "../../terminal/declined-elicitation.ts";

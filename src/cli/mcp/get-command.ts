@@ -2,7 +2,7 @@ import { defineCommand, type ArgsDef } from "citty";
 import { log } from "../../log.ts";
 import { loadConfiguredServers } from "../../mcp/config/configured-servers.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
-import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../../mcp/index.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { printResult } from "../../terminal/output.ts";

@@ -1,7 +1,7 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { type ServerEntry, setsOwnAuthorization } from "../../mcp/config/server-config.ts";
-import { currentIssuer } from "../../mcp/pool/server-sign-in.ts";
+import { currentIssuer } from "../../mcp/index.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { issuerText } from "../../terminal/browser-sign-in.ts";
 import { CliError } from "../../terminal/cli-error.ts";

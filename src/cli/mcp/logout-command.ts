@@ -1,7 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import { CredentialsStore } from "../../mcp/auth/credentials-store.ts";
-import { signOut } from "../../mcp/auth/sign-out.ts";
+import { CredentialsStore, signOut } from "../../mcp/index.ts";
 import { closeWarmConnections } from "./warm-server-access.ts";
 import { redactUrl } from "../../system/redact-url.ts";
 import { CliError } from "../../terminal/cli-error.ts";

@@ -1,8 +1,5 @@
-import { CredentialsStore } from "../../mcp/auth/credentials-store.ts";
-import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
-import { EraMemory } from "../../mcp/client/era-memory.ts";
+import { type AuthContext, CredentialsStore, EraMemory, McpToolPool, type ToolPoolOptions } from "../../mcp/index.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
-import { McpToolPool, type ToolPoolOptions } from "../../mcp/pool/tool-pool.ts";
 import { cliSignInHint } from "../../terminal/render-status.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
 import type { ServerSourceOptions } from "./server-selection.ts";

@@ -1,7 +1,7 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import type { GetPromptResult, Prompt } from "../../mcp/protocol.ts";
-import { flattenContent } from "../../mcp/tools/flatten-content.ts";
+import { flattenContent } from "../../mcp/text-index.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import type { ResourceContents } from "../../mcp/protocol.ts";
-import { formatBytes } from "../../mcp/tools/flatten-content.ts";
+import { formatBytes } from "../../mcp/text-index.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { printRaw, printResult } from "../../terminal/output.ts";
 import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";

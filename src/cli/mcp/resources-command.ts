@@ -1,10 +1,10 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { log } from "../../log.ts";
-import type { McpClient } from "../../mcp/client/mcp-client.ts";
-import { McpError } from "../../mcp/mcp-error.ts";
+import type { McpClient } from "../../mcp/index.ts";
+import { McpError } from "../../mcp/light-index.ts";
+import { formatBytes } from "../../mcp/text-index.ts";
 import { ErrorCode, type Resource, type ResourceTemplate } from "../../mcp/protocol.ts";
-import { formatBytes } from "../../mcp/tools/flatten-content.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { featureCommandArgs, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";

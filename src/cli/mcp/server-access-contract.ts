@@ -1,8 +1,5 @@
 import type { ToolProgress } from "../../agent/tool.ts";
-import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
-import type { RootsProvider } from "../../mcp/client/roots.ts";
-import type { ServerLogEntry } from "../../mcp/client/server-log.ts";
-import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
+import type { AuthContext, RootsProvider, ServerLogEntry, ServerStatus } from "../../mcp/index.ts";
 import type { CallToolResult } from "../../mcp/protocol.ts";
 import type { ServerSourceOptions } from "./server-selection.ts";
 

@@ -1,8 +1,6 @@
 import { fileURLToPath } from "node:url";
-import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
-import type { RootsProvider } from "../../mcp/client/roots.ts";
+import type { AuthContext, RootsProvider, ServerStatus } from "../../mcp/index.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
-import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
 import type { CallToolResult } from "../../mcp/protocol.ts";
 import { keepAliveSeconds } from "../../keeper/keep-alive-setting.ts";
 import { keepAliveArg, withKeepAlive } from "./keep-alive-choice.ts";

@@ -1,6 +1,6 @@
 import { log } from "../../log.ts";
-import { McpError } from "../../mcp/mcp-error.ts";
-import type { ServerStatus } from "../../mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../../mcp/index.ts";
+import { McpError } from "../../mcp/light-index.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { firstLine } from "../../terminal/terminal-text.ts";
 

@@ -6,7 +6,7 @@ import { ConfigError } from "../../config/config-error.ts";
 import { readConfigFile, type LoadedConfig } from "../../mcp/config/load-config.ts";
 import { parseServerEntry } from "../../mcp/config/load-config.ts";
 import { MAX_TIMEOUT_MS, type ServerEntry } from "../../mcp/config/server-config.ts";
-import { RootsProvider } from "../../mcp/client/roots.ts";
+import { RootsProvider } from "../../mcp/light-index.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rootArg, rootFlagValues } from "../root-flags.ts";
 import { cliErrorFor } from "./server-errors.ts";

@@ -1,8 +1,5 @@
-import { AuthError } from "../../mcp/auth/auth-error.ts";
-import type { AuthContext } from "../../mcp/auth/server-authorizer.ts";
-import type { SignInInteraction } from "../../mcp/auth/sign-in.ts";
+import { type AuthContext, AuthError, hasStoredTokens, type SignInInteraction, type SignInOutcome, signInToServer } from "../../mcp/index.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
-import { hasStoredTokens, signInToServer, type SignInOutcome } from "../../mcp/pool/server-sign-in.ts";
 import { browserSignIn } from "../../terminal/browser-sign-in.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";

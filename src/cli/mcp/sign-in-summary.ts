@@ -1,4 +1,4 @@
-import { CredentialsStore } from "../../mcp/auth/credentials-store.ts";
+import { CredentialsStore } from "../../mcp/index.ts";
 import { visible } from "../../mcp/config/launch-summary.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import { redactUrl } from "../../system/redact-url.ts";

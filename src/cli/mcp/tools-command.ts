@@ -1,8 +1,7 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { log } from "../../log.ts";
-import { describeTool } from "../../mcp/tools/mcp-tool-adapter.ts";
-import { assignToolNames } from "../../mcp/tools/tool-names.ts";
+import { assignToolNames, describeTool } from "../../mcp/text-index.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { parseKeepAlive } from "./keep-alive-choice.ts";
