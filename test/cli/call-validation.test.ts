@@ -16,7 +16,7 @@ const TOOLS = [
 ];
 
 describe.each(KEEPER_MODES)("%s", (mode) => {
-  const { runSource } = useKeeperMode(mode);
+  const { runBinary } = useKeeperMode(mode);
 
   let server: ScriptedServer;
   beforeAll(() => {
@@ -46,7 +46,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     for (const [what, args, message] of refusals) {
       test(what, async () => {
         const before = server.posts("initialize").length;
-        const { exitCode, stdout, stderr } = await runSource(["mcp", "call", "--url", freshUrl(), ...args]);
+        const { exitCode, stdout, stderr } = await runBinary(["mcp", "call", "--url", freshUrl(), ...args]);
         expect(stderr).toStartWith(message);
         expect(stderr).not.toContain("\u001b");
         expect(stderr.trim().split("\n")).toHaveLength(1);
@@ -60,19 +60,19 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
 
   describe("sent, and the server decides", () => {
     test("valid arguments, as --json and as key=value", async () => {
-      const json = await runSource(["mcp", "call", "--url", server.url, "add", "--json", '{"a":1,"b":2}']);
-      const pairs = await runSource(["mcp", "call", "--url", server.url, "add", "a=3", "b=4"]);
+      const json = await runBinary(["mcp", "call", "--url", server.url, "add", "--json", '{"a":1,"b":2}']);
+      const pairs = await runBinary(["mcp", "call", "--url", server.url, "add", "a=3", "b=4"]);
       expect([json.exitCode, json.stdout, pairs.exitCode, pairs.stdout]).toEqual([0, 'called add {"a":1,"b":2}\n', 0, 'called add {"a":3,"b":4}\n']);
     });
 
     test("a required argument with a default, left out", async () => {
-      const { exitCode, stdout } = await runSource(["mcp", "call", "--url", server.url, "screenshot", "--json", "{}"]);
+      const { exitCode, stdout } = await runBinary(["mcp", "call", "--url", server.url, "screenshot", "--json", "{}"]);
       expect([exitCode, stdout]).toEqual([0, "called screenshot {}\n"]);
       expect(calls("screenshot")).toEqual([{}]);
     });
 
     test("a schema the validator cannot resolve (a remote $ref)", async () => {
-      const { exitCode, stdout } = await runSource(["mcp", "call", "--url", server.url, "remote", "--json", '{"anything":1}']);
+      const { exitCode, stdout } = await runBinary(["mcp", "call", "--url", server.url, "remote", "--json", '{"anything":1}']);
       expect([exitCode, stdout]).toEqual([0, 'called remote {"anything":1}\n']);
     });
   });

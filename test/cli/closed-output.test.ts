@@ -5,14 +5,12 @@
  * `sh -c` with a grandchild carrying a unique marker, so "no process left" covers the whole tree.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { run } from "../helpers/binary.ts";
+import { catCode, run } from "../helpers/binary.ts";
 import { KEEPER_MODES, useKeeperMode } from "../helpers/keeper-modes.ts";
-import { BUN, CHAOS_SERVER, REPO, tempDir, uniqueSeconds, writeConfig } from "../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, tempDir, uniqueSeconds, writeConfig } from "../helpers/paths.ts";
 import { killAll, waitForNoProcesses } from "../helpers/processes.ts";
 
-const MAIN = join(REPO, "src", "cli", "main.ts");
 let standIn: MessagesStandIn | undefined;
 const markers: string[] = [];
 afterEach(async () => {
@@ -36,7 +34,7 @@ function treeServer(): { config: string; marker: string } {
 async function catCodeInto(args: string[], shellTail: string, env: Record<string, string | undefined> = {}, shellHead = "") {
   const index = shellHead ? shellHead.split("|").length - 1 : 0;
   const script = `${shellHead} "$@" ${shellTail}; echo "status=\${PIPESTATUS[${index}]}" >&2`;
-  const { stdout, stderr } = await run(["bash", "-c", script, "bash", BUN, MAIN, ...args], { env: { NO_COLOR: "1", ...env } });
+  const { stdout, stderr } = await run(["bash", "-c", script, "bash", ...catCode(), ...args], { env: { NO_COLOR: "1", ...env } });
   const status = Number(/status=(\d+)\s*$/.exec(stderr)?.[1]);
   return { status, stdout, stderr: stderr.replace(/status=\d+\s*$/, "") };
 }

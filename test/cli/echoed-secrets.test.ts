@@ -3,7 +3,7 @@ import { initializeResult, result, ScriptedServer, sseEvent, sseResponse, type R
 import type { ServerAuthorizer } from "../../src/mcp/auth/server-authorizer.ts";
 import { McpClient } from "../../src/mcp/client/mcp-client.ts";
 import { HttpTransport } from "../../src/mcp/transport/http-transport.ts";
-import { runSource } from "../helpers/binary.ts";
+import { runBinary } from "../helpers/binary.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
 
 /**
@@ -31,7 +31,7 @@ function server(script: (request: RecordedRequest) => Response | undefined): Scr
 
 function cli(url: string, ...args: string[]) {
   const config = writeConfig({ echo: { url, headers: { Authorization: "Bearer ${ECHO_TOKEN}", "X-Api-Key": KEY } } });
-  return runSource(["mcp", ...args, "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir(), ECHO_TOKEN: TOKEN } });
+  return runBinary(["mcp", ...args, "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir(), ECHO_TOKEN: TOKEN } });
 }
 
 function expectMasked(...outputs: string[]) {

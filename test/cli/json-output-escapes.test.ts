@@ -8,8 +8,8 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { ScriptedServer } from "../../fixtures/http/scripted-server.ts";
 import type { Subprocess } from "bun";
-import { run, runSource } from "../helpers/binary.ts";
-import { BUN, ECHO_SERVER, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
+import { catCode, run, runBinary } from "../helpers/binary.ts";
+import { ECHO_SERVER, tempDir, writeConfig } from "../helpers/paths.ts";
 import { endKeeperProcess, startKeeperProcess, stdioServer, TestKeeperClient } from "../keeper/keeper-test-client.ts";
 
 const HOSTILE = "no \u009b2J way \u202eevil\u202c";
@@ -36,7 +36,7 @@ afterEach(async () => {
 
 test("mcp list --json: a server's C1 and bidi characters are \\u escapes, and the reason parses back whole", async () => {
   const config = writeConfig({ bad: { url: refusing.url } });
-  const { exitCode, stdout } = await runSource(["mcp", "list", "--json", "--no-keeper", "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir() } });
+  const { exitCode, stdout } = await runBinary(["mcp", "list", "--json", "--no-keeper", "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir() } });
   expect(exitCode).toBe(0);
   expect(stdout).not.toMatch(RAW);
   expect(stdout).toContain("\\u009b2J");
@@ -46,7 +46,7 @@ test("mcp list --json: a server's C1 and bidi characters are \\u escapes, and th
 
 test("mcp get --json: an entry's C1 and bidi characters are \\u escapes, and the entry parses back whole", async () => {
   const config = writeConfig({ bad: { url: refusing.url, note: HOSTILE } });
-  const { exitCode, stdout } = await runSource(["mcp", "get", "bad", "--json", "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir() } });
+  const { exitCode, stdout } = await runBinary(["mcp", "get", "bad", "--json", "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir() } });
   expect(exitCode).toBe(0);
   expect(stdout).not.toMatch(RAW);
   expect(stdout).toContain("\\u009b2J");
@@ -61,7 +61,7 @@ test("mcp keeper status --json: a server's arguments with C1 and bidi characters
   const client = await TestKeeperClient.greeted(started.paths);
   await client.request({ op: "connect", servers: [stdioServer("echo", ECHO_SERVER, [HOSTILE])], roots: [process.cwd()] });
   client.close();
-  const { exitCode, stdout } = await runSource(["mcp", "keeper", "status", "--json"], { env: { CAT_CODE_HOME: started.home } });
+  const { exitCode, stdout } = await runBinary(["mcp", "keeper", "status", "--json"], { env: { CAT_CODE_HOME: started.home } });
   expect(exitCode).toBe(0);
   expect(stdout).not.toMatch(RAW);
   expect(stdout).toContain("\\u202eevil\\u202c");
@@ -72,7 +72,7 @@ for (const format of ["json", "stream-json"]) {
   test(`-p --output-format ${format}: the model's C1 and bidi characters are \\u escapes, and parse back whole`, async () => {
     standIn = startMessagesStandIn([reply(text(`answer: ${HOSTILE}`))], { apiKey: "sk-test" });
     const env = { PATH: process.env.PATH ?? "", CAT_CODE_HOME: tempDir(), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, NO_COLOR: "1" };
-    const { exitCode, stdout } = await run([BUN, `${REPO}/src/cli/main.ts`, "-p", "hi", "--output-format", format], { env, cwd: tempDir() });
+    const { exitCode, stdout } = await run([...catCode(), "-p", "hi", "--output-format", format], { env, cwd: tempDir() });
     expect(exitCode).toBe(0);
     expect(stdout).not.toMatch(RAW);
     expect(stdout).toContain("\\u009b2J way \\u202eevil\\u202c");

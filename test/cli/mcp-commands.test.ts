@@ -7,7 +7,7 @@ import { waitForNoProcesses, killAll } from "../helpers/processes.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
 describe.each(KEEPER_MODES)("%s", (mode) => {
-  const { runSource, stopKeepers } = useKeeperMode(mode);
+  const { runBinary, stopKeepers } = useKeeperMode(mode);
 
   const chaos = (...flags: string[]) => ({ command: BUN, args: [CHAOS_SERVER, ...flags] });
 
@@ -18,7 +18,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
         missing: { command: "/no/such/server" },
         bad: { command: "" },
       });
-      const { exitCode, stdout } = await runSource(["mcp", "list", "--mcp-config", config]);
+      const { exitCode, stdout } = await runBinary(["mcp", "list", "--mcp-config", config]);
       expect(exitCode).toBe(0);
       const lines = stdout.trimEnd().split("\n");
       expect(lines[0]).toBe(`echo     CONNECTED  1 tool(s)  (stdio: ${ECHO_SERVER})`);
@@ -28,14 +28,14 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
 
     test("a failed server shows the last lines of its stderr", async () => {
       const config = writeConfig({ slow: { ...chaos("--hang=initialize", "--stderr-flood=300"), timeout: 300 } });
-      const { stdout } = await runSource(["mcp", "list", "--mcp-config", config]);
+      const { stdout } = await runBinary(["mcp", "list", "--mcp-config", config]);
       expect(stdout).toContain("slow  FAILED  initialize timed out after 300 ms");
       expect(stdout).toContain("    stderr: stderr flood done");
     });
 
     test("--json prints one document with every server", async () => {
       const config = writeConfig({ echo: { command: ECHO_SERVER, env: { SECRET_TOKEN: "hunter2" } } });
-      const { stdout } = await runSource(["mcp", "list", "--json", "--mcp-config", config]);
+      const { stdout } = await runBinary(["mcp", "list", "--json", "--mcp-config", config]);
       const json = JSON.parse(stdout);
       expect(json.servers[0]).toMatchObject({ name: "echo", state: "connected", toolCount: 1, tools: ["echo"] });
       expect(stdout).not.toContain("hunter2");
@@ -44,7 +44,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     test("a corrupt config is one warning with line and column, no stack trace, and exit 0", async () => {
       const path = join(tempDir(), "mcp.json");
       writeFileSync(path, '{"mcpServers": {');
-      const { exitCode, stderr } = await runSource(["mcp", "list", "--mcp-config", path]);
+      const { exitCode, stderr } = await runBinary(["mcp", "list", "--mcp-config", path]);
       expect(exitCode).toBe(0);
       expect(stderr).toContain(`${path} is not valid JSON`);
       expect(stderr).toContain("line 1, column 17");
@@ -53,7 +53,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
 
     test("no config file at all: no servers, a hint, exit 0", async () => {
       const home = tempDir();
-      const { exitCode, stderr, stdout } = await runSource(["mcp", "list"], { env: { CAT_CODE_HOME: home } });
+      const { exitCode, stderr, stdout } = await runBinary(["mcp", "list"], { env: { CAT_CODE_HOME: home } });
       expect(exitCode).toBe(0);
       expect(stdout).toBe("");
       expect(stderr).toContain(`No MCP servers configured in ${join(home, "mcp.json")}`);
@@ -62,12 +62,12 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     test("CAT_CODE_HOME moves the config folder", async () => {
       const home = tempDir();
       writeConfig({ echo: { command: ECHO_SERVER } }, home);
-      const { stdout } = await runSource(["mcp", "list"], { env: { CAT_CODE_HOME: home } });
+      const { stdout } = await runBinary(["mcp", "list"], { env: { CAT_CODE_HOME: home } });
       expect(stdout).toContain("echo  CONNECTED  1 tool(s)");
     });
 
     test("a --mcp-config file that does not exist is a usage error", async () => {
-      const { exitCode, stderr } = await runSource(["mcp", "list", "--mcp-config", "/no/such/mcp.json"]);
+      const { exitCode, stderr } = await runBinary(["mcp", "list", "--mcp-config", "/no/such/mcp.json"]);
       expect(exitCode).toBe(2);
       expect(stderr).toContain("config file not found: /no/such/mcp.json");
     });
@@ -76,14 +76,14 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
   describe("cat-code mcp tools", () => {
     test("lists namespaced names with descriptions; --schema adds input schemas", async () => {
       const config = writeConfig({ echo: { command: ECHO_SERVER } });
-      const plain = await runSource(["mcp", "tools", "--mcp-config", config]);
+      const plain = await runBinary(["mcp", "tools", "--mcp-config", config]);
       expect(plain.stdout).toBe("mcp__echo__echo  Echo back the input text\n");
-      const withSchema = await runSource(["mcp", "tools", "echo", "--schema", "--mcp-config", config]);
+      const withSchema = await runBinary(["mcp", "tools", "echo", "--schema", "--mcp-config", config]);
       expect(withSchema.stdout).toContain('    "properties": {');
     });
 
     test("--json lists tools with server, original name and schema", async () => {
-      const { stdout } = await runSource(["mcp", "tools", "--json", "--stdio", `${BUN} ${SDK_STDIO_SERVER}`]);
+      const { stdout } = await runBinary(["mcp", "tools", "--json", "--stdio", `${BUN} ${SDK_STDIO_SERVER}`]);
       const { tools } = JSON.parse(stdout);
       expect(tools.map((t: { name: string }) => t.name)).toEqual(["mcp__adhoc__echo", "mcp__adhoc__add", "mcp__adhoc__fail"]);
       expect(tools[0]).toMatchObject({ server: "adhoc", tool: "echo", readOnly: true, inputSchema: { type: "object" } });
@@ -91,7 +91,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
 
     test("an unknown server is exit 2 with the names that exist", async () => {
       const config = writeConfig({ echo: { command: ECHO_SERVER } });
-      const { exitCode, stderr } = await runSource(["mcp", "tools", "ecko", "--mcp-config", config]);
+      const { exitCode, stderr } = await runBinary(["mcp", "tools", "ecko", "--mcp-config", config]);
       expect(exitCode).toBe(2);
       expect(stderr).toContain("unknown server 'ecko'. Did you mean: echo?");
     });
@@ -101,24 +101,24 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     const config = () => writeConfig({ echo: { command: ECHO_SERVER }, chaos: chaos(), sdk: { command: BUN, args: [SDK_STDIO_SERVER] } });
 
     test("prints the flattened result and exits 0", async () => {
-      const { exitCode, stdout } = await runSource(["mcp", "call", "echo", "echo", "--json", '{"text":"hi"}', "--mcp-config", config()]);
+      const { exitCode, stdout } = await runBinary(["mcp", "call", "echo", "echo", "--json", '{"text":"hi"}', "--mcp-config", config()]);
       expect([exitCode, stdout]).toEqual([0, "hi\n"]);
     });
 
     test("key=value arguments are typed from the schema: a string stays a string", async () => {
-      const { stdout } = await runSource(["mcp", "call", "echo", "echo", "text=123", "--mcp-config", config()]);
+      const { stdout } = await runBinary(["mcp", "call", "echo", "echo", "text=123", "--mcp-config", config()]);
       expect(stdout).toBe("123\n");
-      const sum = await runSource(["mcp", "call", "sdk", "add", "a=2", "b=3.5", "--mcp-config", config()]);
+      const sum = await runBinary(["mcp", "call", "sdk", "add", "a=2", "b=3.5", "--mcp-config", config()]);
       expect(sum.stdout).toBe("5.5\n");
     });
 
     test("--raw prints the whole JSON result", async () => {
-      const { stdout } = await runSource(["mcp", "call", "sdk", "add", "a=1", "b=2", "--raw", "--mcp-config", config()]);
+      const { stdout } = await runBinary(["mcp", "call", "sdk", "add", "a=1", "b=2", "--raw", "--mcp-config", config()]);
       expect(JSON.parse(stdout)).toEqual({ content: [{ type: "text", text: "3" }], structuredContent: { sum: 3 }, isError: false });
     });
 
     test("a tool that answers isError exits 1 with its text", async () => {
-      const { exitCode, stdout } = await runSource(["mcp", "call", "sdk", "fail", "--mcp-config", config()]);
+      const { exitCode, stdout } = await runBinary(["mcp", "call", "sdk", "fail", "--mcp-config", config()]);
       expect([exitCode, stdout]).toEqual([1, "this tool always fails\n"]);
     });
 
@@ -139,7 +139,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
       test(`${what}: exit 2, a message, and no tools/call sent`, async () => {
         const record = join(tempDir(), "received.ndjson");
         const cfg = writeConfig({ echo: { command: BUN, args: [CHAOS_SERVER, `--record=${record}`] } });
-        const { exitCode, stderr, stdout } = await runSource(["mcp", "call", ...args, "--mcp-config", cfg]);
+        const { exitCode, stderr, stdout } = await runBinary(["mcp", "call", ...args, "--mcp-config", cfg]);
         expect(exitCode).toBe(2);
         expect(stderr).toContain(message);
         expect(stderr).not.toContain("    at ");
@@ -158,7 +158,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     test("a server that never answers: exit 3 after the timeout, and the server got notifications/cancelled", async () => {
       const record = join(tempDir(), "received.ndjson");
       const cfg = writeConfig({ hang: chaos("--hang=call", `--record=${record}`) });
-      const { exitCode, stderr } = await runSource(["mcp", "call", "hang", "echo", "text=x", "--timeout", "300", "--mcp-config", cfg]);
+      const { exitCode, stderr } = await runBinary(["mcp", "call", "hang", "echo", "text=x", "--timeout", "300", "--mcp-config", cfg]);
       expect(exitCode).toBe(3);
       expect(stderr).toContain("tools/call timed out after 300 ms");
       // Warm, the keeper's server lives on: its cancellation may be read after the command has exited.
@@ -167,7 +167,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
 
     test("a server that crashes mid-call: exit 3 with the exit code and its stderr", async () => {
       const cfg = writeConfig({ crashy: chaos("--crash=on-call") });
-      const { exitCode, stderr } = await runSource(["mcp", "call", "crashy", "echo", "text=x", "--mcp-config", cfg]);
+      const { exitCode, stderr } = await runBinary(["mcp", "call", "crashy", "echo", "text=x", "--mcp-config", cfg]);
       expect(exitCode).toBe(3);
       expect(stderr).toContain("exited with code 3");
       expect(stderr).toContain("chaos: crashing on call as asked");
@@ -175,21 +175,21 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
 
     test("a server that cannot start: exit 3 naming the command", async () => {
       const cfg = writeConfig({ gone: { command: "/no/such/server" } });
-      const { exitCode, stderr } = await runSource(["mcp", "call", "gone", "echo", "--mcp-config", cfg]);
+      const { exitCode, stderr } = await runBinary(["mcp", "call", "gone", "echo", "--mcp-config", cfg]);
       expect(exitCode).toBe(3);
       expect(stderr).toContain("cannot connect to MCP server 'gone': command not found: '/no/such/server'");
     });
 
     test("an unsupported protocol version: exit 3 naming the version", async () => {
       const cfg = writeConfig({ old: chaos("--protocol-version=1999-01-01") });
-      const { exitCode, stderr } = await runSource(["mcp", "call", "old", "echo", "text=x", "--mcp-config", cfg]);
+      const { exitCode, stderr } = await runBinary(["mcp", "call", "old", "echo", "text=x", "--mcp-config", cfg]);
       expect(exitCode).toBe(3);
       expect(stderr).toContain("unsupported protocol version 1999-01-01");
     });
 
     test("the server's ping and roots/list mid-call are answered and the call completes", async () => {
       const cfg = writeConfig({ asks: chaos("--server-requests") });
-      const { exitCode, stdout } = await runSource(["mcp", "call", "asks", "echo", "text=hi", "--mcp-config", cfg]);
+      const { exitCode, stdout } = await runBinary(["mcp", "call", "asks", "echo", "text=hi", "--mcp-config", cfg]);
       expect(exitCode).toBe(0);
       expect(stdout).toContain("ping:ok {}");
       // cat-code declares roots (the working directory): roots/list is answered now, not refused.
@@ -198,7 +198,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
 
     test("a 20 MB result is printed whole", async () => {
       const cfg = writeConfig({ big: chaos() });
-      const { exitCode, stdout } = await runSource(["mcp", "call", "big", "big", "bytes=20000000", "--mcp-config", cfg]);
+      const { exitCode, stdout } = await runBinary(["mcp", "call", "big", "big", "bytes=20000000", "--mcp-config", cfg]);
       expect(exitCode).toBe(0);
       expect(stdout.length).toBe(20_000_001);
     });
@@ -206,7 +206,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     test("no process of a server started as sh -c '<server with a background child>; true' remains", async () => {
       const marker = uniqueSeconds();
       const cfg = writeConfig({ tree: { command: "sh", args: ["-c", `${BUN} ${CHAOS_SERVER} --grandchild=${marker}; true`] } });
-      const { exitCode, stdout } = await runSource(["mcp", "call", "tree", "echo", "text=hi", "--mcp-config", cfg]);
+      const { exitCode, stdout } = await runBinary(["mcp", "call", "tree", "echo", "text=hi", "--mcp-config", cfg]);
       expect([exitCode, stdout]).toEqual([0, "hi\n"]);
       // Warm, the server stays while its keeper runs: stopping the keeper must leave nothing either.
       await stopKeepers();
@@ -222,7 +222,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
         plain: { command: "sh", args: printKey },
         named: { command: "sh", args: printKey, env: { ANTHROPIC_API_KEY: "${ANTHROPIC_API_KEY}" } },
       });
-      const { stdout } = await runSource(["mcp", "list", "--mcp-config", cfg], { env: { ANTHROPIC_API_KEY: "sk-test-123" } });
+      const { stdout } = await runBinary(["mcp", "list", "--mcp-config", cfg], { env: { ANTHROPIC_API_KEY: "sk-test-123" } });
       const [plain, named] = stdout.split(/\n(?=named)/);
       expect(plain).toMatch(/key=$/m);
       expect(plain).not.toContain("sk-test-123");
@@ -234,16 +234,16 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     const everything = `node ${EVERYTHING_SERVER}`;
 
     test("lists its tools", async () => {
-      const { exitCode, stdout } = await runSource(["mcp", "tools", "--stdio", everything]);
+      const { exitCode, stdout } = await runBinary(["mcp", "tools", "--stdio", everything]);
       expect(exitCode).toBe(0);
       expect(stdout).toContain("mcp__adhoc__echo");
       expect(stdout).toContain("mcp__adhoc__get-sum");
     });
 
     test("calls echo and get-sum", async () => {
-      const echo = await runSource(["mcp", "call", "--stdio", everything, "echo", "message=hello"]);
+      const echo = await runBinary(["mcp", "call", "--stdio", everything, "echo", "message=hello"]);
       expect([echo.exitCode, echo.stdout]).toEqual([0, "Echo: hello\n"]);
-      const sum = await runSource(["mcp", "call", "--stdio", everything, "get-sum", "--json", '{"a":20,"b":22}']);
+      const sum = await runBinary(["mcp", "call", "--stdio", everything, "get-sum", "--json", '{"a":20,"b":22}']);
       expect([sum.exitCode, sum.stdout]).toEqual([0, "The sum of 20 and 22 is 42.\n"]);
     });
   });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isWellKnownSecret } from "../../src/system/own-secrets.ts";
-import { runSource, type RunResult } from "../helpers/binary.ts";
+import { runBinary, type RunResult } from "../helpers/binary.ts";
 import { BUN, ECHO_SERVER, SDK_STDIO_SERVER, tempDir } from "../helpers/paths.ts";
 
 /** This machine's own well-known secret variables (AWS_*, …) left out, so `mcp get` reads the same everywhere. */
@@ -15,7 +15,7 @@ function workspace() {
   const userFile = join(home, "mcp.json");
   const projectFile = join(project, ".mcp.json");
   const cli = (...args: string[]): Promise<RunResult> =>
-    runSource(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: home, ...WITHOUT_MACHINE_SECRETS } });
+    runBinary(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: home, ...WITHOUT_MACHINE_SECRETS } });
   const write = (path: string, servers: Record<string, unknown>) => writeFileSync(path, JSON.stringify({ mcpServers: servers }, null, 2));
   const entries = (path: string) => JSON.parse(readFileSync(path, "utf8")).mcpServers;
   return { home, project, userFile, projectFile, cli, write, entries };

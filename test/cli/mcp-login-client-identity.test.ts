@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DEFAULT_CLIENT_METADATA_URL } from "../../src/mcp/auth/client-registration.ts";
-import { runSource } from "../helpers/binary.ts";
+import { runBinary } from "../helpers/binary.ts";
 import { browserEnv } from "../helpers/browser.ts";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
@@ -22,7 +22,7 @@ async function login(flags: string[]) {
   const dir = tempDir("cat-code-client-identity-");
   const config = writeConfig({ linear: { type: "http", url: fixture.mcpUrl } }, dir);
   const env = { CAT_CODE_HOME: join(dir, "home"), CAT_CODE_NO_KEEPER: "1", ...browserEnv() };
-  const result = await runSource(["mcp", "login", "--mcp-config", config, "linear"], { env });
+  const result = await runBinary(["mcp", "login", "--mcp-config", config, "linear"], { env });
   const paths = fixture.records().map((record) => `${record.method} ${record.path}`);
   const clientIds = fixture.records().flatMap((record) => (record.path === "/authorize" ? [record.query.client_id] : []));
   return { fixture, result, paths, clientIds };

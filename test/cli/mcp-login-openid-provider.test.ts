@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runSource, type RunResult } from "../helpers/binary.ts";
+import { runBinary, type RunResult } from "../helpers/binary.ts";
 import { browserEnv } from "../helpers/browser.ts";
 import { MACHINE_CLIENT, spawnOidcProvider, type OidcProviderProcess } from "../helpers/oidc-provider-process.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
@@ -29,7 +29,7 @@ async function setUp(options: Parameters<typeof spawnOidcProvider>[0] = {}, oaut
   // TZ fixed: the "expires at HH:MM" a test expects is computed in the same zone.
   const cat = async (args: string[]) => {
     const env = { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: "1", TZ: "UTC", ...browserEnv({ log: browserLog }) };
-    const result = await runSource([...args.slice(0, 2), "--mcp-config", config, ...args.slice(2)], { env });
+    const result = await runBinary([...args.slice(0, 2), "--mcp-config", config, ...args.slice(2)], { env });
     outputs.push(result);
     return result;
   };

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { runSource, type RunResult } from "../helpers/binary.ts";
+import { catCode, runBinary, type RunResult } from "../helpers/binary.ts";
 import { browserEnv } from "../helpers/browser.ts";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
-import { BUN, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
+import { tempDir, writeConfig } from "../helpers/paths.ts";
 import { storedTokens } from "../helpers/stored-tokens.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
@@ -25,7 +25,7 @@ async function setUp(flags: string[] = []) {
   const outputs: RunResult[] = [];
   // No browser unless a test gives one: a command that tried to open one would fail visibly.
   const cat = async (args: string[], env: Record<string, string> = { BROWSER: "/bin/false" }) => {
-    const result = await runSource([...args.slice(0, 2), "--mcp-config", config, ...args.slice(2)], { env: { CAT_CODE_HOME: home, ...env } });
+    const result = await runBinary([...args.slice(0, 2), "--mcp-config", config, ...args.slice(2)], { env: { CAT_CODE_HOME: home, ...env } });
     outputs.push(result);
     return result;
   };
@@ -172,7 +172,7 @@ describe("ad-hoc servers", () => {
     const second = await spawnOAuthServer();
     fixtures.push(second);
     const { cat } = first;
-    const adHoc = (args: string[], url: string, env?: Record<string, string>) => runSource([...args.slice(0, 2), "--url", url, ...args.slice(2)], { env: { CAT_CODE_HOME: first.home, ...(env ?? { BROWSER: "/bin/false" }) } });
+    const adHoc = (args: string[], url: string, env?: Record<string, string>) => runBinary([...args.slice(0, 2), "--url", url, ...args.slice(2)], { env: { CAT_CODE_HOME: first.home, ...(env ?? { BROWSER: "/bin/false" }) } });
     expect((await adHoc(["mcp", "login"], first.fixture.mcpUrl, browserEnv())).stdout.trim()).toMatch(/^signed in to http:\/\/127\.0\.0\.1:\d+\/mcp \(/);
     expect((await adHoc(["mcp", "login"], second.mcpUrl, browserEnv())).exitCode).toBe(0);
     // Each URL gets its own token: the first's still works, and was never sent to the second.
@@ -190,7 +190,7 @@ describe("ad-hoc servers", () => {
 describe("Ctrl-C during mcp login", () => {
   test("cancels the wait: exit 130, and the listener's port is free", async () => {
     const { config, home } = await setUp();
-    const child = Bun.spawn([BUN, join(REPO, "src/cli/main.ts"), "mcp", "login", "--no-browser", "--mcp-config", config, "linear"], {
+    const child = Bun.spawn([...catCode(), "mcp", "login", "--no-browser", "--mcp-config", config, "linear"], {
       env: { ...process.env, CAT_CODE_HOME: home, BROWSER: "/bin/false" },
       stdin: "ignore",
       stdout: "pipe",

@@ -10,7 +10,7 @@ import { KEEPER_MODES, useKeeperMode } from "../helpers/keeper-modes.ts";
  * in: a real HTTP server answering 401 with a Bearer challenge, through the CLI as a process.
  */
 describe.each(KEEPER_MODES)("%s", (mode) => {
-  const { runSource } = useKeeperMode(mode);
+  const { runBinary } = useKeeperMode(mode);
 
   let dir: string;
   let config: string;
@@ -43,7 +43,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const cat = (args: string[]) => runSource(args, { env: { CAT_CODE_HOME: join(dir, "home"), BROWSER: "/bin/false" } });
+  const cat = (args: string[]) => runBinary(args, { env: { CAT_CODE_HOME: join(dir, "home"), BROWSER: "/bin/false" } });
   const hint = () => `cat-code mcp login --mcp-config ${config} linear`;
 
   describe("a server that needs a sign-in, from the CLI", () => {

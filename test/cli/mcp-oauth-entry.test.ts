@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CredentialsStore } from "../../src/mcp/auth/credentials-store.ts";
 import { isWellKnownSecret } from "../../src/system/own-secrets.ts";
-import { runSource, type RunResult } from "../helpers/binary.ts";
+import { runBinary, type RunResult } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 /** This machine's own well-known secret variables left out, so `mcp get` reads the same everywhere. */
@@ -20,7 +20,7 @@ function workspace() {
   const projectFile = join(project, ".mcp.json");
   // TZ fixed: mcp get shows a token's expiry on the local clock.
   const cli = (...args: string[]): Promise<RunResult> =>
-    runSource(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: home, LINEAR_SECRET: `${SECRET}-from-env`, TZ: "UTC", ...WITHOUT_MACHINE_SECRETS } });
+    runBinary(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: home, LINEAR_SECRET: `${SECRET}-from-env`, TZ: "UTC", ...WITHOUT_MACHINE_SECRETS } });
   const write = (path: string, servers: Record<string, unknown>) => writeFileSync(path, JSON.stringify({ mcpServers: servers }, null, 2));
   const entries = (path: string) => JSON.parse(readFileSync(path, "utf8")).mcpServers;
   const store = new CredentialsStore({ env: { CAT_CODE_HOME: home } });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runSource, type RunResult } from "../helpers/binary.ts";
+import { runBinary, type RunResult } from "../helpers/binary.ts";
 import { browserEnv, heldBrowser } from "../helpers/browser.ts";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
@@ -25,7 +25,7 @@ async function setUp(flags: string[]) {
   const home = join(dir, "home");
   const config = writeConfig({ a: { type: "http", url: fixture.mcpUrl }, b: { type: "http", url: fixture.mcpUrl } }, dir);
   const cat = (args: string[], env: Record<string, string> = { BROWSER: "/bin/false" }): Promise<RunResult> =>
-    runSource([...args.slice(0, 2), "--mcp-config", config, ...args.slice(2)], { env: { CAT_CODE_HOME: home, ...env } });
+    runBinary([...args.slice(0, 2), "--mcp-config", config, ...args.slice(2)], { env: { CAT_CODE_HOME: home, ...env } });
   const document = () => JSON.parse(readFileSync(join(home, "credentials.json"), "utf8"));
   const tokensOf = (server: string) => document().servers?.[server]?.tokens?.[fixture.mcpUrl] as { refreshToken?: string; expiresAt?: number; clientId?: string };
   const refreshes = () => fixture.records().filter((r) => r.path === "/token" && r.form?.grant_type === "refresh_token");

@@ -34,7 +34,7 @@ function recordingServer() {
 }
 
 describe.each(KEEPER_MODES)("%s", (mode) => {
-  const { runSource } = useKeeperMode(mode);
+  const { runBinary } = useKeeperMode(mode);
 
   describe("--root on the command line", () => {
     const missing = join(tempDir(), "no-such-folder");
@@ -51,7 +51,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     for (const [name, args] of commands) {
       test(`${name}: a missing folder is a usage error naming it, and no server starts`, async () => {
         const { config, record } = recordingServer();
-        const result = await runSource([...args(config), "--root", tempDir(), "--root", missing], { env: { ANTHROPIC_API_KEY: "" } });
+        const result = await runBinary([...args(config), "--root", tempDir(), "--root", missing], { env: { ANTHROPIC_API_KEY: "" } });
         expect(result.stderr).toContain(`error: --root ${missing}: there is no folder ${missing}`);
         expect(result.exitCode).toBe(2);
         expect(existsSync(record)).toBe(false);
@@ -59,19 +59,19 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     }
 
     test("a file is refused as a root, naming it", async () => {
-      const result = await runSource(["mcp", "call", "--stdio", ECHO_SERVER, "echo", "text=x", `--root=${file}`]);
+      const result = await runBinary(["mcp", "call", "--stdio", ECHO_SERVER, "echo", "text=x", `--root=${file}`]);
       expect(result.stderr).toContain(`error: --root ${file}: ${file} is not a folder`);
       expect(result.exitCode).toBe(2);
     });
 
     test("--root without a folder is a usage error", async () => {
-      const result = await runSource(["mcp", "list", "--root"]);
+      const result = await runBinary(["mcp", "list", "--root"]);
       expect(result.stderr).toContain("error: --root needs a folder");
       expect(result.exitCode).toBe(2);
     });
 
     test("existing folders, repeated and in both spellings, change nothing for a call", async () => {
-      const result = await runSource(["mcp", "call", "--stdio", ECHO_SERVER, "echo", "text=hi", "--root", tempDir(), `--root=${tempDir()}`]);
+      const result = await runBinary(["mcp", "call", "--stdio", ECHO_SERVER, "echo", "text=hi", "--root", tempDir(), `--root=${tempDir()}`]);
       expect(result.stderr).toBe("");
       expect(result.stdout).toBe("hi\n");
       expect(result.exitCode).toBe(0);
@@ -79,7 +79,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
 
     test("the help of mcp call and of cat-code lists --root", async () => {
       for (const args of [["mcp", "call", "--help"], ["--help"]]) {
-        const result = await runSource(args);
+        const result = await runBinary(args);
         expect(result.stdout).toContain("--root");
       }
     });

@@ -6,9 +6,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { result, ScriptedServer } from "../../fixtures/http/scripted-server.ts";
-import { run } from "../helpers/binary.ts";
+import { catCode, run } from "../helpers/binary.ts";
 import { KEEPER_MODES, useKeeperMode } from "../helpers/keeper-modes.ts";
-import { BUN, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
+import { REPO, tempDir, writeConfig } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
 const CLEAR = "\u001b[2J";
@@ -16,7 +16,7 @@ const TITLE = "\u001b]0;pwned\u0007";
 const RLO = "\u202e";
 
 describe.each(KEEPER_MODES)("warnings (%s)", (mode) => {
-  const { runSource } = useKeeperMode(mode);
+  const { runBinary } = useKeeperMode(mode);
 
   let colliding: ScriptedServer;
   let refusing: ScriptedServer;
@@ -40,7 +40,7 @@ describe.each(KEEPER_MODES)("warnings (%s)", (mode) => {
 
   test("a tool-name collision and a failed initialize are warned about without their escapes", async () => {
     const config = writeConfig({ ok: { url: colliding.url }, bad: { url: refusing.url } });
-    const { exitCode, stdout, stderr } = await runSource(["mcp", "tools", "--mcp-config", config]);
+    const { exitCode, stdout, stderr } = await runBinary(["mcp", "tools", "--mcp-config", config]);
     expect(exitCode).toBe(0);
     expect(stderr).toContain("MCP tool 'xy' of server 'ok' maps to mcp__ok__x_2Jy_2_T_, which is taken");
     expect(stderr).toContain("MCP server 'bad' failed: initialize failed: no way");
@@ -67,13 +67,13 @@ describe("-p output", () => {
   }
 
   test("in a pipe: the model's text exactly, escapes and all", async () => {
-    const { exitCode, stdout } = await run([BUN, `${REPO}/src/cli/main.ts`, "-p", "hi"], { env: env() });
+    const { exitCode, stdout } = await run([...catCode(), "-p", "hi"], { env: env() });
     expect([exitCode, stdout]).toEqual([0, `${answer}\n`]);
   });
 
   test("on a terminal: sanitized, so the model cannot set the title, clear the screen or reverse text", async () => {
     let seen = "";
-    const child = Bun.spawn([BUN, `${REPO}/src/cli/main.ts`, "-p", "hi"], {
+    const child = Bun.spawn([...catCode(), "-p", "hi"], {
       cwd: REPO,
       env: { TERM: "xterm-256color", ...env() },
       terminal: { cols: 100, rows: 20, data: (_terminal, data) => (seen += new TextDecoder().decode(data)) },

@@ -20,7 +20,7 @@ function silentServer() {
 const BOUND_MS = 10_000;
 
 describe.each(KEEPER_MODES)("%s", (mode) => {
-  const { runSource } = useKeeperMode(mode);
+  const { runBinary } = useKeeperMode(mode);
 
   describe("--timeout bounds the handshake", () => {
     const commands: [string, string[], number, string][] = [
@@ -31,7 +31,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
       test(`${name}: exit ${code} after about --timeout, naming initialize`, async () => {
         const { config, record } = silentServer();
         const started = performance.now();
-        const { exitCode, stderr } = await runSource([...args, "--timeout", "300", "--mcp-config", config]);
+        const { exitCode, stderr } = await runBinary([...args, "--timeout", "300", "--mcp-config", config]);
         expect(performance.now() - started).toBeLessThan(BOUND_MS);
         expect(stderr).toContain(message);
         expect(exitCode).toBe(code);
@@ -42,7 +42,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     test("mcp list: the server FAILED with the handshake's timeout, within the bound", async () => {
       const { config } = silentServer();
       const started = performance.now();
-      const { exitCode, stdout } = await runSource(["mcp", "list", "--timeout", "300", "--mcp-config", config]);
+      const { exitCode, stdout } = await runBinary(["mcp", "list", "--timeout", "300", "--mcp-config", config]);
       expect(performance.now() - started).toBeLessThan(BOUND_MS);
       expect(stdout).toContain("mute  FAILED  initialize timed out after 300 ms");
       expect(exitCode).toBe(0);
@@ -53,7 +53,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     for (const args of [["mcp", "call", "mute", "echo", "text=x"], ["mcp", "tools"], ["mcp", "list"]]) {
       test(`${args.slice(0, 2).join(" ")} --timeout 3000000000: exit 2, nothing spawned`, async () => {
         const { config, record } = silentServer();
-        const { exitCode, stderr, stdout } = await runSource([...args, "--timeout", "3000000000", "--mcp-config", config]);
+        const { exitCode, stderr, stdout } = await runBinary([...args, "--timeout", "3000000000", "--mcp-config", config]);
         expect(stderr).toBe("error: --timeout must be at most 2147483647 ms (about 24 days), got '3000000000'\n");
         expect(exitCode).toBe(2);
         expect(stdout).toBe("");
@@ -63,7 +63,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
 
     test("--timeout that is no whole number: exit 2", async () => {
       const { config } = silentServer();
-      const { exitCode, stderr } = await runSource(["mcp", "list", "--timeout", "1.5", "--mcp-config", config]);
+      const { exitCode, stderr } = await runBinary(["mcp", "list", "--timeout", "1.5", "--mcp-config", config]);
       expect(stderr).toContain("--timeout must be a whole number of milliseconds, got '1.5'");
       expect(exitCode).toBe(2);
     });

@@ -16,7 +16,7 @@ const env = { URL_TEST_PASSWORD: PASSWORD, URL_TEST_TOKEN: TOKEN };
 const SDK_HTTP_SERVER = join(REPO, "fixtures", "http", "sdk-http-server.ts");
 
 describe.each(KEEPER_MODES)("%s", (mode) => {
-  const { runSource } = useKeeperMode(mode);
+  const { runBinary } = useKeeperMode(mode);
 
   let working: ServerProcess;
   let failing: ReturnType<typeof Bun.serve>;
@@ -39,7 +39,7 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
   async function everyCommand(origin: string): Promise<RunResult[]> {
     const home = tempDir("cat-code-home-");
     writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { remote: { url: secretUrl(origin), timeout: 10_000 } } }));
-    const cli = (...args: string[]) => runSource(["mcp", ...args, "--verbose"], { cwd: tempDir(), env: { ...env, CAT_CODE_HOME: home } });
+    const cli = (...args: string[]) => runBinary(["mcp", ...args, "--verbose"], { cwd: tempDir(), env: { ...env, CAT_CODE_HOME: home } });
     return Promise.all([
       cli("list"),
       cli("list", "--json"),

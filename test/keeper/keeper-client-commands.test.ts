@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, writeFile
 import { join } from "node:path";
 import { keeperPaths } from "../../src/keeper/keeper-paths.ts";
 import { VERSION } from "../../src/version.ts";
-import { runSource, type RunResult } from "../helpers/binary.ts";
+import { catCode, runBinary, type RunResult } from "../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO, tempDir, writeConfig } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { FakeKeeper } from "./keeper-launch-fakes.ts";
@@ -14,7 +14,7 @@ import { FakeKeeper } from "./keeper-launch-fakes.ts";
  */
 const homes: string[] = [];
 afterAll(async () => {
-  for (const home of homes) await runSource(["mcp", "keeper", "stop"], { env: { CAT_CODE_HOME: home } });
+  for (const home of homes) await runBinary(["mcp", "keeper", "stop"], { env: { CAT_CODE_HOME: home } });
 });
 
 function newHome(): string {
@@ -38,11 +38,11 @@ function keeperEnv(home: string, env: Record<string, string | undefined> = {}): 
 }
 
 function cat(home: string, args: string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  return runSource(["mcp", ...args, "--mcp-config", config], { env: keeperEnv(home, env) });
+  return runBinary(["mcp", ...args, "--mcp-config", config], { env: keeperEnv(home, env) });
 }
 
 async function keeperStatus(home: string): Promise<{ running: boolean; connections?: Array<{ name: string; calls: number }> }> {
-  const { stdout } = await runSource(["mcp", "keeper", "status", "--json"], { env: { CAT_CODE_HOME: home } });
+  const { stdout } = await runBinary(["mcp", "keeper", "status", "--json"], { env: { CAT_CODE_HOME: home } });
   return JSON.parse(stdout);
 }
 
@@ -113,10 +113,10 @@ describe("through the keeper, the commands print what they print without it", ()
 describe("a signal to a warm command", () => {
   test("Ctrl-C mid-call: the command exits 130 at once; the server stays warm for the next call", async () => {
     const home = newHome();
-    // As runSource builds it: the same launch context, so the same warm server.
+    // As runBinary builds it: the same launch context, so the same warm server.
     const env = { ...process.env, ...keeperEnv(home) } as Record<string, string | undefined>;
     expect((await cat(home, ["call", "slow", "echo", "text=warm"])).stdout).toBe("warm\n");
-    const child = Bun.spawn([BUN, join(REPO, "src", "cli", "main.ts"), "mcp", "call", "slow", "sleep", "ms=600000", "--mcp-config", config], { cwd: REPO, env, stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn([...catCode(), "mcp", "call", "slow", "sleep", "ms=600000", "--mcp-config", config], { cwd: REPO, env, stdout: "pipe", stderr: "pipe" });
     await waitFor(async () => (await keeperStatus(home)).connections?.find((c) => c.name === "slow" && c.calls >= 2), "the sleep call to reach the keeper");
     child.kill("SIGINT");
     expect(await child.exited).toBe(130);

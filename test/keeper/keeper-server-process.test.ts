@@ -5,8 +5,8 @@ import { ExitCode } from "../../src/terminal/cli-error.ts";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { runSource } from "../helpers/binary.ts";
-import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO, tempDir, uniqueSeconds } from "../helpers/paths.ts";
+import { catCode, runBinary } from "../helpers/binary.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, uniqueSeconds } from "../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../helpers/processes.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { endKeeperProcess, startKeeperProcess, stdioServer, TestKeeperClient } from "./keeper-test-client.ts";
@@ -64,22 +64,22 @@ test("mcp keeper status lists the connections (and --json); mcp keeper stop leav
   client.close();
   const env = { CAT_CODE_HOME: home };
 
-  const status = await runSource(["mcp", "keeper", "status"], { env });
+  const status = await runBinary(["mcp", "keeper", "status"], { env });
   expect(status.exitCode).toBe(0);
   expect(status.stdout).toMatch(new RegExp(`^keeper  pid ${child.pid}  version \\S+  up \\d+s\\n  echo  CONNECTED  age \\d+s  idle \\d+s  1 call\\(s\\)  [0-9a-f]{12}  \\(stdio: ${ECHO_SERVER} ${marker}\\)\\n$`));
-  const json = JSON.parse((await runSource(["mcp", "keeper", "status", "--json"], { env })).stdout);
+  const json = JSON.parse((await runBinary(["mcp", "keeper", "status", "--json"], { env })).stdout);
   expect(json).toMatchObject({ running: true, pid: child.pid, connections: [{ name: "echo", state: "connected", calls: 1 }] });
 
-  const stop = await runSource(["mcp", "keeper", "stop"], { env });
+  const stop = await runBinary(["mcp", "keeper", "stop"], { env });
   expect(stop).toMatchObject({ exitCode: 0, stdout: `Stopped the connection keeper (pid ${child.pid}) and its 1 server connection(s).\n` });
   // `stop` returns once the keeper has exited: its servers are gone by then.
   expect(await findProcesses(marker)).toEqual([]);
   expect(await child.exited).toBe(0);
 
-  const none = await runSource(["mcp", "keeper", "status"], { env });
+  const none = await runBinary(["mcp", "keeper", "status"], { env });
   expect(none).toMatchObject({ exitCode: 0, stdout: "No connection keeper is running.\n" });
-  expect(JSON.parse((await runSource(["mcp", "keeper", "status", "--json"], { env })).stdout)).toEqual({ running: false });
-  expect(await runSource(["mcp", "keeper", "stop"], { env })).toMatchObject({ exitCode: 0, stdout: "No connection keeper is running.\n" });
+  expect(JSON.parse((await runBinary(["mcp", "keeper", "status", "--json"], { env })).stdout)).toEqual({ running: false });
+  expect(await runBinary(["mcp", "keeper", "stop"], { env })).toMatchObject({ exitCode: 0, stdout: "No connection keeper is running.\n" });
 });
 
 test("a socket that closes mid-call cancels its call; the server stays warm for the next command", async () => {
@@ -120,7 +120,7 @@ test("mcp keeper run in a folder that is not safe says which and what to do, in 
   mkdirSync(join(home, "run"), { mode: 0o700 });
   writeFileSync(join(home, "run", "keeper.json"), "{}", { mode: 0o666 });
   chmodSync(join(home, "run", "keeper.json"), 0o666);
-  const result = await runSource(["mcp", "keeper", "run"], { env: { CAT_CODE_HOME: home } });
+  const result = await runBinary(["mcp", "keeper", "run"], { env: { CAT_CODE_HOME: home } });
   expect(result).toEqual({
     exitCode: ExitCode.Unavailable,
     stdout: "",
@@ -131,7 +131,7 @@ test("mcp keeper run in a folder that is not safe says which and what to do, in 
 
 test.skipIf(process.platform !== "linux")("the keeper works from its own folder, not the one it was started from, even with a relative CAT_CODE_HOME", async () => {
   const dir = tempDir("cat-code-keeper-");
-  const child = Bun.spawn([BUN, join(REPO, "src", "cli", "main.ts"), "mcp", "keeper", "run"], {
+  const child = Bun.spawn([...catCode(), "mcp", "keeper", "run"], {
     cwd: dir,
     env: { ...process.env, CAT_CODE_HOME: "home" },
     stdin: "ignore",
@@ -158,7 +158,7 @@ test("mcp keeper status and stop on a hung socket give up within seconds; a pid 
   writeFileSync(paths.info, JSON.stringify({ pid: 4242, version: "x", protocol: 1, token: "a".repeat(64), startedAt: 0 }), { mode: 0o600 });
   try {
     for (const command of ["status", "stop"]) {
-      const result = await runSource(["mcp", "keeper", command], { env: { CAT_CODE_HOME: home }, timeoutMs: 10_000 });
+      const result = await runBinary(["mcp", "keeper", command], { env: { CAT_CODE_HOME: home }, timeoutMs: 10_000 });
       expect(result).toEqual({
         exitCode: ExitCode.Unavailable,
         stdout: "",

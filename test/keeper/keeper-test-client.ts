@@ -6,8 +6,9 @@ import { KEEPER_PROTOCOL, type KeeperAnswer, type KeeperEvent, type KeeperMessag
 import { TextLineSplitter } from "../../src/mcp/transport/text-line-splitter.ts";
 import type { ServerConfig, ServerEntry } from "../../src/mcp/config/server-config.ts";
 import { VERSION } from "../../src/version.ts";
-import { BUN, REPO, tempDir } from "../helpers/paths.ts";
+import { REPO, tempDir } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
+import { catCode } from "../helpers/binary.ts";
 
 type Body = KeeperRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
@@ -97,7 +98,7 @@ export async function startKeeperProcess(env: Record<string, string> = {}): Prom
   const home = tempDir("cat-code-keeper-");
   const paths = keeperPaths({ CAT_CODE_HOME: home });
   let stderr = "";
-  const child = Bun.spawn([BUN, `${REPO}/src/cli/main.ts`, "mcp", "keeper", "run"], {
+  const child = Bun.spawn([...catCode(), "mcp", "keeper", "run"], {
     env: { ...process.env, CAT_CODE_HOME: home, ...env },
     stdin: "ignore",
     stdout: "ignore",

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runSource, type RunResult } from "../helpers/binary.ts";
+import { runBinary, type RunResult } from "../helpers/binary.ts";
 import { browserEnv } from "../helpers/browser.ts";
 import { readKeeperInfo, stopKeepersOf } from "../helpers/keeper-home.ts";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
@@ -19,7 +19,7 @@ const fixtures: OAuthServerProcess[] = [];
 const homes: string[] = [];
 afterEach(async () => {
   for (const home of homes.splice(0)) {
-    await stopKeepersOf(home, () => runSource(["mcp", "keeper", "stop"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } }));
+    await stopKeepersOf(home, () => runBinary(["mcp", "keeper", "stop"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } }));
   }
   for (const fixture of fixtures.splice(0)) await fixture.stop();
 });
@@ -33,7 +33,7 @@ async function setUp(flags: string[]) {
   const config = writeConfig({ linear: { type: "http", url: fixture.mcpUrl } }, dir);
   /** A command through the keeper (`cold`: without it), no browser unless given one. */
   const cat = (args: string[], options: { env?: Record<string, string>; cold?: boolean } = {}): Promise<RunResult> =>
-    runSource([...args.slice(0, 2), "--mcp-config", config, ...args.slice(2)], {
+    runBinary([...args.slice(0, 2), "--mcp-config", config, ...args.slice(2)], {
       env: { CAT_CODE_HOME: home, BROWSER: "/bin/false", CAT_CODE_NO_KEEPER: options.cold ? "1" : undefined, ...options.env },
     });
   const stored = () => storedTokens(home, "linear", fixture.mcpUrl);
@@ -104,7 +104,7 @@ describe("a warm connection takes its token from the store at each request", () 
     expect(call.stdout).toBe("");
     expect(call.stderr).toContain("needs you to sign in: run cat-code mcp login");
     expect(call.exitCode).toBe(5);
-    const status = await runSource(["mcp", "keeper", "status"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } });
+    const status = await runBinary(["mcp", "keeper", "status"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } });
     expect(status.stdout).toContain(`pid ${keeperPid}`);
     expect(status.stdout).not.toContain("linear");
 
@@ -126,7 +126,7 @@ describe("a warm connection takes its token from the store at each request", () 
 
     const call = await cat(["mcp", "call", "linear", "echo", "text=new-account"]);
     expect([call.exitCode, call.stdout, call.stderr]).toEqual([0, "new-account\n", ""]);
-    const status = await runSource(["mcp", "keeper", "status", "--json"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } });
+    const status = await runBinary(["mcp", "keeper", "status", "--json"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } });
     const { pid, connections } = JSON.parse(status.stdout) as { pid: number; connections: Array<{ name: string; calls: number }> };
     // One call on it: not the connection of the warm-up call before the logout.
     expect([pid, connections.map((c) => [c.name, c.calls])]).toEqual([keeperPid, [["linear", 1]]]);
@@ -139,7 +139,7 @@ describe("a warm connection takes its token from the store at each request", () 
 
     const call = await cat(["mcp", "call", "linear", "echo", "text=signed-in-again"]);
     expect([call.exitCode, call.stdout, call.stderr]).toEqual([0, "signed-in-again\n", ""]);
-    const status = await runSource(["mcp", "keeper", "status", "--json"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } });
+    const status = await runBinary(["mcp", "keeper", "status", "--json"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } });
     const { pid, connections } = JSON.parse(status.stdout) as { pid: number; connections: Array<{ name: string; calls: number }> };
     // One call on it: not the connection of the warm-up call before the second sign-in.
     expect([pid, connections.map((c) => [c.name, c.calls])]).toEqual([keeperPid, [["linear", 1]]]);

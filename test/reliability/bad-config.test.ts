@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runSource, type RunResult } from "../helpers/binary.ts";
+import { runBinary, type RunResult } from "../helpers/binary.ts";
 import { ECHO_SERVER, tempDir, writeConfig } from "../helpers/paths.ts";
 
 const BAD_ENTRIES: [what: string, name: string, entry: unknown, message: string][] = [
@@ -25,7 +25,7 @@ describe("a bad entry fails alone, with its message, while the good server besid
   beforeAll(async () => {
     const servers: Record<string, unknown> = { good: { command: ECHO_SERVER } };
     for (const [, name, entry] of BAD_ENTRIES) servers[name] = entry;
-    result = await runSource(["mcp", "list", "--mcp-config", writeConfig(servers)]);
+    result = await runBinary(["mcp", "list", "--mcp-config", writeConfig(servers)]);
     lines = result.stdout.trimEnd().split("\n");
   });
 
@@ -54,7 +54,7 @@ describe("a broken project .mcp.json is one warning naming it; the user's server
       writeConfig({ good: { command: ECHO_SERVER } }, home);
       const project = tempDir();
       writeFileSync(join(project, ".mcp.json"), text);
-      const { exitCode, stdout, stderr } = await runSource(["mcp", "list"], { cwd: project, env: { CAT_CODE_HOME: home } });
+      const { exitCode, stdout, stderr } = await runBinary(["mcp", "list"], { cwd: project, env: { CAT_CODE_HOME: home } });
       expect(exitCode).toBe(0);
       expect(stdout).toMatch(/^good\s+CONNECTED\s+1 tool\(s\)/);
       const warnings = stderr.split("\n").filter((l) => l.includes(".mcp.json"));

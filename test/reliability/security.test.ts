@@ -3,7 +3,7 @@
  * drive the terminal.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { runSource } from "../helpers/binary.ts";
+import { runBinary } from "../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, writeConfig } from "../helpers/paths.ts";
 import { freePort, type ServerProcess } from "../mcp/transport/http-server-process.ts";
 import { startChaosHttp } from "./chaos.ts";
@@ -34,9 +34,9 @@ describe("header values never appear in output, over HTTP", () => {
     test(`${what}: mcp list, mcp list --json and mcp call print no header value`, async () => {
       const config = writeConfig({ remote: entry(url()) });
       const runs = await Promise.all([
-        runSource(["mcp", "list", "--mcp-config", config], { env }),
-        runSource(["mcp", "list", "--json", "--mcp-config", config], { env }),
-        runSource(["mcp", "call", "remote", "echo", "text=hi", "--verbose", "--mcp-config", config], { env }),
+        runBinary(["mcp", "list", "--mcp-config", config], { env }),
+        runBinary(["mcp", "list", "--json", "--mcp-config", config], { env }),
+        runBinary(["mcp", "call", "remote", "echo", "text=hi", "--verbose", "--mcp-config", config], { env }),
       ]);
       const all = runs.map((r) => r.stdout + r.stderr).join("\n");
       expect(all).toMatch(expected);
@@ -49,7 +49,7 @@ describe("cat-code's own secrets are not passed to stdio servers", () => {
   test("a server that prints its whole environment sees neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN unless its entry passes one", async () => {
     const printer = { command: BUN, args: [CHAOS_SERVER, "--print-env=ANTHROPIC_API_KEY,ANTHROPIC_AUTH_TOKEN,CAT_CODE_VISIBLE", "--crash=before-handshake"] };
     const config = writeConfig({ plain: printer, named: { ...printer, env: { ANTHROPIC_API_KEY: "${ANTHROPIC_API_KEY}" } } });
-    const { stdout } = await runSource(["mcp", "list", "--json", "--mcp-config", config], {
+    const { stdout } = await runBinary(["mcp", "list", "--json", "--mcp-config", config], {
       env: { ANTHROPIC_API_KEY: "sk-ant-test-999", ANTHROPIC_AUTH_TOKEN: "auth-token-999", CAT_CODE_VISIBLE: "yes" },
     });
     const [plain, named] = JSON.parse(stdout).servers as { name: string; reason: string; stderr: string[] }[];
@@ -65,7 +65,7 @@ describe("cat-code's own secrets are not passed to stdio servers", () => {
 
 describe("text from a server cannot drive the terminal", () => {
   test("a tool name and description with ANSI escapes and control characters are shown sanitized by mcp tools", async () => {
-    const { exitCode, stdout } = await runSource(["mcp", "tools", "--stdio", `${BUN} ${CHAOS_SERVER} --evil-names`]);
+    const { exitCode, stdout } = await runBinary(["mcp", "tools", "--stdio", `${BUN} ${CHAOS_SERVER} --evil-names`]);
     expect(exitCode).toBe(0);
     expect(stdout).not.toMatch(ESCAPES);
     expect(stdout).toMatch(/^mcp__adhoc__evil\S*\s+Looks innocent/m);
@@ -73,7 +73,7 @@ describe("text from a server cannot drive the terminal", () => {
 
   test("stderr quoted in an mcp call error is shown sanitized", async () => {
     const server = `sh -c 'printf "\\033[2Jevil\\033]0;title\\007\\n" >&2; exit 1'`;
-    const { exitCode, stderr } = await runSource(["mcp", "call", "--stdio", server, "echo", "text=x"]);
+    const { exitCode, stderr } = await runBinary(["mcp", "call", "--stdio", server, "echo", "text=x"]);
     expect(exitCode).toBe(3);
     expect(stderr).toContain("evil");
     expect(stderr).not.toMatch(ESCAPES);

@@ -1,8 +1,10 @@
 import { join } from "node:path";
 import { BUN, REPO } from "../helpers/paths.ts";
+import { catCode } from "../helpers/binary.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
 export { BUN, REPO };
+/** The source entry point, for from-source smoke tests only: process tests spawn `catCode()` (test/helpers/binary.ts). */
 export const MAIN = join(REPO, "src/cli/main.ts");
 
 /** The environment for a child cat-code: no credentials of the machine's own, a temp home. */
@@ -26,7 +28,7 @@ export class PipedCli {
   private readonly child: Bun.Subprocess<"pipe", "pipe", "pipe">;
 
   constructor(args: string[], options: { cwd: string; env: Record<string, string> }) {
-    this.child = Bun.spawn([BUN, MAIN, ...args], { cwd: options.cwd, env: options.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    this.child = Bun.spawn([...catCode(), ...args], { cwd: options.cwd, env: options.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     const pumped = Promise.all([this.pump(this.child.stdout), this.pump(this.child.stderr)]);
     // The exit code once all output is in, so a test can check the output right after.
     this.exited = Promise.all([this.child.exited, pumped]).then(([code]) => code);

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { reply, startMessagesStandIn, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { ScriptedServer } from "../../fixtures/http/scripted-server.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
-import { BUN, childEnv, MAIN } from "./cli-process.ts";
+import { childEnv } from "./cli-process.ts";
+import { catCode } from "../helpers/binary.ts";
 
 let standIn: MessagesStandIn | undefined;
 let server: ScriptedServer | undefined;
@@ -18,7 +19,7 @@ test("print mode counts a server that needs a sign-in apart from failures, with 
   const config = writeConfig({ linear: { type: "http", url: server.url } }, dir);
   standIn = startMessagesStandIn([reply(text("done"))], { apiKey: "sk-test" });
   const env = childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, BROWSER: "/bin/false" });
-  const child = Bun.spawn([BUN, MAIN, "-p", "hi", "--mcp-config", config], { cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([...catCode(), "-p", "hi", "--mcp-config", config], { cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   expect(stdout).toBe("done\n");
   expect(stderr).toContain(`MCP: 1 server needs sign-in: cat-code mcp login --mcp-config ${config} linear`);

@@ -2,8 +2,9 @@ import { beforeEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, resultText, text, toolResultsOf, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, childEnv, MAIN } from "./cli-process.ts";
+import { childEnv } from "./cli-process.ts";
 import { replUnderTest } from "./repl-under-test.ts";
+import { catCode } from "../helpers/binary.ts";
 
 /** settings.json's rules in print mode, where nobody is there to answer or to trust a project's rules. */
 const repl = replUnderTest();
@@ -19,7 +20,7 @@ beforeEach(() => {
 async function runPrint(args: string[], steps: Step[]) {
   standIn = repl.startStandIn(steps, { apiKey: "sk-test" });
   const env = childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url });
-  const child = Bun.spawn([BUN, MAIN, "-p", "go", ...args], { cwd: project, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([...catCode(), "-p", "go", ...args], { cwd: project, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { stdout, stderr, code };
 }

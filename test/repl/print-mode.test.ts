@@ -13,8 +13,9 @@ import {
   type MessagesStandIn,
   type Step,
 } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, childEnv, MAIN, REPO } from "./cli-process.ts";
+import { childEnv, REPO } from "./cli-process.ts";
 import { replUnderTest } from "./repl-under-test.ts";
+import { catCode } from "../helpers/binary.ts";
 
 const repl = replUnderTest();
 let home: string;
@@ -24,7 +25,7 @@ beforeEach(() => {
 });
 
 async function runCli(args: string[], env: Record<string, string>, cwd = REPO) {
-  const child = Bun.spawn([BUN, MAIN, ...args], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([...catCode(), ...args], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { stdout, stderr, code };
 }

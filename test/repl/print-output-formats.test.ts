@@ -11,8 +11,9 @@ import {
   type Step,
 } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { sessionsFolder } from "../../src/agent/session/session-paths.ts";
-import { BUN, childEnv, MAIN } from "./cli-process.ts";
+import { childEnv } from "./cli-process.ts";
 import { replUnderTest } from "./repl-under-test.ts";
+import { catCode } from "../helpers/binary.ts";
 
 /** Print mode as a script runs it: a real child process against the Messages API stand-in. */
 const repl = replUnderTest();
@@ -30,7 +31,7 @@ function withStandIn(steps: Step[]) {
 }
 
 async function runCli(args: string[], env: Record<string, string>, stdin: string | Blob | "ignore" = "ignore") {
-  const child = Bun.spawn([BUN, MAIN, ...args], {
+  const child = Bun.spawn([...catCode(), ...args], {
     cwd: work,
     env,
     stdin: stdin === "ignore" ? "ignore" : typeof stdin === "string" ? new Blob([stdin]) : stdin,

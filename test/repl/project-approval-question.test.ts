@@ -1,8 +1,9 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUN, ECHO_SERVER, REPO, tempDir } from "../helpers/paths.ts";
+import { ECHO_SERVER, tempDir } from "../helpers/paths.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
+import { catCode } from "../helpers/binary.ts";
 
 /**
  * A project's `.mcp.json` at REPL start: the REPL asks before it starts anything, and the answer is
@@ -13,7 +14,7 @@ afterEach(() => terminal?.kill());
 
 function startReplIn(project: string, home: string): PtyTerminal {
   const started = new PtyTerminal();
-  started.start([BUN, join(REPO, "src/cli/main.ts")], {
+  started.start([...catCode()], {
     cwd: project,
     env: { CAT_CODE_HOME: home, ANTHROPIC_API_KEY: "", PATH: process.env.PATH ?? "/usr/bin:/bin" },
   });

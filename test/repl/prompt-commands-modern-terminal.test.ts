@@ -8,9 +8,10 @@ import { afterEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startMessagesStandIn, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, MODERN_SERVER, REPO, tempDir } from "../helpers/paths.ts";
+import { BUN, MODERN_SERVER, tempDir } from "../helpers/paths.ts";
 import { LISTENING_ON_MCP, spawnServer, type ServerProcess } from "../mcp/transport/http-server-process.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
+import { catCode } from "../helpers/binary.ts";
 
 let terminal: PtyTerminal | undefined;
 let standIn: MessagesStandIn | undefined;
@@ -28,7 +29,7 @@ async function startRepl(replies: string[]): Promise<PtyTerminal> {
   const configDir = tempDir();
   writeFileSync(join(configDir, "mcp.json"), JSON.stringify({ mcpServers: { modern: { type: "http", url: server.url } } }));
   const started = new PtyTerminal();
-  started.start([BUN, join(REPO, "src/cli/main.ts"), "--mcp-config", join(configDir, "mcp.json")], {
+  started.start([...catCode(), "--mcp-config", join(configDir, "mcp.json")], {
     cwd: tempDir(),
     env: { CAT_CODE_HOME: tempDir(), ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, PATH: process.env.PATH ?? "/usr/bin:/bin" },
   });

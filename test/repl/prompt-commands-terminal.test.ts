@@ -7,7 +7,7 @@ import { beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, type MessagesStandIn, type RecordedRequest } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { buildBinary } from "../../scripts/build.ts";
+import { compiledBinary } from "../helpers/binary.ts";
 import { EVERYTHING_SERVER, tempDir } from "../helpers/paths.ts";
 import type { PtyTerminal } from "./pty-terminal.ts";
 import { replUnderTest } from "./repl-under-test.ts";
@@ -16,7 +16,7 @@ let terminal: PtyTerminal | undefined;
 let binary: string;
 // The compiled binary, as users run it: its bundled readline is what answers Tab.
 beforeAll(async () => {
-  binary = await buildBinary({ outfile: join(tempDir(), "cat-code") });
+  binary = await compiledBinary();
 }, 60_000);
 const repl = replUnderTest();
 let standIn: MessagesStandIn | undefined;

@@ -2,8 +2,9 @@ import { afterEach, test } from "bun:test";
 import { join } from "node:path";
 import { spawnOAuthServer, type OAuthServerProcess } from "../helpers/oauth-server-process.ts";
 import { tempDir, writeConfig } from "../helpers/paths.ts";
-import { BUN, childEnv, MAIN } from "./cli-process.ts";
+import { childEnv } from "./cli-process.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
+import { catCode } from "../helpers/binary.ts";
 
 /** `/mcp login` in a real terminal: Esc gives up waiting for the browser and the prompt comes back. */
 let fixture: OAuthServerProcess | undefined;
@@ -21,7 +22,7 @@ for (const [key, name] of [["Escape", "Esc"], ["C-c", "Ctrl-C"]] as const) {
     const dir = tempDir("cat-code-pty-login-");
     const config = writeConfig({ linear: { type: "http", url: fixture.mcpUrl } }, dir);
     terminal = new PtyTerminal();
-    terminal.start([BUN, MAIN, "--mcp-config", config], { cwd: dir, env: childEnv(join(dir, "home"), { BROWSER: "/bin/false" }) });
+    terminal.start([...catCode(), "--mcp-config", config], { cwd: dir, env: childEnv(join(dir, "home"), { BROWSER: "/bin/false" }) });
     await terminal.waitForText("1 server needs sign-in: /mcp login linear", 20_000);
     terminal.type("/mcp login linear");
     await terminal.waitForText("Sign in to linear in your browser: ");

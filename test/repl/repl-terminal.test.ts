@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildBinary } from "../../scripts/build.ts";
 import { VERSION } from "../../src/version.ts";
 import {
   hang,
@@ -14,6 +13,7 @@ import {
   toolUse,
   type MessagesStandIn,
 } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { compiledBinary } from "../helpers/binary.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
 
 /**
@@ -28,7 +28,9 @@ let echoServer: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "cat-code-repl-"));
-  binary = await buildBinary({ outfile: join(dir, "cat-code") });
+  // A copy of its own: "no cat-code process is left" must not see other tests' runs of the shared binary.
+  binary = join(dir, "cat-code");
+  await copyFile(await compiledBinary(), binary);
   // A copy with a path of its own, so the leftover-process check cannot see other tests' servers.
   echoServer = join(dir, "echo-server.sh");
   await copyFile(join(import.meta.dir, "../../fixtures/echo-server.sh"), echoServer);

@@ -2,13 +2,14 @@ import { afterEach } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMessagesStandIn, type MessagesStandIn, type StandInOptions, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { testBinary } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/paths.ts";
-import { BUN, childEnv, MAIN, PipedCli } from "./cli-process.ts";
+import { childEnv, PipedCli } from "./cli-process.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
 
 /** What differs between one REPL under test and the next. */
 export interface ReplOptions {
-  /** A compiled binary to run instead of `bun src/cli/main.ts` (`pty` only). */
+  /** A compiled binary to run instead of the test binary (`pty` only). */
   binary?: string;
   /** The project folder the REPL runs in; a fresh temp dir if not given. */
   cwd?: string;
@@ -57,7 +58,7 @@ export function replUnderTest() {
   }
 
   function program(options: ReplOptions): string[] {
-    return options.binary === undefined ? [BUN, MAIN] : [options.binary];
+    return [options.binary ?? testBinary()];
   }
 
   function modelEnv(): Record<string, string> {

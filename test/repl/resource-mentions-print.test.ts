@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { reply, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { EVERYTHING_SERVER, MODERN_SERVER, writeConfig } from "../helpers/paths.ts";
 import { freePort, spawnServer } from "../mcp/transport/http-server-process.ts";
-import { BUN, childEnv, MAIN, REPO } from "./cli-process.ts";
+import { BUN, childEnv, REPO } from "./cli-process.ts";
+import { catCode } from "../helpers/binary.ts";
 
 /** `cat-code -p` with `@server:uri` mentions and the two resource tools: what the model receives, checked at the Messages API stand-in. */
 const PICTURE_SERVER = join(REPO, "test/repl/fixtures/picture-server.ts");
@@ -28,7 +29,7 @@ async function print(prompt: string, steps: Step[], flags: string[] = []) {
   await standIn?.stop();
   standIn = startMessagesStandIn(steps, { apiKey: "sk-test" });
   const env = childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url });
-  const child = Bun.spawn([BUN, MAIN, "-p", prompt, "--mcp-config", config, ...flags], { cwd: home, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([...catCode(), "-p", prompt, "--mcp-config", config, ...flags], { cwd: home, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { stdout, stderr, code, requests: standIn.requests };
 }

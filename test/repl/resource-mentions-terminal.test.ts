@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildBinary } from "../../scripts/build.ts";
 import { reply, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { compiledBinary } from "../helpers/binary.ts";
 import { BUN, EVERYTHING_SERVER, REPO } from "../helpers/paths.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
 
@@ -22,7 +22,7 @@ let terminal: PtyTerminal;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "cat-code-mentions-pty-"));
-  binary = await buildBinary({ outfile: join(dir, "cat-code") });
+  binary = await compiledBinary();
   const servers = { everything: { command: BUN, args: [EVERYTHING_SERVER, "stdio"] }, pic: { command: BUN, args: [PICTURE_SERVER] } };
   await writeFile(join(dir, "mcp.json"), JSON.stringify({ mcpServers: servers }));
   standIn = startMessagesStandIn(

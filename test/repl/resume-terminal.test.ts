@@ -1,8 +1,9 @@
 import { beforeEach, expect, test } from "bun:test";
 import { reply, text, type MessagesStandIn } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, childEnv, MAIN, PipedCli } from "./cli-process.ts";
+import { childEnv, PipedCli } from "./cli-process.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
 import { replUnderTest } from "./repl-under-test.ts";
+import { catCode } from "../helpers/binary.ts";
 
 /** Sessions gone on with in a new process: the --resume list at a terminal, --continue, a first prompt. */
 const repl = replUnderTest();
@@ -20,7 +21,7 @@ function env(): Record<string, string> {
 }
 
 async function printRun(prompt: string): Promise<void> {
-  const child = Bun.spawn([BUN, MAIN, "-p", prompt], { cwd: work, env: env(), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const child = Bun.spawn([...catCode(), "-p", prompt], { cwd: work, env: env(), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
   const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
   expect([code, stderr]).toEqual([0, ""]);
 }
@@ -31,7 +32,7 @@ test("--resume at a terminal: a list of this folder's sessions, the one picked s
   await printRun("tell me about pears");
 
   terminal = repl.track(new PtyTerminal());
-  terminal.start([BUN, MAIN, "--resume"], { cwd: work, env: env() });
+  terminal.start([...catCode(), "--resume"], { cwd: work, env: env() });
   let screen = await terminal.waitForText("Resume which? [1-2, Enter: 1, q: none]");
   const list = screen.split("\n").filter((line) => /^\s+\d\s/.test(line));
   // Newest first: number, date, message count, first prompt.
@@ -57,7 +58,7 @@ test("--resume at a terminal, left with q: nothing resumed, nothing started, exi
   standIn = repl.startStandIn([reply(text("An answer."))]);
   await printRun("a question");
   terminal = repl.track(new PtyTerminal());
-  terminal.start([BUN, MAIN, "--resume"], { cwd: work, env: env() });
+  terminal.start([...catCode(), "--resume"], { cwd: work, env: env() });
   await terminal.waitForText("Resume which?");
   terminal.type("q");
   const screen = await terminal.waitForText("[exit 0]");

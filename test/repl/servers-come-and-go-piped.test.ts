@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { reply, text, toolUse, type MessagesStandIn, type RecordedRequest, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER } from "../helpers/paths.ts";
 import { waitFor } from "../helpers/wait-for.ts";
-import { childEnv, MAIN, waitForServers, type PipedCli } from "./cli-process.ts";
+import { childEnv, waitForServers, type PipedCli } from "./cli-process.ts";
 import { replUnderTest } from "./repl-under-test.ts";
+import { catCode } from "../helpers/binary.ts";
 
 const repls = replUnderTest();
 let dir: string;
@@ -65,7 +66,7 @@ test("-p: the request waits for a server still connecting; one that never answer
     }),
   );
   standIn = repls.startStandIn([reply(text("all here"))]);
-  const child = Bun.spawn([BUN, MAIN, "-p", "which tools?", "--mcp-config", join(dir, "mcp.json")], {
+  const child = Bun.spawn([...catCode(), "-p", "which tools?", "--mcp-config", join(dir, "mcp.json")], {
     cwd: dir,
     env: childEnv(join(dir, "home"), { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }),
     stdin: "ignore",

@@ -5,7 +5,7 @@
 import { afterEach, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildBinary } from "../../scripts/build.ts";
+import { compiledBinary } from "../helpers/binary.ts";
 import { EVERYTHING_SERVER, tempDir } from "../helpers/paths.ts";
 import { PtyTerminal } from "./pty-terminal.ts";
 
@@ -13,7 +13,7 @@ let terminal: PtyTerminal | undefined;
 let binary: string;
 // The compiled binary, as users run it: its bundled readline is what answers Tab.
 beforeAll(async () => {
-  binary = await buildBinary({ outfile: join(tempDir(), "cat-code") });
+  binary = await compiledBinary();
 }, 60_000);
 afterEach(() => {
   terminal?.kill();

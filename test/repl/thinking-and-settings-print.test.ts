@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reply, startMessagesStandIn, text, thinking, toolUse, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
-import { BUN, childEnv, MAIN } from "./cli-process.ts";
+import { childEnv } from "./cli-process.ts";
+import { catCode } from "../helpers/binary.ts";
 
 let dir: string;
 let home: string;
@@ -22,7 +23,7 @@ afterEach(async () => {
 async function runCli(args: string[], steps: Step[], extraEnv: Record<string, string> = {}) {
   standIn = startMessagesStandIn(steps);
   const env = childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, ...extraEnv });
-  const child = Bun.spawn([BUN, MAIN, ...args], { cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([...catCode(), ...args], { cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { stdout, stderr, code };
 }

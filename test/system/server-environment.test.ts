@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { environmentWithoutOwnSecrets, isWellKnownSecret, serverEnvironment } from "../../src/system/own-secrets.ts";
-import { runSource } from "../helpers/binary.ts";
+import { runBinary } from "../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, tempDir, writeConfig } from "../helpers/paths.ts";
 
 const PARENT = {
@@ -81,7 +81,7 @@ describe("a real stdio server sees only what it should", () => {
 
   test("withheld unless named in the entry's env; mcp get says which were withheld", async () => {
     const config = writeConfig({ plain: printer, named: { ...printer, env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" } } });
-    const list = await runSource(["mcp", "list", "--mcp-config", config], { env, cwd: tempDir() });
+    const list = await runBinary(["mcp", "list", "--mcp-config", config], { env, cwd: tempDir() });
     const block = (name: string) => list.stdout.split(/\n(?=\S)/).find((part) => part.startsWith(`${name} `)) ?? "";
     expect(block("plain")).toContain("env CAT_CODE_VISIBLE=yes");
     for (const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "MY_SERVICE_TOKEN", "ANTHROPIC_API_KEY", "DATABASE_URL"]) {
@@ -90,14 +90,14 @@ describe("a real stdio server sees only what it should", () => {
     expect(block("named")).toContain("env GITHUB_TOKEN=ghp-sekrit");
     expect(block("named")).toContain("env AWS_SECRET_ACCESS_KEY unset");
 
-    const get = await runSource(["mcp", "get", "named", "--mcp-config", config], { env, cwd: tempDir() });
+    const get = await runBinary(["mcp", "get", "named", "--mcp-config", config], { env, cwd: tempDir() });
     const withheld = get.stdout.split("\n").find((line) => line.startsWith("  withheld:")) ?? "";
     expect(withheld).toContain("AWS_SECRET_ACCESS_KEY");
     expect(withheld).toContain("MY_SERVICE_TOKEN");
     expect(withheld).toContain("DATABASE_URL");
     expect(withheld).not.toContain("GITHUB_TOKEN");
     expect(withheld).toContain('(not passed to the server; name one in "env" to pass it)');
-    const json = JSON.parse((await runSource(["mcp", "get", "plain", "--json", "--mcp-config", config], { env, cwd: tempDir() })).stdout);
+    const json = JSON.parse((await runBinary(["mcp", "get", "plain", "--json", "--mcp-config", config], { env, cwd: tempDir() })).stdout);
     expect(json.withheldEnv).toEqual(expect.arrayContaining(["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "MY_SERVICE_TOKEN", "ANTHROPIC_API_KEY"]));
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { MAX_CONFIG_BYTES, readConfigText } from "../../../src/mcp/config/config-file-text.ts";
 import { addServer, removeServer } from "../../../src/mcp/config/config-writer.ts";
 import { readConfigFile } from "../../../src/mcp/config/load-config.ts";
-import { run, runSource } from "../../helpers/binary.ts";
+import { run, runBinary, runSource } from "../../helpers/binary.ts";
 import { refusal } from "../../helpers/refusal.ts";
 import { ECHO_SERVER, tempDir } from "../../helpers/paths.ts";
 
@@ -33,6 +33,8 @@ describe("what a config file may be", () => {
       const path = make();
       expect(readConfigFile(path, "user")).toEqual({ servers: [], warnings: [`cannot read ${path}: ${says}; no MCP servers loaded from it`] });
       const started = Date.now();
+      // From source: under `bun test` (NODE_ENV=test) consola writes "[warn] …"; the compiled binary,
+      // built for production, writes its boxed " WARN " form, which this line does not pin.
       const cli = await runSource(["mcp", "list", "--mcp-config", path], { timeoutMs: 20_000 });
       // The bound only catches a hang: a FIFO or /dev/zero read would never end.
       expect(Date.now() - started).toBeLessThan(10_000);
@@ -63,7 +65,7 @@ test("mcp remove and mcp add --scope project with a FIFO as .mcp.json: exit 2 at
   const project = tempDir();
   const path = join(project, ".mcp.json");
   Bun.spawnSync(["mkfifo", path]);
-  const cli = (...args: string[]) => runSource(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: tempDir() }, timeoutMs: 20_000 });
+  const cli = (...args: string[]) => runBinary(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: tempDir() }, timeoutMs: 20_000 });
   for (const result of [await cli("remove", "echo"), await cli("add", "echo", "--scope", "project", "--", "x")]) {
     expect([result.exitCode, result.stderr.trim().split("\n").length]).toEqual([2, 1]);
     expect(result.stderr).toContain(`cannot read ${path}: it is a FIFO, not a regular file`);
@@ -73,7 +75,7 @@ test("mcp remove and mcp add --scope project with a FIFO as .mcp.json: exit 2 at
 describe("names that are special in JavaScript objects", () => {
   test("mcp add __proto__ is refused, and nothing is written", async () => {
     const home = tempDir();
-    const cli = await runSource(["mcp", "add", "__proto__", "--", ECHO_SERVER], { env: { CAT_CODE_HOME: home } });
+    const cli = await runBinary(["mcp", "add", "__proto__", "--", ECHO_SERVER], { env: { CAT_CODE_HOME: home } });
     expect([cli.exitCode, cli.stderr.trim()]).toEqual([2, `error: the server name "__proto__" is reserved; choose another; nothing was written`]);
     expect(readdirSync(home)).toEqual([]);
   });
@@ -91,7 +93,7 @@ describe("names that are special in JavaScript objects", () => {
   test("constructor, toString and hasOwnProperty work fully: add, list, call, approve, remove", async () => {
     const home = tempDir();
     const project = tempDir();
-    const cli = (...args: string[]) => runSource(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: home } });
+    const cli = (...args: string[]) => runBinary(["mcp", ...args], { cwd: project, env: { CAT_CODE_HOME: home } });
     expect((await cli("add", "constructor", "--", ECHO_SERVER)).exitCode).toBe(0);
     writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { toString: { command: ECHO_SERVER }, hasOwnProperty: { command: ECHO_SERVER } } }));
     const waiting = await cli("list");

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { MAX_RESULT_DEPTH } from "../../../src/system/json-depth.ts";
 import { reply, resultText, startMessagesStandIn, text, toolResultsOf, toolUse, type MessagesStandIn } from "../../../fixtures/anthropic/messages-stand-in.ts";
-import { runSource } from "../../helpers/binary.ts";
+import { runBinary } from "../../helpers/binary.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 const HOSTILE_TOOLS = ["--deep-tool=60000", "--big-tool=2000000", "--untyped-tool"];
@@ -26,7 +26,7 @@ const warnings = (stderr: string) => stderr.split("\n").filter((line) => line.in
 
 describe("hostile tool definitions", () => {
   test("mcp tools lists the healthy tools and warns once per bad tool, naming server and tool", async () => {
-    const { exitCode, stdout, stderr } = await runSource(["mcp", "tools", "--mcp-config", config(...HOSTILE_TOOLS)]);
+    const { exitCode, stdout, stderr } = await runBinary(["mcp", "tools", "--mcp-config", config(...HOSTILE_TOOLS)]);
     expect(exitCode).toBe(0);
     expect(stdout.split("\n").map((line) => line.split(/\s+/)[0]).filter(Boolean)).toEqual([
       "mcp__chaos__echo",
@@ -42,7 +42,7 @@ describe("hostile tool definitions", () => {
   });
 
   test("mcp call of a healthy tool of that server works", async () => {
-    const { exitCode, stdout } = await runSource(["mcp", "call", "chaos", "echo", "text=still here", "--mcp-config", config(...HOSTILE_TOOLS)]);
+    const { exitCode, stdout } = await runBinary(["mcp", "call", "chaos", "echo", "text=still here", "--mcp-config", config(...HOSTILE_TOOLS)]);
     expect([exitCode, stdout]).toEqual([0, "still here\n"]);
   });
 
@@ -52,7 +52,7 @@ describe("hostile tool definitions", () => {
       (request) => reply(text(`echo said: ${resultText(toolResultsOf(request)[0])}`)),
     ]);
     const servers = writeConfig({ chaos: { command: BUN, args: [CHAOS_SERVER, ...HOSTILE_TOOLS] }, echo: { command: ECHO_SERVER } });
-    const { exitCode, stdout, stderr } = await runSource(["-p", "use echo", "--allow-all", "--mcp-config", servers], { env: modelEnv(standIn) });
+    const { exitCode, stdout, stderr } = await runBinary(["-p", "use echo", "--allow-all", "--mcp-config", servers], { env: modelEnv(standIn) });
     expect([exitCode, stdout]).toEqual([0, "echo said: from the model\n"]);
     const offered = standIn.requests[0]?.body.tools?.map((tool) => tool.name).filter((name) => name.startsWith("mcp__"));
     expect(offered?.sort()).toEqual(["mcp__chaos__big", "mcp__chaos__echo", "mcp__chaos__sleep", "mcp__echo__echo"]);
@@ -64,7 +64,7 @@ describe("hostile results", () => {
   const refused = `the server sent a tools/call result nested deeper than ${MAX_RESULT_DEPTH} levels; it was refused`;
 
   test("mcp call of a result nested 50,000 levels is a clear error with exit 3, not a crash", async () => {
-    const { exitCode, stdout, stderr } = await runSource(["mcp", "call", "chaos", "echo", "text=x", "--mcp-config", config("--deep-result=50000")]);
+    const { exitCode, stdout, stderr } = await runBinary(["mcp", "call", "chaos", "echo", "text=x", "--mcp-config", config("--deep-result=50000")]);
     expect([exitCode, stdout]).toEqual([3, ""]);
     expect(stderr.trim()).toEndWith(`calling 'echo' on 'chaos' failed: ${refused}`);
   });
@@ -77,7 +77,7 @@ describe("hostile results", () => {
         return reply(text(`is_error=${result?.is_error} ${resultText(result)}`));
       },
     ]);
-    const { exitCode, stdout } = await runSource(["-p", "use echo", "--allow-all", "--mcp-config", config("--deep-result=50000")], {
+    const { exitCode, stdout } = await runBinary(["-p", "use echo", "--allow-all", "--mcp-config", config("--deep-result=50000")], {
       env: modelEnv(standIn),
     });
     expect([exitCode, stdout]).toEqual([0, `is_error=true Error: MCP tool 'mcp__chaos__echo' failed: ${refused}\n`]);

@@ -3,7 +3,7 @@ import { McpClient } from "../../../src/mcp/client/mcp-client.ts";
 import { McpError } from "../../../src/mcp/mcp-error.ts";
 import { HttpTransport } from "../../../src/mcp/transport/http-transport.ts";
 import { ScriptedServer } from "../../../fixtures/http/scripted-server.ts";
-import { runSource } from "../../helpers/binary.ts";
+import { runBinary } from "../../helpers/binary.ts";
 import { tempDir, writeConfig } from "../../helpers/paths.ts";
 
 const TOKEN = "Bearer sekrit-value-123";
@@ -81,7 +81,7 @@ describe("401 and 403 answers", () => {
   test("mcp list shows the server's reason without its terminal escapes", async () => {
     const server = refusing(() => new Response("\u001b]0;pwned\u0007\u001b[2Jkey revoked\u001b[0m\nsecond line", { status: 403 }));
     const config = writeConfig({ remote: { url: server.url, headers: { Authorization: TOKEN } } });
-    const { stdout, stderr } = await runSource(["mcp", "list", "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir() } });
+    const { stdout, stderr } = await runBinary(["mcp", "list", "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir() } });
     expect(stdout).toContain("FAILED");
     expect(stdout).toContain("answered 403 Forbidden: key revoked. The credentials");
     expect(stdout + stderr).not.toContain("\u001b");
@@ -93,7 +93,7 @@ describe("401 and 403 answers", () => {
   test("mcp call --url: a 403 shows the server's first line (sanitized) and names no headers the entry does not have", async () => {
     // --url has OAuth's authorizer in front of it: the refusal it has no say in must keep its body.
     const server = refusing(() => new Response("\u001b[31mtoken lacks scope repo:write\u001b[0m\nsecond line", { status: 403 }));
-    const { exitCode, stdout, stderr } = await runSource(["mcp", "call", "--url", server.url, "echo", "--json", "{}"], { env: { CAT_CODE_HOME: tempDir() } });
+    const { exitCode, stdout, stderr } = await runBinary(["mcp", "call", "--url", server.url, "echo", "--json", "{}"], { env: { CAT_CODE_HOME: tempDir() } });
     expect(exitCode).not.toBe(0);
     expect(stderr).toContain(`answered 403 Forbidden: token lacks scope repo:write. Access was refused for this`);
     expect(stdout + stderr).not.toContain('"headers"');

@@ -1,0 +1,29 @@
+#!/usr/bin/env bun
+/**
+ * `npm test`: builds the test binary once, then runs `bun test` over every tier in parallel workers
+ * (one per core), the slowest files first (test/timings.json, refreshed with `--update-timings`).
+ * Building first matters: each worker is a process of its own, and without the binary ready every
+ * worker that spawns cat-code would build its own copy. The workers learn where it is from
+ * CAT_CODE_TEST_BINARY (test/helpers/binary.ts).
+ *
+ *   bun scripts/test.ts [<bun test arguments, e.g. test/unit or --update-timings>]
+ */
+import { join } from "node:path";
+import { buildBinary } from "./build.ts";
+
+const ROOT = join(import.meta.dir, "..");
+/** Where the tests' compiled cat-code lives (dist/cat-code stays the user's build). */
+export const TEST_BINARY = join(ROOT, "dist", "test", "cat-code");
+export const TIMINGS = join(ROOT, "test", "timings.json");
+
+if (import.meta.main) {
+  const binary = await buildBinary({ outfile: TEST_BINARY });
+  const child = Bun.spawn([process.execPath, "test", "--timeout", "60000", "--parallel", `--timings=${TIMINGS}`, ...process.argv.slice(2)], {
+    cwd: ROOT,
+    env: { ...process.env, CAT_CODE_TEST_BINARY: binary },
+    stdio: ["inherit", "inherit", "inherit"],
+  });
+  // Ctrl-C reaches the whole foreground group anyway; a plain `kill` of this script ends the run too.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => child.kill(signal));
+  process.exit(await child.exited);
+}
