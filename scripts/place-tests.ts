@@ -3,13 +3,15 @@
  * `bun scripts/place-tests.ts [--dry-run] [from=to …]`: moves every test file that is not in its
  * tier (scripts/test-tier.ts; `test/cli/x.test.ts` → `test/process/cli/x.test.ts`) with `git mv`,
  * plus any `from=to` moves named (a helper, say), and fixes what pointed at the old paths: relative
- * imports, `join(import.meta.dir, "..", …)` and `join(REPO, "test", …)`, in test/, scripts/ and
- * fixtures/. The structure test names the files this would move.
+ * imports, `join(import.meta.dir, "..", …)`, `new URL("../x", import.meta.url)` and `join(REPO, "test", …)`, in test/, scripts/ and
+ * fixtures/, and test paths named in Markdown (run it after a merge: a doc naming a test by its old
+ * path is fixed even when the move came from another branch). The structure test names the files
+ * this would move.
  */
 import { Glob } from "bun";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { placeOf, ROOT, TEST } from "./test-tier.ts";
+import { placeOf, ROOT, TEST, TIERS } from "./test-tier.ts";
 
 /** Every test file whose path does not say its tier, with where it belongs. */
 export function misplacedTests(): Map<string, string> {
@@ -37,6 +39,10 @@ function rewrite(text: string, oldFile: string, newFile: string, moved: (path: s
     const next = pathFrom(newDir, target, true);
     return next === spec ? whole : `${lead}${quote}${next}${quote}`;
   });
+  out = out.replace(/new URL\((["'])(\.{1,2}\/[^"']+)\1, import\.meta\.url\)/g, (whole, quote: string, spec: string) => {
+    const next = pathFrom(newDir, moved(resolve(oldDir, spec)), true);
+    return next === spec ? whole : `new URL(${quote}${next}${quote}, import.meta.url)`;
+  });
   // join(import.meta.dir, "..", "x.ts") and join(REPO, "test", "x.ts"): the leading string parts.
   out = out.replace(/join\((import\.meta\.dir|REPO|ROOT), ((?:"[^"$]*"(?:, )?)+)/g, (whole, base: string, args: string) => {
     const parts = [...args.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
@@ -52,6 +58,32 @@ function rewrite(text: string, oldFile: string, newFile: string, moved: (path: s
   return out;
 }
 
+/**
+ * A path of a test file named in prose (`test/cli/x.test.ts` in docs/RELIABILITY.md) that no longer
+ * exists, as it is now: the same area path under the one tier that holds it.
+ */
+function placedPath(path: string): string {
+  if (existsSync(join(ROOT, path))) return path;
+  const rest = relative("test", path);
+  const tail = rest.startsWith("reliability/") ? rest.slice("reliability/".length) : rest;
+  const found = TIERS.map((tier) => join("test", tier, tail)).filter((candidate) => existsSync(join(ROOT, candidate)));
+  return found.length === 1 ? found[0]! : path;
+}
+
+/** Fixes the test paths named in prose: Markdown (README, docs/) and comments in test/, scripts/, fixtures/. */
+function fixDocs(): void {
+  const docs = [
+    "README.md",
+    ...[...new Glob("**/*.md").scanSync(join(ROOT, "docs"))].map((p) => join("docs", p)),
+    ...["test", "scripts", "fixtures"].flatMap((dir) => [...new Glob("**/*.{md,ts}").scanSync(join(ROOT, dir))].map((p) => join(dir, p))),
+  ];
+  for (const doc of docs) {
+    const text = readFileSync(join(ROOT, doc), "utf8");
+    const next = text.replace(/\btest\/[\w/.-]+\.ts\b/g, placedPath);
+    if (next !== text) writeFileSync(join(ROOT, doc), next);
+  }
+}
+
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const dryRun = args.includes("--dry-run");
@@ -61,7 +93,7 @@ if (import.meta.main) {
     moves.set(resolve(ROOT, from), resolve(ROOT, to));
   }
   for (const [from, to] of moves) console.log(`${relative(ROOT, from)} -> ${relative(ROOT, to)}`);
-  if (dryRun || moves.size === 0) process.exit(0);
+  if (dryRun) process.exit(0);
 
   const moved = (path: string) => moves.get(path) ?? path;
   const files = ["test", "scripts", "fixtures"].flatMap((dir) => [...new Glob("**/*.ts").scanSync(join(ROOT, dir))].map((p) => join(ROOT, dir, p)));
@@ -76,4 +108,5 @@ if (import.meta.main) {
     const next = rewrite(text, file, moved(file), moved);
     if (next !== text) writeFileSync(moved(file), next);
   }
+  fixDocs();
 }

@@ -16,11 +16,18 @@ const ROOT = join(import.meta.dir, "..");
 export const TEST_BINARY = join(ROOT, "dist", "test", "cat-code");
 export const TIMINGS = join(ROOT, "test", "timings.json");
 
+/** Whether the run reaches past test/unit, whose files start no process and need no binary. */
+function needsBinary(args: string[]): boolean {
+  const paths = args.filter((arg) => !arg.startsWith("-"));
+  return paths.length === 0 || paths.some((path) => !/^(?:\.\/)?test\/unit(?:\/|$)/.test(path));
+}
+
 if (import.meta.main) {
-  const binary = await buildBinary({ outfile: TEST_BINARY });
-  const child = Bun.spawn([process.execPath, "test", "--timeout", "60000", "--parallel", `--timings=${TIMINGS}`, ...process.argv.slice(2)], {
+  const args = process.argv.slice(2);
+  const binary = needsBinary(args) ? { CAT_CODE_TEST_BINARY: await buildBinary({ outfile: TEST_BINARY }) } : {};
+  const child = Bun.spawn([process.execPath, "test", "--timeout", "60000", "--parallel", `--timings=${TIMINGS}`, ...args], {
     cwd: ROOT,
-    env: { ...process.env, CAT_CODE_TEST_BINARY: binary },
+    env: { ...process.env, ...binary },
     stdio: ["inherit", "inherit", "inherit"],
   });
   // Ctrl-C reaches the whole foreground group anyway; a plain `kill` of this script ends the run too.
