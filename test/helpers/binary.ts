@@ -1,28 +1,19 @@
-import { mkdirSync, renameSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { TEST_BINARY } from "../../scripts/test.ts";
-import { BUN, REPO } from "./paths.ts";
+import { join } from "node:path";
+import { buildTestBinary } from "../../scripts/test.ts";
+import { REPO } from "./paths.ts";
 
 let built: string | undefined;
 
 /**
  * The compiled `cat-code` the process tests spawn. `npm test` (scripts/test.ts) builds it once
  * before the run and names it in CAT_CODE_TEST_BINARY; an ad-hoc `bun test some/file.test.ts`
- * builds it here, once per test process, on first use. Each build goes to a file of its own and is
- * renamed into place, so two workers building at once never run a half-written binary.
- * Synchronous, so a spawn site can stay one expression; the build takes a few seconds, once.
+ * builds it here, once per test process, on first use (a few seconds; safe when two workers build
+ * at once). Synchronous, so a spawn site can stay one expression.
  */
 export function testBinary(): string {
   const ready = process.env.CAT_CODE_TEST_BINARY;
   if (ready) return ready;
-  if (built === undefined) {
-    const own = `${TEST_BINARY}.${process.pid}`;
-    mkdirSync(dirname(TEST_BINARY), { recursive: true });
-    const result = Bun.spawnSync([BUN, join(REPO, "scripts", "build.ts"), own], { cwd: REPO, stdout: "ignore", stderr: "pipe" });
-    if (result.exitCode !== 0) throw new Error(`building the test binary failed:\n${result.stderr.toString()}`);
-    renameSync(own, TEST_BINARY);
-    built = TEST_BINARY;
-  }
+  built ??= buildTestBinary();
   return built;
 }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { MAX_CONFIG_BYTES, readConfigText } from "../../../../src/mcp/config/config-file-text.ts";
 import { addServer, removeServer } from "../../../../src/mcp/config/config-writer.ts";
 import { readConfigFile } from "../../../../src/mcp/config/load-config.ts";
-import { run, runBinary, runSource } from "../../../helpers/binary.ts";
+import { run, runBinary } from "../../../helpers/binary.ts";
 import { refusal } from "../../../helpers/refusal.ts";
 import { ECHO_SERVER, tempDir } from "../../../helpers/paths.ts";
 
@@ -33,9 +33,7 @@ describe("what a config file may be", () => {
       const path = make();
       expect(readConfigFile(path, "user")).toEqual({ servers: [], warnings: [`cannot read ${path}: ${says}; no MCP servers loaded from it`] });
       const started = Date.now();
-      // From source: under `bun test` (NODE_ENV=test) consola writes "[warn] …"; the compiled binary,
-      // built for production, writes its boxed " WARN " form, which this line does not pin.
-      const cli = await runSource(["mcp", "list", "--mcp-config", path], { timeoutMs: 20_000 });
+      const cli = await runBinary(["mcp", "list", "--mcp-config", path], { timeoutMs: 20_000 });
       // The bound only catches a hang: a FIFO or /dev/zero read would never end.
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(cli.exitCode).toBe(0);
