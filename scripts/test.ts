@@ -8,7 +8,7 @@
  *
  *   bun scripts/test.ts [<bun test arguments, e.g. test/unit or --update-timings>]
  */
-import { mkdirSync, renameSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..");
@@ -28,7 +28,10 @@ export function buildTestBinary(): string {
   mkdirSync(dirname(TEST_BINARY), { recursive: true });
   const env = { ...process.env, NODE_ENV: "test" };
   const result = Bun.spawnSync([process.execPath, join(ROOT, "scripts", "build.ts"), own], { cwd: ROOT, env, stdout: "ignore", stderr: "pipe" });
-  if (result.exitCode !== 0) throw new Error(`building the test binary failed:\n${result.stderr.toString()}`);
+  if (result.exitCode !== 0) {
+    rmSync(own, { force: true });
+    throw new Error(`building the test binary failed:\n${result.stderr.toString()}`);
+  }
   renameSync(own, TEST_BINARY);
   return TEST_BINARY;
 }
@@ -41,7 +44,13 @@ function needsBinary(args: string[]): boolean {
 
 if (import.meta.main) {
   const args = process.argv.slice(2);
-  const binary = needsBinary(args) ? { CAT_CODE_TEST_BINARY: buildTestBinary() } : {};
+  let binary = {};
+  try {
+    if (needsBinary(args)) binary = { CAT_CODE_TEST_BINARY: buildTestBinary() };
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}`);
+    process.exit(1);
+  }
   const child = Bun.spawn([process.execPath, "test", "--timeout", "60000", "--parallel", `--timings=${TIMINGS}`, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...binary },
