@@ -54,6 +54,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<string> {
 }
 
 if (import.meta.main) {
-  const outfile = await buildBinary();
+  // `bun scripts/build.ts [outfile]`: dist/cat-code unless told where (the tests' own copy, say).
+  const outfile = await buildBinary({ outfile: process.argv[2] });
   console.error(`built ${outfile}`);
 }

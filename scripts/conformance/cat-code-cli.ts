@@ -5,6 +5,11 @@ import type { Subprocess } from "bun";
 import { writeBrowserOpener } from "./browser-opener.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "cli", "main.ts");
+/**
+ * cat-code from source, or the test binary when `npm test` built one (scripts/test.ts): the same
+ * code, 0.2 s faster to start, and a scenario runs cat-code three or four times.
+ */
+const CAT_CODE = process.env.CAT_CODE_TEST_BINARY ? [process.env.CAT_CODE_TEST_BINARY] : [process.execPath, MAIN];
 /** The entry's name in the temp config: tool names read `mcp__conformance__<tool>`. */
 export const SERVER_NAME = "conformance";
 /** A step's output is echoed into the suite's stdout.txt/stderr.txt; a runaway one is cut there. */
@@ -79,7 +84,7 @@ export class CatCodeCli {
    * An exit code outside `expected` is recorded in `failures`.
    */
   async run(args: string[], expected: readonly number[] = [0]): Promise<Step> {
-    const argv = [process.execPath, MAIN, "mcp", ...args, "--mcp-config", this.configPath];
+    const argv = [...CAT_CODE, "mcp", ...args, "--mcp-config", this.configPath];
     const child = Bun.spawn(argv, {
       // One command per step, as the suite expects of a client: no connection keeper holding the
       // scenario's server after the step ends.

@@ -61,7 +61,7 @@ export function useKeeperMode(name: KeeperModeName): KeeperMode {
 
   const stopIn = async (home: string) => {
     if (readKeeperInfo(home)) keepersSeen++;
-    await stopKeepersOf(home, () => runSource(["mcp", "keeper", "stop"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } }));
+    await stopKeepersOf(home, () => runBinary(["mcp", "keeper", "stop"], { env: { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined } }));
   };
   const stopTestHomes = async () => {
     const homes = [...testHomes];

@@ -1,0 +1,72 @@
+import { afterEach, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import type { Subprocess } from "bun";
+import { KEEPER_PROTOCOL } from "../../../src/keeper/keeper-protocol.ts";
+import { VERSION } from "../../../src/version.ts";
+import { ECHO_SERVER, uniqueSeconds } from "../../helpers/paths.ts";
+import { findProcesses, killAll, waitForNoProcesses } from "../../helpers/processes.ts";
+import { endKeeperProcess, startKeeperProcess, stdioServer, TestKeeperClient, tokenOf } from "../../helpers/keeper-test-client.ts";
+
+const started: Subprocess[] = [];
+const markers: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map(endKeeperProcess));
+  for (const marker of markers.splice(0)) killAll(await findProcesses(marker));
+});
+
+async function keeper(env: Record<string, string> = {}) {
+  const running = await startKeeperProcess(env);
+  started.push(running.process);
+  return running;
+}
+
+function marker(): string {
+  const value = uniqueSeconds();
+  markers.push(value);
+  return value;
+}
+
+test("hello, connect, call and stop over the socket: the server is gone after stop, and so are the socket and keeper.json", async () => {
+  const { paths, process: child } = await keeper();
+  const tag = marker();
+  const client = await TestKeeperClient.open(paths.socket);
+  const hello = await client.request({ op: "hello", protocol: KEEPER_PROTOCOL, version: VERSION, token: tokenOf(paths) });
+  expect(hello).toMatchObject({ ok: { version: VERSION, pid: child.pid } });
+
+  const connected = await client.request({ op: "connect", servers: [stdioServer("echo", ECHO_SERVER, [tag])], roots: [process.cwd()] });
+  expect(connected).toMatchObject({ ok: { statuses: [{ name: "echo", state: "connected", source: "/test/mcp.json" }] } });
+  expect(await findProcesses(tag)).toHaveLength(1);
+
+  const called = await client.request({ op: "call", server: "echo", tool: "echo", arguments: { text: "hi" }, elicitation: "decline" });
+  expect(called).toEqual({ id: 3, ok: { result: { content: [{ type: "text", text: "hi" }], isError: false } } });
+
+  expect(await client.request({ op: "stop" })).toEqual({ id: 4, ok: {} });
+  expect(await child.exited).toBe(0);
+  expect(await waitForNoProcesses(tag)).toEqual([]);
+  expect(existsSync(paths.socket)).toBe(false);
+  expect(existsSync(paths.info)).toBe(false);
+});
+
+test("a second socket reuses the warm server: one server process serves both", async () => {
+  const { paths } = await keeper();
+  const tag = marker();
+  const server = stdioServer("echo", ECHO_SERVER, [tag]);
+  const first = await TestKeeperClient.greeted(paths);
+  await first.request({ op: "connect", servers: [server], roots: [process.cwd()] });
+  await first.request({ op: "call", server: "echo", tool: "echo", arguments: { text: "one" }, elicitation: "decline" });
+  first.close();
+  await first.closed;
+  const pids = await findProcesses(tag);
+  expect(pids).toHaveLength(1);
+
+  const second = await TestKeeperClient.greeted(paths);
+  expect(await second.request({ op: "connect", servers: [server], roots: [process.cwd()] })).toMatchObject({ ok: { statuses: [{ state: "connected" }] } });
+  expect(await second.request({ op: "call", server: "echo", tool: "echo", arguments: { text: "two" }, elicitation: "decline" })).toMatchObject({
+    ok: { result: { content: [{ type: "text", text: "two" }] } },
+  });
+  expect(await findProcesses(tag)).toEqual(pids);
+  const status = await second.request({ op: "status" });
+  expect(status).toMatchObject({ ok: { connections: [{ name: "echo", state: "connected", calls: 2 }] } });
+  second.close();
+});

@@ -1,0 +1,111 @@
+import { describe, expect, test } from "bun:test";
+import { interactivePermissions, MAX_UNPAGED_LINES } from "../../../src/repl/permission-prompt.ts";
+import { permissionView } from "../../../src/repl/permission-view.ts";
+import { plainStyle } from "../../../src/repl/tool-call-line.ts";
+import { visibleLine } from "../../../src/repl/visible-text.ts";
+import type { Tool } from "../../../src/agent/tool.ts";
+
+describe("visibleLine", () => {
+  test("long blank runs, control characters, escape sequences and bidi overrides become visible marks", () => {
+    expect(visibleLine(`echo ok${" ".repeat(300)}; touch PWNED`)).toBe("echo ok⟨300 spaces⟩; touch PWNED");
+    expect(visibleLine(`a${"\t".repeat(20)}b${" \t".repeat(9)}c`)).toBe("a⟨20 tabs⟩b⟨18 blanks⟩c");
+    expect(visibleLine("rm -rf /tmp/x\r# harmless")).toBe("rm -rf /tmp/x⟨CR⟩# harmless");
+    expect(visibleLine("\u001b[2J\u001b]0;title\u0007")).toBe("⟨ESC⟩[2J⟨ESC⟩]0;title⟨U+0007⟩");
+    expect(visibleLine("ls \u202Etxt.exe\u2066\u200b")).toBe("ls ⟨U+202E⟩txt.exe⟨U+2066⟩⟨U+200B⟩");
+    // Short runs (indentation) and tabs stay as they are.
+    expect(visibleLine("    if x:\tpass")).toBe("    if x:\tpass");
+  });
+});
+
+describe("permissionView", () => {
+  test("an MCP tool's arguments are shown whole, pretty-printed", () => {
+    const long = "v".repeat(1_000);
+    const lines = permissionView("mcp__fs__write", { kind: "arguments", input: { path: "x", body: long } }, 80, plainStyle);
+    expect(lines[0]).toBe("mcp__fs__write wants to run with these arguments:");
+    expect(lines.join("").replace(/ {2}/g, "")).toContain(long);
+    expect(lines.every((line) => line.length <= 80)).toBe(true);
+  });
+
+  test("arguments nested too deeply to print say so instead of crashing the REPL", () => {
+    let deep: unknown = "bottom";
+    for (let i = 0; i < 200_000; i++) deep = { d: deep };
+    expect(permissionView("mcp__x__y", { kind: "arguments", input: { deep } }, 80, plainStyle)).toEqual([
+      "mcp__x__y wants to run with these arguments:",
+      "  (the arguments are nested too deeply to show; answer no)",
+    ]);
+  });
+
+  test("a bash command comes first, every line of it", () => {
+    const lines = permissionView("bash", { kind: "command", command: "set -e\nmake\nmake install", rest: { description: "build" } }, 80, plainStyle);
+    expect(lines).toEqual(["bash wants to run this command:", "  set -e", "  make", "  make install", "  with", "  {", '    "description": "build"', "  }"]);
+  });
+});
+
+describe("the permission gate", () => {
+  const tool = { name: "mcp__fs__write", isReadOnly: false } as Tool;
+
+  test("short calls are printed whole, then asked about", async () => {
+    const printed: string[] = [];
+    const questions: string[] = [];
+    const gate = interactivePermissions(async (question) => (questions.push(question), "y"), { print: (line) => printed.push(line) });
+    expect(await gate({ tool, input: { path: "x" } })).toBe("allow");
+    expect(printed).toEqual(["mcp__fs__write wants to run with these arguments:", "  {", '    "path": "x"', "  }"]);
+    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects "]);
+  });
+
+  test("a long call is paged, and yes is not taken until the last page was shown", async () => {
+    const input = { lines: Array.from({ length: MAX_UNPAGED_LINES + 50 }, (_, i) => `item ${i}`) };
+    const printed: string[] = [];
+    const answers = ["y", "a", "", "", "", "", "", "y"];
+    const questions: string[] = [];
+    const gate = interactivePermissions(async (question) => (questions.push(question), answers.shift() ?? null), {
+      print: (line) => printed.push(line),
+      rows: 52,
+    });
+    expect(await gate({ tool, input })).toBe("allow");
+    expect(printed.filter((line) => line.includes('"item ')).length).toBe(MAX_UNPAGED_LINES + 50);
+    expect(printed.filter((line) => line.includes("more lines to see before you can allow it"))).toHaveLength(2);
+    expect(questions.at(-1)).toBe("Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects ");
+    // A header, the braces and brackets, then one line per item.
+    expect(questions[0]).toBe(`-- 50 of ${MAX_UNPAGED_LINES + 55} lines; [Enter] more / [n]o `);
+  });
+
+  test("the model's resource read shows server and URI whole; 'always' covers reads from that server only", async () => {
+    const read = { name: "read_mcp_resource", isReadOnly: true } as Tool;
+    const uri = `docs://x?${"q".repeat(300)}`;
+    const printed: string[] = [];
+    const questions: string[] = [];
+    const answers = ["a", "n"];
+    const gate = interactivePermissions(async (question) => (questions.push(question), answers.shift() ?? null), { print: (line) => printed.push(line) });
+    expect(await gate({ tool: read, input: { server: "docs", uri } })).toBe("allow");
+    // Wrapped at the width, never cut.
+    expect(printed.map((line) => line.trim()).join("")).toContain(`"server": "docs","uri": "${uri}"`);
+    expect(questions).toEqual(["Allow read_mcp_resource? [y]es / [n]o / [a]lways for reads from 'docs' in this project / [A] in all projects "]);
+    // Remembered for this session: the next read from docs runs unasked, one from another server asks.
+    expect(await gate({ tool: read, input: { server: "docs", uri: "docs://y" } })).toBe("allow");
+    expect(await gate({ tool: read, input: { server: "other", uri: "o://y" } })).toBe("stop");
+    expect(questions).toHaveLength(2);
+  });
+
+  test("behind a wrapper, 'always' is offered for the command it runs, never the wrapper; none when what runs is hidden", async () => {
+    const bash = { name: "bash", isReadOnly: false } as Tool;
+    const questions: string[] = [];
+    const printed: string[] = [];
+    const gate = interactivePermissions(async (question) => (questions.push(question), "y"), { print: (line) => printed.push(line) });
+    for (const command of ["timeout 60 npm test", 'timeout 5 bash -c "rm -rf x"', "sudo ls", "nice -n 5 python3 -c 'x'"]) await gate({ tool: bash, input: { command } });
+    expect(questions).toEqual([
+      "Allow bash? [y]es / [n]o / [a]lways for 'npm test:*' in this project / [A] in all projects ",
+      "Allow bash? [y]es / [n]o ",
+      "Allow bash? [y]es / [n]o ",
+      "Allow bash? [y]es / [n]o ",
+    ]);
+    expect(questions.join("")).not.toContain("timeout");
+  });
+
+  test("no while paging, or the end of input, declines", async () => {
+    const input = { lines: Array.from({ length: MAX_UNPAGED_LINES + 1 }, (_, i) => i) };
+    const print = () => {};
+    expect(await interactivePermissions(async () => "n", { print })({ tool, input })).toBe("stop");
+    expect(await interactivePermissions(async () => null, { print })({ tool, input })).toBe("stop");
+  });
+});
