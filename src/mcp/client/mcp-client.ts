@@ -24,14 +24,16 @@ import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities, type
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import { ProgressTracker, type ProgressUpdate } from "./progress.ts";
-import { ProgressTimeout } from "./progress-timeout.ts";
+import { CallProgress, RequestTimeout } from "./request-timeout.ts";
 import { ProbeWindow } from "./probe-window.ts";
 import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
 import { sendWithInputRounds } from "./input-required.ts";
-import { fromDiscoverResult, stillOffersModern, type ModernServer } from "./era-detection.ts";
+import { fromDiscoverResult, type ModernServer } from "./era-detection.ts";
 import { openEra, type BoundEraMemory } from "./era-opening.ts";
-import { paramsForEra } from "./era-params.ts";
+import type { EraStrategy } from "./era/era-strategy.ts";
+import { LegacyEra } from "./era/legacy-era.ts";
+import { ModernEra } from "./era/modern-era.ts";
 import { CLIENT_INFO } from "./request-meta.ts";
 import { CachedList } from "./cached-list.ts";
 import { boundedCompletion } from "./completion-values.ts";
@@ -45,8 +47,6 @@ import { consumeOwnNotification } from "./own-notifications.ts";
 import { credentialForms, redactSecrets } from "../config/entry-secrets.ts";
 import { cutText } from "../../system/cut-text.ts";
 import { maskError, maskErrorResult } from "./masked-server-text.ts";
-import { SessionRenewal } from "./session-renewal.ts";
-import { TimeoutGroups } from "./timeout-groups.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
 import { ToolParamMarks } from "./tool-param-marks.ts";
 
@@ -77,16 +77,13 @@ export type RequestOptions = CallOptions & {
   progressToken?: ProgressToken;
   /** Extra HTTP headers for this request (`Mcp-Param-*`); stdio ignores them. */
   headers?: Record<string, string>;
-  /** A timeout that progress resets (tools/call); without it the request joins a shared group. */
-  timeout?: ProgressTimeout;
+  /** A call whose progress resets the request's timeout (tools/call). */
+  progress?: CallProgress;
   /** Hears the request's id before it is sent (the era probe keeps it: its answer may come late). */
   registration?: { registered(id: number): void };
   /** Hears the transport wait on OAuth (the probe's window stands still meanwhile). */
   onAuthorizing?: (waiting: boolean) => void;
 };
-
-/** How often a modern request whose response stream broke is sent again (each time with a new id). */
-const MAX_STREAM_REISSUES = 2;
 
 export interface McpClientOptions extends ClientFeatureOptions {
   /** The server's name in the config: what messages and the elicitation question call it. */
@@ -137,8 +134,6 @@ export class McpClient {
   private _state: ClientState = { status: "idle" };
   private readonly toolList = new CachedList<ToolDefinition>();
   private readonly timeoutMs: number;
-  private readonly timeouts: TimeoutGroups;
-  private readonly session = new SessionRenewal(() => this.handshake({}).then(() => this.subscriptions.renewed()));
   private readonly clock: Clock;
   private readonly progress = new ProgressTracker((text, max) => this.shownText(text, max));
   /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
@@ -159,7 +154,10 @@ export class McpClient {
   instructions: string | undefined;
   /** What the server declared (`initialize`, or `server/discover` for a modern server). */
   serverCapabilities: Record<string, unknown> | undefined;
-  private _era: Era = "legacy";
+  private readonly legacy: LegacyEra;
+  private readonly modern: ModernEra;
+  /** The era's behaviour on every request; legacy until `connect` finds otherwise. */
+  private strategy: EraStrategy;
   /** The era probe's id, from its send until an answer to it came (on time or late). */
   private probeId: number | undefined;
   /** A late answer to the probe that said 2026-07-28 (see `lateProbeAnswer`). */
@@ -174,13 +172,15 @@ export class McpClient {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.clock = options.clock ?? systemClock;
-    this.timeouts = new TimeoutGroups(this.clock);
     this.stopWatchingRoots = options.roots?.onChange(() => this.rootsChanged());
     this.capabilities = declaredCapabilities(options);
     this.connection = new JsonRpcConnection(transport);
+    this.legacy = new LegacyEra(transport, this.connection, () => this.handshake({}).then(() => this.subscriptions.renewed()));
+    this.modern = new ModernEra(transport, this.connection, this.capabilities);
+    this.strategy = this.legacy;
     this.lists = new FeatureLists(this.serverName);
     this.subscriptions = new ResourceSubscriptions({
-      era: () => this._era,
+      era: () => this.era,
       request: (method, params, requestOptions) => this.request(method, params, requestOptions),
       listen: (filter, signal, registered) => this.listen(filter, signal, registered),
       timeoutMs: this.timeoutMs,
@@ -203,7 +203,7 @@ export class McpClient {
 
   /** The protocol generation the server speaks; "legacy" until `connect` found otherwise. */
   get era(): Era {
-    return this._era;
+    return this.strategy.era;
   }
 
   /**
@@ -249,18 +249,18 @@ export class McpClient {
    * tools and retries once.
    */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const timeout = new ProgressTimeout(this.clock, this.timeouts, this.connection, this.transport.kind === "http", options.onProgress);
-    const token = this.progress.track(timeout);
+    const progress = new CallProgress(options.onProgress);
+    const token = this.progress.track(progress);
     try {
       let raw: unknown;
       try {
-        raw = await this.sendToolCall(name, args, options, token, timeout);
+        raw = await this.sendToolCall(name, args, options, token, progress);
       } catch (error) {
         if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.paramHeadersApply)) throw error;
         log.debug(`${this.serverName}: ${error.message}; listing the tools again and retrying ${name} once`);
         this.toolList.drop();
         await this.listTools(options);
-        raw = await this.sendToolCall(name, args, options, token, timeout);
+        raw = await this.sendToolCall(name, args, options, token, progress);
       }
       return this.maskedResult(parseResult(CallToolResult, raw, "tools/call"));
     } finally {
@@ -345,13 +345,13 @@ export class McpClient {
       memory: this.options.eraMemory,
       description: this.transport.description,
       handshake: (timeoutMs) => this.handshake({ ...options, timeoutMs }),
-      discover: (windowMs, timeoutMs) => this.probe(kind, windowMs, { ...options, timeoutMs }),
+      discover: (windowMs, timeoutMs) => this.probe(windowMs, { ...options, timeoutMs }),
       openModern: (server) => this.openModern(server),
       connectionEnded: () => this.connectionEnded,
       skipProbe: this.options.skipProbe,
     });
-    const late = this._era === "legacy" ? this.lateModern : undefined;
-    this.options.eraMemory?.remember(late ? { era: "modern", version: late.version } : { era: this._era, version: this.protocolVersion ?? "" });
+    const late = this.era === "legacy" ? this.lateModern : undefined;
+    this.options.eraMemory?.remember(late ? { era: "modern", version: late.version } : { era: this.era, version: this.protocolVersion ?? "" });
   }
 
   /**
@@ -367,7 +367,7 @@ export class McpClient {
     if (this.probeId === undefined || String(response.id) !== String(this.probeId) || !("result" in response)) return;
     this.probeId = undefined;
     const finding = fromDiscoverResult(response.result);
-    if (finding.era !== "modern" || this._era === "modern") return;
+    if (finding.era !== "modern" || this.era === "modern") return;
     this.lateModern = finding;
     log.debug(`${this.transport.description}: answered the era probe late, as a ${MODERN_PROTOCOL_VERSION} server; its next connection speaks it`);
     // While connecting, `establish` records it; after, it is recorded here.
@@ -375,11 +375,8 @@ export class McpClient {
   }
 
   /** `server/discover`, the modern way, within the probe's window (see ProbeWindow) and the connect's timeout. */
-  private async probe(kind: "stdio" | "http", windowMs: number, options: CallOptions): Promise<unknown> {
-    this._era = "modern";
-    this.transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
-    // Closing a modern HTTP request's stream is its cancellation.
-    this.connection.sendsCancellation = kind !== "http";
+  private async probe(windowMs: number, options: CallOptions): Promise<unknown> {
+    this.use(this.modern);
     const window = new ProbeWindow(this.clock, "server/discover", windowMs);
     const signal = options.signal ? AbortSignal.any([options.signal, window.signal]) : window.signal;
     try {
@@ -399,7 +396,7 @@ export class McpClient {
   }
 
   private openModern(server: ModernServer): void {
-    this._era = "modern";
+    this.use(this.modern);
     this.protocolVersion = server.version;
     this.serverInfo = server.serverInfo;
     this.instructions = server.instructions;
@@ -416,7 +413,7 @@ export class McpClient {
 
   /** The long-lived `subscriptions/listen` request: no timeout; its notifications go to `handleNotification`. */
   private listen(filter: SubscriptionFilter, signal: AbortSignal, registered: (id: number) => void): Promise<unknown> {
-    const params = paramsForEra("modern", { notifications: filter }, this.metaOptions({}));
+    const params = this.modern.params({ notifications: filter });
     return this.connection.request("subscriptions/listen", params, { signal, registration: { registered } });
   }
 
@@ -430,10 +427,7 @@ export class McpClient {
    * renewal of an expired session alike, so a new session cannot slip in a version we do not speak.
    */
   private async handshake(options: CallOptions): Promise<void> {
-    // Back from a modern probe, if there was one: no version header until the handshake agrees one.
-    this._era = "legacy";
-    this.connection.sendsCancellation = true;
-    this.transport.setProtocolVersion?.(undefined);
+    this.use(this.legacy);
     const params = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.capabilities, clientInfo: CLIENT_INFO };
     const raw = await this.request("initialize", params, options);
     const result = parseResult(InitializeResult, raw, "initialize");
@@ -447,9 +441,9 @@ export class McpClient {
     this.serverInfo = result.serverInfo;
     this.instructions = result.instructions;
     this.serverCapabilities = result.capabilities;
-    this.transport.setProtocolVersion?.(result.protocolVersion);
+    this.legacy.agreed(result.protocolVersion);
     await this.connection.notify("notifications/initialized");
-    this.session.established();
+    this.legacy.established();
     // For every server, whatever it declares: a request it sends there is otherwise never seen.
     this.transport.openNotificationStream?.();
   }
@@ -459,22 +453,22 @@ export class McpClient {
     args: Record<string, unknown>,
     options: CallOptions,
     progressToken: ProgressToken,
-    timeout: ProgressTimeout,
+    progress: CallProgress,
   ): Promise<unknown> {
-    if (this._era === "legacy") {
+    if (this.era === "legacy") {
       // The token written in place: one object, not a copy of the params with `_meta` added later.
-      const legacyOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, timeout };
+      const legacyOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progress };
       return this.request("tools/call", { name, arguments: args, _meta: { progressToken } }, legacyOptions);
     }
     const headers = this.paramHeadersApply ? this.paramMarks.headersFor(name, args) : undefined;
-    const sendOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progressToken, headers, timeout };
+    const sendOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progressToken, headers, progress };
     return this.inputRounds("tools/call", { name, arguments: args }, sendOptions);
   }
 
   /** A request that a 2026-07-28 server may answer "input required" (tools/call, resources/read, prompts/get). */
   private sendWithInput(method: string, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
     const sendOptions = this.callOptions(options);
-    return this._era === "legacy" ? this.request(method, params, sendOptions) : this.inputRounds(method, params, sendOptions);
+    return this.era === "legacy" ? this.request(method, params, sendOptions) : this.inputRounds(method, params, sendOptions);
   }
 
   private inputRounds(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
@@ -503,7 +497,7 @@ export class McpClient {
 
   /** Whether `x-mcp-header` applies: only the modern revision's HTTP transport carries the headers. */
   private get paramHeadersApply(): boolean {
-    return this._era === "modern" && this.transport.kind === "http";
+    return this.era === "modern" && this.transport.kind === "http";
   }
 
   /** Who asks, in questions put to the user; never the transport's description (a URL may hold a token). */
@@ -529,52 +523,30 @@ export class McpClient {
   }
 
   /**
-   * A request with this client's timeout, its params as the era wants them (`paramsForEra`). A
-   * timeout and a caller's abort both give the id up (stdio and legacy HTTP: with
-   * `notifications/cancelled`); only the timeout is an error of the server. Sent again, within the
-   * same timeout: a legacy request that met an expired session, after renewing it (once for all
-   * that met the same expiry), once; a modern request whose response stream broke, with a new id,
-   * at most twice; a modern request refused with -32022 while our version is still listed, once.
+   * A request with this client's timeout (one timer, reset by a call's progress: request-timeout.ts)
+   * and with its era's params, waits and retries (era/). A timeout and a caller's abort both give
+   * the id up (told to the server as the era says); only the timeout is an error of the server.
+   * A request sent again stays within the same timeout.
    */
   private async request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    // A tools/call brings its own timeout, which progress resets (progress-timeout.ts).
-    const own = options.timeout;
-    const timeout = own ? undefined : this.timeouts.acquire(method, timeoutMs);
-    let signal = own ? own.begin(method, timeoutMs, options.signal) : options.signal ? AbortSignal.any([options.signal, timeout!.signal]) : timeout!.signal;
-    const again = { session: 0, stream: 0, version: 0 };
+    const timeout = new RequestTimeout(this.clock, method, options.timeoutMs ?? this.timeoutMs, options.signal);
+    if (options.progress) options.progress.timeout = timeout;
+    const era = this.strategy;
+    const attempt = era.attempt(method);
+    const { signal } = timeout;
+    const sendOptions = { signal, headers: options.headers, registration: options.registration, onAuthorizing: options.onAuthorizing };
     try {
       for (;;) {
-        // An initialize is the renewal itself: it never waits for one.
-        if (this.session.needed && method !== "initialize") await this.session.renew(signal);
-        const sentIn = this.session.generation;
+        const waiting = attempt.ready(signal);
+        if (waiting) await waiting;
         try {
-          const sent = paramsForEra(this._era, params, this.metaOptions(options));
-          if (own) signal = own.signal;
-          return await this.connection.request(method, sent, { signal, headers: options.headers, registration: own ?? options.registration, onAuthorizing: options.onAuthorizing });
+          return await this.connection.request(method, era.params(params, options.progressToken), sendOptions);
         } catch (error) {
-          if (!(error instanceof McpError)) throw error;
-          if (this._era === "modern") {
-            if (error.streamLost && again.stream++ < MAX_STREAM_REISSUES) {
-              log.debug(`${this.transport.description}: the stream answering ${method} broke; sending it again`);
-              continue;
-            }
-            if (stillOffersModern(error) && again.version++ < 1) {
-              log.debug(`${this.transport.description}: ${method} was refused with -32022 though the server lists our version; once more`);
-              continue;
-            }
-            throw error;
-          }
-          if (!error.sessionExpired || method === "initialize") throw error;
-          this.session.expired(sentIn);
-          if (again.session++ > 0) {
-            throw McpError.closed(`the server at ${error.url} expired the session, then refused the new one too (404 twice)`);
-          }
-          log.debug(`${this.transport.description}: the session expired; starting a new one`);
+          if (!(error instanceof McpError && attempt.retry(error))) throw error;
         }
       }
     } catch (error) {
-      const expired = own ? own.expired() : timeout!.signal.aborted ? McpError.timeout(method, timeoutMs) : undefined;
+      const expired = timeout.expired();
       if (expired) throw expired;
       if (options.signal?.aborted) throw McpError.cancelled(method);
       this.mask(error);
@@ -582,14 +554,14 @@ export class McpClient {
       if (error instanceof McpError && error.unreachable) this.lost(error);
       throw error;
     } finally {
-      if (own) own.end();
-      else this.timeouts.release(timeout!);
+      timeout.end();
     }
   }
 
-  private metaOptions(options: RequestOptions) {
-    // The debug log is where a server's log lines go: ask for all of them only when it is shown.
-    return { capabilities: this.capabilities, logLevel: log.level >= 4 ? ("debug" as const) : ("warning" as const), progressToken: options.progressToken };
+  /** Speaks `era` from now on: the layers below are set for it. */
+  private use(era: EraStrategy): void {
+    this.strategy = era;
+    era.enter();
   }
 
   /** A connected server went away by itself: FAILED, and whoever listens hears it once. */
@@ -669,7 +641,7 @@ export class McpClient {
 
   /** Our roots changed: a handshake-revision server is told (the modern revision has no such notification). */
   private rootsChanged(): void {
-    if (this._era !== "legacy" || this._state.status !== "connected") return;
+    if (this.era !== "legacy" || this._state.status !== "connected") return;
     this.connection
       .notify("notifications/roots/list_changed")
       .catch((error: Error) => log.debug(`${this.serverName}: could not send notifications/roots/list_changed: ${error.message}`));

@@ -1,0 +1,95 @@
+import type { Clock, ClockTimer } from "../../system/clock.ts";
+import { McpError } from "../mcp-error.ts";
+import type { ProgressListener, ProgressUpdate } from "./progress.ts";
+
+/**
+ * How far progress may stretch a request: at most this many times its timeout in all (counted from
+ * the first progress on, which came within the first timeout: so at most this many in all). Progress proves
+ * the server is alive, not that it will ever finish; a server that reports forever (or a loop that
+ * resends the same step with a growing number) must still end, and ten timeouts (5 minutes at the
+ * default 30 s) outlast any honest long step while still ending a runaway in bounded time.
+ */
+export const MAX_PROGRESS_STRETCH = 10;
+
+/**
+ * One request's timeout: one timer and the one signal the request is sent with, which the caller's
+ * own signal (a Ctrl-C) aborts too. Progress resets it (`reset`), within the overall bound; the
+ * signal never changes, so the pending request and an HTTP exchange holding it both stay under it.
+ * Time comes from `clock`.
+ */
+export class RequestTimeout {
+  private readonly controller = new AbortController();
+  private timer: ClockTimer | undefined;
+  /** When progress may no longer reset the timer; NaN until the first progress (a silent request never reads the clock). */
+  private hardStop = Number.NaN;
+  private timedOut: McpError | undefined;
+  private readonly expire = () => this.fire();
+  private readonly callerAborted = () => this.controller.abort(this.callerSignal!.reason);
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly method: string,
+    private readonly timeoutMs: number,
+    private readonly callerSignal?: AbortSignal,
+  ) {
+    this.timer = clock.setTimeout(this.expire, timeoutMs);
+    if (!callerSignal) return;
+    if (callerSignal.aborted) this.callerAborted();
+    else callerSignal.addEventListener("abort", this.callerAborted, { once: true });
+  }
+
+  /** Aborts when the timeout runs out (the reason is the timeout's `McpError`) or the caller aborts (its reason). */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** A progress: the request gets its full timeout again, within `MAX_PROGRESS_STRETCH` timeouts. */
+  reset(): void {
+    if (this.timer === undefined) return;
+    const now = this.clock.now();
+    if (Number.isNaN(this.hardStop)) this.hardStop = now + this.timeoutMs * (MAX_PROGRESS_STRETCH - 1);
+    this.clock.clearTimeout(this.timer);
+    this.timer = this.clock.setTimeout(this.expire, Math.max(0, Math.min(this.timeoutMs, this.hardStop - now)));
+  }
+
+  /** The timeout's error when it ran out, else undefined (a caller's abort is not a timeout). */
+  expired(): McpError | undefined {
+    return this.timedOut;
+  }
+
+  /** The request settled: the timer and the caller's listener are let go. Safe to call twice. */
+  end(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.callerSignal?.removeEventListener("abort", this.callerAborted);
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    const stretched = this.clock.now() >= this.hardStop;
+    this.timedOut = stretched
+      ? new McpError(
+          McpError.timeout(this.method, this.timeoutMs).code,
+          `${this.method} timed out: it kept reporting progress, but a call may run at most ${this.timeoutMs * MAX_PROGRESS_STRETCH} ms (${MAX_PROGRESS_STRETCH}× its ${this.timeoutMs} ms timeout)`,
+        )
+      : McpError.timeout(this.method, this.timeoutMs);
+    this.controller.abort(this.timedOut);
+  }
+}
+
+/**
+ * A call whose progress resets its timeout (tools/call): the caller hears each update, and the
+ * request in flight gets its timeout again. One serves every round of an MRTR call: each round is
+ * a request of its own, with a fresh timeout.
+ */
+export class CallProgress implements ProgressListener {
+  /** The timeout of the round in flight (set by the request that sends it). */
+  timeout: RequestTimeout | undefined;
+
+  constructor(private readonly onProgress: ((update: ProgressUpdate) => void) | undefined) {}
+
+  progressed(update: ProgressUpdate): void {
+    this.timeout?.reset();
+    this.onProgress?.(update);
+  }
+}
