@@ -6,9 +6,6 @@ import {
   type Completion,
   type CompletionReference,
   GetPromptResult,
-  InitializeResult,
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type Implementation,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -23,18 +20,18 @@ import type { JsonRpcResponse } from "../protocol.ts";
 import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities, type ProgressToken, type SubscriptionFilter } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
-import { ProgressTracker, type ProgressUpdate } from "./progress.ts";
+import { ProgressTracker } from "./progress.ts";
 import { CallProgress, RequestTimeout } from "./request-timeout.ts";
 import { ProbeWindow } from "./probe-window.ts";
-import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
+import { declaredCapabilities } from "./client-capabilities.ts";
+import { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientOptions, type RequestOptions } from "./client-options.ts";
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
 import { sendWithInputRounds } from "./input-required.ts";
 import { fromDiscoverResult, type ModernServer } from "./era-detection.ts";
-import { openEra, type BoundEraMemory } from "./era-opening.ts";
+import { openEra } from "./era-opening.ts";
 import type { EraStrategy } from "./era/era-strategy.ts";
 import { LegacyEra } from "./era/legacy-era.ts";
 import { ModernEra } from "./era/modern-era.ts";
-import { CLIENT_INFO } from "./request-meta.ts";
 import { CachedList } from "./cached-list.ts";
 import { boundedCompletion } from "./completion-values.ts";
 import { FeatureLists } from "./feature-lists.ts";
@@ -42,85 +39,15 @@ import { fetchAllPages } from "./paged-list.ts";
 import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 import { announcesListChanges, mayHaveTools, offersFeature, type ServerFeature } from "./server-features.ts";
 import type { Era } from "./version-negotiation.ts";
-import type { ServerLogEntry } from "./server-log.ts";
 import { consumeOwnNotification } from "./own-notifications.ts";
-import { credentialForms, redactSecrets } from "../config/entry-secrets.ts";
-import { cutText } from "../../system/cut-text.ts";
-import { maskError, maskErrorResult } from "./masked-server-text.ts";
+import { ServerTextMask } from "./masked-server-text.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
 import { ToolParamMarks } from "./tool-param-marks.ts";
 
 export type { BoundEraMemory } from "./era-opening.ts";
 export type { ServerFeature } from "./server-features.ts";
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-
-export type ClientState =
-  | { status: "idle" }
-  | { status: "connecting" }
-  | { status: "connected" }
-  | { status: "failed"; reason: string }
-  | { status: "closed" };
-
-export interface CallOptions {
-  /** Overrides the client's timeout for this call. */
-  timeoutMs?: number;
-  /** Aborting cancels the call: the server is told, and the call rejects with an `McpError` whose code is `RequestCancelled`. */
-  signal?: AbortSignal;
-  /** Hears the call's `notifications/progress`, each with a progress greater than the last. */
-  onProgress?: (progress: ProgressUpdate) => void;
-}
-
-/** A request's options inside the client: a call's, plus what the protocol adds to it. */
-export type RequestOptions = CallOptions & {
-  /** Asks for `notifications/progress` with this token (`_meta.progressToken`). */
-  progressToken?: ProgressToken;
-  /** Extra HTTP headers for this request (`Mcp-Param-*`); stdio ignores them. */
-  headers?: Record<string, string>;
-  /** A call whose progress resets the request's timeout (tools/call). */
-  progress?: CallProgress;
-  /** Hears the request's id before it is sent (the era probe keeps it: its answer may come late). */
-  registration?: { registered(id: number): void };
-  /** Hears the transport wait on OAuth (the probe's window stands still meanwhile). */
-  onAuthorizing?: (waiting: boolean) => void;
-};
-
-export interface McpClientOptions extends ClientFeatureOptions {
-  /** The server's name in the config: what messages and the elicitation question call it. */
-  name?: string;
-  /** Per-request timeout; the default is 30 s. */
-  timeoutMs?: number;
-  /** Where the timeouts get their time; the system clock unless a test hands in a fake. */
-  clock?: Clock;
-  /** Hears every server notification, after the client's own handling (progress to its call, logs to `onLog`). */
-  onNotification?: (notification: JsonRpcNotification) => void;
-  /** Hears of each listed tool that is left out (too deep, too large, malformed); the default logs a warning. */
-  onRejectedTool?: (tool: RejectedTool) => void;
-  /** Hears each valid `notifications/message`; the pool names the server in `entry.server`. */
-  onLog?: (entry: ServerLogEntry) => void;
-  /** The era this server spoke last time: a legacy one skips the probe (see `connect`). */
-  eraMemory?: BoundEraMemory;
-  /**
-   * Values never to show in what the server says, raw (the entry's secrets: see entrySecretValues;
-   * `secretValues` derives their forms); the credentials the transport sent are masked as well.
-   * Applied to every error and failure reason this client reports, to every string of a tool's
-   * error result, and to the server's log and progress messages.
-   */
-  secrets?: () => readonly string[];
-  /**
-   * Straight to `initialize`, no probe: the pool starts a stdio server again so when the probe
-   * ended it (`McpError.probeEnded`); the era found is remembered.
-   */
-  skipProbe?: boolean;
-  /** Whether a 2026-07-28 server that declares `listChanged` (tools, resources, prompts) gets a `subscriptions/listen` for it (default true). */
-  watchChanges?: boolean;
-  /**
-   * Hears, once, that a connected server went away by itself: a stdio server that exited (the error
-   * carries its exit code and stderr tail), an HTTP server that no longer answers at all. The client
-   * is FAILED from then on.
-   */
-  onLost?: (error: Error) => void;
-}
+export { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientOptions } from "./client-options.ts";
 
 /**
  * One MCP server, of either protocol era: the modern one (2026-07-28: no handshake, `_meta` on
@@ -135,17 +62,14 @@ export class McpClient {
   private readonly toolList = new CachedList<ToolDefinition>();
   private readonly timeoutMs: number;
   private readonly clock: Clock;
-  private readonly progress = new ProgressTracker((text, max) => this.shownText(text, max));
+  private readonly progress = new ProgressTracker((text, max) => this.masks.shown(text, max));
   /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
   private readonly paramMarks = new ToolParamMarks();
   /** Aborts on close: a question a server request put to the user is taken away. */
   private readonly closing = new AbortController();
   private readonly openServerRequests = new OpenServerRequests(this.closing.signal);
   private readonly stopWatchingRoots: (() => void) | undefined;
-  /** The entry's raw secrets (options.secrets), read at the first use. */
-  private entrySecrets: readonly string[] | undefined;
-  /** secretValues' forms, and the credentials sent they were derived from. */
-  private secretForms: { sent: readonly string[]; forms: string[] } | undefined;
+  private readonly masks: ServerTextMask;
   /** A close `connect` started and did not wait for (see `connect`): `close()` waits for it. */
   private closed: Promise<void> | undefined;
   readonly connection: JsonRpcConnection;
@@ -172,10 +96,11 @@ export class McpClient {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.clock = options.clock ?? systemClock;
+    this.masks = new ServerTextMask(options.secrets, () => transport.credentials?.() ?? []);
     this.stopWatchingRoots = options.roots?.onChange(() => this.rootsChanged());
     this.capabilities = declaredCapabilities(options);
     this.connection = new JsonRpcConnection(transport);
-    this.legacy = new LegacyEra(transport, this.connection, () => this.handshake({}).then(() => this.subscriptions.renewed()));
+    this.legacy = new LegacyEra(transport, this.connection, this.capabilities, () => this.handshake({}).then(() => this.subscriptions.renewed()));
     this.modern = new ModernEra(transport, this.connection, this.capabilities);
     this.strategy = this.legacy;
     this.lists = new FeatureLists(this.serverName);
@@ -262,7 +187,7 @@ export class McpClient {
         await this.listTools(options);
         raw = await this.sendToolCall(name, args, options, token, progress);
       }
-      return this.maskedResult(parseResult(CallToolResult, raw, "tools/call"));
+      return this.masks.result(parseResult(CallToolResult, raw, "tools/call"));
     } finally {
       this.progress.untrack(token);
     }
@@ -397,10 +322,7 @@ export class McpClient {
 
   private openModern(server: ModernServer): void {
     this.use(this.modern);
-    this.protocolVersion = server.version;
-    this.serverInfo = server.serverInfo;
-    this.instructions = server.instructions;
-    this.serverCapabilities = server.capabilities;
+    this.describe(server.version, server);
     if (this.options.watchChanges === false) return;
     const announces = (capability: "tools" | "resources" | "prompts") => announcesListChanges(server.capabilities, capability);
     // Resource subscriptions join this same stream later (resource-subscriptions.ts).
@@ -422,30 +344,13 @@ export class McpClient {
     return this._state.status === "failed";
   }
 
-  /**
-   * `initialize`, its version checked, then `notifications/initialized`: on connect and on every
-   * renewal of an expired session alike, so a new session cannot slip in a version we do not speak.
-   */
+  /** The handshake (LegacyEra.handshake) within this client's timeout; what the server says of itself is kept. */
   private async handshake(options: CallOptions): Promise<void> {
     this.use(this.legacy);
-    const params = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.capabilities, clientInfo: CLIENT_INFO };
-    const raw = await this.request("initialize", params, options);
-    const result = parseResult(InitializeResult, raw, "initialize");
-    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
-      throw new McpError(
-        undefined,
-        `unsupported protocol version ${result.protocolVersion} (cat-code speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
-      );
-    }
-    this.protocolVersion = result.protocolVersion;
-    this.serverInfo = result.serverInfo;
-    this.instructions = result.instructions;
-    this.serverCapabilities = result.capabilities;
-    this.legacy.agreed(result.protocolVersion);
-    await this.connection.notify("notifications/initialized");
-    this.legacy.established();
-    // For every server, whatever it declares: a request it sends there is otherwise never seen.
-    this.transport.openNotificationStream?.();
+    await this.legacy.handshake(
+      (params) => this.request("initialize", params, options),
+      (result) => this.describe(result.protocolVersion, result),
+    );
   }
 
   private sendToolCall(
@@ -558,6 +463,14 @@ export class McpClient {
     }
   }
 
+  /** What the server said of itself (`initialize`, or `server/discover` for a modern server). */
+  private describe(version: string, server: { serverInfo?: Implementation; instructions?: string; capabilities: Record<string, unknown> }): void {
+    this.protocolVersion = version;
+    this.serverInfo = server.serverInfo;
+    this.instructions = server.instructions;
+    this.serverCapabilities = server.capabilities;
+  }
+
   /** Speaks `era` from now on: the layers below are set for it. */
   private use(era: EraStrategy): void {
     this.strategy = era;
@@ -572,42 +485,13 @@ export class McpClient {
     this.options.onLost?.(error);
   }
 
-  /**
-   * What must not be shown of what this server says (masked-server-text.ts): every form of the
-   * entry's secrets and of the credentials the transport sent, derived here from the raw values,
-   * once per use (a refresh may have sent a new token since). The pool masks failures with it too.
-   */
+  /** What must not be shown of what this server says: every form of its secrets (see ServerTextMask). The pool masks failures with it too. */
   secretValues(): readonly string[] {
-    // Asked for every log and progress message: the entry's values are read once (the entry does not
-    // change under a client), and a server with no secrets at all (most stdio ones) costs nothing.
-    this.entrySecrets ??= this.options.secrets?.() ?? [];
-    const sent = this.transport.credentials?.() ?? [];
-    if (sent.length === 0 && this.entrySecrets.length === 0) return [];
-    // The forms are derived again only when the transport has sent a new credential (a refresh).
-    const derived = this.secretForms;
-    if (derived && derived.sent.length === sent.length && derived.sent.every((value, i) => value === sent[i])) return derived.forms;
-    this.secretForms = { sent, forms: credentialForms([...sent, ...this.entrySecrets]) };
-    return this.secretForms.forms;
+    return this.masks.secretValues();
   }
 
   private mask(error: unknown): void {
-    maskError(error, this.secretValues());
-  }
-
-  /**
-   * A server's own words (a log line, a progress message) cut to `max`, with every secret form
-   * masked. Only what can be shown is searched, plus the longest form, so no cut leaves a secret's
-   * start showing and a 256 MB message costs no more than a short one.
-   */
-  private shownText(text: string, max: number): string {
-    const secrets = this.secretValues();
-    if (secrets.length === 0) return cutText(text, max);
-    const reach = max + Math.max(...secrets.map((secret) => secret.length));
-    return cutText(redactSecrets(cutText(text, reach), secrets), max);
-  }
-
-  private maskedResult(result: CallToolResult): CallToolResult {
-    return result.isError ? maskErrorResult(result, this.secretValues()) : result;
+    this.masks.error(error);
   }
 
   private rejectTool(rejected: RejectedTool): void {
@@ -630,7 +514,7 @@ export class McpClient {
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
-    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog, (text, max) => this.shownText(text, max));
+    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog, (text, max) => this.masks.shown(text, max));
     if (notification.method === "notifications/tools/list_changed") this.toolList.drop();
     this.lists.heard(notification.method);
     this.subscriptions.heard(notification);

@@ -10,7 +10,7 @@ import type { Transport } from "../../../src/mcp/transport/transport.ts";
 function layers(kind: "stdio" | "http" = "http") {
   const set = { version: "unset" as string | undefined };
   const transport = { kind, description: "test server", setProtocolVersion: (version: string | undefined) => (set.version = version) };
-  const connection = { sendsCancellation: false };
+  const connection = { sendsCancellation: false, notified: [] as string[], notify: async (method: string) => void connection.notified.push(method) };
   return { set, connection, transport: transport as unknown as Transport, rpc: connection as unknown as JsonRpcConnection };
 }
 
@@ -59,9 +59,12 @@ describe("ModernEra", () => {
 });
 
 describe("LegacyEra", () => {
+  /** An initialize answered in `version`. */
+  const answer = (version: string) => async () => ({ protocolVersion: version, capabilities: {}, serverInfo: { name: "s", version: "1" } });
+
   test("the params as given, with only a progress token added beside the caller's _meta", () => {
     const { transport, rpc } = layers();
-    const era = new LegacyEra(transport, rpc, async () => {});
+    const era = new LegacyEra(transport, rpc, capabilities, async () => {});
     const params = { name: "echo", _meta: { mine: 1 } };
     expect(era.params(params)).toBe(params);
     expect(era.params(params, "p1")).toEqual({ name: "echo", _meta: { mine: 1, progressToken: "p1" } });
@@ -69,23 +72,31 @@ describe("LegacyEra", () => {
     expect(() => era.params([1, 2])).toThrow("request params must be an object");
   });
 
-  test("no version header until the handshake agrees one; a request given up is followed by notifications/cancelled", () => {
+  test("no version header until the handshake agrees one; a request given up is followed by notifications/cancelled", async () => {
     const { set, connection, transport, rpc } = layers();
-    const era = new LegacyEra(transport, rpc, async () => {});
+    const era = new LegacyEra(transport, rpc, capabilities, async () => {});
     era.enter();
     expect([set.version, connection.sendsCancellation]).toEqual([undefined, true]);
-    era.agreed("2025-06-18");
-    expect(set.version).toBe("2025-06-18");
+    const sent: unknown[] = [];
+    await era.handshake(async (params) => (sent.push(params), answer("2025-06-18")()), () => {});
+    expect(sent).toEqual([{ protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "cat-code", version: expect.any(String) } }]);
+    expect([set.version, connection.notified]).toEqual(["2025-06-18", ["notifications/initialized"]]);
+  });
+
+  test("a version cat-code does not speak fails the handshake, and is never sent", async () => {
+    const { set, connection, transport, rpc } = layers();
+    const era = new LegacyEra(transport, rpc, capabilities, async () => {});
+    era.enter();
+    const heard: unknown[] = [];
+    await expect(era.handshake(answer("1999-01-01"), (result) => heard.push(result))).rejects.toThrow("unsupported protocol version 1999-01-01");
+    expect([set.version, connection.notified, heard]).toEqual([undefined, [], []]);
   });
 
   test("an expired session is renewed once for the requests that met it, and a second expiry is a clear failure", async () => {
     const { transport, rpc } = layers();
     let handshakes = 0;
-    const era: LegacyEra = new LegacyEra(transport, rpc, async () => {
-      handshakes++;
-      era.established();
-    });
-    era.established();
+    const era: LegacyEra = new LegacyEra(transport, rpc, capabilities, () => (handshakes++, era.handshake(answer("2025-11-25"), () => {})));
+    await era.handshake(answer("2025-11-25"), () => {});
     const expired = new McpError(undefined, "404", { sessionExpired: true, url: "http://127.0.0.1:1/mcp" });
     const first = era.attempt("tools/call");
     const second = era.attempt("tools/list");
@@ -101,8 +112,9 @@ describe("LegacyEra", () => {
   test("a request's abort stops its wait for a renewal, not the renewal", async () => {
     const { transport, rpc } = layers();
     let finish!: () => void;
-    const era: LegacyEra = new LegacyEra(transport, rpc, () => new Promise<void>((resolve) => (finish = resolve)).then(() => era.established()));
-    era.established();
+    const started = new Promise<void>((resolve) => (finish = resolve));
+    const era: LegacyEra = new LegacyEra(transport, rpc, capabilities, () => started.then(() => era.handshake(answer("2025-11-25"), () => {})));
+    await era.handshake(answer("2025-11-25"), () => {});
     const attempt = era.attempt("tools/call");
     attempt.ready(never);
     attempt.retry(new McpError(undefined, "404", { sessionExpired: true }));

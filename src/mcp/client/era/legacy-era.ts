@@ -1,9 +1,12 @@
 import { log } from "../../../log.ts";
 import { isPlainObject } from "../../../system/plain-object.ts";
 import { McpError } from "../../mcp-error.ts";
+import { InitializeResult, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol.ts";
 import type { JsonRpcConnection } from "../../rpc/json-rpc-connection.ts";
-import type { ProgressToken } from "../../stateless-protocol.ts";
+import type { ClientCapabilities, ProgressToken } from "../../stateless-protocol.ts";
 import type { Transport } from "../../transport/transport.ts";
+import { parseResult } from "../parse-result.ts";
+import { CLIENT_INFO } from "../request-meta.ts";
 import { objectParams, type EraAttempt, type EraStrategy } from "./era-strategy.ts";
 
 /**
@@ -25,8 +28,10 @@ export class LegacyEra implements EraStrategy {
   constructor(
     private readonly transport: Transport,
     private readonly connection: JsonRpcConnection,
-    /** The handshake again, for a renewal. */
-    private readonly handshake: () => Promise<void>,
+    /** What the client declares in `initialize`. */
+    private readonly capabilities: ClientCapabilities,
+    /** The client's handshake (see `handshake`) again, for a renewal. */
+    private readonly renew: () => Promise<void>,
   ) {}
 
   /** Back from a modern probe, if there was one: no version header until the handshake agrees one. */
@@ -35,15 +40,28 @@ export class LegacyEra implements EraStrategy {
     this.transport.setProtocolVersion?.(undefined);
   }
 
-  /** The handshake agreed `version`: the transport sends it from now on. */
-  agreed(version: string): void {
-    this.transport.setProtocolVersion?.(version);
-  }
-
-  /** A handshake completed, the first one or a renewal. */
-  established(): void {
+  /**
+   * `initialize`, its version checked, then `notifications/initialized`: on connect and on every
+   * renewal of an expired session alike, so a new session cannot slip in a version we do not speak.
+   * `initialize` sends the request (within the client's timeout); `answered` hears the server's
+   * result once its version is checked.
+   */
+  async handshake(initialize: (params: Record<string, unknown>) => Promise<unknown>, answered: (result: InitializeResult) => void): Promise<void> {
+    const raw = await initialize({ protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.capabilities, clientInfo: CLIENT_INFO });
+    const result = parseResult(InitializeResult, raw, "initialize");
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
+      throw new McpError(
+        undefined,
+        `unsupported protocol version ${result.protocolVersion} (cat-code speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+      );
+    }
+    answered(result);
+    this.transport.setProtocolVersion?.(result.protocolVersion);
+    await this.connection.notify("notifications/initialized");
     this.generation++;
     this.lost = false;
+    // For every server, whatever it declares: a request it sends there is otherwise never seen.
+    this.transport.openNotificationStream?.();
   }
 
   /** The params as given, with only `_meta.progressToken` added when there is one. */
@@ -62,7 +80,7 @@ export class LegacyEra implements EraStrategy {
   /** Waits for the one renewal under way, starting it if there is none; undefined when the session holds. */
   renewed(signal: AbortSignal): Promise<void> | undefined {
     if (!this.lost) return undefined;
-    this.renewal ??= this.handshake().finally(() => (this.renewal = undefined));
+    this.renewal ??= this.renew().finally(() => (this.renewal = undefined));
     // `signal` stops the waiting, not the renewal.
     return untilAborted(this.renewal, signal);
   }
