@@ -2,7 +2,7 @@ import type { Clock } from "../../system/clock.ts";
 import type { JsonRpcNotification } from "../protocol.ts";
 import type { ProgressToken } from "../stateless-protocol.ts";
 import type { ClientFeatureOptions } from "./client-capabilities.ts";
-import type { BoundEraMemory } from "./era-opening.ts";
+import type { BoundEraMemory } from "./era/era-opening.ts";
 import type { ProgressUpdate } from "./progress.ts";
 import type { CallProgress } from "./request-timeout.ts";
 import type { ServerLogEntry } from "./server-log.ts";

@@ -16,19 +16,17 @@ import {
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
-import type { JsonRpcResponse } from "../protocol.ts";
-import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities, type ProgressToken, type SubscriptionFilter } from "../stateless-protocol.ts";
+import { ModernErrorCode, type ClientCapabilities, type ProgressToken, type SubscriptionFilter } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import { ProgressTracker } from "./progress.ts";
 import { CallProgress, RequestTimeout } from "./request-timeout.ts";
-import { ProbeWindow } from "./probe-window.ts";
 import { declaredCapabilities } from "./client-capabilities.ts";
 import { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientOptions, type RequestOptions } from "./client-options.ts";
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
 import { sendWithInputRounds } from "./input-required.ts";
-import { fromDiscoverResult, type ModernServer } from "./era-detection.ts";
-import { openEra } from "./era-opening.ts";
+import type { ModernServer } from "./era-detection.ts";
+import { EraOpening } from "./era/era-opening.ts";
 import type { EraStrategy } from "./era/era-strategy.ts";
 import { LegacyEra } from "./era/legacy-era.ts";
 import { ModernEra } from "./era/modern-era.ts";
@@ -44,7 +42,7 @@ import { ServerTextMask } from "./masked-server-text.ts";
 import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
 import { ToolParamMarks } from "./tool-param-marks.ts";
 
-export type { BoundEraMemory } from "./era-opening.ts";
+export type { BoundEraMemory } from "./era/era-opening.ts";
 export type { ServerFeature } from "./server-features.ts";
 
 export { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientOptions } from "./client-options.ts";
@@ -82,10 +80,7 @@ export class McpClient {
   private readonly modern: ModernEra;
   /** The era's behaviour on every request; legacy until `connect` finds otherwise. */
   private strategy: EraStrategy;
-  /** The era probe's id, from its send until an answer to it came (on time or late). */
-  private probeId: number | undefined;
-  /** A late answer to the probe that said 2026-07-28 (see `lateProbeAnswer`). */
-  private lateModern: ModernServer | undefined;
+  private readonly opening: EraOpening;
   private readonly capabilities: ClientCapabilities;
   private readonly lists: FeatureLists;
   private readonly subscriptions: ResourceSubscriptions;
@@ -103,6 +98,22 @@ export class McpClient {
     this.legacy = new LegacyEra(transport, this.connection, this.capabilities, () => this.handshake({}).then(() => this.subscriptions.renewed()));
     this.modern = new ModernEra(transport, this.connection, this.capabilities);
     this.strategy = this.legacy;
+    this.opening = new EraOpening({
+      transport,
+      clock: this.clock,
+      timeoutMs: this.timeoutMs,
+      memory: options.eraMemory,
+      skipProbe: options.skipProbe,
+      era: () => this.era,
+      protocolVersion: () => this.protocolVersion,
+      useModern: () => this.use(this.modern),
+      request: (method, params, requestOptions) => this.request(method, params, requestOptions),
+      handshake: (handshakeOptions) => this.handshake(handshakeOptions),
+      openModern: (server) => this.openModern(server),
+      connected: () => this._state.status === "connected",
+      // The connection ended by itself (a stdio server that exited) during connect.
+      connectionEnded: () => this._state.status === "failed",
+    });
     this.lists = new FeatureLists(this.serverName);
     this.subscriptions = new ResourceSubscriptions({
       era: () => this.era,
@@ -114,7 +125,7 @@ export class McpClient {
     });
     this.connection.onRequest = (request) => this.answerServerRequest(request);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
-    this.connection.onStrayAnswer = (response) => this.lateProbeAnswer(response);
+    this.connection.onStrayAnswer = (response) => this.opening.lateAnswer(response);
     this.connection.onClose = (error) => {
       this.subscriptions.stop();
       if (this._state.status === "connecting") this._state = { status: "failed", reason: error.message };
@@ -141,7 +152,7 @@ export class McpClient {
     this._state = { status: "connecting" };
     try {
       await this.transport.start();
-      await this.establish(options);
+      await this.opening.open(options);
       this._state = { status: "connected" };
     } catch (error) {
       this.mask(error);
@@ -168,7 +179,7 @@ export class McpClient {
 
   /**
    * Calls a tool. The call carries a progress token: each progress the server reports goes to
-   * `onProgress` and resets the call's timeout (bounded, see progress-timeout.ts). In the modern era
+   * `onProgress` and resets the call's timeout (bounded, see request-timeout.ts). In the modern era
    * an `input_required` answer is answered (forms, roots) and the call sent again until complete;
    * over HTTP the marked arguments go in `Mcp-Param-*` headers, and a HeaderMismatch re-lists the
    * tools and retries once.
@@ -259,67 +270,6 @@ export class McpClient {
     await (this.closed ?? this.connection.close());
   }
 
-  /** Finds the era and opens it (`openEra`); a transport that names no kind gets the handshake only. */
-  private async establish(options: CallOptions): Promise<void> {
-    const { kind } = this.transport;
-    if (kind === undefined) return this.handshake(options);
-    await openEra({
-      kind,
-      timeoutMs: options.timeoutMs ?? this.timeoutMs,
-      clock: this.clock,
-      memory: this.options.eraMemory,
-      description: this.transport.description,
-      handshake: (timeoutMs) => this.handshake({ ...options, timeoutMs }),
-      discover: (windowMs, timeoutMs) => this.probe(windowMs, { ...options, timeoutMs }),
-      openModern: (server) => this.openModern(server),
-      connectionEnded: () => this.connectionEnded,
-      skipProbe: this.options.skipProbe,
-    });
-    const late = this.era === "legacy" ? this.lateModern : undefined;
-    this.options.eraMemory?.remember(late ? { era: "modern", version: late.version } : { era: this.era, version: this.protocolVersion ?? "" });
-  }
-
-  /**
-   * An answer to a request given up: news only if it is the era probe's. A dual-era server slow to
-   * start (a first `npx` download) misses the probe's window and gets the handshake; once started it
-   * reads the probe first and answers it, late. That answer counts: the server is remembered as
-   * modern, and its next start waits for the probe (era-opening.ts). This connection keeps its era:
-   * the server has pinned it with `initialize`, and a connection in use is not torn down for that.
-   * Probing the running connection again would not tell: a server may pin a connection to the era
-   * of its first request (SDK v2 answers -32601 there).
-   */
-  private lateProbeAnswer(response: JsonRpcResponse): void {
-    if (this.probeId === undefined || String(response.id) !== String(this.probeId) || !("result" in response)) return;
-    this.probeId = undefined;
-    const finding = fromDiscoverResult(response.result);
-    if (finding.era !== "modern" || this.era === "modern") return;
-    this.lateModern = finding;
-    log.debug(`${this.transport.description}: answered the era probe late, as a ${MODERN_PROTOCOL_VERSION} server; its next connection speaks it`);
-    // While connecting, `establish` records it; after, it is recorded here.
-    if (this._state.status === "connected") this.options.eraMemory?.remember({ era: "modern", version: finding.version });
-  }
-
-  /** `server/discover`, the modern way, within the probe's window (see ProbeWindow) and the connect's timeout. */
-  private async probe(windowMs: number, options: CallOptions): Promise<unknown> {
-    this.use(this.modern);
-    const window = new ProbeWindow(this.clock, "server/discover", windowMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, window.signal]) : window.signal;
-    try {
-      return await this.request("server/discover", {}, {
-        timeoutMs: options.timeoutMs,
-        signal,
-        onAuthorizing: window.authorizing,
-        // Kept: a slow server may answer after the window (see lateProbeAnswer).
-        registration: { registered: (id) => (this.probeId = id) },
-      });
-    } catch (error) {
-      // The window's end reaches request() as an abort of its signal: it is the probe's timeout.
-      throw window.expired() ?? error;
-    } finally {
-      window.end();
-    }
-  }
-
   private openModern(server: ModernServer): void {
     this.use(this.modern);
     this.describe(server.version, server);
@@ -337,11 +287,6 @@ export class McpClient {
   private listen(filter: SubscriptionFilter, signal: AbortSignal, registered: (id: number) => void): Promise<unknown> {
     const params = this.modern.params({ notifications: filter });
     return this.connection.request("subscriptions/listen", params, { signal, registration: { registered } });
-  }
-
-  /** Whether the connection ended by itself (a stdio server that exited) during connect. */
-  private get connectionEnded(): boolean {
-    return this._state.status === "failed";
   }
 
   /** The handshake (LegacyEra.handshake) within this client's timeout; what the server says of itself is kept. */
