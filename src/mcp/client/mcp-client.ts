@@ -379,15 +379,18 @@ export class McpClient {
    * A request sent again stays within the same timeout.
    */
   private async request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
-    const timeout = new RequestTimeout(this.clock, method, options.timeoutMs ?? this.timeoutMs, options.signal);
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timeout = new RequestTimeout(this.clock, this.connection, method, timeoutMs, options.signal, options.registration);
     if (options.progress) options.progress.timeout = timeout;
     const era = this.strategy;
     const attempt = era.attempt(method);
-    const { signal } = timeout;
-    const sendOptions = { signal, headers: options.headers, registration: options.registration, onAuthorizing: options.onAuthorizing };
+    // An HTTP exchange holds its send's signal to its end (closing a modern request's stream is its
+    // cancellation): it gets the timeout's. Elsewhere the timer gives the id up by itself.
+    const signal = this.transport.kind === "http" ? timeout.signal : options.signal;
+    const sendOptions = { signal, headers: options.headers, registration: timeout, onAuthorizing: options.onAuthorizing };
     try {
       for (;;) {
-        const waiting = attempt.ready(signal);
+        const waiting = attempt.ready(timeout);
         if (waiting) await waiting;
         try {
           return await this.connection.request(method, era.params(params, options.progressToken), sendOptions);

@@ -12,35 +12,51 @@ import type { ProgressListener, ProgressUpdate } from "./progress.ts";
 export const MAX_PROGRESS_STRETCH = 10;
 
 /**
- * One request's timeout: one timer and the one signal the request is sent with, which the caller's
- * own signal (a Ctrl-C) aborts too. Progress resets it (`reset`), within the overall bound; the
- * signal never changes, so the pending request and an HTTP exchange holding it both stay under it.
+ * One request's timeout: one timer, which progress resets (`reset`) within the overall bound. When
+ * it runs out, the request is given up by its id (`connection.cancel`: the server is told), so a
+ * request needs no AbortController of its own: with 256 calls in flight, a controller per request
+ * (and the connection's watch of it) cost more than the rest of a call. `signal` is made only when
+ * something must wait under the timeout (an HTTP exchange, which holds its send's signal to its
+ * end; a session renewal): it aborts when the timer runs out or the caller aborts.
  * Time comes from `clock`.
  */
 export class RequestTimeout {
-  private readonly controller = new AbortController();
+  private controller: AbortController | undefined;
   private timer: ClockTimer | undefined;
+  /** The id of the request in flight (each send of it has its own). */
+  private id: number | undefined;
   /** When progress may no longer reset the timer; NaN until the first progress (a silent request never reads the clock). */
   private hardStop = Number.NaN;
   private timedOut: McpError | undefined;
   private readonly expire = () => this.fire();
-  private readonly callerAborted = () => this.controller.abort(this.callerSignal!.reason);
+  private readonly callerAborted = () => this.controller!.abort(this.callerSignal!.reason);
 
   constructor(
     private readonly clock: Clock,
+    private readonly connection: { cancel(id: number, reason: Error): void },
     private readonly method: string,
     private readonly timeoutMs: number,
     private readonly callerSignal?: AbortSignal,
+    /** Hears each send's id as well (the era probe keeps it: its answer may come late). */
+    private readonly registration?: { registered(id: number): void },
   ) {
     this.timer = clock.setTimeout(this.expire, timeoutMs);
-    if (!callerSignal) return;
-    if (callerSignal.aborted) this.callerAborted();
-    else callerSignal.addEventListener("abort", this.callerAborted, { once: true });
   }
 
   /** Aborts when the timeout runs out (the reason is the timeout's `McpError`) or the caller aborts (its reason). */
   get signal(): AbortSignal {
+    if (this.controller) return this.controller.signal;
+    this.controller = new AbortController();
+    if (this.timedOut) this.controller.abort(this.timedOut);
+    else if (this.callerSignal?.aborted) this.callerAborted();
+    else this.callerSignal?.addEventListener("abort", this.callerAborted, { once: true });
     return this.controller.signal;
+  }
+
+  /** The connection's id for a send of the request (`registration` of its RequestOptions). */
+  registered(id: number): void {
+    this.id = id;
+    this.registration?.registered(id);
   }
 
   /** A progress: the request gets its full timeout again, within `MAX_PROGRESS_STRETCH` timeouts. */
@@ -61,7 +77,8 @@ export class RequestTimeout {
   end(): void {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
-    this.callerSignal?.removeEventListener("abort", this.callerAborted);
+    this.id = undefined;
+    if (this.controller) this.callerSignal?.removeEventListener("abort", this.callerAborted);
   }
 
   private fire(): void {
@@ -73,7 +90,8 @@ export class RequestTimeout {
           `${this.method} timed out: it kept reporting progress, but a call may run at most ${this.timeoutMs * MAX_PROGRESS_STRETCH} ms (${MAX_PROGRESS_STRETCH}× its ${this.timeoutMs} ms timeout)`,
         )
       : McpError.timeout(this.method, this.timeoutMs);
-    this.controller.abort(this.timedOut);
+    this.controller?.abort(this.timedOut);
+    if (this.id !== undefined) this.connection.cancel(this.id, this.timedOut);
   }
 }
 

@@ -15,7 +15,8 @@ function layers(kind: "stdio" | "http" = "http") {
 }
 
 const capabilities = { roots: { listChanged: true } };
-const never = new AbortController().signal;
+/** A request's timeout that never runs out, as `ready` sees it. */
+const never = { signal: new AbortController().signal };
 
 describe("ModernEra", () => {
   test("every request carries the version, our identity, capabilities and the log level", () => {
@@ -119,7 +120,7 @@ describe("LegacyEra", () => {
     attempt.ready(never);
     attempt.retry(new McpError(undefined, "404", { sessionExpired: true }));
     const caller = new AbortController();
-    const waiting = attempt.ready(caller.signal)!;
+    const waiting = attempt.ready(caller)!;
     caller.abort(new Error("Ctrl-C"));
     await expect(waiting).rejects.toThrow("Ctrl-C");
     const other = era.attempt("tools/list").ready(never)!;

@@ -22,8 +22,8 @@ export interface EraStrategy {
 
 /** One request's sends, as its era sees them. */
 export interface EraAttempt {
-  /** Before each send: what must finish first (legacy: a session renewal), or undefined when nothing must. */
-  ready(signal: AbortSignal): Promise<void> | undefined;
+  /** Before each send: what must finish first (legacy: a session renewal), or undefined when nothing must; the wait ends with `timeout.signal`. */
+  ready(timeout: { readonly signal: AbortSignal }): Promise<void> | undefined;
   /** A send failed: true to send again; false to give up with `error`; throws a clearer error to give up with. */
   retry(error: McpError): boolean;
 }

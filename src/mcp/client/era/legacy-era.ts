@@ -78,11 +78,11 @@ export class LegacyEra implements EraStrategy {
   }
 
   /** Waits for the one renewal under way, starting it if there is none; undefined when the session holds. */
-  renewed(signal: AbortSignal): Promise<void> | undefined {
+  renewed(timeout: { readonly signal: AbortSignal }): Promise<void> | undefined {
     if (!this.lost) return undefined;
     this.renewal ??= this.renew().finally(() => (this.renewal = undefined));
-    // `signal` stops the waiting, not the renewal.
-    return untilAborted(this.renewal, signal);
+    // The request's signal stops the waiting, not the renewal.
+    return untilAborted(this.renewal, timeout.signal);
   }
 
   /** For log lines. */
@@ -110,9 +110,9 @@ class LegacyAttempt implements EraAttempt {
     private readonly method: string,
   ) {}
 
-  ready(signal: AbortSignal): Promise<void> | undefined {
+  ready(timeout: { readonly signal: AbortSignal }): Promise<void> | undefined {
     // An initialize is the renewal itself: it never waits for one.
-    const renewing = this.method === "initialize" ? undefined : this.era.renewed(signal);
+    const renewing = this.method === "initialize" ? undefined : this.era.renewed(timeout);
     if (!renewing) {
       this.sentIn = this.era.session;
       return undefined;
