@@ -29,7 +29,8 @@ export class RequestTimeout {
   private hardStop = Number.NaN;
   private timedOut: McpError | undefined;
   private readonly expire = () => this.fire();
-  private readonly callerAborted = () => this.controller!.abort(this.callerSignal!.reason);
+  /** Made with the signal: a request without one needs no listener. */
+  private callerAborted: (() => void) | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -46,11 +47,12 @@ export class RequestTimeout {
   /** Aborts when the timeout runs out (the reason is the timeout's `McpError`) or the caller aborts (its reason). */
   get signal(): AbortSignal {
     if (this.controller) return this.controller.signal;
-    this.controller = new AbortController();
-    if (this.timedOut) this.controller.abort(this.timedOut);
-    else if (this.callerSignal?.aborted) this.callerAborted();
-    else this.callerSignal?.addEventListener("abort", this.callerAborted, { once: true });
-    return this.controller.signal;
+    const controller = (this.controller = new AbortController());
+    const caller = this.callerSignal;
+    if (this.timedOut) controller.abort(this.timedOut);
+    else if (caller?.aborted) controller.abort(caller.reason);
+    else if (caller) caller.addEventListener("abort", (this.callerAborted = () => controller.abort(caller.reason)), { once: true });
+    return controller.signal;
   }
 
   /** The connection's id for a send of the request (`registration` of its RequestOptions). */
@@ -78,7 +80,7 @@ export class RequestTimeout {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.id = undefined;
-    if (this.controller) this.callerSignal?.removeEventListener("abort", this.callerAborted);
+    if (this.callerAborted) this.callerSignal!.removeEventListener("abort", this.callerAborted);
   }
 
   private fire(): void {
