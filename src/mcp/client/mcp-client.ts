@@ -16,31 +16,27 @@ import {
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
-import { ModernErrorCode, type ClientCapabilities, type ProgressToken, type SubscriptionFilter } from "../stateless-protocol.ts";
+import { type ClientCapabilities, type SubscriptionFilter } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import { ProgressTracker } from "./progress.ts";
-import { CallProgress, RequestTimeout } from "./request-timeout.ts";
+import { RequestTimeout } from "./request-timeout.ts";
 import { declaredCapabilities } from "./client-capabilities.ts";
 import { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientOptions, type RequestOptions } from "./client-options.ts";
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
-import { sendWithInputRounds } from "./input-required.ts";
 import type { ModernServer } from "./era-detection.ts";
 import { EraOpening } from "./era/era-opening.ts";
 import type { EraStrategy } from "./era/era-strategy.ts";
 import { LegacyEra } from "./era/legacy-era.ts";
 import { ModernEra } from "./era/modern-era.ts";
-import { CachedList } from "./cached-list.ts";
 import { boundedCompletion } from "./completion-values.ts";
 import { FeatureLists } from "./feature-lists.ts";
-import { fetchAllPages } from "./paged-list.ts";
 import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 import { announcesListChanges, mayHaveTools, offersFeature, type ServerFeature } from "./server-features.ts";
 import type { Era } from "./version-negotiation.ts";
 import { consumeOwnNotification } from "./own-notifications.ts";
 import { ServerTextMask } from "./masked-server-text.ts";
-import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
-import { ToolParamMarks } from "./tool-param-marks.ts";
+import { ServerTools } from "./server-tools.ts";
 
 export type { BoundEraMemory } from "./era/era-opening.ts";
 export type { ServerFeature } from "./server-features.ts";
@@ -57,12 +53,10 @@ export { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientO
  */
 export class McpClient {
   private _state: ClientState = { status: "idle" };
-  private readonly toolList = new CachedList<ToolDefinition>();
+  private readonly tools: ServerTools;
   private readonly timeoutMs: number;
   private readonly clock: Clock;
   private readonly progress = new ProgressTracker((text, max) => this.masks.shown(text, max));
-  /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
-  private readonly paramMarks = new ToolParamMarks();
   /** Aborts on close: a question a server request put to the user is taken away. */
   private readonly closing = new AbortController();
   private readonly openServerRequests = new OpenServerRequests(this.closing.signal);
@@ -115,6 +109,15 @@ export class McpClient {
       connectionEnded: () => this._state.status === "failed",
     });
     this.lists = new FeatureLists(this.serverName);
+    this.tools = new ServerTools({
+      request: (method, params, requestOptions) => this.request(method, params, requestOptions),
+      sendAnswering: (method, params, requestOptions) => this.sendAnswering(method, params, requestOptions),
+      paramHeadersApply: () => this.era === "modern" && transport.kind === "http",
+      progress: this.progress,
+      masked: (result) => this.masks.result(result),
+      serverName: this.serverName,
+      onRejectedTool: options.onRejectedTool,
+    });
     this.subscriptions = new ResourceSubscriptions({
       era: () => this.era,
       request: (method, params, requestOptions) => this.request(method, params, requestOptions),
@@ -169,39 +172,17 @@ export class McpClient {
   /** Every tool of the server, all pages, asked once per connection. */
   listTools(options: CallOptions = {}): Promise<ToolDefinition[]> {
     if (!mayHaveTools(this.serverCapabilities)) return Promise.resolve([]);
-    return this.toolList.get(() => this.fetchAllTools(options));
+    return this.tools.listAll(options);
   }
 
   /** The next `listTools` asks the server again: for a holder that may have missed `list_changed`. */
   forgetTools(): void {
-    this.toolList.drop();
+    this.tools.forget();
   }
 
-  /**
-   * Calls a tool. The call carries a progress token: each progress the server reports goes to
-   * `onProgress` and resets the call's timeout (bounded, see request-timeout.ts). In the modern era
-   * an `input_required` answer is answered (forms, roots) and the call sent again until complete;
-   * over HTTP the marked arguments go in `Mcp-Param-*` headers, and a HeaderMismatch re-lists the
-   * tools and retries once.
-   */
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const progress = new CallProgress(options.onProgress);
-    const token = this.progress.track(progress);
-    try {
-      let raw: unknown;
-      try {
-        raw = await this.sendToolCall(name, args, options, token, progress);
-      } catch (error) {
-        if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.paramHeadersApply)) throw error;
-        log.debug(`${this.serverName}: ${error.message}; listing the tools again and retrying ${name} once`);
-        this.toolList.drop();
-        await this.listTools(options);
-        raw = await this.sendToolCall(name, args, options, token, progress);
-      }
-      return this.masks.result(parseResult(CallToolResult, raw, "tools/call"));
-    } finally {
-      this.progress.untrack(token);
-    }
+  /** Calls a tool (ServerTools.call: progress, input rounds, `Mcp-Param-*` headers). */
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.tools.call(name, args, options);
   }
 
   /** Whether the server declared this feature (`resources`, `resources.subscribe`, `prompts`, `completions`). */
@@ -222,7 +203,7 @@ export class McpClient {
   /** `resources/read`; a 2026-07-28 server may ask for input first (answered as for tools/call). */
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     return this.offered("resources", async () => {
-      return parseResult(ReadResourceResult, await this.sendWithInput("resources/read", { uri }, options), "resources/read");
+      return parseResult(ReadResourceResult, await this.sendAnswering("resources/read", { uri }, this.callOptions(options)), "resources/read");
     });
   }
 
@@ -243,7 +224,7 @@ export class McpClient {
   /** `prompts/get` with string arguments; a 2026-07-28 server may ask for input first. */
   getPrompt(name: string, args: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
     return this.offered("prompts", async () => {
-      return parseResult(GetPromptResult, await this.sendWithInput("prompts/get", { name, arguments: args }, options), "prompts/get");
+      return parseResult(GetPromptResult, await this.sendAnswering("prompts/get", { name, arguments: args }, this.callOptions(options)), "prompts/get");
     });
   }
 
@@ -298,31 +279,9 @@ export class McpClient {
     );
   }
 
-  private sendToolCall(
-    name: string,
-    args: Record<string, unknown>,
-    options: CallOptions,
-    progressToken: ProgressToken,
-    progress: CallProgress,
-  ): Promise<unknown> {
-    if (this.era === "legacy") {
-      // The token written in place: one object, not a copy of the params with `_meta` added later.
-      const legacyOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progress };
-      return this.request("tools/call", { name, arguments: args, _meta: { progressToken } }, legacyOptions);
-    }
-    const headers = this.paramHeadersApply ? this.paramMarks.headersFor(name, args) : undefined;
-    const sendOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progressToken, headers, progress };
-    return this.inputRounds("tools/call", { name, arguments: args }, sendOptions);
-  }
-
   /** A request that a 2026-07-28 server may answer "input required" (tools/call, resources/read, prompts/get). */
-  private sendWithInput(method: string, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
-    const sendOptions = this.callOptions(options);
-    return this.era === "legacy" ? this.request(method, params, sendOptions) : this.inputRounds(method, params, sendOptions);
-  }
-
-  private inputRounds(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
-    return sendWithInputRounds(params, {
+  private sendAnswering(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
+    return this.strategy.sendAnswering(params, {
       method,
       signal: options.signal,
       send: (round) => this.request(method, round, options),
@@ -345,31 +304,9 @@ export class McpClient {
     return (method, params) => this.request(method, params, this.callOptions(options));
   }
 
-  /** Whether `x-mcp-header` applies: only the modern revision's HTTP transport carries the headers. */
-  private get paramHeadersApply(): boolean {
-    return this.era === "modern" && this.transport.kind === "http";
-  }
-
   /** Who asks, in questions put to the user; never the transport's description (a URL may hold a token). */
   private get serverName(): string {
     return this.options.name ?? "the MCP server";
-  }
-
-  private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
-    const checkHeaders = this.paramHeadersApply;
-    this.paramMarks.begin();
-    const tools = await fetchAllPages({
-      method: "tools/list",
-      field: "tools",
-      request: (params) => this.request("tools/list", params, options),
-      accept: (raws, offset) => {
-        const page = checkToolDefinitions(raws, offset);
-        for (const rejected of page.rejected) this.rejectTool(rejected);
-        return page.tools.filter((tool) => !checkHeaders || this.paramMarks.admit(tool, (rejected) => this.rejectTool(rejected)));
-      },
-    });
-    if (checkHeaders) this.paramMarks.finish();
-    return tools;
   }
 
   /**
@@ -442,12 +379,6 @@ export class McpClient {
     this.masks.error(error);
   }
 
-  private rejectTool(rejected: RejectedTool): void {
-    if (this.options.onRejectedTool) this.options.onRejectedTool(rejected);
-    // Not the transport's description: an HTTP URL may carry a token in its query.
-    else log.warn(`MCP tool '${rejected.name}' is left out: ${rejected.reason}`);
-  }
-
   /** A request of the server's (handshake revisions): ping, a form for the user, our roots; anything else -32601. */
   private async answerServerRequest(request: JsonRpcRequest): Promise<unknown> {
     const context = { server: this.serverName, features: this.options, origin: "server-request" as const, signal: this.closing.signal };
@@ -463,7 +394,7 @@ export class McpClient {
 
   private handleNotification(notification: JsonRpcNotification): void {
     consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog, (text, max) => this.masks.shown(text, max));
-    if (notification.method === "notifications/tools/list_changed") this.toolList.drop();
+    if (notification.method === "notifications/tools/list_changed") this.tools.forget();
     this.lists.heard(notification.method);
     this.subscriptions.heard(notification);
     if (notification.method === "notifications/cancelled") this.openServerRequests.cancelled(notification.params);

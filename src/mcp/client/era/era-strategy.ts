@@ -2,6 +2,7 @@ import { isPlainObject } from "../../../system/plain-object.ts";
 import { McpError } from "../../mcp-error.ts";
 import { ErrorCode } from "../../protocol.ts";
 import type { ProgressToken } from "../../stateless-protocol.ts";
+import type { InputRequiredOptions } from "../input-required.ts";
 import type { Era } from "../version-negotiation.ts";
 
 /**
@@ -16,6 +17,12 @@ export interface EraStrategy {
   enter(): void;
   /** The params a request goes with in this era; params that are not an object are refused. */
   params(params: unknown, progressToken?: ProgressToken): unknown;
+  /**
+   * Sends a request a 2026-07-28 server may answer "input required" (tools/call, resources/read,
+   * prompts/get): the handshake revisions send it once; the modern one answers each round's
+   * requests and sends it again until complete (input-required.ts).
+   */
+  sendAnswering(params: Record<string, unknown>, rounds: InputRequiredOptions): Promise<unknown>;
   /** The retry bookkeeping of one request (`method`), from its first send to its last. */
   attempt(method: string): EraAttempt;
 }

@@ -5,6 +5,7 @@ import { InitializeResult, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS 
 import type { JsonRpcConnection } from "../../rpc/json-rpc-connection.ts";
 import type { ClientCapabilities, ProgressToken } from "../../stateless-protocol.ts";
 import type { Transport } from "../../transport/transport.ts";
+import type { InputRequiredOptions } from "../input-required.ts";
 import { parseResult } from "../parse-result.ts";
 import { CLIENT_INFO } from "../request-meta.ts";
 import { objectParams, type EraAttempt, type EraStrategy } from "./era-strategy.ts";
@@ -71,6 +72,10 @@ export class LegacyEra implements EraStrategy {
     const existing = checked?._meta;
     const meta = isPlainObject(existing) ? existing : {};
     return { ...checked, _meta: { ...meta, progressToken } };
+  }
+
+  sendAnswering(params: Record<string, unknown>, rounds: InputRequiredOptions): Promise<unknown> {
+    return rounds.send(params);
   }
 
   attempt(method: string): EraAttempt {

@@ -4,6 +4,7 @@ import type { JsonRpcConnection } from "../../rpc/json-rpc-connection.ts";
 import { MODERN_PROTOCOL_VERSION, type ClientCapabilities, type ProgressToken } from "../../stateless-protocol.ts";
 import type { Transport } from "../../transport/transport.ts";
 import { stillOffersModern } from "../era-detection.ts";
+import { sendWithInputRounds, type InputRequiredOptions } from "../input-required.ts";
 import { withRequestMeta } from "../request-meta.ts";
 import { objectParams, type EraAttempt, type EraStrategy } from "./era-strategy.ts";
 
@@ -37,6 +38,10 @@ export class ModernEra implements EraStrategy {
     // The debug log is where a server's log lines go: ask for all of them only when it is shown.
     const logLevel = log.level >= 4 ? "debug" : "warning";
     return withRequestMeta(objectParams(params), { capabilities: this.capabilities, logLevel, progressToken });
+  }
+
+  sendAnswering(params: Record<string, unknown>, rounds: InputRequiredOptions): Promise<unknown> {
+    return sendWithInputRounds(params, rounds);
   }
 
   attempt(method: string): EraAttempt {
