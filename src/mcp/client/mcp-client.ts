@@ -26,7 +26,7 @@ import { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientO
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
 import type { ModernServer } from "./era-detection.ts";
 import { EraOpening } from "./era/era-opening.ts";
-import type { EraStrategy } from "./era/era-strategy.ts";
+import type { AnsweringClient, EraStrategy } from "./era/era-strategy.ts";
 import { LegacyEra } from "./era/legacy-era.ts";
 import { ModernEra } from "./era/modern-era.ts";
 import { boundedCompletion } from "./completion-values.ts";
@@ -54,6 +54,10 @@ export { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientO
 export class McpClient {
   private _state: ClientState = { status: "idle" };
   private readonly tools: ServerTools;
+  private readonly answering: AnsweringClient = {
+    request: (method, params, options) => this.request(method, params, options),
+    answer: (inputRequests, signal) => answerInputRequests(inputRequests, { server: this.serverName, features: this.options, signal }),
+  };
   private readonly timeoutMs: number;
   private readonly clock: Clock;
   private readonly progress = new ProgressTracker((text, max) => this.masks.shown(text, max));
@@ -281,12 +285,7 @@ export class McpClient {
 
   /** A request that a 2026-07-28 server may answer "input required" (tools/call, resources/read, prompts/get). */
   private sendAnswering(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
-    return this.strategy.sendAnswering(params, {
-      method,
-      signal: options.signal,
-      send: (round) => this.request(method, round, options),
-      answer: (inputRequests) => answerInputRequests(inputRequests, { server: this.serverName, features: this.options, signal: options.signal }),
-    });
+    return this.strategy.sendAnswering(method, params, options, this.answering);
   }
 
   /** Rejects, sending nothing, when the server did not declare `feature`. */

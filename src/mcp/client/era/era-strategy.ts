@@ -2,7 +2,8 @@ import { isPlainObject } from "../../../system/plain-object.ts";
 import { McpError } from "../../mcp-error.ts";
 import { ErrorCode } from "../../protocol.ts";
 import type { ProgressToken } from "../../stateless-protocol.ts";
-import type { InputRequiredOptions } from "../input-required.ts";
+import type { RequestOptions } from "../client-options.ts";
+import type { InputRequest } from "../../stateless-protocol.ts";
 import type { Era } from "../version-negotiation.ts";
 
 /**
@@ -22,9 +23,16 @@ export interface EraStrategy {
    * prompts/get): the handshake revisions send it once; the modern one answers each round's
    * requests and sends it again until complete (input-required.ts).
    */
-  sendAnswering(params: Record<string, unknown>, rounds: InputRequiredOptions): Promise<unknown>;
+  sendAnswering(method: string, params: Record<string, unknown>, options: RequestOptions, client: AnsweringClient): Promise<unknown>;
   /** The retry bookkeeping of one request (`method`), from its first send to its last. */
   attempt(method: string): EraAttempt;
+}
+
+/** What `sendAnswering` needs of the client: one object, not closures per request. */
+export interface AnsweringClient {
+  request(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown>;
+  /** Answers a round's embedded requests (a form for the user, our roots). */
+  answer(inputRequests: Record<string, InputRequest>, signal: AbortSignal | undefined): Promise<Record<string, unknown>>;
 }
 
 /** One request's sends, as its era sees them. */

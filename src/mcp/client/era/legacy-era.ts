@@ -5,10 +5,10 @@ import { InitializeResult, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS 
 import type { JsonRpcConnection } from "../../rpc/json-rpc-connection.ts";
 import type { ClientCapabilities, ProgressToken } from "../../stateless-protocol.ts";
 import type { Transport } from "../../transport/transport.ts";
-import type { InputRequiredOptions } from "../input-required.ts";
+import type { RequestOptions } from "../client-options.ts";
 import { parseResult } from "../parse-result.ts";
 import { CLIENT_INFO } from "../request-meta.ts";
-import { objectParams, type EraAttempt, type EraStrategy } from "./era-strategy.ts";
+import { objectParams, type AnsweringClient, type EraAttempt, type EraStrategy } from "./era-strategy.ts";
 
 /**
  * The handshake revisions (2024-11-05 to 2025-11-25): `initialize` said who we are once, so a
@@ -74,8 +74,8 @@ export class LegacyEra implements EraStrategy {
     return { ...checked, _meta: { ...meta, progressToken } };
   }
 
-  sendAnswering(params: Record<string, unknown>, rounds: InputRequiredOptions): Promise<unknown> {
-    return rounds.send(params);
+  sendAnswering(method: string, params: Record<string, unknown>, options: RequestOptions, client: AnsweringClient): Promise<unknown> {
+    return client.request(method, params, options);
   }
 
   attempt(method: string): EraAttempt {

@@ -4,9 +4,10 @@ import type { JsonRpcConnection } from "../../rpc/json-rpc-connection.ts";
 import { MODERN_PROTOCOL_VERSION, type ClientCapabilities, type ProgressToken } from "../../stateless-protocol.ts";
 import type { Transport } from "../../transport/transport.ts";
 import { stillOffersModern } from "../era-detection.ts";
-import { sendWithInputRounds, type InputRequiredOptions } from "../input-required.ts";
+import type { RequestOptions } from "../client-options.ts";
+import { sendWithInputRounds } from "../input-required.ts";
 import { withRequestMeta } from "../request-meta.ts";
-import { objectParams, type EraAttempt, type EraStrategy } from "./era-strategy.ts";
+import { objectParams, type AnsweringClient, type EraAttempt, type EraStrategy } from "./era-strategy.ts";
 
 /** How often a modern request whose response stream broke is sent again (each time with a new id). */
 const MAX_STREAM_REISSUES = 2;
@@ -40,8 +41,13 @@ export class ModernEra implements EraStrategy {
     return withRequestMeta(objectParams(params), { capabilities: this.capabilities, logLevel, progressToken });
   }
 
-  sendAnswering(params: Record<string, unknown>, rounds: InputRequiredOptions): Promise<unknown> {
-    return sendWithInputRounds(params, rounds);
+  sendAnswering(method: string, params: Record<string, unknown>, options: RequestOptions, client: AnsweringClient): Promise<unknown> {
+    return sendWithInputRounds(params, {
+      method,
+      signal: options.signal,
+      send: (round) => client.request(method, round, options),
+      answer: (inputRequests) => client.answer(inputRequests, options.signal),
+    });
   }
 
   attempt(method: string): EraAttempt {
