@@ -16,17 +16,17 @@ import {
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
-import { type ClientCapabilities, type SubscriptionFilter } from "../stateless-protocol.ts";
+import type { ClientCapabilities } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
 import { ProgressTracker } from "./progress.ts";
-import { RequestTimeout } from "./request-timeout.ts";
+import { RequestSender } from "./request-sender.ts";
 import { declaredCapabilities } from "./client-capabilities.ts";
 import { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientOptions, type RequestOptions } from "./client-options.ts";
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
 import type { ModernServer } from "./era-detection.ts";
 import { EraOpening } from "./era/era-opening.ts";
-import type { AnsweringClient, EraStrategy } from "./era/era-strategy.ts";
+import type { AnsweringClient } from "./era/era-strategy.ts";
 import { LegacyEra } from "./era/legacy-era.ts";
 import { ModernEra } from "./era/modern-era.ts";
 import { boundedCompletion } from "./completion-values.ts";
@@ -76,8 +76,8 @@ export class McpClient {
   serverCapabilities: Record<string, unknown> | undefined;
   private readonly legacy: LegacyEra;
   private readonly modern: ModernEra;
-  /** The era's behaviour on every request; legacy until `connect` finds otherwise. */
-  private strategy: EraStrategy;
+  /** Sends every request, in the era found (legacy until `connect` finds otherwise). */
+  private readonly requests: RequestSender;
   private readonly opening: EraOpening;
   private readonly capabilities: ClientCapabilities;
   private readonly lists: FeatureLists;
@@ -95,7 +95,18 @@ export class McpClient {
     this.connection = new JsonRpcConnection(transport);
     this.legacy = new LegacyEra(transport, this.connection, this.capabilities, () => this.handshake({}).then(() => this.subscriptions.renewed()));
     this.modern = new ModernEra(transport, this.connection, this.capabilities);
-    this.strategy = this.legacy;
+    this.requests = new RequestSender({
+      connection: this.connection,
+      transport,
+      clock: this.clock,
+      timeoutMs: this.timeoutMs,
+      era: this.legacy,
+      failed: (error) => {
+        this.mask(error);
+        // HTTP has no connection to end: a server that no longer answers at all is gone all the same.
+        if (error instanceof McpError && error.unreachable) this.lost(error);
+      },
+    });
     this.opening = new EraOpening({
       transport,
       clock: this.clock,
@@ -104,7 +115,7 @@ export class McpClient {
       skipProbe: options.skipProbe,
       era: () => this.era,
       protocolVersion: () => this.protocolVersion,
-      useModern: () => this.use(this.modern),
+      useModern: () => this.requests.use(this.modern),
       request: (method, params, requestOptions) => this.request(method, params, requestOptions),
       handshake: (handshakeOptions) => this.handshake(handshakeOptions),
       openModern: (server) => this.openModern(server),
@@ -125,7 +136,7 @@ export class McpClient {
     this.subscriptions = new ResourceSubscriptions({
       era: () => this.era,
       request: (method, params, requestOptions) => this.request(method, params, requestOptions),
-      listen: (filter, signal, registered) => this.listen(filter, signal, registered),
+      listen: (filter, signal, registered) => this.modern.listen(filter, signal, registered),
       timeoutMs: this.timeoutMs,
       clock: this.clock,
       description: transport.description,
@@ -146,7 +157,7 @@ export class McpClient {
 
   /** The protocol generation the server speaks; "legacy" until `connect` found otherwise. */
   get era(): Era {
-    return this.strategy.era;
+    return this.requests.era.era;
   }
 
   /**
@@ -256,7 +267,7 @@ export class McpClient {
   }
 
   private openModern(server: ModernServer): void {
-    this.use(this.modern);
+    this.requests.use(this.modern);
     this.describe(server.version, server);
     if (this.options.watchChanges === false) return;
     const announces = (capability: "tools" | "resources" | "prompts") => announcesListChanges(server.capabilities, capability);
@@ -268,15 +279,9 @@ export class McpClient {
     });
   }
 
-  /** The long-lived `subscriptions/listen` request: no timeout; its notifications go to `handleNotification`. */
-  private listen(filter: SubscriptionFilter, signal: AbortSignal, registered: (id: number) => void): Promise<unknown> {
-    const params = this.modern.params({ notifications: filter });
-    return this.connection.request("subscriptions/listen", params, { signal, registration: { registered } });
-  }
-
   /** The handshake (LegacyEra.handshake) within this client's timeout; what the server says of itself is kept. */
   private async handshake(options: CallOptions): Promise<void> {
-    this.use(this.legacy);
+    this.requests.use(this.legacy);
     await this.legacy.handshake(
       (params) => this.request("initialize", params, options),
       (result) => this.describe(result.protocolVersion, result),
@@ -285,7 +290,7 @@ export class McpClient {
 
   /** A request that a 2026-07-28 server may answer "input required" (tools/call, resources/read, prompts/get). */
   private sendAnswering(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
-    return this.strategy.sendAnswering(method, params, options, this.answering);
+    return this.requests.era.sendAnswering(method, params, options, this.answering);
   }
 
   /** Rejects, sending nothing, when the server did not declare `feature`. */
@@ -308,43 +313,8 @@ export class McpClient {
     return this.options.name ?? "the MCP server";
   }
 
-  /**
-   * A request with this client's timeout (one timer, reset by a call's progress: request-timeout.ts)
-   * and with its era's params, waits and retries (era/). A timeout and a caller's abort both give
-   * the id up (told to the server as the era says); only the timeout is an error of the server.
-   * A request sent again stays within the same timeout.
-   */
-  private async request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const timeout = new RequestTimeout(this.clock, this.connection, method, timeoutMs, options.signal, options.registration);
-    if (options.progress) options.progress.timeout = timeout;
-    const era = this.strategy;
-    const attempt = era.attempt(method);
-    // An HTTP exchange holds its send's signal to its end (closing a modern request's stream is its
-    // cancellation): it gets the timeout's. Elsewhere the timer gives the id up by itself.
-    const signal = this.transport.kind === "http" ? timeout.signal : options.signal;
-    const sendOptions = { signal, headers: options.headers, registration: timeout, onAuthorizing: options.onAuthorizing };
-    try {
-      for (;;) {
-        const waiting = attempt.ready(timeout);
-        if (waiting) await waiting;
-        try {
-          return await this.connection.request(method, era.params(params, options.progressToken), sendOptions);
-        } catch (error) {
-          if (!(error instanceof McpError && attempt.retry(error))) throw error;
-        }
-      }
-    } catch (error) {
-      const expired = timeout.expired();
-      if (expired) throw expired;
-      if (options.signal?.aborted) throw McpError.cancelled(method);
-      this.mask(error);
-      // HTTP has no connection to end: a server that no longer answers at all is gone all the same.
-      if (error instanceof McpError && error.unreachable) this.lost(error);
-      throw error;
-    } finally {
-      timeout.end();
-    }
+  private request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
+    return this.requests.send(method, params, options);
   }
 
   /** What the server said of itself (`initialize`, or `server/discover` for a modern server). */
@@ -353,12 +323,6 @@ export class McpClient {
     this.serverInfo = server.serverInfo;
     this.instructions = server.instructions;
     this.serverCapabilities = server.capabilities;
-  }
-
-  /** Speaks `era` from now on: the layers below are set for it. */
-  private use(era: EraStrategy): void {
-    this.strategy = era;
-    era.enter();
   }
 
   /** A connected server went away by itself: FAILED, and whoever listens hears it once. */

@@ -1,7 +1,7 @@
 import { log } from "../../../log.ts";
 import type { McpError } from "../../mcp-error.ts";
 import type { JsonRpcConnection } from "../../rpc/json-rpc-connection.ts";
-import { MODERN_PROTOCOL_VERSION, type ClientCapabilities, type ProgressToken } from "../../stateless-protocol.ts";
+import { MODERN_PROTOCOL_VERSION, type ClientCapabilities, type ProgressToken, type SubscriptionFilter } from "../../stateless-protocol.ts";
 import type { Transport } from "../../transport/transport.ts";
 import { stillOffersModern } from "../era-detection.ts";
 import type { RequestOptions } from "../client-options.ts";
@@ -48,6 +48,11 @@ export class ModernEra implements EraStrategy {
       send: (round) => client.request(method, round, options),
       answer: (inputRequests) => client.answer(inputRequests, options.signal),
     });
+  }
+
+  /** The long-lived `subscriptions/listen` request: no timeout; its notifications come as any server notification. */
+  listen(filter: SubscriptionFilter, signal: AbortSignal, registered: (id: number) => void): Promise<unknown> {
+    return this.connection.request("subscriptions/listen", this.params({ notifications: filter }), { signal, registration: { registered } });
   }
 
   attempt(method: string): EraAttempt {
