@@ -23,6 +23,8 @@ export const MAX_PROGRESS_STRETCH = 10;
 export class RequestTimeout {
   private controller: AbortController | undefined;
   private timer: ClockTimer | undefined;
+  /** When the timer is due: a system timer may fire a little early (whole milliseconds, a cached loop time). */
+  private due: number;
   /** The id of the request in flight (each send of it has its own). */
   private id: number | undefined;
   /** When progress may no longer reset the timer; NaN until the first progress (a silent request never reads the clock). */
@@ -41,6 +43,7 @@ export class RequestTimeout {
     /** Hears each send's id as well (the era probe keeps it: its answer may come late). */
     private readonly registration?: { registered(id: number): void },
   ) {
+    this.due = clock.now() + timeoutMs;
     this.timer = clock.setTimeout(this.expire, timeoutMs);
   }
 
@@ -67,7 +70,9 @@ export class RequestTimeout {
     const now = this.clock.now();
     if (Number.isNaN(this.hardStop)) this.hardStop = now + this.timeoutMs * (MAX_PROGRESS_STRETCH - 1);
     this.clock.clearTimeout(this.timer);
-    this.timer = this.clock.setTimeout(this.expire, Math.max(0, Math.min(this.timeoutMs, this.hardStop - now)));
+    const ms = Math.max(0, Math.min(this.timeoutMs, this.hardStop - now));
+    this.due = now + ms;
+    this.timer = this.clock.setTimeout(this.expire, ms);
   }
 
   /** The timeout's error when it ran out, else undefined (a caller's abort is not a timeout). */
@@ -84,6 +89,13 @@ export class RequestTimeout {
   }
 
   private fire(): void {
+    // Never early (a caller may compare the time spent with the timeout: openEra does), and at
+    // most a millisecond late: what is left is waited for again, a millisecond at least.
+    const early = this.due - this.clock.now();
+    if (early > 0) {
+      this.timer = this.clock.setTimeout(this.expire, Math.max(1, early));
+      return;
+    }
     this.timer = undefined;
     const stretched = this.clock.now() >= this.hardStop;
     this.timedOut = stretched

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { CallProgress, MAX_PROGRESS_STRETCH, RequestTimeout } from "../../../src/mcp/client/request-timeout.ts";
 import { ErrorCode } from "../../../src/mcp/protocol.ts";
+import type { Clock } from "../../../src/system/clock.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
 
 /** The connection's side: which ids the timeouts gave up, and why. */
@@ -20,6 +21,19 @@ describe("RequestTimeout", () => {
     clock.advance(0.001);
     expect(rpc.cancelled).toEqual([{ id: 7, message: "tools/call timed out after 100 ms" }]);
     expect(timeout.expired()).toMatchObject({ code: ErrorCode.RequestTimeout, message: "tools/call timed out after 100 ms" });
+  });
+
+  test("a timer that fires early (a system timer may, by up to a millisecond) does not time the request out early", () => {
+    const fake = new FakeClock();
+    const early: Clock = { now: () => fake.now(), setTimeout: (callback, ms) => fake.setTimeout(callback, ms - 0.9), clearTimeout: (timer) => fake.clearTimeout(timer) };
+    const rpc = connection();
+    const timeout = new RequestTimeout(early, rpc, "initialize", 100);
+    timeout.registered(0);
+    fake.advance(99.95);
+    expect([rpc.cancelled, timeout.expired()]).toEqual([[], undefined]);
+    // Then at most a millisecond late.
+    fake.advance(1.05);
+    expect(rpc.cancelled).toEqual([{ id: 0, message: "initialize timed out after 100 ms" }]);
   });
 
   test("each request has its own deadline, however close together they start", () => {
