@@ -49,7 +49,9 @@ export { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientO
  * session); tools/list (paged, cached for the connection) and tools/call, each with a timeout; the
  * resources, prompts and completions the server declared (never asked of one that did not), their
  * lists paged and cached like the tools', resource subscriptions in either era.
- * Speaks JSON-RPC through a `JsonRpcConnection` and knows nothing of how bytes move.
+ * Speaks JSON-RPC through a `JsonRpcConnection` and knows nothing of how bytes move; what differs
+ * between the eras is their strategy objects' (era/), and every request goes through one
+ * `RequestSender`.
  */
 export class McpClient {
   private _state: ClientState = { status: "idle" };
