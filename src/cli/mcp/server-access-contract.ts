@@ -13,7 +13,7 @@ export interface ServerAccess {
   connectAll(): Promise<void>;
   /** One per entry given, in that order, as the pool gives them. */
   status(): ServerStatus[];
-  /** Rejects with an `McpError` (code, message, needsAuth kept), as a client's `callTool` does. */
+  /** Rejects with an `McpError` (code, message and kind kept), as a client's `callTool` does. */
   callTool(
     server: string,
     tool: string,

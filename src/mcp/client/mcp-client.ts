@@ -6,9 +6,6 @@ import {
   type Completion,
   type CompletionReference,
   GetPromptResult,
-  InitializeResult,
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type Implementation,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -19,111 +16,32 @@ import {
   type ToolDefinition,
 } from "../protocol.ts";
 import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
-import type { JsonRpcResponse } from "../protocol.ts";
-import { MODERN_PROTOCOL_VERSION, ModernErrorCode, type ClientCapabilities, type ProgressToken, type SubscriptionFilter } from "../stateless-protocol.ts";
+import type { ClientCapabilities } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
-import { ProgressTracker, type ProgressUpdate } from "./progress.ts";
-import { ProgressTimeout } from "./progress-timeout.ts";
-import { ProbeWindow } from "./probe-window.ts";
-import { declaredCapabilities, type ClientFeatureOptions } from "./client-capabilities.ts";
+import { ProgressTracker } from "./progress.ts";
+import { RequestSender } from "./request-sender.ts";
+import { declaredCapabilities } from "./client-capabilities.ts";
+import { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientOptions, type RequestOptions } from "./client-options.ts";
 import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
-import { sendWithInputRounds } from "./input-required.ts";
-import { fromDiscoverResult, stillOffersModern, type ModernServer } from "./era-detection.ts";
-import { openEra, type BoundEraMemory } from "./era-opening.ts";
-import { paramsForEra } from "./era-params.ts";
-import { CLIENT_INFO } from "./request-meta.ts";
-import { CachedList } from "./cached-list.ts";
+import type { ModernServer } from "./era-detection.ts";
+import { EraOpening } from "./era/era-opening.ts";
+import type { AnsweringClient } from "./era/era-strategy.ts";
+import { LegacyEra } from "./era/legacy-era.ts";
+import { ModernEra } from "./era/modern-era.ts";
 import { boundedCompletion } from "./completion-values.ts";
 import { FeatureLists } from "./feature-lists.ts";
-import { fetchAllPages } from "./paged-list.ts";
 import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 import { announcesListChanges, mayHaveTools, offersFeature, type ServerFeature } from "./server-features.ts";
 import type { Era } from "./version-negotiation.ts";
-import type { ServerLogEntry } from "./server-log.ts";
 import { consumeOwnNotification } from "./own-notifications.ts";
-import { credentialForms, redactSecrets } from "../config/entry-secrets.ts";
-import { cutText } from "../../system/cut-text.ts";
-import { maskError, maskErrorResult } from "./masked-server-text.ts";
-import { SessionRenewal } from "./session-renewal.ts";
-import { TimeoutGroups } from "./timeout-groups.ts";
-import { checkToolDefinitions, type RejectedTool } from "./tool-definitions.ts";
-import { ToolParamMarks } from "./tool-param-marks.ts";
+import { ServerTextMask } from "./masked-server-text.ts";
+import { ServerTools } from "./server-tools.ts";
 
-export type { BoundEraMemory } from "./era-opening.ts";
+export type { BoundEraMemory } from "./era/era-opening.ts";
 export type { ServerFeature } from "./server-features.ts";
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-
-export type ClientState =
-  | { status: "idle" }
-  | { status: "connecting" }
-  | { status: "connected" }
-  | { status: "failed"; reason: string }
-  | { status: "closed" };
-
-export interface CallOptions {
-  /** Overrides the client's timeout for this call. */
-  timeoutMs?: number;
-  /** Aborting cancels the call: the server is told, and the call rejects with an `McpError` whose code is `RequestCancelled`. */
-  signal?: AbortSignal;
-  /** Hears the call's `notifications/progress`, each with a progress greater than the last. */
-  onProgress?: (progress: ProgressUpdate) => void;
-}
-
-/** A request's options inside the client: a call's, plus what the protocol adds to it. */
-export type RequestOptions = CallOptions & {
-  /** Asks for `notifications/progress` with this token (`_meta.progressToken`). */
-  progressToken?: ProgressToken;
-  /** Extra HTTP headers for this request (`Mcp-Param-*`); stdio ignores them. */
-  headers?: Record<string, string>;
-  /** A timeout that progress resets (tools/call); without it the request joins a shared group. */
-  timeout?: ProgressTimeout;
-  /** Hears the request's id before it is sent (the era probe keeps it: its answer may come late). */
-  registration?: { registered(id: number): void };
-  /** Hears the transport wait on OAuth (the probe's window stands still meanwhile). */
-  onAuthorizing?: (waiting: boolean) => void;
-};
-
-/** How often a modern request whose response stream broke is sent again (each time with a new id). */
-const MAX_STREAM_REISSUES = 2;
-
-export interface McpClientOptions extends ClientFeatureOptions {
-  /** The server's name in the config: what messages and the elicitation question call it. */
-  name?: string;
-  /** Per-request timeout; the default is 30 s. */
-  timeoutMs?: number;
-  /** Where the timeouts get their time; the system clock unless a test hands in a fake. */
-  clock?: Clock;
-  /** Hears every server notification, after the client's own handling (progress to its call, logs to `onLog`). */
-  onNotification?: (notification: JsonRpcNotification) => void;
-  /** Hears of each listed tool that is left out (too deep, too large, malformed); the default logs a warning. */
-  onRejectedTool?: (tool: RejectedTool) => void;
-  /** Hears each valid `notifications/message`; the pool names the server in `entry.server`. */
-  onLog?: (entry: ServerLogEntry) => void;
-  /** The era this server spoke last time: a legacy one skips the probe (see `connect`). */
-  eraMemory?: BoundEraMemory;
-  /**
-   * Values never to show in what the server says, raw (the entry's secrets: see entrySecretValues;
-   * `secretValues` derives their forms); the credentials the transport sent are masked as well.
-   * Applied to every error and failure reason this client reports, to every string of a tool's
-   * error result, and to the server's log and progress messages.
-   */
-  secrets?: () => readonly string[];
-  /**
-   * Straight to `initialize`, no probe: the pool starts a stdio server again so when the probe
-   * ended it (the `McpError` kind `probe-ended`); the era found is remembered.
-   */
-  skipProbe?: boolean;
-  /** Whether a 2026-07-28 server that declares `listChanged` (tools, resources, prompts) gets a `subscriptions/listen` for it (default true). */
-  watchChanges?: boolean;
-  /**
-   * Hears, once, that a connected server went away by itself: a stdio server that exited (the error
-   * carries its exit code and stderr tail), an HTTP server that no longer answers at all. The client
-   * is FAILED from then on.
-   */
-  onLost?: (error: Error) => void;
-}
+export { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientOptions } from "./client-options.ts";
 
 /**
  * One MCP server, of either protocol era: the modern one (2026-07-28: no handshake, `_meta` on
@@ -131,26 +49,25 @@ export interface McpClientOptions extends ClientFeatureOptions {
  * session); tools/list (paged, cached for the connection) and tools/call, each with a timeout; the
  * resources, prompts and completions the server declared (never asked of one that did not), their
  * lists paged and cached like the tools', resource subscriptions in either era.
- * Speaks JSON-RPC through a `JsonRpcConnection` and knows nothing of how bytes move.
+ * Speaks JSON-RPC through a `JsonRpcConnection` and knows nothing of how bytes move; what differs
+ * between the eras is their strategy objects' (era/), and every request goes through one
+ * `RequestSender`.
  */
 export class McpClient {
   private _state: ClientState = { status: "idle" };
-  private readonly toolList = new CachedList<ToolDefinition>();
+  private readonly tools: ServerTools;
+  private readonly answering: AnsweringClient = {
+    request: (method, params, options) => this.request(method, params, options),
+    answer: (inputRequests, signal) => answerInputRequests(inputRequests, { server: this.serverName, features: this.options, signal }),
+  };
   private readonly timeoutMs: number;
-  private readonly timeouts: TimeoutGroups;
-  private readonly session = new SessionRenewal(() => this.handshake({}).then(() => this.subscriptions.renewed()));
   private readonly clock: Clock;
-  private readonly progress = new ProgressTracker((text, max) => this.shownText(text, max));
-  /** The `x-mcp-header` markings of each listed tool (modern era over HTTP only). */
-  private readonly paramMarks = new ToolParamMarks();
+  private readonly progress = new ProgressTracker((text, max) => this.masks.shown(text, max));
   /** Aborts on close: a question a server request put to the user is taken away. */
   private readonly closing = new AbortController();
   private readonly openServerRequests = new OpenServerRequests(this.closing.signal);
   private readonly stopWatchingRoots: (() => void) | undefined;
-  /** The entry's raw secrets (options.secrets), read at the first use. */
-  private entrySecrets: readonly string[] | undefined;
-  /** secretValues' forms, and the credentials sent they were derived from. */
-  private secretForms: { sent: readonly string[]; forms: string[] } | undefined;
+  private readonly masks: ServerTextMask;
   /** A close `connect` started and did not wait for (see `connect`): `close()` waits for it. */
   private closed: Promise<void> | undefined;
   readonly connection: JsonRpcConnection;
@@ -159,11 +76,11 @@ export class McpClient {
   instructions: string | undefined;
   /** What the server declared (`initialize`, or `server/discover` for a modern server). */
   serverCapabilities: Record<string, unknown> | undefined;
-  private _era: Era = "legacy";
-  /** The era probe's id, from its send until an answer to it came (on time or late). */
-  private probeId: number | undefined;
-  /** A late answer to the probe that said 2026-07-28 (see `lateProbeAnswer`). */
-  private lateModern: ModernServer | undefined;
+  private readonly legacy: LegacyEra;
+  private readonly modern: ModernEra;
+  /** Sends every request, in the era found (legacy until `connect` finds otherwise). */
+  private readonly requests: RequestSender;
+  private readonly opening: EraOpening;
   private readonly capabilities: ClientCapabilities;
   private readonly lists: FeatureLists;
   private readonly subscriptions: ResourceSubscriptions;
@@ -174,22 +91,61 @@ export class McpClient {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.clock = options.clock ?? systemClock;
-    this.timeouts = new TimeoutGroups(this.clock);
+    this.masks = new ServerTextMask(options.secrets, () => transport.credentials?.() ?? []);
     this.stopWatchingRoots = options.roots?.onChange(() => this.rootsChanged());
     this.capabilities = declaredCapabilities(options);
     this.connection = new JsonRpcConnection(transport);
-    this.lists = new FeatureLists(this.serverName);
-    this.subscriptions = new ResourceSubscriptions({
-      era: () => this._era,
+    this.legacy = new LegacyEra(transport, this.connection, this.capabilities, () => this.handshake({}).then(() => this.subscriptions.renewed()));
+    this.modern = new ModernEra(transport, this.connection, this.capabilities);
+    this.requests = new RequestSender({
+      connection: this.connection,
+      transport,
+      clock: this.clock,
+      timeoutMs: this.timeoutMs,
+      era: this.legacy,
+      failed: (error) => {
+        this.mask(error);
+        // HTTP has no connection to end: a server that no longer answers at all is gone all the same.
+        if (error instanceof McpError && error.kind === "unreachable") this.lost(error);
+      },
+    });
+    this.opening = new EraOpening({
+      transport,
+      clock: this.clock,
+      timeoutMs: this.timeoutMs,
+      memory: options.eraMemory,
+      skipProbe: options.skipProbe,
+      era: () => this.era,
+      protocolVersion: () => this.protocolVersion,
+      useModern: () => this.requests.use(this.modern),
       request: (method, params, requestOptions) => this.request(method, params, requestOptions),
-      listen: (filter, signal, registered) => this.listen(filter, signal, registered),
+      handshake: (handshakeOptions) => this.handshake(handshakeOptions),
+      openModern: (server) => this.openModern(server),
+      connected: () => this._state.status === "connected",
+      // The connection ended by itself (a stdio server that exited) during connect.
+      connectionEnded: () => this._state.status === "failed",
+    });
+    this.lists = new FeatureLists(this.serverName);
+    this.tools = new ServerTools({
+      request: (method, params, requestOptions) => this.request(method, params, requestOptions),
+      sendAnswering: (method, params, requestOptions) => this.sendAnswering(method, params, requestOptions),
+      paramHeadersApply: () => this.era === "modern" && transport.kind === "http",
+      progress: this.progress,
+      masked: (result) => this.masks.result(result),
+      serverName: this.serverName,
+      onRejectedTool: options.onRejectedTool,
+    });
+    this.subscriptions = new ResourceSubscriptions({
+      era: () => this.era,
+      request: (method, params, requestOptions) => this.request(method, params, requestOptions),
+      listen: (filter, signal, registered) => this.modern.listen(filter, signal, registered),
       timeoutMs: this.timeoutMs,
       clock: this.clock,
       description: transport.description,
     });
     this.connection.onRequest = (request) => this.answerServerRequest(request);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
-    this.connection.onStrayAnswer = (response) => this.lateProbeAnswer(response);
+    this.connection.onStrayAnswer = (response) => this.opening.lateAnswer(response);
     this.connection.onClose = (error) => {
       this.subscriptions.stop();
       if (this._state.status === "connecting") this._state = { status: "failed", reason: error.message };
@@ -203,7 +159,7 @@ export class McpClient {
 
   /** The protocol generation the server speaks; "legacy" until `connect` found otherwise. */
   get era(): Era {
-    return this._era;
+    return this.requests.era.era;
   }
 
   /**
@@ -216,7 +172,7 @@ export class McpClient {
     this._state = { status: "connecting" };
     try {
       await this.transport.start();
-      await this.establish(options);
+      await this.opening.open(options);
       this._state = { status: "connected" };
     } catch (error) {
       this.mask(error);
@@ -233,39 +189,17 @@ export class McpClient {
   /** Every tool of the server, all pages, asked once per connection. */
   listTools(options: CallOptions = {}): Promise<ToolDefinition[]> {
     if (!mayHaveTools(this.serverCapabilities)) return Promise.resolve([]);
-    return this.toolList.get(() => this.fetchAllTools(options));
+    return this.tools.listAll(options);
   }
 
   /** The next `listTools` asks the server again: for a holder that may have missed `list_changed`. */
   forgetTools(): void {
-    this.toolList.drop();
+    this.tools.forget();
   }
 
-  /**
-   * Calls a tool. The call carries a progress token: each progress the server reports goes to
-   * `onProgress` and resets the call's timeout (bounded, see progress-timeout.ts). In the modern era
-   * an `input_required` answer is answered (forms, roots) and the call sent again until complete;
-   * over HTTP the marked arguments go in `Mcp-Param-*` headers, and a HeaderMismatch re-lists the
-   * tools and retries once.
-   */
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const timeout = new ProgressTimeout(this.clock, this.timeouts, this.connection, this.transport.kind === "http", options.onProgress);
-    const token = this.progress.track(timeout);
-    try {
-      let raw: unknown;
-      try {
-        raw = await this.sendToolCall(name, args, options, token, timeout);
-      } catch (error) {
-        if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.paramHeadersApply)) throw error;
-        log.debug(`${this.serverName}: ${error.message}; listing the tools again and retrying ${name} once`);
-        this.toolList.drop();
-        await this.listTools(options);
-        raw = await this.sendToolCall(name, args, options, token, timeout);
-      }
-      return this.maskedResult(parseResult(CallToolResult, raw, "tools/call"));
-    } finally {
-      this.progress.untrack(token);
-    }
+  /** Calls a tool (ServerTools.call: progress, input rounds, `Mcp-Param-*` headers). */
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.tools.call(name, args, options);
   }
 
   /** Whether the server declared this feature (`resources`, `resources.subscribe`, `prompts`, `completions`). */
@@ -286,7 +220,7 @@ export class McpClient {
   /** `resources/read`; a 2026-07-28 server may ask for input first (answered as for tools/call). */
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     return this.offered("resources", async () => {
-      return parseResult(ReadResourceResult, await this.sendWithInput("resources/read", { uri }, options), "resources/read");
+      return parseResult(ReadResourceResult, await this.sendAnswering("resources/read", { uri }, this.callOptions(options)), "resources/read");
     });
   }
 
@@ -307,7 +241,7 @@ export class McpClient {
   /** `prompts/get` with string arguments; a 2026-07-28 server may ask for input first. */
   getPrompt(name: string, args: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
     return this.offered("prompts", async () => {
-      return parseResult(GetPromptResult, await this.sendWithInput("prompts/get", { name, arguments: args }, options), "prompts/get");
+      return parseResult(GetPromptResult, await this.sendAnswering("prompts/get", { name, arguments: args }, this.callOptions(options)), "prompts/get");
     });
   }
 
@@ -334,76 +268,9 @@ export class McpClient {
     await (this.closed ?? this.connection.close());
   }
 
-  /** Finds the era and opens it (`openEra`); a transport that names no kind gets the handshake only. */
-  private async establish(options: CallOptions): Promise<void> {
-    const { kind } = this.transport;
-    if (kind === undefined) return this.handshake(options);
-    await openEra({
-      kind,
-      timeoutMs: options.timeoutMs ?? this.timeoutMs,
-      clock: this.clock,
-      memory: this.options.eraMemory,
-      description: this.transport.description,
-      handshake: (timeoutMs) => this.handshake({ ...options, timeoutMs }),
-      discover: (windowMs, timeoutMs) => this.probe(kind, windowMs, { ...options, timeoutMs }),
-      openModern: (server) => this.openModern(server),
-      connectionEnded: () => this.connectionEnded,
-      skipProbe: this.options.skipProbe,
-    });
-    const late = this._era === "legacy" ? this.lateModern : undefined;
-    this.options.eraMemory?.remember(late ? { era: "modern", version: late.version } : { era: this._era, version: this.protocolVersion ?? "" });
-  }
-
-  /**
-   * An answer to a request given up: news only if it is the era probe's. A dual-era server slow to
-   * start (a first `npx` download) misses the probe's window and gets the handshake; once started it
-   * reads the probe first and answers it, late. That answer counts: the server is remembered as
-   * modern, and its next start waits for the probe (era-opening.ts). This connection keeps its era:
-   * the server has pinned it with `initialize`, and a connection in use is not torn down for that.
-   * Probing the running connection again would not tell: a server may pin a connection to the era
-   * of its first request (SDK v2 answers -32601 there).
-   */
-  private lateProbeAnswer(response: JsonRpcResponse): void {
-    if (this.probeId === undefined || String(response.id) !== String(this.probeId) || !("result" in response)) return;
-    this.probeId = undefined;
-    const finding = fromDiscoverResult(response.result);
-    if (finding.era !== "modern" || this._era === "modern") return;
-    this.lateModern = finding;
-    log.debug(`${this.transport.description}: answered the era probe late, as a ${MODERN_PROTOCOL_VERSION} server; its next connection speaks it`);
-    // While connecting, `establish` records it; after, it is recorded here.
-    if (this._state.status === "connected") this.options.eraMemory?.remember({ era: "modern", version: finding.version });
-  }
-
-  /** `server/discover`, the modern way, within the probe's window (see ProbeWindow) and the connect's timeout. */
-  private async probe(kind: "stdio" | "http", windowMs: number, options: CallOptions): Promise<unknown> {
-    this._era = "modern";
-    this.transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
-    // Closing a modern HTTP request's stream is its cancellation.
-    this.connection.sendsCancellation = kind !== "http";
-    const window = new ProbeWindow(this.clock, "server/discover", windowMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, window.signal]) : window.signal;
-    try {
-      return await this.request("server/discover", {}, {
-        timeoutMs: options.timeoutMs,
-        signal,
-        onAuthorizing: window.authorizing,
-        // Kept: a slow server may answer after the window (see lateProbeAnswer).
-        registration: { registered: (id) => (this.probeId = id) },
-      });
-    } catch (error) {
-      // The window's end reaches request() as an abort of its signal: it is the probe's timeout.
-      throw window.expired() ?? error;
-    } finally {
-      window.end();
-    }
-  }
-
   private openModern(server: ModernServer): void {
-    this._era = "modern";
-    this.protocolVersion = server.version;
-    this.serverInfo = server.serverInfo;
-    this.instructions = server.instructions;
-    this.serverCapabilities = server.capabilities;
+    this.requests.use(this.modern);
+    this.describe(server.version, server);
     if (this.options.watchChanges === false) return;
     const announces = (capability: "tools" | "resources" | "prompts") => announcesListChanges(server.capabilities, capability);
     // Resource subscriptions join this same stream later (resource-subscriptions.ts).
@@ -414,76 +281,18 @@ export class McpClient {
     });
   }
 
-  /** The long-lived `subscriptions/listen` request: no timeout; its notifications go to `handleNotification`. */
-  private listen(filter: SubscriptionFilter, signal: AbortSignal, registered: (id: number) => void): Promise<unknown> {
-    const params = paramsForEra("modern", { notifications: filter }, this.metaOptions({}));
-    return this.connection.request("subscriptions/listen", params, { signal, registration: { registered } });
-  }
-
-  /** Whether the connection ended by itself (a stdio server that exited) during connect. */
-  private get connectionEnded(): boolean {
-    return this._state.status === "failed";
-  }
-
-  /**
-   * `initialize`, its version checked, then `notifications/initialized`: on connect and on every
-   * renewal of an expired session alike, so a new session cannot slip in a version we do not speak.
-   */
+  /** The handshake (LegacyEra.handshake) within this client's timeout; what the server says of itself is kept. */
   private async handshake(options: CallOptions): Promise<void> {
-    // Back from a modern probe, if there was one: no version header until the handshake agrees one.
-    this._era = "legacy";
-    this.connection.sendsCancellation = true;
-    this.transport.setProtocolVersion?.(undefined);
-    const params = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.capabilities, clientInfo: CLIENT_INFO };
-    const raw = await this.request("initialize", params, options);
-    const result = parseResult(InitializeResult, raw, "initialize");
-    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
-      throw new McpError(
-        undefined,
-        `unsupported protocol version ${result.protocolVersion} (cat-code speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
-      );
-    }
-    this.protocolVersion = result.protocolVersion;
-    this.serverInfo = result.serverInfo;
-    this.instructions = result.instructions;
-    this.serverCapabilities = result.capabilities;
-    this.transport.setProtocolVersion?.(result.protocolVersion);
-    await this.connection.notify("notifications/initialized");
-    this.session.established();
-    // For every server, whatever it declares: a request it sends there is otherwise never seen.
-    this.transport.openNotificationStream?.();
-  }
-
-  private sendToolCall(
-    name: string,
-    args: Record<string, unknown>,
-    options: CallOptions,
-    progressToken: ProgressToken,
-    timeout: ProgressTimeout,
-  ): Promise<unknown> {
-    if (this._era === "legacy") {
-      // The token written in place: one object, not a copy of the params with `_meta` added later.
-      const legacyOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, timeout };
-      return this.request("tools/call", { name, arguments: args, _meta: { progressToken } }, legacyOptions);
-    }
-    const headers = this.paramHeadersApply ? this.paramMarks.headersFor(name, args) : undefined;
-    const sendOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progressToken, headers, timeout };
-    return this.inputRounds("tools/call", { name, arguments: args }, sendOptions);
+    this.requests.use(this.legacy);
+    await this.legacy.handshake(
+      (params) => this.request("initialize", params, options),
+      (result) => this.describe(result.protocolVersion, result),
+    );
   }
 
   /** A request that a 2026-07-28 server may answer "input required" (tools/call, resources/read, prompts/get). */
-  private sendWithInput(method: string, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
-    const sendOptions = this.callOptions(options);
-    return this._era === "legacy" ? this.request(method, params, sendOptions) : this.inputRounds(method, params, sendOptions);
-  }
-
-  private inputRounds(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
-    return sendWithInputRounds(params, {
-      method,
-      signal: options.signal,
-      send: (round) => this.request(method, round, options),
-      answer: (inputRequests) => answerInputRequests(inputRequests, { server: this.serverName, features: this.options, signal: options.signal }),
-    });
+  private sendAnswering(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
+    return this.requests.era.sendAnswering(method, params, options, this.answering);
   }
 
   /** Rejects, sending nothing, when the server did not declare `feature`. */
@@ -501,95 +310,21 @@ export class McpClient {
     return (method, params) => this.request(method, params, this.callOptions(options));
   }
 
-  /** Whether `x-mcp-header` applies: only the modern revision's HTTP transport carries the headers. */
-  private get paramHeadersApply(): boolean {
-    return this._era === "modern" && this.transport.kind === "http";
-  }
-
   /** Who asks, in questions put to the user; never the transport's description (a URL may hold a token). */
   private get serverName(): string {
     return this.options.name ?? "the MCP server";
   }
 
-  private async fetchAllTools(options: CallOptions): Promise<ToolDefinition[]> {
-    const checkHeaders = this.paramHeadersApply;
-    this.paramMarks.begin();
-    const tools = await fetchAllPages({
-      method: "tools/list",
-      field: "tools",
-      request: (params) => this.request("tools/list", params, options),
-      accept: (raws, offset) => {
-        const page = checkToolDefinitions(raws, offset);
-        for (const rejected of page.rejected) this.rejectTool(rejected);
-        return page.tools.filter((tool) => !checkHeaders || this.paramMarks.admit(tool, (rejected) => this.rejectTool(rejected)));
-      },
-    });
-    if (checkHeaders) this.paramMarks.finish();
-    return tools;
+  private request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
+    return this.requests.send(method, params, options);
   }
 
-  /**
-   * A request with this client's timeout, its params as the era wants them (`paramsForEra`). A
-   * timeout and a caller's abort both give the id up (stdio and legacy HTTP: with
-   * `notifications/cancelled`); only the timeout is an error of the server. Sent again, within the
-   * same timeout: a legacy request that met an expired session, after renewing it (once for all
-   * that met the same expiry), once; a modern request whose response stream broke, with a new id,
-   * at most twice; a modern request refused with -32022 while our version is still listed, once.
-   */
-  private async request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    // A tools/call brings its own timeout, which progress resets (progress-timeout.ts).
-    const own = options.timeout;
-    const timeout = own ? undefined : this.timeouts.acquire(method, timeoutMs);
-    let signal = own ? own.begin(method, timeoutMs, options.signal) : options.signal ? AbortSignal.any([options.signal, timeout!.signal]) : timeout!.signal;
-    const again = { session: 0, stream: 0, version: 0 };
-    try {
-      for (;;) {
-        // An initialize is the renewal itself: it never waits for one.
-        if (this.session.needed && method !== "initialize") await this.session.renew(signal);
-        const sentIn = this.session.generation;
-        try {
-          const sent = paramsForEra(this._era, params, this.metaOptions(options));
-          if (own) signal = own.signal;
-          return await this.connection.request(method, sent, { signal, headers: options.headers, registration: own ?? options.registration, onAuthorizing: options.onAuthorizing });
-        } catch (error) {
-          if (!(error instanceof McpError)) throw error;
-          if (this._era === "modern") {
-            if (error.kind === "stream-lost" && again.stream++ < MAX_STREAM_REISSUES) {
-              log.debug(`${this.transport.description}: the stream answering ${method} broke; sending it again`);
-              continue;
-            }
-            if (stillOffersModern(error) && again.version++ < 1) {
-              log.debug(`${this.transport.description}: ${method} was refused with -32022 though the server lists our version; once more`);
-              continue;
-            }
-            throw error;
-          }
-          if (error.kind !== "session-expired" || method === "initialize") throw error;
-          this.session.expired(sentIn);
-          if (again.session++ > 0) {
-            throw McpError.closed(`the server at ${error.url} expired the session, then refused the new one too (404 twice)`);
-          }
-          log.debug(`${this.transport.description}: the session expired; starting a new one`);
-        }
-      }
-    } catch (error) {
-      const expired = own ? own.expired() : timeout!.signal.aborted ? McpError.timeout(method, timeoutMs) : undefined;
-      if (expired) throw expired;
-      if (options.signal?.aborted) throw McpError.cancelled(method);
-      this.mask(error);
-      // HTTP has no connection to end: a server that no longer answers at all is gone all the same.
-      if (error instanceof McpError && error.kind === "unreachable") this.lost(error);
-      throw error;
-    } finally {
-      if (own) own.end();
-      else this.timeouts.release(timeout!);
-    }
-  }
-
-  private metaOptions(options: RequestOptions) {
-    // The debug log is where a server's log lines go: ask for all of them only when it is shown.
-    return { capabilities: this.capabilities, logLevel: log.level >= 4 ? ("debug" as const) : ("warning" as const), progressToken: options.progressToken };
+  /** What the server said of itself (`initialize`, or `server/discover` for a modern server). */
+  private describe(version: string, server: { serverInfo?: Implementation; instructions?: string; capabilities: Record<string, unknown> }): void {
+    this.protocolVersion = version;
+    this.serverInfo = server.serverInfo;
+    this.instructions = server.instructions;
+    this.serverCapabilities = server.capabilities;
   }
 
   /** A connected server went away by itself: FAILED, and whoever listens hears it once. */
@@ -600,48 +335,13 @@ export class McpClient {
     this.options.onLost?.(error);
   }
 
-  /**
-   * What must not be shown of what this server says (masked-server-text.ts): every form of the
-   * entry's secrets and of the credentials the transport sent, derived here from the raw values,
-   * once per use (a refresh may have sent a new token since). The pool masks failures with it too.
-   */
+  /** What must not be shown of what this server says: every form of its secrets (see ServerTextMask). The pool masks failures with it too. */
   secretValues(): readonly string[] {
-    // Asked for every log and progress message: the entry's values are read once (the entry does not
-    // change under a client), and a server with no secrets at all (most stdio ones) costs nothing.
-    this.entrySecrets ??= this.options.secrets?.() ?? [];
-    const sent = this.transport.credentials?.() ?? [];
-    if (sent.length === 0 && this.entrySecrets.length === 0) return [];
-    // The forms are derived again only when the transport has sent a new credential (a refresh).
-    const derived = this.secretForms;
-    if (derived && derived.sent.length === sent.length && derived.sent.every((value, i) => value === sent[i])) return derived.forms;
-    this.secretForms = { sent, forms: credentialForms([...sent, ...this.entrySecrets]) };
-    return this.secretForms.forms;
+    return this.masks.secretValues();
   }
 
   private mask(error: unknown): void {
-    maskError(error, this.secretValues());
-  }
-
-  /**
-   * A server's own words (a log line, a progress message) cut to `max`, with every secret form
-   * masked. Only what can be shown is searched, plus the longest form, so no cut leaves a secret's
-   * start showing and a 256 MB message costs no more than a short one.
-   */
-  private shownText(text: string, max: number): string {
-    const secrets = this.secretValues();
-    if (secrets.length === 0) return cutText(text, max);
-    const reach = max + Math.max(...secrets.map((secret) => secret.length));
-    return cutText(redactSecrets(cutText(text, reach), secrets), max);
-  }
-
-  private maskedResult(result: CallToolResult): CallToolResult {
-    return result.isError ? maskErrorResult(result, this.secretValues()) : result;
-  }
-
-  private rejectTool(rejected: RejectedTool): void {
-    if (this.options.onRejectedTool) this.options.onRejectedTool(rejected);
-    // Not the transport's description: an HTTP URL may carry a token in its query.
-    else log.warn(`MCP tool '${rejected.name}' is left out: ${rejected.reason}`);
+    this.masks.error(error);
   }
 
   /** A request of the server's (handshake revisions): ping, a form for the user, our roots; anything else -32601. */
@@ -658,8 +358,8 @@ export class McpClient {
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
-    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog, (text, max) => this.shownText(text, max));
-    if (notification.method === "notifications/tools/list_changed") this.toolList.drop();
+    consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog, (text, max) => this.masks.shown(text, max));
+    if (notification.method === "notifications/tools/list_changed") this.tools.forget();
     this.lists.heard(notification.method);
     this.subscriptions.heard(notification);
     if (notification.method === "notifications/cancelled") this.openServerRequests.cancelled(notification.params);
@@ -669,7 +369,7 @@ export class McpClient {
 
   /** Our roots changed: a handshake-revision server is told (the modern revision has no such notification). */
   private rootsChanged(): void {
-    if (this._era !== "legacy" || this._state.status !== "connected") return;
+    if (this.era !== "legacy" || this._state.status !== "connected") return;
     this.connection
       .notify("notifications/roots/list_changed")
       .catch((error: Error) => log.debug(`${this.serverName}: could not send notifications/roots/list_changed: ${error.message}`));

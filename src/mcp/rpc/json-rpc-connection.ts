@@ -14,7 +14,7 @@ export const MAX_SERVER_REQUESTS_IN_FLIGHT = 10_000;
 
 /**
  * `signal`: aborting rejects the request at once and forgets its id; a late answer is dropped.
- * `registration` hears the id before the request is sent, for `rewatch` (an object, not a
+ * `registration` hears the id before the request is sent, for `cancel` (an object, not a
  * callback: no closure per request on the hot path).
  */
 export type RequestOptions = SendOptions & { registration?: { registered(id: number): void } };
@@ -71,11 +71,11 @@ export class JsonRpcConnection {
   }
 
   /**
-   * Puts the pending request `id` under `signal` instead of the one it was sent with. Only the
-   * waiting moves: a transport that holds the send's signal (an HTTP fetch) still holds the old one.
+   * Gives the pending request `id` up, as an abort of its signal would: it rejects with `reason`,
+   * and the server is told. For a timer of the caller's own, without a signal per request.
    */
-  rewatch(id: number, signal: AbortSignal): void {
-    this.pending.rewatch(id, signal);
+  cancel(id: number, reason: Error): void {
+    this.pending.abandon(id, reason);
   }
 
   /** Fails every pending request and ends the transport. Safe to call twice. */

@@ -22,8 +22,8 @@ export class PendingRequests {
   private nextId = 0;
   private readonly pending = new Map<RequestId, Pending>();
   /**
-   * The requests pending under each signal. Many requests share one signal (the client's timeout
-   * groups do that on purpose), so a signal gets one abort listener, added the first time it is
+   * The requests pending under each signal. Many requests may share one signal (a caller's, over
+   * all its calls), so a signal gets one abort listener, added the first time it is
    * seen and left in place: adding and removing a listener per request cost more than the rest of
    * a call. A signal that is dropped takes its entry with it.
    */
@@ -60,23 +60,13 @@ export class PendingRequests {
     return true;
   }
 
-  /**
-   * Puts a pending request under another signal: the old one no longer aborts it. A call that
-   * reported progress leaves its shared timeout group this way for a deadline of its own.
-   */
-  rewatch(id: number, signal: AbortSignal): void {
+  /** Gives a pending request up (its own timer ran out): rejected with `reason`, and the server told. */
+  abandon(id: number, reason: Error): void {
     const entry = this.pending.get(id);
     if (!entry) return;
-    if (entry.signal) this.watched.get(entry.signal)?.delete(id);
-    entry.signal = signal;
-    if (signal.aborted) {
-      this.pending.delete(id);
-      const reason = abortReason(signal, entry.method);
-      this.onAbandon?.(id, entry.method, reason.message);
-      entry.reject(reason);
-      return;
-    }
-    this.watch(signal, id);
+    this.forget(id, entry);
+    this.onAbandon?.(id, entry.method, reason.message);
+    entry.reject(reason);
   }
 
   /** Fails one request (a write that did not go through, say). */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { McpClient } from "../../../../src/mcp/client/mcp-client.ts";
 import type { ProgressUpdate } from "../../../../src/mcp/client/progress.ts";
-import { MAX_PROGRESS_STRETCH } from "../../../../src/mcp/client/progress-timeout.ts";
+import { MAX_PROGRESS_STRETCH } from "../../../../src/mcp/client/request-timeout.ts";
 import { ErrorCode } from "../../../../src/mcp/protocol.ts";
 import { FakeClock } from "../../../helpers/fake-clock.ts";
 import { initializeHandler, MemoryTransport, NEVER } from "../../../helpers/memory-transport.ts";
