@@ -5,7 +5,7 @@
  */
 import { ToolRegistry } from "../../src/agent/tool-registry.ts";
 import type { ServerEntry } from "../../src/mcp/config/server-config.ts";
-import { McpToolPool } from "../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../src/mcp/pool/server-pool.ts";
 import { BUN, ECHO_SERVER } from "./paths.ts";
 import { benchBinary } from "./processes.ts";
 import { timeToPrompt, writeConfig } from "./repl-start.ts";
@@ -23,7 +23,7 @@ const servers = (): Record<string, { command: string; args: string[] }> => ({
 /** In process: from connectAll until every fast server's tools are in the registry; the slow one must still be connecting. */
 async function timeToFastTools(): Promise<number> {
   const entries: ServerEntry[] = Object.entries(servers()).map(([name, config]) => ({ name, scope: "user", source: "bench", ok: true, config: { type: "stdio", env: {}, ...config } }));
-  const pool = new McpToolPool(entries);
+  const pool = new ServerPool(entries);
   const registry = new ToolRegistry();
   pool.registerInto(registry);
   const started = performance.now();

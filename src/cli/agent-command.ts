@@ -41,14 +41,14 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     if (given && !print) throw CliError.usage(`${flag} is for print mode: add -p`);
   }
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ agentStartup }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseSession }] = await Promise.all([
+  const [{ agentStartup }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseConversation }] = await Promise.all([
     import("./agent-startup.ts"),
     import("./mcp/server-selection.ts"),
     import("./mcp/open-pool.ts"),
     import("../terminal/declined-elicitation.ts"),
     import("../terminal/render-status.ts"),
     import("../config/app-home.ts"),
-    import("./session-choice.ts"),
+    import("./conversation-choice.ts"),
   ]);
   // A mistyped rule would allow or deny nothing, silently: checked before anything starts.
   if (rules.allow.length || rules.deny.length) (await import("./rule-flags.ts")).checkedRules(rules);
@@ -63,7 +63,7 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   const home = catCodeHome();
   const cwd = process.cwd();
   // Before any server starts: a wrong id, or a list the user leaves, costs nothing.
-  const choice = await chooseSession({ home, cwd, print, continueLatest: flags.booleans.get("continue") === true, resume: lastValue(flags, "resume") });
+  const choice = await chooseConversation({ home, cwd, print, continueLatest: flags.booleans.get("continue") === true, resume: lastValue(flags, "resume") });
   if (choice === "none") return;
   const mcpConfig = lastValue(flags, "mcp-config");
   let entries = loadServerEntries({ "mcp-config": mcpConfig });

@@ -7,7 +7,7 @@ import { checkKeeperFile, KeeperFolderError, prepareKeeperFolder } from "./keepe
 import { newKeeperToken, readKeeperInfo, removeIfOurs, writeKeeperInfo } from "./keeper-info.ts";
 import type { KeeperPaths } from "./keeper-paths.ts";
 import { KEEPER_PROTOCOL, MAX_KEEPER_LINE_BYTES } from "./keeper-protocol.ts";
-import { KeeperSession } from "./keeper-session.ts";
+import { KeeperConnection } from "./keeper-connection.ts";
 import { bindKeeperSocket, socketAnswers } from "./keeper-socket.ts";
 import { WarmConnections, type WarmConnectionsOptions } from "./warm-connections.ts";
 
@@ -56,7 +56,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
 
   const token = newKeeperToken();
   const startedAt = Date.now();
-  const sessions = new Set<KeeperSession>();
+  const connections = new Set<KeeperConnection>();
   let emptyTimer: ClockTimer | undefined;
   let ownershipTimer: ClockTimer | undefined;
   let stopping: Promise<void> | undefined;
@@ -64,7 +64,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
   const done = new Promise<void>((resolve) => (finished = resolve));
 
   const checkEmpty = (): void => {
-    const empty = warm.size === 0 && sessions.size === 0;
+    const empty = warm.size === 0 && connections.size === 0;
     if (!empty && emptyTimer) clock.clearTimeout(emptyTimer);
     if (!empty) emptyTimer = undefined;
     else if (!emptyTimer && !stopping) emptyTimer = clock.setTimeout(() => void stop("empty"), emptyGraceMs);
@@ -76,7 +76,7 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
       if (emptyTimer) clock.clearTimeout(emptyTimer);
       if (ownershipTimer) clock.clearTimeout(ownershipTimer);
       server.close();
-      for (const session of sessions) session.end();
+      for (const connection of connections) connection.end();
       await warm.closeAll();
       removeIfOurs(paths, token);
       finished();
@@ -87,11 +87,11 @@ export async function runKeeper(options: KeeperOptions): Promise<RunningKeeper> 
 
   const server: Server = createServer((socket) => {
     if (stopping) return void socket.destroy();
-    const session = new KeeperSession(socket, host, () => {
-      sessions.delete(session);
+    const connection = new KeeperConnection(socket, host, () => {
+      connections.delete(connection);
       checkEmpty();
     });
-    sessions.add(session);
+    connections.add(connection);
     checkEmpty();
   });
   // keeper.json first: a command that finds it before the socket sees no keeper yet and waits its turn.

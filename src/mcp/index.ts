@@ -12,11 +12,11 @@ export { McpError, MCP_ERROR_KINDS, isCancellation, RootsProvider, serverLogDebu
 export { flattenContent, formatBytes, describeTool, assignToolNames, atLeast } from "./text-index.ts";
 
 // The pool: every configured server, connected in parallel, its tools in one registry.
-export { McpToolPool } from "./pool/tool-pool.ts";
+export { ServerPool } from "./pool/server-pool.ts";
 // One configured server's connection (the keeper holds one per warm connection).
 export { ServerConnection } from "./pool/server-connection.ts";
 export { EraMemoryHandles } from "./pool/era-memory-handles.ts";
-export type { ToolPoolOptions } from "./pool/tool-pool-options.ts";
+export type { ServerPoolOptions } from "./pool/server-pool-options.ts";
 // Server statuses (data, not exceptions) and the events a pool emits as they change.
 export type { ServerStatus } from "./pool/server-status.ts";
 export type { ServerEvent } from "./pool/server-events.ts";

@@ -1,9 +1,9 @@
 import { AgentError } from "../agent/agent-error.ts";
 import type { CompactionNotice } from "../agent/agent-observer.ts";
-import type { AgentSession } from "./agent-session.ts";
+import type { AgentRuntime } from "./agent-runtime.ts";
 
 export interface CompactContext {
-  session: AgentSession;
+  runtime: AgentRuntime;
   print(text: string): void;
   /** Runs the summary request so that Ctrl-C or Esc cancels it. */
   cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
@@ -14,7 +14,7 @@ export interface CompactContext {
  * instructions say what to keep). If it fails or is cancelled, the conversation stays as it was.
  */
 export async function runCompact(instructions: string, context: CompactContext): Promise<void> {
-  const agent = context.session.agentOrMissingKey();
+  const agent = context.runtime.agentOrMissingKey();
   if ("missing" in agent) {
     context.print(`error: ${agent.missing}`);
     return;

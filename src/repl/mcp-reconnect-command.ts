@@ -1,10 +1,10 @@
-import type { McpToolPool, ServerStatus } from "../mcp/index.ts";
+import type { ServerPool, ServerStatus } from "../mcp/index.ts";
 import { nearestNames } from "../terminal/suggest.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { LoginHint } from "../terminal/render-status.ts";
 
 export interface ReconnectContext {
-  pool: McpToolPool;
+  pool: ServerPool;
   print(text: string): void;
   /** Ctrl-C or Esc gives the wait up (a server slow to answer); the prompt comes back. */
   cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;

@@ -1,4 +1,4 @@
-import { AuthError, currentIssuer, type McpToolPool, signInCancelled, signInToServer, signOut } from "../mcp/index.ts";
+import { AuthError, currentIssuer, type ServerPool, signInCancelled, signInToServer, signOut } from "../mcp/index.ts";
 import { type ServerEntry, setsOwnAuthorization } from "../mcp/config/server-config.ts";
 import { browserSignIn, issuerText } from "../terminal/browser-sign-in.ts";
 import { signOutLine } from "../terminal/sign-out-line.ts";
@@ -6,7 +6,7 @@ import { nearestNames } from "../terminal/suggest.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
 export interface SignInCommandContext {
-  pool: McpToolPool;
+  pool: ServerPool;
   print(text: string): void;
   /** Runs work the user may give up: Ctrl-C or Esc aborts its signal and the prompt comes back. */
   cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;

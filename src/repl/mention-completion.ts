@@ -1,11 +1,11 @@
-import type { McpClient, McpToolPool } from "../mcp/index.ts";
+import type { McpClient, ServerPool } from "../mcp/index.ts";
 import type { ResourceTemplate } from "../mcp/protocol.ts";
 import type { CompletionSource } from "./completion.ts";
 import type { RemoteCompletions } from "./remote-completion.ts";
 import { templateVariableAt } from "./template-variable.ts";
 
 export interface MentionCompletionEnv {
-  pool: Pick<McpToolPool, "serversOffering">;
+  pool: Pick<ServerPool, "serversOffering">;
   remote: RemoteCompletions;
 }
 

@@ -42,7 +42,7 @@ export interface PermissionPromptOptions {
  * no: the turn stops ("stop"), and so does no answer (Ctrl-D, Ctrl-C).
  */
 export function interactivePermissions(ask: Ask, options: PermissionPromptOptions = {}): PermissionGate {
-  const sessionRules: string[] = [];
+  const rulesUntilExit: string[] = [];
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const style = options.style ?? plainStyle;
   const width = Math.max(options.columns ?? 120, 40);
@@ -50,7 +50,7 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
   const cwd = options.cwd ?? process.cwd();
   const remember = async (rule: string, scope: "project" | "user") => {
     // Saved, the rule lives in the settings (where /permissions can remove it); else here, until exit.
-    if (!options.saveRule) return void sessionRules.push(rule);
+    if (!options.saveRule) return void rulesUntilExit.push(rule);
     try {
       print(style.dim(`Saved ${sanitizeForTerminal(rule)} to ${sanitizeForTerminal(await options.saveRule(rule, scope))}`));
     } catch (error) {
@@ -59,7 +59,7 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
     }
   };
   return async ({ tool, input, preview = { kind: "arguments", input }, signal }) => {
-    if (ruleDecision({ allow: sessionRules, deny: [] }, tool.name, input, cwd) === "allow") return "allow";
+    if (ruleDecision({ allow: rulesUntilExit, deny: [] }, tool.name, input, cwd) === "allow") return "allow";
     options.before?.();
     const lines = permissionView(tool.name, preview, width, style);
     if (lines.length <= MAX_UNPAGED_LINES) {

@@ -1,4 +1,4 @@
-import type { ElicitationHandler, McpToolPool } from "../mcp/index.ts";
+import type { ElicitationHandler, ServerPool } from "../mcp/index.ts";
 import type { ToolDefinition } from "../mcp/protocol.ts";
 import { ServerLogLines } from "../terminal/server-log-lines.ts";
 import { serverEventLine } from "./server-event-lines.ts";
@@ -20,7 +20,7 @@ export interface PoolListeners {
  * refuses a second answerer) and hears logs, server events, tool changes and resource updates.
  * Returns what the caller steers afterwards; `detach` gives the questions back and stops listening.
  */
-export function listenToPool(pool: McpToolPool, listeners: PoolListeners): { resetLogLines(): void; detach(): void } {
+export function listenToPool(pool: ServerPool, listeners: PoolListeners): { resetLogLines(): void; detach(): void } {
   const logLines = new ServerLogLines();
   const stops = [
     pool.answerQuestionsWith(listeners.elicitation),

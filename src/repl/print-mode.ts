@@ -3,7 +3,7 @@ import type { AgentObserver } from "../agent/agent-observer.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
 import { withRules, type PermissionRules } from "../agent/permission-rules.ts";
-import { openSessionFile, recordInto, type ResumedSession } from "../agent/session/session-recording.ts";
+import { openConversationLog, recordInto, type ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
@@ -11,8 +11,8 @@ import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { StatusLine } from "../terminal/status-line.ts";
 import { firstLine } from "../terminal/terminal-text.ts";
 import { log } from "../log.ts";
-import type { McpToolPool } from "../mcp/index.ts";
-import { AgentSession } from "./agent-session.ts";
+import type { ServerPool } from "../mcp/index.ts";
+import { AgentRuntime } from "./agent-runtime.ts";
 import { listenToPool } from "./pool-listeners.ts";
 import { signInNote } from "./mcp-startup.ts";
 import { cliLoginHint } from "../terminal/render-status.ts";
@@ -26,7 +26,7 @@ export interface PrintOptions {
   prompt: string;
   model: string;
   cwd: string;
-  pool: McpToolPool;
+  pool: ServerPool;
   allowAll: boolean;
   maxTurns?: number;
   /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
@@ -37,7 +37,7 @@ export interface PrintOptions {
   outputFormat?: OutputFormat;
   /** CAT_CODE_HOME: the session is saved under it, so `--resume <id>` can go on from this run. */
   home: string;
-  resumed?: ResumedSession;
+  resumed?: ResumedConversation;
   /** settings.json's rules: deny always holds; allow lets a call run without --allow-all. */
   settings?: LoadedSettings;
   /** --allowedTools and --disallowedTools (checked already), added to the settings' rules. */
@@ -56,7 +56,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   const gate = options.allowAll ? allowAll : declineAll;
   // Neither settings nor flags change during a run: the rules are combined once.
   const rules = combinedRules(options.settings?.settings.permissions, options.rules);
-  const session = new AgentSession({
+  const runtime = new AgentRuntime({
     model: options.model,
     cwd: options.cwd,
     pool: options.pool,
@@ -69,11 +69,11 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
   // Nobody is there to answer a server's question: decline it, and say so between the run's lines.
-  listenToPool(session.pool, { elicitation: declinedElicitation((line) => renderer.notice(line)), serverLog: (line) => renderer.notice(line) });
-  for (const warning of session.memory.warnings) log.warn(warning);
-  const file = openSessionFile({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: (line) => log.warn(line) });
+  listenToPool(runtime.pool, { elicitation: declinedElicitation((line) => renderer.notice(line)), serverLog: (line) => renderer.notice(line) });
+  for (const warning of runtime.memory.warnings) log.warn(warning);
+  const file = openConversationLog({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: (line) => log.warn(line) });
   try {
-    const agent = session.agentOrMissingKey();
+    const agent = runtime.agentOrMissingKey();
     if ("missing" in agent) throw CliError.usage(agent.missing);
     recordInto(file, agent, options.resumed);
     const events = format === "stream-json" ? new StreamJsonEvents(file.id) : undefined;
@@ -87,25 +87,25 @@ export async function runPrint(options: PrintOptions): Promise<number> {
 
     const timeoutMs = options.startupTimeoutMs;
     const startup = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-    await session.connectMcp(startup);
-    for (const status of session.pool.status()) {
+    await runtime.connectMcp(startup);
+    for (const status of runtime.pool.status()) {
       if (status.state !== "failed" && status.state !== "invalid") continue;
       // Our own deadline shows up as a cancelled handshake; say what really happened.
       const reason = startup?.aborted && /cancel/i.test(status.reason) ? `not ready within ${timeoutMs} ms` : firstLine(status.reason);
       log.warn(`MCP server '${status.name}' is not available: ${reason} (see cat-code mcp list)`);
     }
     // Not failures: each is one command away, and that command is what to say.
-    const signIns = signInNote(session.pool.status().filter((s) => s.state === "needs-auth").map((s) => s.name), session.pool.authContext?.loginHint ?? cliLoginHint);
+    const signIns = signInNote(runtime.pool.status().filter((s) => s.state === "needs-auth").map((s) => s.name), runtime.pool.authContext?.loginHint ?? cliLoginHint);
     if (signIns) log.warn(`MCP: ${signIns}`);
     events?.init({
       model: agent.model,
       cwd: options.cwd,
-      tools: session.registry.list().map((tool) => tool.name),
-      servers: session.pool.status().map((status) => ({ name: status.name, status: status.state })),
+      tools: runtime.registry.list().map((tool) => tool.name),
+      servers: runtime.pool.status().map((status) => ({ name: status.name, status: status.state })),
     });
 
     // `@server:uri` attaches the resource; one that cannot be read stops the run before anything is sent.
-    const expanded = await expandResourceMentions(options.prompt, session.pool);
+    const expanded = await expandResourceMentions(options.prompt, runtime.pool);
     if ("error" in expanded) throw CliError.unavailable(`${expanded.error} (nothing was sent)`);
     for (const attached of expanded.attached) renderer.notice(`⎿ attached ${sanitizeForTerminal(attached)}`);
 
@@ -116,7 +116,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
       isError,
       result,
       ...usageSince(before, agent.usage),
-      sessionId: file.id,
+      conversationId: file.id,
       numTurns: requests,
       durationMs: Math.round(performance.now() - started),
     });
@@ -151,7 +151,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     return ExitCode.Unavailable;
   } finally {
     file.close();
-    await session.close();
+    await runtime.close();
   }
 }
 

@@ -17,7 +17,7 @@ export interface PrintResult {
   usage: TokenUsage;
   /** null when a model used has no known price. */
   costUsd: number | null;
-  sessionId: string;
+  conversationId: string;
   numTurns: number;
   durationMs: number;
 }
@@ -36,7 +36,7 @@ export function resultObject(result: PrintResult): Record<string, unknown> {
       cache_creation_input_tokens: result.usage.cacheWrite,
     },
     cost_usd: result.costUsd,
-    session_id: result.sessionId,
+    session_id: result.conversationId,
     num_turns: result.numTurns,
     duration_ms: result.durationMs,
   };
@@ -56,17 +56,17 @@ export class StreamJsonEvents {
   private queue: Promise<void> = Promise.resolve();
   private promptSeen = false;
 
-  constructor(private readonly sessionId: string) {}
+  constructor(private readonly conversationId: string) {}
 
   init(details: { model: string; cwd: string; tools: string[]; servers: Array<{ name: string; status: string }> }): void {
-    this.emit({ type: "system", subtype: "init", session_id: this.sessionId, model: details.model, cwd: details.cwd, tools: details.tools, mcp_servers: details.servers });
+    this.emit({ type: "system", subtype: "init", session_id: this.conversationId, model: details.model, cwd: details.cwd, tools: details.tools, mcp_servers: details.servers });
   }
 
   change(change: ConversationChange): void {
     if (change.kind === "reset") return;
     const message = change.message;
     if (message.role === "assistant") {
-      this.emit({ type: "assistant", session_id: this.sessionId, message: outward(message) });
+      this.emit({ type: "assistant", session_id: this.conversationId, message: outward(message) });
       return;
     }
     const results = blocksOf(message).filter((block) => block.type === "tool_result");
@@ -74,7 +74,7 @@ export class StreamJsonEvents {
       this.promptSeen = true;
       return;
     }
-    if (results.length) this.emit({ type: "user", session_id: this.sessionId, message: { role: "user", content: results } });
+    if (results.length) this.emit({ type: "user", session_id: this.conversationId, message: { role: "user", content: results } });
   }
 
   /** Writes the last line; resolves once every line is out. */

@@ -10,7 +10,7 @@ import type { ShellContext } from "./shell-command.ts";
  * what was attached (or not, and why); undefined when the turn must not be sent (see attachResources).
  */
 export async function attachMentions(text: string, context: AttachContext & { cwd: string; shell: ShellContext }): Promise<string | PromptBlock[] | undefined> {
-  const servers = context.session.pool.status().map((status) => status.name);
+  const servers = context.runtime.pool.status().map((status) => status.name);
   const files = await attachFiles(text, { cwd: context.cwd, servers });
   const prompt = await attachResources(text, context);
   if (prompt === undefined) return undefined;

@@ -1,6 +1,6 @@
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { log } from "../log.ts";
-import { type McpClient, McpError, type McpToolPool, namespacedToolName, stableHash, withSuffix } from "../mcp/index.ts";
+import { type McpClient, McpError, type ServerPool, namespacedToolName, stableHash, withSuffix } from "../mcp/index.ts";
 import type { Prompt } from "../mcp/protocol.ts";
 import { cutText } from "../system/cut-text.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
@@ -17,7 +17,7 @@ export interface PromptCommand {
   prompt: Prompt;
 }
 
-export type PromptServers = Pick<McpToolPool, "serversOffering">;
+export type PromptServers = Pick<ServerPool, "serversOffering">;
 
 /**
  * The prompt commands of every connected server that offers prompts, in config order. Each client

@@ -1,7 +1,7 @@
 import type { Clock } from "../system/clock.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
-import type { ElicitationRequest, ElicitResult, McpToolPool } from "../mcp/index.ts";
-import type { ResumedSession } from "../agent/session/session-recording.ts";
+import type { ElicitationRequest, ElicitResult, ServerPool } from "../mcp/index.ts";
+import type { ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
@@ -9,7 +9,7 @@ import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { VERSION } from "../version.ts";
-import { AgentSession } from "./agent-session.ts";
+import { AgentRuntime } from "./agent-runtime.ts";
 import { AnswerDisplay } from "./answer-display.ts";
 import { createCompleter, type Completions } from "./completion.ts";
 import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
@@ -24,7 +24,7 @@ import { listenToPool } from "./pool-listeners.ts";
 import { attachMentions } from "./prompt-attachments.ts";
 import { RemoteCompletions } from "./remote-completion.ts";
 import { replPermissions } from "./repl-permissions.ts";
-import { ReplSession } from "./repl-session.ts";
+import { ReplRecording } from "./repl-recording.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
 import { runShellCommand, ShellContext } from "./shell-command.ts";
 import { BUILTIN_COMMAND_NAMES, runSlashCommand, type SlashOutcome } from "./slash-commands.ts";
@@ -40,12 +40,12 @@ const PROMPT = "> ";
 export interface ReplOptions {
   model: string;
   cwd: string;
-  pool: McpToolPool;
+  pool: ServerPool;
   allowAll: boolean;
   maxTurns?: number;
   /** CAT_CODE_HOME, where the session is saved; a resumed session (--continue, --resume) to go on with. */
   home?: string;
-  resumed?: ResumedSession;
+  resumed?: ResumedConversation;
   /** `cat-code "question"`: sent as if typed at the first prompt. */
   firstPrompt?: string;
   /** settings.json, as loaded (and warned about) at start; absent: loaded here. */
@@ -85,12 +85,12 @@ type Running = { kind: "turn"; abort: AbortController; renderer: TurnRenderer | 
  */
 export class ReplController {
   readonly reader: LineReader;
-  readonly session: AgentSession;
+  readonly runtime: AgentRuntime;
   private readonly input: NodeJS.ReadableStream & { isTTY?: boolean };
   private readonly output: NodeJS.WritableStream & { isTTY?: boolean };
   private readonly display: AnswerDisplay;
   private readonly style: Style;
-  private readonly saved: ReplSession;
+  private readonly saved: ReplRecording;
   private readonly permissions: ReturnType<typeof replPermissions>;
   private readonly questions: TerminalQuestions;
   private readonly form: ReturnType<typeof interactiveElicitation>;
@@ -155,8 +155,8 @@ export class ReplController {
       },
     });
     this.form = interactiveElicitation({ ask, onCancelKey: this.cancelKeys(), print: this.print, style: this.style });
-    this.saved = new ReplSession({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: this.news });
-    this.session = new AgentSession({
+    this.saved = new ReplRecording({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: this.news });
+    this.runtime = new AgentRuntime({
       model: options.model,
       cwd: options.cwd,
       pool: options.pool,
@@ -196,7 +196,7 @@ export class ReplController {
       this.detachFromPool();
       this.reader.close();
       this.saved.close();
-      await this.session.close();
+      await this.runtime.close();
     }
     return 0;
   }
@@ -226,7 +226,7 @@ export class ReplController {
 
   onSlashCommand(text: string): Promise<SlashOutcome> {
     return runSlashCommand(text, {
-      session: this.session,
+      runtime: this.runtime,
       print: this.print,
       cancellable: (work) => this.cancellable(work),
       ask: (question, signal, completeAnswer) => this.reader.read(question, { signal, remember: false, complete: completeAnswer }),
@@ -238,7 +238,7 @@ export class ReplController {
 
   /** A prompt (typed, or a server's prompt as blocks) sent to the model as one turn. */
   async onPrompt(prompt: string | PromptBlock[]): Promise<void> {
-    const agent = this.session.agentOrMissingKey();
+    const agent = this.runtime.agentOrMissingKey();
     if ("missing" in agent) {
       this.print(`error: ${agent.missing}`);
       return;
@@ -255,11 +255,11 @@ export class ReplController {
       try {
         // What the user typed may @-mention resources; a server's prompt is sent as it came (its text
         // mentioning another server's resource must not fetch it).
-        const blocks = typeof prompt === "string" ? await attachMentions(prompt, { session: this.session, signal: abort.signal, print: this.print, style: this.style, updates: this.resourceUpdates, cwd: this.options.cwd, shell: this.shell }) : prompt;
+        const blocks = typeof prompt === "string" ? await attachMentions(prompt, { runtime: this.runtime, signal: abort.signal, print: this.print, style: this.style, updates: this.resourceUpdates, cwd: this.options.cwd, shell: this.shell }) : prompt;
         if (blocks === undefined) return;
         // Piped input comes all at once: its first prompt must not lose the race with the servers.
-        if (!this.reader.isTerminal) await this.session.serversSettled(abort.signal);
-        const outcome = await agent.run(this.session.serverNotes.prepend(blocks), { signal: abort.signal, observer: renderer });
+        if (!this.reader.isTerminal) await this.runtime.serversSettled(abort.signal);
+        const outcome = await agent.run(this.runtime.serverNotes.prepend(blocks), { signal: abort.signal, observer: renderer });
         renderer.endLine();
         this.reportOutcome(outcome);
         declined = outcome.status === "declined";
@@ -322,18 +322,18 @@ export class ReplController {
 
   /** The banner and what goes with it; then the servers start connecting, and their news is heard. */
   private start(): void {
-    const { options, session, style } = this;
+    const { options, runtime, style } = this;
     // The model may come from a settings file (a project's, once trusted) or CAT_CODE_MODEL: not the terminal's to act on.
     this.print(`cat-code ${VERSION} · ${sanitizeForTerminal(options.model)} · /help for commands, Ctrl-D to exit`);
-    for (const line of memoryWarningLines(session.memory)) this.print(style.dim(line));
-    if (!session.hasCredentials) this.print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
+    for (const line of memoryWarningLines(runtime.memory)) this.print(style.dim(line));
+    if (!runtime.hasCredentials) this.print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
     for (const line of this.saved.resumedLines(this.columns)) this.print(style.dim(line));
     // A resumed conversation is loaded into the agent now, so /cost and /compact see it before a prompt.
-    if (options.resumed) session.agentOrMissingKey();
+    if (options.resumed) runtime.agentOrMissingKey();
 
     this.display.preload();
     // After the prompt is drawn: spawning the servers' processes would otherwise delay it.
-    setImmediate(() => void session.connectMcp().then((summary) => summary.line && this.news(summary.line)));
+    setImmediate(() => void runtime.connectMcp().then((summary) => summary.line && this.news(summary.line)));
     // A server may change its tools in a loop: at most one line per server every few seconds.
     const toolNews = (this.toolNews = new ToolChangeNews(this.news, options.clock));
     // A server's warning (or its coming and going) during a turn is shown at once, between the turn's lines; otherwise as news.
@@ -341,7 +341,7 @@ export class ReplController {
     const listening = listenToPool(options.pool, {
       elicitation: (request, signal) => this.onElicitation(request, signal),
       toolsChanged: (server, tools) => {
-        session.syncResourceTools();
+        runtime.syncResourceTools();
         toolNews.changed(server, tools);
       },
       resourceUpdated: (server, uri) => this.resourceUpdates.updated(server, uri),

@@ -2,7 +2,7 @@ import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { contentsSize, isCancellation, type McpClient, resourceBlocks } from "../mcp/index.ts";
 import { cutText } from "../system/cut-text.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
-import type { AgentSession } from "./agent-session.ts";
+import type { AgentRuntime } from "./agent-runtime.ts";
 import type { ResourceUpdates } from "./resource-updates.ts";
 import type { Style } from "./tool-call-line.ts";
 
@@ -80,7 +80,7 @@ export async function expandResourceMentions(text: string, source: ResourceServe
 }
 
 export interface AttachContext {
-  session: AgentSession;
+  runtime: AgentRuntime;
   /** The turn's: Ctrl-C gives up waiting for the servers and the reads. */
   signal: AbortSignal;
   print(line: string): void;
@@ -93,13 +93,13 @@ export interface AttachContext {
  * resource), with a `⎿ attached …` line per resource; undefined when the turn must not be sent, after
  * a line saying why. A mention of a server still connecting waits for it (Ctrl-C gives up).
  */
-export async function attachResources(text: string, { session, signal, print, style, updates }: AttachContext): Promise<string | PromptBlock[] | undefined> {
+export async function attachResources(text: string, { runtime, signal, print, style, updates }: AttachContext): Promise<string | PromptBlock[] | undefined> {
   const mentioned = new Set(mentionedServers(text));
   if (mentioned.size === 0) return text;
-  if (session.pool.status().some((s) => s.state === "pending" && mentioned.has(s.name))) {
-    await Promise.race([session.connectMcp(), new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
+  if (runtime.pool.status().some((s) => s.state === "pending" && mentioned.has(s.name))) {
+    await Promise.race([runtime.connectMcp(), new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
   }
-  const expanded = await expandResourceMentions(text, session.pool, signal);
+  const expanded = await expandResourceMentions(text, runtime.pool, signal);
   if ("error" in expanded) {
     print(signal.aborted ? style.dim("⎿ Cancelled.") : style.red(`error: ${sanitizeForTerminal(firstLine(expanded.error))} (nothing was sent)`));
     return undefined;

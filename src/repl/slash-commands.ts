@@ -5,7 +5,7 @@ import { nearestNames } from "../terminal/suggest.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { alignColumnsWrapped } from "../terminal/wrapped-columns.ts";
 import { McpToolAdapter } from "../mcp/index.ts";
-import type { AgentSession } from "./agent-session.ts";
+import type { AgentRuntime } from "./agent-runtime.ts";
 import type { LineCompleter } from "./line-reader.ts";
 import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
 import { memoryText } from "./memory-command.ts";
@@ -24,7 +24,7 @@ import type { PermissionSettings } from "../settings/permission-settings.ts";
 export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[] };
 
 export interface SlashContext {
-  session: AgentSession;
+  runtime: AgentRuntime;
   print(text: string): void;
   /** Runs work the user may give up (a sign-in waiting for the browser): Ctrl-C or Esc aborts its signal. */
   cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
@@ -52,7 +52,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "Show this list",
     // A server slow to list its prompts holds /help up only until Esc or Ctrl-C (then it is left out).
     run: async (_args, context): Promise<SlashOutcome> => {
-      const prompts = await context.cancellable((signal) => listPromptCommands(context.session.pool, { signal }));
+      const prompts = await context.cancellable((signal) => listPromptCommands(context.runtime.pool, { signal }));
       context.print(helpText(prompts));
       return "continue";
     },
@@ -62,30 +62,30 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "Show the MCP servers and their state; /mcp tools lists their tools; /mcp reconnect restarts one (or every FAILED one); /mcp login signs in to a NEEDS-AUTH server",
     run: async (args, context): Promise<SlashOutcome> => {
       const [sub = "", name = ""] = args.split(/\s+/, 2);
-      const signIn = { pool: context.session.pool, print: context.print, cancellable: context.cancellable, open: context.open };
-      if (args === "tools") context.print(mcpToolsText(context.session, context.columns));
-      else if (args === "") context.print(mcpStatusText(context.session));
+      const signIn = { pool: context.runtime.pool, print: context.print, cancellable: context.cancellable, open: context.open };
+      if (args === "tools") context.print(mcpToolsText(context.runtime, context.columns));
+      else if (args === "") context.print(mcpStatusText(context.runtime));
       else if (sub === "login") await replLogin(name, signIn);
       else if (sub === "logout") await replLogout(name, signIn);
-      else if (sub === "reconnect") await replReconnect(name, { ...signIn, loginHint: context.session.pool.authContext?.loginHint ?? replLoginHint });
+      else if (sub === "reconnect") await replReconnect(name, { ...signIn, loginHint: context.runtime.pool.authContext?.loginHint ?? replLoginHint });
       else context.print(`Unknown: /mcp ${sanitizeForTerminal(args)}. Use /mcp, /mcp tools, /mcp reconnect [server], /mcp login <server> or /mcp logout <server>.`);
       return "continue";
     },
   },
-  tools: { usage: "/tools", help: "List every tool the model can use, built-in and MCP", run: (_args, context) => (context.print(toolsText(context.session, context.columns)), "continue") },
+  tools: { usage: "/tools", help: "List every tool the model can use, built-in and MCP", run: (_args, context) => (context.print(toolsText(context.runtime, context.columns)), "continue") },
   clear: {
     usage: "/clear",
     help: "Start a new conversation (tools and servers stay)",
     run: (_args, context) => {
-      context.session.clearConversation();
+      context.runtime.clearConversation();
       context.print("Started a new conversation.");
       return "continue";
     },
   },
   compact: { usage: "/compact [instructions]", help: "Replace the conversation by a summary (say what to keep)", run: async (args, context): Promise<SlashOutcome> => (await runCompact(args, context), "continue") },
-  cost: { usage: "/cost", help: "Tokens used and their cost in dollars", run: (_args, context) => (context.print(costText(context.session.usage)), "continue") },
-  memory: { usage: "/memory", help: "List the memory files (AGENTS.md, CLAUDE.md) in the system prompt", run: (_args, context) => (context.print(memoryText(context.session.memory)), "continue") },
-  model: { usage: "/model [id]", help: "Show the model and the known ones; /model <id> switches from the next request", run: (args, context) => (context.print(modelCommand(args, context.session)), "continue") },
+  cost: { usage: "/cost", help: "Tokens used and their cost in dollars", run: (_args, context) => (context.print(costText(context.runtime.usage)), "continue") },
+  memory: { usage: "/memory", help: "List the memory files (AGENTS.md, CLAUDE.md) in the system prompt", run: (_args, context) => (context.print(memoryText(context.runtime.memory)), "continue") },
+  model: { usage: "/model [id]", help: "Show the model and the known ones; /model <id> switches from the next request", run: (args, context) => (context.print(modelCommand(args, context.runtime)), "continue") },
   permissions: {
     usage: "/permissions [remove <rule> | trust]",
     help: "List the permission rules and their files; remove one; trust the project's allow rules",
@@ -105,7 +105,7 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
   const [, name = "", args = ""] = /^\/(\S*)\s*(.*)$/s.exec(line.trim()) ?? [];
   const command = COMMANDS[ALIASES[name] ?? name];
   if (command) return command.run(args.trim(), context);
-  const prompts = name.startsWith("mcp__") ? await context.cancellable((signal) => promptCommandsOnceConnected(context.session, signal)) : [];
+  const prompts = name.startsWith("mcp__") ? await context.cancellable((signal) => promptCommandsOnceConnected(context.runtime, signal)) : [];
   const prompt = prompts.find((candidate) => candidate.name === name);
   if (prompt) return sendPrompt(prompt, args, context);
   const near = nearestNames(name, [...BUILTIN_COMMAND_NAMES, ...prompts.map((candidate) => candidate.name)]);
@@ -114,15 +114,15 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
 }
 
 /** A prompt command typed while the servers still connect waits for them (Esc or Ctrl-C gives up). */
-async function promptCommandsOnceConnected(session: AgentSession, signal: AbortSignal): Promise<PromptCommand[]> {
+async function promptCommandsOnceConnected(runtime: AgentRuntime, signal: AbortSignal): Promise<PromptCommand[]> {
   const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
-  await Promise.race([session.connectMcp(), aborted]);
-  return signal.aborted ? [] : listPromptCommands(session.pool, { signal });
+  await Promise.race([runtime.connectMcp(), aborted]);
+  return signal.aborted ? [] : listPromptCommands(runtime.pool, { signal });
 }
 
 async function sendPrompt(prompt: PromptCommand, args: string, context: SlashContext): Promise<SlashOutcome> {
   // Without a key nothing could be sent: say so before asking anything of the user or the server.
-  const agent = context.session.agentOrMissingKey();
+  const agent = context.runtime.agentOrMissingKey();
   if ("missing" in agent) {
     context.print(`error: ${agent.missing}`);
     return "continue";
@@ -141,25 +141,25 @@ function helpText(prompts: PromptCommand[]): string {
 }
 
 /** The `/mcp` table (mcp-table.ts) under `MCP servers:`. */
-export function mcpStatusText(session: AgentSession): string {
-  const statuses = session.pool.status();
+export function mcpStatusText(runtime: AgentRuntime): string {
+  const statuses = runtime.pool.status();
   if (statuses.length === 0) return "MCP servers: none configured (add them to ~/.cat-code/mcp.json, or pass --mcp-config <file>)";
-  return ["MCP servers:", ...mcpTable(statuses, session.pool.authContext?.loginHint ?? replLoginHint).map((line) => `  ${line}`)].join("\n");
+  return ["MCP servers:", ...mcpTable(statuses, runtime.pool.authContext?.loginHint ?? replLoginHint).map((line) => `  ${line}`)].join("\n");
 }
 
-function mcpToolsText(session: AgentSession, columns?: number): string {
-  const tools = session.registry.list().filter((tool): tool is McpToolAdapter => tool instanceof McpToolAdapter);
-  const pending = session.pool.status().filter((s) => s.state === "pending").map((s) => s.name);
+function mcpToolsText(runtime: AgentRuntime, columns?: number): string {
+  const tools = runtime.registry.list().filter((tool): tool is McpToolAdapter => tool instanceof McpToolAdapter);
+  const pending = runtime.pool.status().filter((s) => s.state === "pending").map((s) => s.name);
   const still = pending.length ? `(still connecting: ${pending.map((n) => sanitizeForTerminal(n)).join(", ")})` : "";
   if (tools.length === 0) return still || "No MCP tools. /mcp shows the servers.";
   return [...toolRows(tools, columns), ...(still ? [still] : [])].join("\n");
 }
 
-function toolsText(session: AgentSession, columns?: number): string {
-  const tools = session.registry.list();
+function toolsText(runtime: AgentRuntime, columns?: number): string {
+  const tools = runtime.registry.list();
   const builtin = tools.filter((tool) => !(tool instanceof McpToolAdapter));
   const mcp = tools.filter((tool) => tool instanceof McpToolAdapter);
-  const pending = session.pool.status().some((s) => s.state === "pending");
+  const pending = runtime.pool.status().some((s) => s.state === "pending");
   return [
     "Built-in:",
     ...toolRows(builtin, columns && columns - 2).map((line) => `  ${line}`),

@@ -1,4 +1,4 @@
-import type { McpToolPool } from "../mcp/index.ts";
+import type { ServerPool } from "../mcp/index.ts";
 import type { CompletionSource } from "./completion.ts";
 import { argumentCompletion } from "./prompt-argument-completion.ts";
 import { listPromptCommands } from "./prompt-commands.ts";
@@ -6,7 +6,7 @@ import type { RemoteCompletions } from "./remote-completion.ts";
 import { BUILTIN_COMMAND_NAMES, MCP_SUBCOMMANDS } from "./slash-commands.ts";
 
 export interface SlashCompletionEnv {
-  pool: Pick<McpToolPool, "status" | "serversOffering">;
+  pool: Pick<ServerPool, "status" | "serversOffering">;
   remote: RemoteCompletions;
 }
 

@@ -20,7 +20,7 @@ export type ListedRule = Omit<RuleSource, "scope"> & { scope: RuleSource["scope"
  * not be saved (it holds for this session only).
  */
 export class PermissionSettings {
-  private sessionOnly: string[] = [];
+  private untilExit: string[] = [];
 
   constructor(
     private loaded: LoadedSettings,
@@ -43,7 +43,7 @@ export class PermissionSettings {
   rules(): PermissionRules {
     const { allow, deny } = this.loaded.settings.permissions;
     const extra = this.options.extra ?? { allow: [], deny: [] };
-    return { allow: [...allow, ...extra.allow, ...this.sessionOnly], deny: [...deny, ...extra.deny] };
+    return { allow: [...allow, ...extra.allow, ...this.untilExit], deny: [...deny, ...extra.deny] };
   }
 
   list(): ListedRule[] {
@@ -62,7 +62,7 @@ export class PermissionSettings {
       if (scope === "project") await recordProjectTrust(this.options.cwd, [rule], "trusted", this.env);
       await addPermissionRule(file, "allow", rule, { mode: scope === "user" ? 0o600 : undefined });
     } catch (error) {
-      this.sessionOnly.push(rule);
+      this.untilExit.push(rule);
       throw error;
     }
     this.reload();
@@ -71,7 +71,7 @@ export class PermissionSettings {
 
   /** Removes a rule from every settings file that has it; resolves those files (none: it was not there). */
   async remove(rule: string): Promise<string[]> {
-    this.sessionOnly = this.sessionOnly.filter((r) => r !== rule);
+    this.untilExit = this.untilExit.filter((r) => r !== rule);
     const places = this.loaded.rules.filter((source) => source.rule === rule);
     const files: string[] = [];
     for (const { file, list } of places) {

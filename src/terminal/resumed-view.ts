@@ -1,7 +1,7 @@
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { alignColumns, cutToColumns, sanitizeForTerminal } from "./terminal-text.ts";
 
-export interface SessionRow {
+export interface ConversationRow {
   id: string;
   modified: Date;
   firstPrompt: string;
@@ -29,12 +29,12 @@ export function resumedLines(options: { id: string; messages: readonly MessagePa
 }
 
 /** The rows of the --resume list: number, date, size, first prompt. */
-export function sessionRows(sessions: readonly SessionRow[], columns = 80): string[] {
-  const rows = sessions.map((session, index) => [
+export function conversationRows(conversations: readonly ConversationRow[], columns = 80): string[] {
+  const rows = conversations.map((conversation, index) => [
     `${index + 1}`,
-    localTime(session.modified),
-    `${session.messageCount} msg`,
-    oneLine(session.firstPrompt) || "(no prompt)",
+    localTime(conversation.modified),
+    `${conversation.messageCount} msg`,
+    oneLine(conversation.firstPrompt) || "(no prompt)",
   ]);
   return alignColumns(rows).map((line) => cutToColumns(`  ${line}`, Math.max(20, columns)));
 }

@@ -5,11 +5,11 @@ import { createModelClient } from "../../src/agent/model-client.ts";
 import { allowAll } from "../../src/agent/permission.ts";
 import type { Tool, ToolResult } from "../../src/agent/tool.ts";
 import type { ToolRegistry } from "../../src/agent/tool-registry.ts";
-import type { McpToolPool } from "../../src/mcp/pool/tool-pool.ts";
+import type { ServerPool } from "../../src/mcp/pool/server-pool.ts";
 import { startMessagesStandIn, type MessagesStandIn, type Step } from "../../fixtures/anthropic/messages-stand-in.ts";
 
 /** What the AgentLoop tests share: a stand-in per test, stopped after it, and small fakes. */
-export const current: { standIn?: MessagesStandIn; pool?: McpToolPool } = {};
+export const current: { standIn?: MessagesStandIn; pool?: ServerPool } = {};
 
 export function stopAfterEach(): void {
   afterEach(async () => {

@@ -4,22 +4,22 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { parseServerEntry } from "../../src/mcp/config/load-config.ts";
-import { McpToolPool } from "../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../src/mcp/pool/server-pool.ts";
 import { BUN, CHAOS_SERVER } from "../helpers/paths.ts";
 
 /** Far longer than the calls take, so that a call left waiting for its timeout stands out. */
 const CALL_TIMEOUT_MS = 20_000;
 
-const pools: McpToolPool[] = [];
+const pools: ServerPool[] = [];
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.closeAll()));
 });
 
-function pool(servers: Record<string, string[]>): McpToolPool {
+function pool(servers: Record<string, string[]>): ServerPool {
   const entries = Object.entries(servers).map(([name, flags]) =>
     parseServerEntry(name, { command: BUN, args: [CHAOS_SERVER, ...flags], timeout: CALL_TIMEOUT_MS }, "user", "test", process.env),
   );
-  const created = new McpToolPool(entries);
+  const created = new ServerPool(entries);
   pools.push(created);
   return created;
 }

@@ -71,7 +71,7 @@ export default defineCommand({
 
       let result;
       try {
-        result = await servers.callTool(serverName, toolName, toolArguments, { onProgress: (update) => feedback.progress(update) });
+        result = await servers.call(serverName, toolName, toolArguments, { onProgress: (update) => feedback.progress(update) });
       } catch (error) {
         // Exit 5 for a refresh refused mid-call, or more scope than a sign-in without --login can give; 3 for any other failure.
         throw cliErrorFor(error, `calling '${toolName}' on '${serverName}'`);

@@ -1,5 +1,5 @@
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
-import type { McpToolPool, ServerStatus } from "../../mcp/index.ts";
+import type { ServerPool, ServerStatus } from "../../mcp/index.ts";
 import { McpError } from "../../mcp/light-index.ts";
 import { ErrorCode } from "../../mcp/protocol.ts";
 import { declinedElicitation, defaultsOrDecline } from "../../terminal/declined-elicitation.ts";
@@ -8,7 +8,7 @@ import { cliAuth, openPool } from "./open-pool.ts";
 
 /** The servers connected by the command itself, as before the keeper: one pool, closed on every way out. */
 export class ColdServerAccess implements ServerAccess {
-  private readonly pool: McpToolPool;
+  private readonly pool: ServerPool;
 
   constructor(entries: ServerEntry[], options: ServerAccessOptions) {
     const { roots, onServerLog, onNote } = options;
@@ -28,7 +28,7 @@ export class ColdServerAccess implements ServerAccess {
     return this.pool.status();
   }
 
-  callTool(...[server, tool, args, options]: Parameters<ServerAccess["callTool"]>) {
+  call(...[server, tool, args, options]: Parameters<ServerAccess["call"]>) {
     const client = this.pool.client(server);
     if (!client) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, `MCP server '${server}' is not connected`));
     return client.callTool(tool, args, options);

@@ -1,4 +1,4 @@
-import { type AuthContext, CredentialsStore, EraMemory, McpToolPool, type ToolPoolOptions } from "../../mcp/index.ts";
+import { type AuthContext, CredentialsStore, EraMemory, ServerPool, type ServerPoolOptions } from "../../mcp/index.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import { cliSignInHint } from "../../terminal/render-status.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
@@ -18,8 +18,8 @@ export function cliAuth(source: ServerSourceOptions): AuthContext {
  * A pool whose servers are closed on every way out of the command, signals included, and which
  * remembers each server's protocol era in $CAT_CODE_HOME, so the next command skips the probe.
  */
-export function openPool(entries: ServerEntry[], options: ToolPoolOptions = {}, source: ServerSourceOptions = {}): McpToolPool {
-  const pool = new McpToolPool(entries, { eraMemory: new EraMemory(), ...options, auth: options.auth ?? cliAuth(source) });
+export function openPool(entries: ServerEntry[], options: ServerPoolOptions = {}, source: ServerSourceOptions = {}): ServerPool {
+  const pool = new ServerPool(entries, { eraMemory: new EraMemory(), ...options, auth: options.auth ?? cliAuth(source) });
   onShutdown(() => pool.closeAll());
   return pool;
 }

@@ -14,7 +14,7 @@ export interface ServerAccess {
   /** One per entry given, in that order, as the pool gives them. */
   status(): ServerStatus[];
   /** Rejects with an `McpError` (code, message and kind kept), as a client's `callTool` does. */
-  callTool(
+  call(
     server: string,
     tool: string,
     args: Record<string, unknown>,

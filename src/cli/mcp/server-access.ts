@@ -80,9 +80,9 @@ class MixedAccess implements ServerAccess {
     return this.entries.flatMap((entry) => byName.get(entry.name) ?? []);
   }
 
-  callTool(...[server, ...rest]: Parameters<ServerAccess["callTool"]>): Promise<CallToolResult> {
+  call(...[server, ...rest]: Parameters<ServerAccess["call"]>): Promise<CallToolResult> {
     const part = this.parts.find((p) => p.status().some((status) => status.name === server)) ?? this.parts[0]!;
-    return part.callTool(server, ...rest);
+    return part.call(server, ...rest);
   }
 
   async closeAll(): Promise<void> {

@@ -91,8 +91,8 @@ class WarmServerAccess implements ServerAccess {
     return this.fallback ? this.fallback.status() : this.statuses;
   }
 
-  async callTool(...[server, tool, args, options = {}]: Parameters<ServerAccess["callTool"]>): Promise<CallToolResult> {
-    if (this.fallback) return this.fallback.callTool(server, tool, args, options);
+  async call(...[server, tool, args, options = {}]: Parameters<ServerAccess["call"]>): Promise<CallToolResult> {
+    if (this.fallback) return this.fallback.call(server, tool, args, options);
     const onProgress = options.onProgress;
     // It rejects with the same McpError the server's answer gave a cold call: call-command's catch is unchanged.
     const { result } = await this.client.request(

@@ -2,7 +2,7 @@ import type { ElicitationHandler } from "../client/elicitation.ts";
 
 /**
  * Who answers the servers' questions (elicitation). A question has one answer, so unlike an event it
- * has one answerer at a time: the pool's default (ToolPoolOptions.elicitation, e.g. decline), until
+ * has one answerer at a time: the pool's default (ServerPoolOptions.elicitation, e.g. decline), until
  * a front end takes the questions over with `answerWith` and gives them back with what it returns.
  * A second front end that tries while one holds them is refused with an error, rather than silently
  * taking the first one's place (whoever assigned last used to win): that is a bug to see at once,

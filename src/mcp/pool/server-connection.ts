@@ -185,7 +185,7 @@ export class ServerConnection {
   /**
    * Connects it anew: closes its client, takes its tools out, connects, and puts its tools back;
    * a user's `reconnect` also tells the tools-changed listeners. Resolves with its new status; never
-   * rejects. `interaction`: a person at hand while this connect runs, and only then (see McpToolPool.reconnect).
+   * rejects. `interaction`: a person at hand while this connect runs, and only then (see ServerPool.reconnect).
    */
   async restart(after: "restart" | "reconnect", signal?: AbortSignal, interaction?: SignInInteraction): Promise<ServerStatus> {
     if (this.closing) return this.state;

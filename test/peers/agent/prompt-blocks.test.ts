@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
 import { parseServerEntry } from "../../../src/mcp/config/load-config.ts";
-import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
 import { reply, text, toolResultsOf, toolUse } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { BUN, EVERYTHING_SERVER } from "../../helpers/paths.ts";
 import { agentWith, current, fakeTool, standIn, stopAfterEach } from "../../helpers/loop-harness.ts";
@@ -53,7 +53,7 @@ describe("what the model receives: blocks in a user turn, images in a tool resul
 
   test("server-everything's get-tiny-image: its PNG reaches the model as an image block of the tool_result", async () => {
     const entry = parseServerEntry("everything", { command: BUN, args: [EVERYTHING_SERVER, "stdio"] }, "flag", "test", {});
-    const pool = (current.pool = new McpToolPool([entry]));
+    const pool = (current.pool = new ServerPool([entry]));
     await pool.connectAll();
     const registry = new ToolRegistry();
     pool.registerInto(registry);

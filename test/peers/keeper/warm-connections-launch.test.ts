@@ -3,7 +3,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { WarmConnections } from "../../../src/keeper/warm-connections.ts";
 import { ServerConfig } from "../../../src/mcp/config/server-config.ts";
-import { McpToolPool, type ServerStatus } from "../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool, type ServerStatus } from "../../../src/mcp/pool/server-pool.ts";
 import { EVERYTHING_SERVER, REPO, tempDir } from "../../helpers/paths.ts";
 import { stdioServer } from "../../helpers/keeper-test-client.ts";
 
@@ -61,7 +61,7 @@ test("keepAlive is a whole number of seconds, 0 or more", () => {
 test("a server that cannot start fails with the reason a cold command gives, word for word", async () => {
   for (const extra of [{}, { cwd: "fixtures" }]) {
     const server = stdioServer("missing", "./no-such-server", [], extra, REPO);
-    const cold = new McpToolPool([server.entry]);
+    const cold = new ServerPool([server.entry]);
     await cold.connectAll();
     const [warm] = await connections().connect([server], [REPO], listener);
     const reason = (status: ServerStatus | undefined) => (status?.state === "failed" ? status.reason : status?.state);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
-import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
 import { createCompleter } from "../../../src/repl/completion.ts";
 import { mentionCompletion } from "../../../src/repl/mention-completion.ts";
 import { RemoteCompletions } from "../../../src/repl/remote-completion.ts";
@@ -24,11 +24,11 @@ const stdio = (name: string, args: string[]): ServerEntry => ({
   config: { type: "stdio", command: "node", args, env: { PATH: process.env.PATH ?? "" } },
 });
 
-let pool: McpToolPool;
+let pool: ServerPool;
 let complete: (line: string) => Promise<[string[], string]>;
 
 beforeAll(async () => {
-  pool = new McpToolPool([stdio("fs", [FILESYSTEM_SERVER, tempDir()]), stdio("everything", [EVERYTHING_SERVER, "stdio"])]);
+  pool = new ServerPool([stdio("fs", [FILESYSTEM_SERVER, tempDir()]), stdio("everything", [EVERYTHING_SERVER, "stdio"])]);
   await pool.connectAll();
   const remote = new RemoteCompletions();
   complete = createCompleter([slashCompletion({ pool, remote }), mentionCompletion({ pool, remote })]);

@@ -8,7 +8,7 @@ import { declineAll, type PermissionRequest } from "../../../src/agent/permissio
 import type { Tool } from "../../../src/agent/tool.ts";
 import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
 import { parseServerEntry } from "../../../src/mcp/config/load-config.ts";
-import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
 import { hang, reply, resultText, text, toolResultsOf, toolUse } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 import { agentWith, current, fakeTool, recordingObserver, standIn, stopAfterEach } from "../../helpers/loop-harness.ts";
@@ -20,7 +20,7 @@ stopAfterEach();
 describe("AgentLoop against the Messages API stand-in", () => {
   test("a turn calls mcp__echo__echo through a real MCP pool and answers with its result", async () => {
     const entry = parseServerEntry("echo", { command: ECHO_SERVER }, "flag", "test", {});
-    const pool = (current.pool = new McpToolPool([entry]));
+    const pool = (current.pool = new ServerPool([entry]));
     await pool.connectAll();
     const registry = new ToolRegistry();
     expect(pool.registerInto(registry)).toBe(1);
@@ -164,7 +164,7 @@ describe("AgentLoop against the Messages API stand-in", () => {
 
   test("an MCP server's readOnlyHint does not skip the question", async () => {
     const entry = parseServerEntry("echo", { command: ECHO_SERVER }, "flag", "test", {});
-    const pool = (current.pool = new McpToolPool([entry]));
+    const pool = (current.pool = new ServerPool([entry]));
     await pool.connectAll();
     const registry = new ToolRegistry();
     pool.registerInto(registry);

@@ -4,7 +4,7 @@ import { withRules, type PermissionRules } from "../../../src/agent/permission-r
 import type { PermissionDecision, PermissionRequest } from "../../../src/agent/permission.ts";
 import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
 import { parseServerEntry } from "../../../src/mcp/config/load-config.ts";
-import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
 import { ListMcpResourcesTool, ReadMcpResourceTool } from "../../../src/mcp/tools/resource-tools.ts";
 import { reply, resultText, text, toolResultsOf, toolUse } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { BUN, REPO, tempDir } from "../../helpers/paths.ts";
@@ -19,7 +19,7 @@ const PICTURE_SERVER = join(REPO, "fixtures/picture-server.ts");
 stopAfterEach();
 
 async function loopWith(rules: PermissionRules, answer: PermissionDecision, calls: ReturnType<typeof toolUse>[]) {
-  const pool = (current.pool = new McpToolPool([parseServerEntry("pic", { command: BUN, args: [PICTURE_SERVER] }, "flag", "test", {})]));
+  const pool = (current.pool = new ServerPool([parseServerEntry("pic", { command: BUN, args: [PICTURE_SERVER] }, "flag", "test", {})]));
   await pool.connectAll();
   const registry = new ToolRegistry();
   const servers = () => pool.serversOffering("resources");

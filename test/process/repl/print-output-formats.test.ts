@@ -10,7 +10,7 @@ import {
   type MessagesStandIn,
   type Step,
 } from "../../../fixtures/anthropic/messages-stand-in.ts";
-import { sessionsFolder } from "../../../src/agent/session/session-paths.ts";
+import { conversationLogsFolder } from "../../../src/agent/conversation-log/conversation-log-paths.ts";
 import { childEnv } from "../../helpers/cli-process.ts";
 import { replUnderTest } from "../../helpers/repl-under-test.ts";
 import { catCode } from "../../helpers/binary.ts";
@@ -67,7 +67,7 @@ test("--output-format json: the result with usage, cost and the session id, whos
   // claude-sonnet-5-5: $2 in, $10 out, $0.20 cache read, $2.50 cache write per million tokens.
   expect(result.cost_usd).toBeCloseTo(0.00525, 10);
   expect(typeof result.duration_ms).toBe("number");
-  const file = join(sessionsFolder(home, work), `${result.session_id}.jsonl`);
+  const file = join(conversationLogsFolder(home, work), `${result.session_id}.jsonl`);
   expect(statSync(file).mode & 0o777).toBe(0o600);
 
   const second = await runCli(["-p", "and again?", "--resume", result.session_id, "--output-format", "json"], env);
@@ -176,14 +176,14 @@ test("--continue in a new process sends the earlier messages; each run saves its
   expect(second.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
   expect(JSON.stringify(second[1])).toContain("tangerine");
   // One session, gone on with: --continue keeps its id.
-  expect(readdirSync(sessionsFolder(home, work))).toHaveLength(1);
+  expect(readdirSync(conversationLogsFolder(home, work))).toHaveLength(1);
 });
 
 test("a session file cut short: -c resumes it up to its last complete line with a warning, and goes on in a new file", async () => {
   const env = withStandIn([reply(text("First answer.")), reply(text("Second answer.")), (request) => reply(text(`${request.body.messages.length} messages`))]);
   const first = JSON.parse((await runCli(["-p", "first", "--output-format", "json"], env)).stdout);
   expect((await runCli(["-c", "-p", "second"], env)).code).toBe(0);
-  const path = join(sessionsFolder(home, work), `${first.session_id}.jsonl`);
+  const path = join(conversationLogsFolder(home, work), `${first.session_id}.jsonl`);
   const whole = await Bun.file(path).text();
   // A crash in the middle of writing the last line (the second answer).
   await Bun.write(path, whole.slice(0, whole.lastIndexOf('{"type":"push"') + 20));
@@ -195,5 +195,5 @@ test("a session file cut short: -c resumes it up to its last complete line with 
   expect(result.result).toBe("3 messages");
   expect(JSON.stringify(standIn!.requests[2]!.body.messages)).not.toContain("Second answer.");
   expect(result.session_id).not.toBe(first.session_id);
-  expect(readdirSync(sessionsFolder(home, work))).toHaveLength(2);
+  expect(readdirSync(conversationLogsFolder(home, work))).toHaveLength(2);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { ServerStatus } from "../../../src/mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../../../src/mcp/pool/server-pool.ts";
 import { mcpTable } from "../../../src/repl/mcp-table.ts";
 import { replLoginHint } from "../../../src/terminal/render-status.ts";
 

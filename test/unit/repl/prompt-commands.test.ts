@@ -143,7 +143,7 @@ describe("in the slash command list", () => {
   function context(pool: ReturnType<typeof poolOf>, hasKey = true) {
     const printed: string[] = [];
     const slash: SlashContext = {
-      session: { pool, connectMcp: async () => ({}), agentOrMissingKey: () => (hasKey ? {} : { missing: "ANTHROPIC_API_KEY is not set" }) } as never,
+      runtime: { pool, connectMcp: async () => ({}), agentOrMissingKey: () => (hasKey ? {} : { missing: "ANTHROPIC_API_KEY is not set" }) } as never,
       print: (text) => printed.push(text),
       cancellable: (work) => work(new AbortController().signal),
       ask: async () => null,

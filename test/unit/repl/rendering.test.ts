@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AgentError } from "../../../src/agent/agent-error.ts";
 import type { Tool } from "../../../src/agent/tool.ts";
-import type { ServerStatus } from "../../../src/mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../../../src/mcp/pool/server-pool.ts";
 import { summarizeMcpStartup } from "../../../src/repl/mcp-startup.ts";
 import { interactivePermissions } from "../../../src/repl/permission-prompt.ts";
 import { formatToolCall } from "../../../src/repl/tool-call-line.ts";

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { MISSING_CREDENTIALS_MESSAGE } from "../../../src/agent/agent-error.ts";
-import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
 import { EXIT_CONFIRM_MS } from "../../../src/repl/exit-confirmation.ts";
 import { ReplController } from "../../../src/repl/repl-controller.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
@@ -35,7 +35,7 @@ function startRepl() {
   output.on("data", (chunk) => (shown += chunk.toString()));
   const clock = new FakeClock();
   const cwd = tempDir();
-  const controller = new ReplController({ model: "claude-test", cwd, pool: new McpToolPool([]), allowAll: false, input, output, clock });
+  const controller = new ReplController({ model: "claude-test", cwd, pool: new ServerPool([]), allowAll: false, input, output, clock });
   const exit = controller.run();
   return { controller, input, clock, cwd, exit, shown: () => shown, prompted: () => waitFor(() => controller.reader.waiting, () => `the prompt; output so far:\n${shown}`) };
 }

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
 import type { McpClientOptions } from "../../../src/mcp/client/mcp-client.ts";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
-import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
 import { runRepl } from "../../../src/repl/repl.ts";
 import { initializeHandler, MemoryTransport } from "../../helpers/memory-transport.ts";
 import { tempDir } from "../../helpers/paths.ts";
@@ -21,7 +21,7 @@ afterEach(() => (process.env.CAT_CODE_HOME = home));
 
 test("a server's warning is one sanitized line in the REPL; an info message is not shown", async () => {
   const entry: ServerEntry = { name: "files", scope: "user", source: "test", ok: true, config: { type: "stdio", command: "x", args: [], env: {} } };
-  const pool = new McpToolPool([entry], {
+  const pool = new ServerPool([entry], {
     createTransport: () => new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [] }) }),
   });
   const input = new PassThrough();

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
-import type { ServerStatus } from "../../../src/mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../../../src/mcp/pool/server-pool.ts";
 import { signInNote, summarizeMcpStartup } from "../../../src/repl/mcp-startup.ts";
 import { redactStatus, renderStatusLines, replLoginHint, statusToJson } from "../../../src/terminal/render-status.ts";
 

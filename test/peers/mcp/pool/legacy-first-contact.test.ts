@@ -16,7 +16,7 @@ import { EraMemory, REPROBE_AFTER_MS } from "../../../../src/mcp/client/era-memo
 import { McpClient } from "../../../../src/mcp/client/mcp-client.ts";
 import type { ServerConfig, ServerEntry } from "../../../../src/mcp/config/server-config.ts";
 import { EraMemoryHandles } from "../../../../src/mcp/pool/era-memory-handles.ts";
-import { McpToolPool, type ServerStatus } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool, type ServerStatus } from "../../../../src/mcp/pool/server-pool.ts";
 import { createTransport } from "../../../../src/mcp/transport/create-transport.ts";
 import { StdioTransport } from "../../../../src/mcp/transport/stdio-transport.ts";
 import { FakeClock } from "../../../helpers/fake-clock.ts";
@@ -34,7 +34,7 @@ const chaos = (...flags: string[]): ServerConfig => ({ type: "stdio", command: B
 
 /** Connects one server in a pool of its own with the era memory in `home`. */
 async function connectOnce(config: ServerConfig, home: string): Promise<{ status: ServerStatus }> {
-  const pool = new McpToolPool([entry(config)], { eraMemory: new EraMemory({ env: { CAT_CODE_HOME: home } }) });
+  const pool = new ServerPool([entry(config)], { eraMemory: new EraMemory({ env: { CAT_CODE_HOME: home } }) });
   cleanup.push(() => pool.closeAll());
   await pool.connectAll();
   await pool.closeAll();
@@ -82,7 +82,7 @@ describe("a stdio server that does not survive the probe is started again, strai
     const graceMs = 3000;
     // Each close stage waits graceMs: the old process would get its SIGTERM only after the first one.
     const createTransport = (c: ServerConfig) => new StdioTransport({ ...(c as Extract<ServerConfig, { type: "stdio" }>), env: {} }, { closeGraceMs: graceMs });
-    const pool = new McpToolPool([entry(config)], { eraMemory: new EraMemory({ env: { CAT_CODE_HOME: tempDir() } }), createTransport });
+    const pool = new ServerPool([entry(config)], { eraMemory: new EraMemory({ env: { CAT_CODE_HOME: tempDir() } }), createTransport });
     cleanup.push(() => pool.closeAll());
     await pool.connectAll();
     expect(pool.status()[0]).toMatchObject({ state: "connected", era: "legacy" });

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ServerEntry } from "../../../../src/mcp/config/server-config.ts";
-import { McpToolPool } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../../src/mcp/pool/server-pool.ts";
 import { initializeHandler, MemoryTransport } from "../../../helpers/memory-transport.ts";
 import { ECHO_SERVER, EVERYTHING_SERVER, REPO, tempDir } from "../../../helpers/paths.ts";
 import { waitFor } from "../../../helpers/wait-for.ts";
@@ -21,9 +21,9 @@ const stdio = (name: string, command: string, args: string[] = []): ServerEntry 
   config: { type: "stdio", command, args, env: { PATH: process.env.PATH ?? "" } },
 });
 
-describe("McpToolPool: servers offering resources and prompts", () => {
+describe("ServerPool: servers offering resources and prompts", () => {
   test("serversOffering lists the connected servers that declared the feature, in config order", async () => {
-    const pool = new McpToolPool([
+    const pool = new ServerPool([
       stdio("fs", "node", [FILESYSTEM_SERVER, tempDir()]),
       stdio("everything", "node", [EVERYTHING_SERVER, "stdio"]),
       stdio("missing", "/no/such/command"),
@@ -33,7 +33,7 @@ describe("McpToolPool: servers offering resources and prompts", () => {
     try {
       await pool.connectAll();
       expect(pool.status().map((s) => s.state)).toEqual(["connected", "connected", "failed", "connected", "connected"]);
-      const names = (feature: Parameters<McpToolPool["serversOffering"]>[0]) => pool.serversOffering(feature).map((s) => s.name);
+      const names = (feature: Parameters<ServerPool["serversOffering"]>[0]) => pool.serversOffering(feature).map((s) => s.name);
       expect(names("resources")).toEqual(["everything", "everything2"]);
       expect(names("resourceSubscriptions")).toEqual(["everything", "everything2"]);
       expect(names("prompts")).toEqual(["everything", "everything2"]);
@@ -48,7 +48,7 @@ describe("McpToolPool: servers offering resources and prompts", () => {
   });
 
   test("a subscribed resource's update reaches the resource-updated listeners with the server's name", async () => {
-    const pool = new McpToolPool([stdio("everything", "node", [EVERYTHING_SERVER, "stdio"])]);
+    const pool = new ServerPool([stdio("everything", "node", [EVERYTHING_SERVER, "stdio"])]);
     const updates: string[] = [];
     pool.on("resource-updated", ({ server, uri }) => updates.push(`${server} ${uri}`));
     try {
@@ -65,7 +65,7 @@ describe("McpToolPool: servers offering resources and prompts", () => {
 
   test("an updated notification without a string uri, or with one over 8 KB, is dropped; the next valid one still arrives", async () => {
     const transport = new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [] }) });
-    const pool = new McpToolPool([stdio("mem", "unused")], { createTransport: () => transport });
+    const pool = new ServerPool([stdio("mem", "unused")], { createTransport: () => transport });
     const updates: string[] = [];
     pool.on("resource-updated", ({ server, uri }) => updates.push(`${server} ${uri}`));
     try {

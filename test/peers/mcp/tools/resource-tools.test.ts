@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { parseServerEntry } from "../../../../src/mcp/config/load-config.ts";
-import { McpToolPool } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../../src/mcp/pool/server-pool.ts";
 import { needsPermission } from "../../../../src/agent/permission.ts";
 import { ListMcpResourcesTool, ReadMcpResourceTool } from "../../../../src/mcp/tools/resource-tools.ts";
 import { BUN, EVERYTHING_SERVER, REPO } from "../../../helpers/paths.ts";
@@ -9,12 +9,12 @@ import { BUN, EVERYTHING_SERVER, REPO } from "../../../helpers/paths.ts";
 const PICTURE_SERVER = join(REPO, "fixtures/picture-server.ts");
 const FILESYSTEM_SERVER = join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 
-let pool: McpToolPool;
+let pool: ServerPool;
 let list: ListMcpResourcesTool;
 let read: ReadMcpResourceTool;
 
 beforeAll(async () => {
-  pool = new McpToolPool([
+  pool = new ServerPool([
     parseServerEntry("everything", { command: BUN, args: [EVERYTHING_SERVER, "stdio"] }, "flag", "test", {}),
     parseServerEntry("pic", { command: BUN, args: [PICTURE_SERVER] }, "flag", "test", {}),
     parseServerEntry("fs", { command: BUN, args: [FILESYSTEM_SERVER, REPO] }, "flag", "test", {}),

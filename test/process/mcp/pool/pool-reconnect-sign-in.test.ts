@@ -3,7 +3,7 @@ import { CredentialsStore } from "../../../../src/mcp/auth/credentials-store.ts"
 import type { AuthContext } from "../../../../src/mcp/auth/server-authorizer.ts";
 import type { ServerEntry } from "../../../../src/mcp/config/server-config.ts";
 import { signInToServer } from "../../../../src/mcp/pool/server-sign-in.ts";
-import { McpToolPool } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../../src/mcp/pool/server-pool.ts";
 import { listenerClosed } from "../../../helpers/browser.ts";
 import { fetchingBrowser } from "../../../helpers/fetching-browser.ts";
 import { failure } from "../../../helpers/mcp-failure.ts";
@@ -30,8 +30,8 @@ async function signedIn(timeout?: number): Promise<{ server: OAuthServerProcess;
   return { server, entry, auth };
 }
 
-function poolOf(entry: ServerEntry, auth: AuthContext): McpToolPool {
-  const pool = new McpToolPool([entry], { auth, watchChanges: false });
+function poolOf(entry: ServerEntry, auth: AuthContext): ServerPool {
+  const pool = new ServerPool([entry], { auth, watchChanges: false });
   opened.push({ close: () => pool.closeAll() });
   return pool;
 }

@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ServerEntry } from "../../../../src/mcp/config/server-config.ts";
-import { McpToolPool } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../../src/mcp/pool/server-pool.ts";
 import { mayHaveTools } from "../../../../src/mcp/client/server-features.ts";
 import { BUN, REPO } from "../../../helpers/paths.ts";
 
@@ -20,7 +20,7 @@ const entry = (name: string, args: string[]): ServerEntry => ({
 });
 
 test("a server that declares resources and prompts but no tools connects with no tools and keeps its resources", async () => {
-  const pool = new McpToolPool([entry("docs", ["--no-tools"])]);
+  const pool = new ServerPool([entry("docs", ["--no-tools"])]);
   try {
     await pool.connectAll();
     const [status] = pool.status();

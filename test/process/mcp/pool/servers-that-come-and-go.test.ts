@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { ToolRegistry } from "../../../../src/agent/tool-registry.ts";
 import type { ServerEntry } from "../../../../src/mcp/config/server-config.ts";
-import { McpToolPool, type ServerEvent, type ToolPoolOptions } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool, type ServerEvent, type ServerPoolOptions } from "../../../../src/mcp/pool/server-pool.ts";
 import { FakeClock } from "../../../helpers/fake-clock.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO } from "../../../helpers/paths.ts";
 import type { HttpTransport } from "../../../../src/mcp/transport/http-transport.ts";
@@ -18,7 +18,7 @@ const stdio = (name: string, command: string, args: string[] = []): ServerEntry 
 const http = (name: string, url: string): ServerEntry => ({ name, scope: "user", source: "test", ok: true, config: { type: "http", url, headers: {} } });
 const crashy = () => stdio("crashy", BUN, [CHAOS_SERVER, "--crash-tool"]);
 
-let pool: McpToolPool | undefined;
+let pool: ServerPool | undefined;
 let server: ServerProcess | undefined;
 afterEach(async () => {
   await pool?.closeAll();
@@ -28,8 +28,8 @@ afterEach(async () => {
 });
 
 /** A pool, a registry it registers into before connecting (as the agent session does), and every event it told. */
-function start(entries: ServerEntry[], options: ToolPoolOptions = {}) {
-  pool = new McpToolPool(entries, options);
+function start(entries: ServerEntry[], options: ServerPoolOptions = {}) {
+  pool = new ServerPool(entries, options);
   const registry = new ToolRegistry();
   const events: ServerEvent[] = [];
   pool.on("server", (event) => events.push(event));

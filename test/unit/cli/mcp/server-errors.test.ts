@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { cliErrorFor, statusWarning } from "../../../../src/cli/mcp/server-errors.ts";
 import { McpError } from "../../../../src/mcp/mcp-error.ts";
-import type { ServerStatus } from "../../../../src/mcp/pool/tool-pool.ts";
+import type { ServerStatus } from "../../../../src/mcp/pool/server-pool.ts";
 import { ErrorCode } from "../../../../src/mcp/protocol.ts";
 import { CliError, ExitCode } from "../../../../src/terminal/cli-error.ts";
 

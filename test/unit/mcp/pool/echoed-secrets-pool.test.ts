@@ -9,7 +9,7 @@ import { initializeResult, result, ScriptedServer, sseEvent, sseResponse, type R
 import type { ServerLogEntry } from "../../../../src/mcp/client/server-log.ts";
 import { credentialForms, entrySecretValues } from "../../../../src/mcp/config/entry-secrets.ts";
 import type { ServerEntry } from "../../../../src/mcp/config/server-config.ts";
-import { McpToolPool } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../../src/mcp/pool/server-pool.ts";
 
 const TOKEN = "tok Echo/4410"; // from ${ECHO_TOKEN}: a space and a slash, so its url form differs
 const KEY = "key-Literal-7731";
@@ -43,7 +43,7 @@ function httpEntry(url: string): ServerEntry {
 }
 
 async function connectedPool(entry: ServerEntry, logs: ServerLogEntry[]) {
-  const pool = new McpToolPool([entry]);
+  const pool = new ServerPool([entry]);
   pool.on("log", (logged) => logs.push(logged));
   opened.push({ close: () => pool.closeAll() });
   await pool.connectAll();

@@ -3,15 +3,15 @@ import type { McpClientOptions } from "../../../../src/mcp/client/mcp-client.ts"
 import { RootsProvider } from "../../../../src/mcp/client/roots.ts";
 import type { ServerLogEntry } from "../../../../src/mcp/client/server-log.ts";
 import type { ServerEntry } from "../../../../src/mcp/config/server-config.ts";
-import { McpToolPool } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../../src/mcp/pool/server-pool.ts";
 import { initializeHandler, MemoryTransport } from "../../../helpers/memory-transport.ts";
 import { tempDir } from "../../../helpers/paths.ts";
 import { debugLines } from "../../../helpers/debug-lines.ts";
 
 const entry = (name: string): ServerEntry => ({ name, scope: "user", source: "test", ok: true, config: { type: "stdio", command: name, args: [], env: {} } });
 
-function memoryPool(names: string[], options: ConstructorParameters<typeof McpToolPool>[1] = {}) {
-  return new McpToolPool(names.map(entry), {
+function memoryPool(names: string[], options: ConstructorParameters<typeof ServerPool>[1] = {}) {
+  return new ServerPool(names.map(entry), {
     ...options,
     createTransport: () => new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [] }) }),
   });
@@ -21,7 +21,7 @@ function memoryPool(names: string[], options: ConstructorParameters<typeof McpTo
  * The options the pool gave a server's client. McpClient acts on them in the next round (it answers
  * roots/list and parses notifications/message); until then this is where the wiring shows.
  */
-function clientOptions(pool: McpToolPool, name: string): McpClientOptions {
+function clientOptions(pool: ServerPool, name: string): McpClientOptions {
   return (pool.client(name) as unknown as { options: McpClientOptions }).options;
 }
 

@@ -5,7 +5,7 @@ import type { ElicitationRequest } from "../../../../src/mcp/client/elicitation.
 import { EraMemory } from "../../../../src/mcp/client/era-memory.ts";
 import type { McpClientOptions } from "../../../../src/mcp/client/mcp-client.ts";
 import type { ServerEntry } from "../../../../src/mcp/config/server-config.ts";
-import { McpToolPool, type ToolPoolOptions } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool, type ServerPoolOptions } from "../../../../src/mcp/pool/server-pool.ts";
 import { statusToJson } from "../../../../src/terminal/render-status.ts";
 import { initializeHandler, MemoryTransport } from "../../../helpers/memory-transport.ts";
 import { tempDir } from "../../../helpers/paths.ts";
@@ -14,15 +14,15 @@ import { waitFor } from "../../../helpers/wait-for.ts";
 const config = (name: string) => ({ type: "stdio" as const, command: name, args: [], env: {} });
 const entry = (name: string): ServerEntry => ({ name, scope: "user", source: "test", ok: true, config: config(name) });
 
-function memoryPool(names: string[], options: ToolPoolOptions = {}) {
-  return new McpToolPool(names.map(entry), {
+function memoryPool(names: string[], options: ServerPoolOptions = {}) {
+  return new ServerPool(names.map(entry), {
     ...options,
     createTransport: () => new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [] }) }),
   });
 }
 
 /** The options the pool gave a server's client (the client acts on them; here the wiring shows). */
-function clientOptions(pool: McpToolPool, name: string): McpClientOptions {
+function clientOptions(pool: ServerPool, name: string): McpClientOptions {
   return (pool.client(name) as unknown as { options: McpClientOptions }).options;
 }
 

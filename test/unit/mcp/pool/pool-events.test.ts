@@ -7,12 +7,12 @@ import { afterEach, describe, expect, test } from "bun:test";
 import type { ElicitationRequest } from "../../../../src/mcp/client/elicitation.ts";
 import type { ServerLogEntry } from "../../../../src/mcp/client/server-log.ts";
 import type { ServerEntry } from "../../../../src/mcp/config/server-config.ts";
-import { McpToolPool, type ToolPoolOptions } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool, type ServerPoolOptions } from "../../../../src/mcp/pool/server-pool.ts";
 import { initializeHandler, MemoryTransport } from "../../../helpers/memory-transport.ts";
 
 const entry = (name: string): ServerEntry => ({ name, scope: "user", source: "test", ok: true, config: { type: "stdio", command: name, args: [], env: {} } });
 
-let pool: McpToolPool | undefined;
+let pool: ServerPool | undefined;
 let transports: MemoryTransport[] = [];
 afterEach(async () => {
   await pool?.closeAll();
@@ -20,8 +20,8 @@ afterEach(async () => {
   transports = [];
 });
 
-async function connectedPool(options: ToolPoolOptions = {}): Promise<McpToolPool> {
-  pool = new McpToolPool([entry("files")], {
+async function connectedPool(options: ServerPoolOptions = {}): Promise<ServerPool> {
+  pool = new ServerPool([entry("files")], {
     ...options,
     createTransport: () => {
       const transport = new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [] }) });

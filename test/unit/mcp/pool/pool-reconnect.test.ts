@@ -3,7 +3,7 @@ import { ToolRegistry } from "../../../../src/agent/tool-registry.ts";
 import type { AuthContext } from "../../../../src/mcp/auth/server-authorizer.ts";
 import type { ServerEntry } from "../../../../src/mcp/config/server-config.ts";
 import { McpError } from "../../../../src/mcp/mcp-error.ts";
-import { McpToolPool } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../../src/mcp/pool/server-pool.ts";
 import type { TransportContext } from "../../../../src/mcp/transport/create-transport.ts";
 import { initializeHandler, MemoryTransport } from "../../../helpers/memory-transport.ts";
 
@@ -27,12 +27,12 @@ class NeedsAuthTransport extends MemoryTransport {
 
 const serving = (names: string[]) => new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: names.map((name) => ({ name })) }) });
 
-describe("McpToolPool.reconnect", () => {
+describe("ServerPool.reconnect", () => {
   test("a NEEDS-AUTH server connects anew after a sign-in and its tools join every registry", async () => {
     const made: MemoryTransport[] = [];
     const contexts: TransportContext[] = [];
     const auth = { store: {} } as AuthContext;
-    const pool = new McpToolPool([http("linear")], {
+    const pool = new ServerPool([http("linear")], {
       auth,
       createTransport: (_config, context) => {
         contexts.push(context);
@@ -65,7 +65,7 @@ describe("McpToolPool.reconnect", () => {
 
   test("a connected server's old client is closed and its old tools leave the registry", async () => {
     const made: MemoryTransport[] = [];
-    const pool = new McpToolPool([http("linear"), http("other")], {
+    const pool = new ServerPool([http("linear"), http("other")], {
       createTransport: (config) => {
         const transport = config.type === "http" && config.url.includes("other") ? serving(["keep"]) : serving(made.length === 0 ? ["old"] : ["new"]);
         if (!(config.type === "http" && config.url.includes("other"))) made.push(transport);
@@ -87,7 +87,7 @@ describe("McpToolPool.reconnect", () => {
   });
 
   test("an unknown name changes nothing", async () => {
-    const pool = new McpToolPool([http("linear")], { createTransport: () => serving(["a"]) });
+    const pool = new ServerPool([http("linear")], { createTransport: () => serving(["a"]) });
     try {
       await pool.connectAll();
       expect(await pool.reconnect("nope")).toBeUndefined();

@@ -4,16 +4,16 @@ import { basename, dirname } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { Conversation, ConversationChange } from "../conversation.ts";
 import type { TokenUsage } from "../usage.ts";
-import type { ReadSession } from "./read-session.ts";
-import { encodeLine } from "./session-line.ts";
-import { sessionPath } from "./session-paths.ts";
+import type { LoggedConversation } from "./read-conversation-log.ts";
+import { encodeLine } from "./conversation-log-line.ts";
+import { conversationLogPath } from "./conversation-log-paths.ts";
 
 /** What the file needs of the usage meter: to hear each request's usage as it is added. */
 export interface UsageSource {
   onAdd: ((model: string, usage: TokenUsage) => void) | undefined;
 }
 
-export interface SessionFileOptions {
+export interface ConversationLogOptions {
   home: string;
   cwd: string;
   model: string;
@@ -27,7 +27,7 @@ export interface SessionFileOptions {
  * written). The file is 0600 in a 0700 folder: it holds everything said and every tool's output.
  * Nothing is written until the conversation first changes, so a REPL opened and closed leaves no file.
  */
-export class SessionFile {
+export class ConversationLog {
   readonly id: string;
   readonly path: string;
   private fd: number | undefined;
@@ -41,10 +41,10 @@ export class SessionFile {
     this.opening = opening;
   }
 
-  static create(options: SessionFileOptions): SessionFile {
+  static create(options: ConversationLogOptions): ConversationLog {
     const id = randomUUID();
     const header = encodeLine({ type: "session", version: 1, id, cwd: options.cwd, model: options.model, created: new Date().toISOString() });
-    return new SessionFile(id, sessionPath(options.home, options.cwd, id), [header], options.onError);
+    return new ConversationLog(id, conversationLogPath(options.home, options.cwd, id), [header], options.onError);
   }
 
   /**
@@ -53,14 +53,14 @@ export class SessionFile {
    * a new one, since lines after the bad one would never be read. Either way the file then replays
    * to exactly the conversation that was loaded.
    */
-  static resume(path: string, read: ReadSession, options: SessionFileOptions): SessionFile {
+  static resume(path: string, read: LoggedConversation, options: ConversationLogOptions): ConversationLog {
     if (read.clean && read.id) {
       const lines = read.repaired ? [encodeLine({ type: "reset", messages: read.messages })] : [];
-      const file = new SessionFile(read.id, path, lines, options.onError);
+      const file = new ConversationLog(read.id, path, lines, options.onError);
       if (lines.length) file.flush();
       return file;
     }
-    const file = SessionFile.create(options);
+    const file = ConversationLog.create(options);
     file.opening.push(encodeLine({ type: "reset", messages: read.messages }));
     for (const entry of read.usage) file.opening.push(encodeLine({ type: "usage", ...entry }));
     file.flush();

@@ -1,12 +1,12 @@
 import { loadProjectMemory, type ProjectMemory } from "../agent/project-memory.ts";
 import { systemPrompt, type ServerInstructions } from "../agent/system-prompt.ts";
 import { catCodeHome } from "../mcp/config/load-config.ts";
-import type { McpToolPool } from "../mcp/index.ts";
+import type { ServerPool } from "../mcp/index.ts";
 
 type Env = Record<string, string | undefined>;
 
 /** The memory files of a session, read once at its start (`/memory` shows them). */
-export function loadSessionMemory(cwd: string, env: Env = process.env): ProjectMemory {
+export function loadMemoryFiles(cwd: string, env: Env = process.env): ProjectMemory {
   return loadProjectMemory({ cwd, home: catCodeHome(env) });
 }
 
@@ -14,7 +14,7 @@ export function loadSessionMemory(cwd: string, env: Env = process.env): ProjectM
  * The system prompt as a function, called at every request: a server that connects (or reconnects)
  * later brings its instructions to the next request.
  */
-export function sessionSystemPrompt(options: { cwd: string; memory: ProjectMemory; pool: McpToolPool }): () => string {
+export function liveSystemPrompt(options: { cwd: string; memory: ProjectMemory; pool: ServerPool }): () => string {
   return () =>
     systemPrompt({
       cwd: options.cwd,
@@ -25,7 +25,7 @@ export function sessionSystemPrompt(options: { cwd: string; memory: ProjectMemor
 }
 
 /** The `instructions` of every connected server, in config order. */
-export function serverInstructions(pool: McpToolPool): ServerInstructions[] {
+export function serverInstructions(pool: ServerPool): ServerInstructions[] {
   return pool.status().flatMap((status) => {
     const text = status.state === "connected" ? pool.client(status.name)?.instructions : undefined;
     return text ? [{ server: status.name, text }] : [];

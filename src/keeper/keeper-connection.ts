@@ -12,7 +12,7 @@ import { KeeperSocketTransport } from "./keeper-socket-transport.ts";
 import type { WarmConnections } from "./warm-connections.ts";
 
 /** What a session needs of the keeper it belongs to. */
-interface SessionHost {
+interface OwningKeeper {
   readonly token: string;
   readonly warm: WarmConnections;
   /** The longest line a command may send (MAX_KEEPER_LINE_BYTES). */
@@ -33,7 +33,7 @@ type Request<Op extends KeeperOp> = Extract<KeeperRequest, { op: Op }>;
  * events and one result or error. The servers a `call` may name are those of this socket's last
  * `connect`. Closing the socket cancels its calls; the servers stay warm.
  */
-export class KeeperSession {
+export class KeeperConnection {
   private greeted = false;
   /** Closed for a broken rule: nothing more it sent is read, and the socket ends after the refusal. */
   private refused = false;
@@ -50,7 +50,7 @@ export class KeeperSession {
 
   constructor(
     private readonly socket: Socket,
-    private readonly host: SessionHost,
+    private readonly host: OwningKeeper,
     onClosed: () => void,
   ) {
     this.transport = new KeeperSocketTransport(

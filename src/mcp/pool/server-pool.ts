@@ -10,13 +10,13 @@ import { EraMemoryHandles } from "./era-memory-handles.ts";
 import { QuestionAnswerer } from "./question-answerer.ts";
 import { ServerConnection } from "./server-connection.ts";
 import { ServerEvents, type ServerEventMap, type ServerEventName } from "./server-events.ts";
-import type { ToolPoolOptions } from "./tool-pool-options.ts";
+import type { ServerPoolOptions } from "./server-pool-options.ts";
 import { ToolRegistrations } from "./tool-registrations.ts";
 import type { ServerStatus } from "./server-status.ts";
 
 export type { ServerState, ServerStatus } from "./server-status.ts";
 export type { ServerEvent, ServerEventMap, ServerEventName } from "./server-events.ts";
-export type { ToolPoolOptions } from "./tool-pool-options.ts";
+export type { ServerPoolOptions } from "./server-pool-options.ts";
 
 /**
  * All configured servers, one ServerConnection each, in config order. Connects them side by side;
@@ -24,7 +24,7 @@ export type { ToolPoolOptions } from "./tool-pool-options.ts";
  * Keeps the registries their tools go into, tells its listeners what happens to any of them
  * (`on`), schedules crashed servers' restarts, and closes them all.
  */
-export class McpToolPool {
+export class ServerPool {
   private readonly connections: ServerConnection[];
   private readonly auth: AuthContext | undefined;
   private readonly eraMemory: EraMemoryHandles | undefined;
@@ -35,7 +35,7 @@ export class McpToolPool {
   private restarts: AutoRestarts | undefined;
   private closing: Promise<void> | undefined;
 
-  constructor(entries: ServerEntry[], options: ToolPoolOptions = {}) {
+  constructor(entries: ServerEntry[], options: ServerPoolOptions = {}) {
     this.auth = options.auth;
     this.questions = new QuestionAnswerer(options.elicitation);
     this.eraMemory = options.eraMemory && new EraMemoryHandles(options.eraMemory);

@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseServerEntry } from "../../../src/mcp/config/load-config.ts";
-import { McpToolPool } from "../../../src/mcp/pool/tool-pool.ts";
-import { loadSessionMemory, sessionSystemPrompt } from "../../../src/repl/session-prompt.ts";
+import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
+import { loadMemoryFiles, liveSystemPrompt } from "../../../src/repl/live-system-prompt.ts";
 import { BUN, REPO } from "../../helpers/paths.ts";
 
 const INSTRUCTIONS_SERVER = join(REPO, "fixtures/sdk-instructions-server.ts");
 
-let pool: McpToolPool | undefined;
+let pool: ServerPool | undefined;
 let dir: string | undefined;
 afterEach(async () => {
   await pool?.closeAll();
@@ -21,12 +21,12 @@ test("the system prompt is made anew at each call: a server's instructions join 
   dir = mkdtempSync(join(tmpdir(), "cat-code-session-prompt-"));
   mkdirSync(join(dir, ".git"));
   writeFileSync(join(dir, "AGENTS.md"), "Always run the linter.");
-  pool = new McpToolPool([
+  pool = new ServerPool([
     parseServerEntry("docs", { command: BUN, args: [INSTRUCTIONS_SERVER, "Search before you fetch."] }, "flag", "test", {}),
     parseServerEntry("silent", { command: BUN, args: [INSTRUCTIONS_SERVER] }, "flag", "test", {}),
   ]);
-  const memory = loadSessionMemory(dir, { CAT_CODE_HOME: join(dir, "no-home") });
-  const prompt = sessionSystemPrompt({ cwd: dir, memory, pool });
+  const memory = loadMemoryFiles(dir, { CAT_CODE_HOME: join(dir, "no-home") });
+  const prompt = liveSystemPrompt({ cwd: dir, memory, pool });
 
   const before = prompt();
   expect(before).toContain(`<memory-file path="${join(dir, "AGENTS.md")}">\nAlways run the linter.\n</memory-file>`);

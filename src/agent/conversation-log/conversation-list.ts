@@ -1,9 +1,9 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { readSession, type ReadSession } from "./read-session.ts";
-import { SESSION_ID, sessionsFolder } from "./session-paths.ts";
+import { readConversationLog, type LoggedConversation } from "./read-conversation-log.ts";
+import { CONVERSATION_ID, conversationLogsFolder } from "./conversation-log-paths.ts";
 
-export interface SessionSummary {
+export interface ConversationSummary {
   id: string;
   path: string;
   modified: Date;
@@ -11,18 +11,18 @@ export interface SessionSummary {
   firstPrompt: string;
   messageCount: number;
   /** The file as read for the list, so resuming it does not read it again. */
-  read: ReadSession;
+  read: LoggedConversation;
 }
 
 /** How many sessions the list reads: each is replayed to count its messages. */
-export const LISTED_SESSIONS = 20;
+export const LISTED_CONVERSATIONS = 20;
 
 /** This folder's sessions, the most recently changed first; files without a message are left out. */
-export function listSessions(home: string, cwd: string, limit = LISTED_SESSIONS): SessionSummary[] {
-  const folder = sessionsFolder(home, cwd);
+export function listConversations(home: string, cwd: string, limit = LISTED_CONVERSATIONS): ConversationSummary[] {
+  const folder = conversationLogsFolder(home, cwd);
   let names: string[];
   try {
-    names = readdirSync(folder).filter((name) => SESSION_ID.test(name.replace(/\.jsonl$/, "")) && name.endsWith(".jsonl"));
+    names = readdirSync(folder).filter((name) => CONVERSATION_ID.test(name.replace(/\.jsonl$/, "")) && name.endsWith(".jsonl"));
   } catch {
     return [];
   }
@@ -37,20 +37,20 @@ export function listSessions(home: string, cwd: string, limit = LISTED_SESSIONS)
     }
   });
   files.sort((a, b) => (b.order > a.order ? 1 : b.order < a.order ? -1 : 0));
-  const sessions: SessionSummary[] = [];
+  const conversations: ConversationSummary[] = [];
   for (const file of files) {
-    if (sessions.length >= limit) break;
-    const read = readSession(file.path);
+    if (conversations.length >= limit) break;
+    const read = readConversationLog(file.path);
     if (read.messages.length === 0) continue;
-    sessions.push({ id: file.id, path: file.path, modified: file.modified, firstPrompt: read.firstPrompt ?? "", messageCount: read.messages.length, read });
+    conversations.push({ id: file.id, path: file.path, modified: file.modified, firstPrompt: read.firstPrompt ?? "", messageCount: read.messages.length, read });
   }
-  return sessions;
+  return conversations;
 }
 
 /** The session with this id in this folder, if there is one. */
-export function findSession(home: string, cwd: string, id: string): string | undefined {
-  if (!SESSION_ID.test(id)) return undefined;
-  const path = join(sessionsFolder(home, cwd), `${id}.jsonl`);
+export function findConversation(home: string, cwd: string, id: string): string | undefined {
+  if (!CONVERSATION_ID.test(id)) return undefined;
+  const path = join(conversationLogsFolder(home, cwd), `${id}.jsonl`);
   try {
     return statSync(path).isFile() ? path : undefined;
   } catch {

@@ -4,9 +4,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Conversation } from "../../../../src/agent/conversation.ts";
-import { ENDED_MID_CALL, readSession } from "../../../../src/agent/session/read-session.ts";
-import { SessionFile, type UsageSource } from "../../../../src/agent/session/session-file.ts";
-import { findSession, listSessions } from "../../../../src/agent/session/session-list.ts";
+import { ENDED_MID_CALL, readConversationLog } from "../../../../src/agent/conversation-log/read-conversation-log.ts";
+import { ConversationLog, type UsageSource } from "../../../../src/agent/conversation-log/conversation-log.ts";
+import { findConversation, listConversations } from "../../../../src/agent/conversation-log/conversation-list.ts";
 import type { TokenUsage } from "../../../../src/agent/usage.ts";
 
 let home: string;
@@ -22,9 +22,9 @@ afterEach(async () => {
 
 const tokens = (input: number, output: number): TokenUsage => ({ input, output, cacheRead: 0, cacheWrite: 0 });
 
-/** A conversation of two prompts, one with a tool call, saved through a SessionFile. */
-function savedSession(): { file: SessionFile; conversation: Conversation; usage: UsageSource } {
-  const file = SessionFile.create({ home, cwd, model: "claude-test" });
+/** A conversation of two prompts, one with a tool call, saved through a ConversationLog. */
+function savedConversation(): { file: ConversationLog; conversation: Conversation; usage: UsageSource } {
+  const file = ConversationLog.create({ home, cwd, model: "claude-test" });
   const conversation = new Conversation();
   const usage: UsageSource = { onAdd: undefined };
   file.attach(conversation, usage);
@@ -39,9 +39,9 @@ function savedSession(): { file: SessionFile; conversation: Conversation; usage:
 }
 
 test("a session read back is the conversation and the usage as they were saved", () => {
-  const { file, conversation } = savedSession();
+  const { file, conversation } = savedConversation();
   file.close();
-  const read = readSession(file.path);
+  const read = readConversationLog(file.path);
   expect(read.warnings).toEqual([]);
   expect(read.messages).toEqual(conversation.snapshot());
   expect(read.usage).toEqual([
@@ -52,7 +52,7 @@ test("a session read back is the conversation and the usage as they were saved",
 });
 
 test("the file is 0600 in a 0700 folder under sessions/<project-hash>/", () => {
-  const { file } = savedSession();
+  const { file } = savedConversation();
   file.close();
   expect(statSync(file.path).mode & 0o777).toBe(0o600);
   expect(statSync(dirname(file.path)).mode & 0o777).toBe(0o700);
@@ -61,19 +61,19 @@ test("the file is 0600 in a 0700 folder under sessions/<project-hash>/", () => {
 });
 
 test("nothing is written before the conversation changes", () => {
-  const file = SessionFile.create({ home, cwd, model: "claude-test" });
+  const file = ConversationLog.create({ home, cwd, model: "claude-test" });
   file.attach(new Conversation(), { onAdd: undefined });
   file.close();
-  expect(listSessions(home, cwd)).toEqual([]);
+  expect(listConversations(home, cwd)).toEqual([]);
   expect(() => statSync(file.path)).toThrow();
 });
 
 test("a cut last line: resumed up to the last complete line, with a warning", () => {
-  const { file } = savedSession();
+  const { file } = savedConversation();
   file.close();
   const whole = readFileSync(file.path, "utf8");
   writeFileSync(file.path, whole.slice(0, whole.length - 8));
-  const read = readSession(file.path);
+  const read = readConversationLog(file.path);
   expect(read.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
   expect(read.warnings).toHaveLength(1);
   expect(read.warnings[0]).toContain("its last line is cut short; resumed up to line");
@@ -81,12 +81,12 @@ test("a cut last line: resumed up to the last complete line, with a warning", ()
 });
 
 test("a line of garbage in the middle: what came before it, a warning naming the line", () => {
-  const { file } = savedSession();
+  const { file } = savedConversation();
   file.close();
   const lines = readFileSync(file.path, "utf8").split("\n");
   lines.splice(3, 0, '{"type":"push","message":{"role":"user"'); // line 4: cut JSON
   writeFileSync(file.path, lines.join("\n"));
-  const read = readSession(file.path);
+  const read = readConversationLog(file.path);
   expect(read.warnings).toEqual([`session ${file.id}.jsonl: line 4 is not a valid session line; resumed up to line 3`]);
   // The conversation ends in the tool call (line 3), which is answered so the API takes it.
   expect(read.messages).toHaveLength(3);
@@ -95,22 +95,22 @@ test("a line of garbage in the middle: what came before it, a warning naming the
 });
 
 test("a line over the limit and a file over the limit are warnings, never read into memory", () => {
-  const { file } = savedSession();
+  const { file } = savedConversation();
   file.close();
   appendFileSync(file.path, `${JSON.stringify({ type: "push", message: { role: "assistant", content: [{ type: "text", text: "x".repeat(5000) }] } })}\n`);
-  const long = readSession(file.path, { maxLineBytes: 4096, maxFileBytes: 1 << 20 });
+  const long = readConversationLog(file.path, { maxLineBytes: 4096, maxFileBytes: 1 << 20 });
   expect(long.warnings[0]).toMatch(/line 9 is over 4\.0 KB; resumed up to line 8/);
   expect(long.messages.at(-1)).toMatchObject({ role: "user" });
-  const large = readSession(file.path, { maxLineBytes: 1 << 20, maxFileBytes: 2048 });
+  const large = readConversationLog(file.path, { maxLineBytes: 1 << 20, maxFileBytes: 2048 });
   expect(large.messages).toEqual([]);
   expect(large.warnings[0]).toMatch(/over the 2\.0 KB a session may have: not read/);
 });
 
 test("resuming a clean file appends to it under the same id; a corrupt one goes on in a new file", () => {
-  const { file } = savedSession();
+  const { file } = savedConversation();
   file.close();
-  const read = readSession(file.path);
-  const again = SessionFile.resume(file.path, read, { home, cwd, model: "claude-test" });
+  const read = readConversationLog(file.path);
+  const again = ConversationLog.resume(file.path, read, { home, cwd, model: "claude-test" });
   expect(again.id).toBe(file.id);
   const conversation = new Conversation();
   conversation.load(read.messages);
@@ -118,36 +118,36 @@ test("resuming a clean file appends to it under the same id; a corrupt one goes 
   again.attach(conversation, usage);
   conversation.addAssistant([{ type: "text", text: "You are welcome.", citations: null }]);
   again.close();
-  expect(readSession(file.path).messages).toEqual(conversation.snapshot());
+  expect(readConversationLog(file.path).messages).toEqual(conversation.snapshot());
 
   appendFileSync(file.path, "not json\n");
-  const corrupt = readSession(file.path);
-  const forked = SessionFile.resume(file.path, corrupt, { home, cwd, model: "claude-test" });
+  const corrupt = readConversationLog(file.path);
+  const forked = ConversationLog.resume(file.path, corrupt, { home, cwd, model: "claude-test" });
   forked.close();
   expect(forked.id).not.toBe(file.id);
-  const copy = readSession(forked.path);
+  const copy = readConversationLog(forked.path);
   expect(copy.messages).toEqual(conversation.snapshot());
   expect(copy.usage).toEqual(corrupt.usage);
   expect(copy.warnings).toEqual([]);
 });
 
 test("the list: newest first, with the first prompt and the message count; ids are checked before they become paths", () => {
-  const first = savedSession().file;
+  const first = savedConversation().file;
   first.close();
   // An hour older, so the order does not hang on the file system's clock.
   const anHourAgo = new Date(Date.now() - 3_600_000);
   utimesSync(first.path, anHourAgo, anHourAgo);
-  const second = SessionFile.create({ home, cwd, model: "claude-test" });
+  const second = ConversationLog.create({ home, cwd, model: "claude-test" });
   const conversation = new Conversation();
   second.attach(conversation, { onAdd: undefined });
   conversation.addUserText("second session");
   second.close();
-  const list = listSessions(home, cwd);
+  const list = listConversations(home, cwd);
   expect(list.map((s) => [s.id, s.firstPrompt, s.messageCount])).toEqual([
     [second.id, "second session", 1],
     [first.id, "list the files", 5],
   ]);
-  expect(findSession(home, cwd, first.id)).toBe(first.path);
-  expect(findSession(home, cwd, "../../etc/passwd")).toBeUndefined();
-  expect(listSessions(home, join(cwd, "elsewhere"))).toEqual([]);
+  expect(findConversation(home, cwd, first.id)).toBe(first.path);
+  expect(findConversation(home, cwd, "../../etc/passwd")).toBeUndefined();
+  expect(listConversations(home, join(cwd, "elsewhere"))).toEqual([]);
 });

@@ -7,7 +7,7 @@ import { join } from "node:path";
  * folder's real path, so two names of one folder share their sessions and the path itself (which
  * may say more than it should) is not spelled out in a directory name.
  */
-export function sessionsFolder(home: string, cwd: string): string {
+export function conversationLogsFolder(home: string, cwd: string): string {
   return join(home, "sessions", projectHash(cwd));
 }
 
@@ -22,8 +22,8 @@ export function projectHash(cwd: string): string {
 }
 
 /** Session ids are UUIDs; anything else given as an id is refused before it becomes a path. */
-export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const CONVERSATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function sessionPath(home: string, cwd: string, id: string): string {
-  return join(sessionsFolder(home, cwd), `${id}.jsonl`);
+export function conversationLogPath(home: string, cwd: string, id: string): string {
+  return join(conversationLogsFolder(home, cwd), `${id}.jsonl`);
 }

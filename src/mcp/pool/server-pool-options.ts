@@ -6,7 +6,7 @@ import type { ServerConnectionOptions } from "./server-connection.ts";
  * How a pool is made: what its servers may ask and are told, and the seams tests use. The options
  * every server's connection shares are ServerConnectionOptions' (the pool hands them on).
  */
-export interface ToolPoolOptions extends Pick<ServerConnectionOptions, "createTransport" | "auth" | "roots" | "watchChanges" | "onWarning" | "clock"> {
+export interface ServerPoolOptions extends Pick<ServerConnectionOptions, "createTransport" | "auth" | "roots" | "watchChanges" | "onWarning" | "clock"> {
   /**
    * Answers the servers' questions (elicitation). Only a pool made with one declares the capability;
    * a front end with a terminal takes them over later (`pool.answerQuestionsWith`).

@@ -1,6 +1,6 @@
 import type { AgentLoop } from "../agent/agent-loop.ts";
-import { openSessionFile, recordInto, type ResumedSession } from "../agent/session/session-recording.ts";
-import type { SessionFile } from "../agent/session/session-file.ts";
+import { openConversationLog, recordInto, type ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
+import type { ConversationLog } from "../agent/conversation-log/conversation-log.ts";
 import { resumedLines } from "../terminal/resumed-view.ts";
 
 /**
@@ -8,12 +8,12 @@ import { resumedLines } from "../terminal/resumed-view.ts";
  * (a missing key matters only then), so recording starts when it is; what a resumed session said
  * is shown at once, compactly, under the banner.
  */
-export class ReplSession {
+export class ReplRecording {
   /** None without a home to save in (a REPL driven in-process by a test). */
-  private readonly file: SessionFile | undefined;
+  private readonly file: ConversationLog | undefined;
 
-  constructor(private readonly options: { home?: string; cwd: string; model: string; resumed?: ResumedSession; onError: (line: string) => void }) {
-    this.file = options.home === undefined ? undefined : openSessionFile({ ...options, home: options.home });
+  constructor(private readonly options: { home?: string; cwd: string; model: string; resumed?: ResumedConversation; onError: (line: string) => void }) {
+    this.file = options.home === undefined ? undefined : openConversationLog({ ...options, home: options.home });
   }
 
   /** Called once, when the agent is made: loads the resumed conversation into it and starts saving. */

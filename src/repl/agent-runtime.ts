@@ -8,15 +8,15 @@ import type { UsageMeter } from "../agent/usage-meter.ts";
 import type { ProjectMemory } from "../agent/project-memory.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
-import { ListMcpResourcesTool, type McpToolPool, ReadMcpResourceTool } from "../mcp/index.ts";
+import { ListMcpResourcesTool, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
 import { summarizeMcpStartup, type McpStartupSummary } from "./mcp-startup.ts";
-import { loadSessionMemory, sessionSystemPrompt } from "./session-prompt.ts";
+import { loadMemoryFiles, liveSystemPrompt } from "./live-system-prompt.ts";
 import { ServerNotes } from "./server-notes.ts";
 
-export interface AgentSessionOptions {
+export interface AgentRuntimeOptions {
   model: string;
   cwd: string;
-  pool: McpToolPool;
+  pool: ServerPool;
   permissions: PermissionGate;
   maxTurns?: number;
   retry?: Partial<RetryPolicy>;
@@ -35,9 +35,9 @@ export interface AgentSessionOptions {
  * are up, the MCP tools; the pool that owns the servers; and the agent, made when first needed, so
  * that a missing API key only matters when a prompt is sent.
  */
-export class AgentSession {
+export class AgentRuntime {
   readonly registry = new ToolRegistry();
-  readonly pool: McpToolPool;
+  readonly pool: ServerPool;
   /** The memory files in the system prompt, read at start (`/memory`). */
   readonly memory: ProjectMemory;
   /** What the model is told in its next turn of servers that went away or came back. */
@@ -49,9 +49,9 @@ export class AgentSession {
     new ReadMcpResourceTool(() => this.pool.serversOffering("resources")),
   ];
 
-  constructor(private readonly options: AgentSessionOptions) {
+  constructor(private readonly options: AgentRuntimeOptions) {
     this.pool = options.pool;
-    this.memory = loadSessionMemory(options.cwd, options.env);
+    this.memory = loadMemoryFiles(options.cwd, options.env);
     for (const tool of createBuiltinTools({ cwd: options.cwd })) this.registry.register(tool);
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
@@ -128,7 +128,7 @@ export class AgentSession {
       model: this.options.model,
       registry: this.registry,
       permissions: this.options.permissions,
-      system: sessionSystemPrompt({ cwd: this.options.cwd, memory: this.memory, pool: this.pool }),
+      system: liveSystemPrompt({ cwd: this.options.cwd, memory: this.memory, pool: this.pool }),
       thinking: this.options.thinking,
       autoCompact: this.options.autoCompact,
       maxTokens: this.options.maxTokens,

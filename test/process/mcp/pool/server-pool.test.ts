@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ToolRegistry } from "../../../../src/agent/tool-registry.ts";
 import type { ServerEntry } from "../../../../src/mcp/config/server-config.ts";
-import { McpToolPool } from "../../../../src/mcp/pool/tool-pool.ts";
+import { ServerPool } from "../../../../src/mcp/pool/server-pool.ts";
 import { initializeHandler, MemoryTransport } from "../../../helpers/memory-transport.ts";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -16,9 +16,9 @@ const stdio = (name: string, command: string, args: string[] = [], extra: object
   config: { type: "stdio", command, args, env: {}, ...extra },
 });
 
-describe("McpToolPool", () => {
+describe("ServerPool", () => {
   test("one server's failure never touches another; status lists every configured server", async () => {
-    const pool = new McpToolPool([
+    const pool = new ServerPool([
       stdio("echo", ECHO_SERVER),
       stdio("missing", "/no/such/command"),
       stdio("crashy", BUN, [CHAOS_SERVER, "--crash=before-handshake"]),
@@ -47,7 +47,7 @@ describe("McpToolPool", () => {
 
   test("servers connect in parallel: the wall time is about the slowest, not the sum", async () => {
     const entries = Array.from({ length: 6 }, (_, i) => stdio(`slow${i}`, BUN, [CHAOS_SERVER, "--slow-ms=1500"]));
-    const pool = new McpToolPool(entries);
+    const pool = new ServerPool(entries);
     const started = performance.now();
     await pool.connectAll();
     const elapsed = performance.now() - started;
@@ -59,7 +59,7 @@ describe("McpToolPool", () => {
 
   test("two tools that map to the same name are both kept, told apart, with a warning", async () => {
     const tools = [{ name: "read.file" }, { name: "read_file" }];
-    const pool = new McpToolPool([stdio("fs", "unused")], {
+    const pool = new ServerPool([stdio("fs", "unused")], {
       createTransport: () => new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools }) }),
     });
     await pool.connectAll();
@@ -74,7 +74,7 @@ describe("McpToolPool", () => {
   test("includeTools and excludeTools filter what is registered", async () => {
     const tools = [{ name: "a" }, { name: "b" }, { name: "c" }];
     const make = () => new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools }) });
-    const pool = new McpToolPool([stdio("inc", "x", [], { includeTools: ["a", "c"] }), stdio("exc", "x", [], { excludeTools: ["a"] })], {
+    const pool = new ServerPool([stdio("inc", "x", [], { includeTools: ["a", "c"] }), stdio("exc", "x", [], { excludeTools: ["a"] })], {
       createTransport: make,
     });
     await pool.connectAll();
@@ -85,7 +85,7 @@ describe("McpToolPool", () => {
 
   test("closeAll closes every client and is safe to call twice", async () => {
     const transports: MemoryTransport[] = [];
-    const pool = new McpToolPool([stdio("a", "x"), stdio("b", "x")], {
+    const pool = new ServerPool([stdio("a", "x"), stdio("b", "x")], {
       createTransport: () => {
         const t = new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [] }) });
         transports.push(t);
@@ -103,17 +103,17 @@ describe("server descriptions", () => {
     const { parseServerEntry } = await import("../../../../src/mcp/config/load-config.ts");
     const entry = parseServerEntry("s", { command: ECHO_SERVER, args: ["--token", "${TOKEN}"] }, "user", "test", { TOKEN: "s3cret" });
     expect(entry.ok && entry.config.args).toEqual(["--token", "s3cret"]);
-    const pool = new McpToolPool([entry]);
+    const pool = new ServerPool([entry]);
     expect(pool.status()[0]?.description).toBe(`stdio: ${ECHO_SERVER} --token \${TOKEN}`);
     const http = parseServerEntry("h", { url: "https://${HOST}/mcp?key=${KEY}" }, "user", "test", { HOST: "example.com", KEY: "k3y" });
-    expect(new McpToolPool([http]).status()[0]?.description).toBe("http: https://${HOST}/mcp?key=${KEY}");
+    expect(new ServerPool([http]).status()[0]?.description).toBe("http: https://${HOST}/mcp?key=${KEY}");
   });
 });
 
 describe("tools that change while connected", () => {
   test("tools/list_changed re-lists the server's tools and replaces them in the registry", async () => {
     const changes: string[][] = [];
-    const pool = new McpToolPool([stdio("grower", BUN, [CHAOS_SERVER, "--growing"])]);
+    const pool = new ServerPool([stdio("grower", BUN, [CHAOS_SERVER, "--growing"])]);
     pool.on("tools-changed", ({ server, tools }) => changes.push([server, ...tools.map((t) => t.name)]));
     try {
       await pool.connectAll();
@@ -143,7 +143,7 @@ describe("tools that change while connected", () => {
     const record = join(dir, "received.jsonl");
     const listings = () => (existsSync(record) ? readFileSync(record, "utf8").split("\n").filter((line) => line.includes('"tools/list"')).length : 0);
     const changes: string[][] = [];
-    const pool = new McpToolPool([stdio("chatty", BUN, [CHAOS_SERVER, "--growing", "--announce-every=20", `--record=${record}`])]);
+    const pool = new ServerPool([stdio("chatty", BUN, [CHAOS_SERVER, "--growing", "--announce-every=20", `--record=${record}`])]);
     pool.on("tools-changed", ({ server, tools }) => changes.push([server, ...tools.map((t) => t.name)]));
     try {
       await pool.connectAll();

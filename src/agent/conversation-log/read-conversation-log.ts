@@ -3,12 +3,12 @@ import type { MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resou
 import { formatBytes } from "../../system/format-bytes.ts";
 import type { TokenUsage } from "../usage.ts";
 import { boundedLines, type LineLimits } from "./bounded-lines.ts";
-import { decodeLine } from "./session-line.ts";
+import { decodeLine } from "./conversation-log-line.ts";
 
 /** A conversation grows a line per change; these hold a long afternoon with room, and stop a runaway file. */
-export const DEFAULT_SESSION_LIMITS: LineLimits = { maxLineBytes: 32 * 1024 * 1024, maxFileBytes: 256 * 1024 * 1024 };
+export const DEFAULT_CONVERSATION_LOG_LIMITS: LineLimits = { maxLineBytes: 32 * 1024 * 1024, maxFileBytes: 256 * 1024 * 1024 };
 
-export interface ReadSession {
+export interface LoggedConversation {
   messages: MessageParam[];
   usage: Array<{ model: string; usage: TokenUsage }>;
   /** The model of the last request, else the one the session started with. */
@@ -31,8 +31,8 @@ export interface ReadSession {
  * short by a crash, a corrupt byte) and keeps what came before, with a warning that names the file
  * and the line: resuming a conversation up to a point is worth more than refusing it.
  */
-export function readSession(path: string, limits: LineLimits = DEFAULT_SESSION_LIMITS): ReadSession {
-  const read: ReadSession = { messages: [], usage: [], warnings: [], clean: true, repaired: false };
+export function readConversationLog(path: string, limits: LineLimits = DEFAULT_CONVERSATION_LOG_LIMITS): LoggedConversation {
+  const read: LoggedConversation = { messages: [], usage: [], warnings: [], clean: true, repaired: false };
   const name = basename(path);
   let lastGood = 0;
   try {
@@ -86,7 +86,7 @@ export function readSession(path: string, limits: LineLimits = DEFAULT_SESSION_L
   return read;
 }
 
-function stop(read: ReadSession, what: string, name: string, lastGood: number): void {
+function stop(read: LoggedConversation, what: string, name: string, lastGood: number): void {
   read.clean = false;
   read.warnings.push(`session ${name}: ${what}; resumed up to ${lastGood ? `line ${lastGood}` : "its start"}`);
 }

@@ -12,27 +12,27 @@ const Message = v.object({ role: v.picklist(["user", "assistant"]), content: v.u
 const Count = v.pipe(v.number(), v.finite(), v.minValue(0));
 const Usage = v.object({ input: Count, output: Count, cacheRead: Count, cacheWrite: Count });
 
-export const SessionLine = v.variant("type", [
+export const ConversationLogLine = v.variant("type", [
   v.object({ type: v.literal("session"), version: v.literal(1), id: v.string(), cwd: v.string(), model: v.string(), created: v.string() }),
   v.object({ type: v.literal("push"), message: Message }),
   v.object({ type: v.literal("update-last"), message: Message }),
   v.object({ type: v.literal("reset"), messages: v.array(Message) }),
   v.object({ type: v.literal("usage"), model: v.string(), usage: Usage }),
 ]);
-export type SessionLine = v.InferOutput<typeof SessionLine>;
+export type ConversationLogLine = v.InferOutput<typeof ConversationLogLine>;
 
-export function encodeLine(line: SessionLine | { type: "push" | "update-last"; message: MessageParam } | { type: "reset"; messages: MessageParam[] } | { type: "usage"; model: string; usage: TokenUsage }): string {
+export function encodeLine(line: ConversationLogLine | { type: "push" | "update-last"; message: MessageParam } | { type: "reset"; messages: MessageParam[] } | { type: "usage"; model: string; usage: TokenUsage }): string {
   return `${JSON.stringify(line)}\n`;
 }
 
 /** The line parsed and checked; undefined when it is not a session line (garbage, a cut line). */
-export function decodeLine(text: string): SessionLine | undefined {
+export function decodeLine(text: string): ConversationLogLine | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  const parsed = v.safeParse(SessionLine, value);
+  const parsed = v.safeParse(ConversationLogLine, value);
   return parsed.success ? parsed.output : undefined;
 }

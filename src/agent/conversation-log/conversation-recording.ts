@@ -1,0 +1,27 @@
+import type { Conversation } from "../conversation.ts";
+import type { UsageMeter } from "../usage-meter.ts";
+import type { LoggedConversation } from "./read-conversation-log.ts";
+import { ConversationLog, type ConversationLogOptions } from "./conversation-log.ts";
+
+/** A session to go on with: its file and what was read from it. */
+export interface ResumedConversation {
+  path: string;
+  read: LoggedConversation;
+}
+
+/** The file this run saves to: a new one, or the resumed session's (see ConversationLog.resume). */
+export function openConversationLog(options: ConversationLogOptions & { resumed?: ResumedConversation }): ConversationLog {
+  return options.resumed ? ConversationLog.resume(options.resumed.path, options.resumed.read, options) : ConversationLog.create(options);
+}
+
+/**
+ * Starts saving an agent's conversation and usage, after loading a resumed session's into it (so
+ * /cost counts the earlier requests too). Loading reports no change: the file has them already.
+ */
+export function recordInto(file: ConversationLog, agent: { conversation: Conversation; usage: UsageMeter }, resumed?: ResumedConversation): void {
+  if (resumed) {
+    agent.conversation.load(resumed.read.messages);
+    agent.usage.restore(resumed.read.usage);
+  }
+  file.attach(agent.conversation, agent.usage);
+}
