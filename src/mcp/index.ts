@@ -1,7 +1,7 @@
 /**
  * src/mcp's front door: what the layers above (cli, repl, keeper, terminal) may use of MCP, and
  * nothing more. They import from here, from config/* (mcp.json, settings files) and protocol.ts
- * (wire types); test/structure/layers.test.ts holds them to it. Importing this file evaluates all
+ * (wire types); test/unit/structure/layers.test.ts holds them to it. Importing this file evaluates all
  * of src/mcp: the values the commands a keeper serves need also come through two light sides,
  * light-index.ts and text-index.ts, so that those commands do not load the pool.
  */
