@@ -93,8 +93,8 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     process.exitCode = await runPrint({ ...common, prompt: text, outputFormat, rules, startupTimeoutMs: startupTimeout(process.env.CAT_CODE_MCP_STARTUP_TIMEOUT) });
     return;
   }
-  const { runRepl } = await import("../repl/repl.ts");
-  process.exitCode = await runRepl({ ...common, firstPrompt: prompt });
+  const { ReplController } = await import("../repl/repl-controller.ts");
+  process.exitCode = await new ReplController({ ...common, firstPrompt: prompt }).run();
 }
 
 /** The words left after the flags: one prompt, quoted. Several words are more likely a typo'd command. */

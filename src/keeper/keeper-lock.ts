@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
-import { breakLock, releaseLock, staleLockToken } from "../mcp/config/file-lock.ts";
+import { breakLock, releaseLock, staleLockToken } from "../config/file-lock.ts";
 import type { Clock } from "../system/clock.ts";
 import { pause } from "./keeper-pause.ts";
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { catCodeHome } from "../mcp/config/load-config.ts";
+import { catCodeHome } from "../config/app-home.ts";
 
 /**
  * Where the connection keeper lives, all in `$CAT_CODE_HOME/run/` (a folder of mode 0700, owned by

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { catCodeHome } from "../mcp/config/load-config.ts";
+import { catCodeHome } from "../config/app-home.ts";
 
 const KEPT_LINES = 1000;
 

@@ -1,6 +1,6 @@
 import { loadProjectMemory, type ProjectMemory } from "../agent/project-memory.ts";
 import { systemPrompt, type ServerInstructions } from "../agent/system-prompt.ts";
-import { catCodeHome } from "../mcp/config/load-config.ts";
+import { catCodeHome } from "../config/app-home.ts";
 import type { ServerPool } from "../mcp/index.ts";
 
 type Env = Record<string, string | undefined>;

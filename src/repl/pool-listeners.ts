@@ -1,7 +1,8 @@
-import type { ElicitationHandler, ServerPool } from "../mcp/index.ts";
+import type { ElicitationHandler, ServerPool, ServerEvent } from "../mcp/index.ts";
 import type { ToolDefinition } from "../mcp/protocol.ts";
 import { ServerLogLines } from "../terminal/server-log-lines.ts";
-import { serverEventLine } from "./server-event-lines.ts";
+import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { reasonHeadline } from "./mcp-table.ts";
 
 /** What a front end (the REPL, print mode) hears of the pool while a session runs. */
 export interface PoolListeners {
@@ -41,4 +42,28 @@ export function listenToPool(pool: ServerPool, listeners: PoolListeners): { rese
     );
   }
   return { resetLogLines: () => logLines.reset(), detach: () => stops.forEach((stop) => stop()) };
+}
+
+/**
+ * The REPL's line for a server that went away or came back by itself; undefined for what other
+ * lines already say (the startup summary, `/mcp reconnect`'s own answer, a sign-in's).
+ */
+function serverEventLine(event: ServerEvent): string | undefined {
+  const name = sanitizeForTerminal(event.server);
+  switch (event.kind) {
+    case "lost": {
+      const reason = sanitizeForTerminal(reasonHeadline(event.status.reason));
+      const next = event.restartInMs === undefined ? `/mcp reconnect ${name} restarts it` : `restarting it in ${formatDelay(event.restartInMs)}`;
+      return `MCP server '${name}' failed: ${reason}; its tools are gone (${next})`;
+    }
+    case "connected":
+      return event.after === "restart" ? `MCP server '${name}' restarted: ${event.status.tools.length} tool(s)` : undefined;
+    case "not-connected":
+      if (event.after !== "restart") return undefined;
+      return `MCP server '${name}' could not be restarted: ${sanitizeForTerminal(firstLine("reason" in event.status ? event.status.reason : event.status.state))} (/mcp reconnect ${name} tries again)`;
+  }
+}
+
+function formatDelay(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

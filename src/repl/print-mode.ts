@@ -9,7 +9,7 @@ import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { StatusLine } from "../terminal/status-line.ts";
-import { firstLine } from "../terminal/terminal-text.ts";
+import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { log } from "../log.ts";
 import type { ServerPool } from "../mcp/index.ts";
 import { AgentRuntime } from "./agent-runtime.ts";
@@ -18,9 +18,9 @@ import { signInNote } from "./mcp-startup.ts";
 import { cliLoginHint } from "../terminal/render-status.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
 import { expandResourceMentions } from "./resource-mentions.ts";
-import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { resultObject, StreamJsonEvents, writeJsonLine, type OutputFormat, type PrintResult } from "./print-output.ts";
-import { usageSince } from "./run-usage.ts";
+import { costOf, type UsageMeter } from "../agent/usage-meter.ts";
+import { addUsage, emptyUsage, type TokenUsage } from "../agent/usage.ts";
 
 export interface PrintOptions {
   prompt: string;
@@ -178,4 +178,29 @@ function counting(observer: AgentObserver, onRequest: (request: number) => void)
 /** One list each: a deny from either source holds over an allow from the other. */
 function combinedRules(settings: PermissionRules | undefined, flags: PermissionRules | undefined): PermissionRules {
   return { allow: [...(settings?.allow ?? []), ...(flags?.allow ?? [])], deny: [...(settings?.deny ?? []), ...(flags?.deny ?? [])] };
+}
+
+type ByModel = ReturnType<UsageMeter["byModel"]>;
+
+/**
+ * What one run used and cost: the meter now, less what it held before (a resumed session's
+ * earlier requests are in it too). The cost is null when a model used has no known price.
+ */
+function usageSince(before: ByModel, meter: UsageMeter): { usage: TokenUsage; costUsd: number | null } {
+  let usage = emptyUsage();
+  let costUsd: number | null = 0;
+  for (const entry of meter.byModel()) {
+    const earlier = before.find((b) => b.model === entry.model)?.usage ?? emptyUsage();
+    const spent: TokenUsage = {
+      input: entry.usage.input - earlier.input,
+      output: entry.usage.output - earlier.output,
+      cacheRead: entry.usage.cacheRead - earlier.cacheRead,
+      cacheWrite: entry.usage.cacheWrite - earlier.cacheWrite,
+    };
+    if (spent.input + spent.output + spent.cacheRead + spent.cacheWrite === 0) continue;
+    usage = addUsage(usage, spent);
+    const cost = costOf(entry.model, spent);
+    costUsd = cost === undefined || costUsd === null ? null : costUsd + cost;
+  }
+  return { usage, costUsd };
 }

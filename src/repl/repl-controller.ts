@@ -36,7 +36,7 @@ import type { Style } from "./tool-call-line.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
 
 const PROMPT = "> ";
-/** What the REPL runs with (see runRepl in repl.ts). */
+/** What the REPL runs with (see ReplController). */
 export interface ReplOptions {
   model: string;
   cwd: string;
@@ -77,8 +77,8 @@ const INSTEAD_QUESTION = "What should cat-code do instead? (your next prompt goe
 type Running = { kind: "turn"; abort: AbortController; renderer: TurnRenderer | undefined } | { kind: "work"; abort: AbortController };
 
 /**
- * The interactive agent. The prompt appears at once; the MCP servers connect in the background and
- * a line says when they are done. A turn can be cancelled with Ctrl-C; Ctrl-C twice at an empty
+ * The interactive agent, `cat-code` without -p. The prompt appears at once; the MCP servers connect
+ * in the background and a line says when they are done. A turn can be cancelled with Ctrl-C; Ctrl-C twice at an empty
  * prompt, Ctrl-D or /exit leaves, and every server is closed on the way out. Its state is explicit
  * (what runs, whether a question holds the terminal, the news waiting for the prompt) and each kind
  * of input has one handler: a line (prompt, `!` command, slash command), Ctrl-C, Esc, a server's question.
@@ -172,7 +172,10 @@ export class ReplController {
     this.reader.onInterrupt(() => this.onInterrupt());
   }
 
-  /** Runs until /exit, Ctrl-D, a confirmed Ctrl-C or the end of piped input; closes everything on the way out. */
+  /**
+   * Runs until /exit, Ctrl-D, a confirmed Ctrl-C or the end of piped input; closes everything on the way
+   * out. Resolves the exit code once the user has left and every server is closed.
+   */
   async run(): Promise<number> {
     // Piped stdin has no raw mode, so Ctrl-C (or kill -INT) arrives as a signal.
     const releaseSignal = claimSignal("SIGINT");

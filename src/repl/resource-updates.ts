@@ -1,7 +1,14 @@
 import { log } from "../log.ts";
+import type { McpClient } from "../mcp/index.ts";
 import { cutText } from "../system/cut-text.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
-import type { ResourceMention } from "./resource-mentions.ts";
+
+/** A resource the user attached (a ResourceMention): its server, its URI and the connection that serves it. */
+interface AttachedResource {
+  server: string;
+  uri: string;
+  client: McpClient;
+}
 
 /**
  * Tells the user when a resource they attached changes, where its server offers subscriptions:
@@ -16,7 +23,7 @@ export class ResourceUpdates {
   constructor(private readonly news: (line: string) => void) {}
 
   /** Resolves once the new subscriptions are in place (the REPL does not wait; a failure is a debug line). */
-  async watch(resources: readonly ResourceMention[]): Promise<void> {
+  async watch(resources: readonly AttachedResource[]): Promise<void> {
     const subscribing: Promise<void>[] = [];
     for (const { server, uri, client } of resources) {
       if (!client.offers("resourceSubscriptions")) continue;

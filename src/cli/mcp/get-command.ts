@@ -2,7 +2,7 @@ import { defineCommand, type ArgsDef } from "citty";
 import { log } from "../../log.ts";
 import { loadConfiguredServers } from "../../mcp/config/configured-servers.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
-import type { ServerStatus } from "../../mcp/index.ts";
+import { CredentialsStore, type ServerStatus } from "../../mcp/index.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { printResult } from "../../terminal/output.ts";
@@ -13,11 +13,11 @@ import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.
 import { serverEnvironment } from "../../system/own-secrets.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
 import { launchRows } from "../../terminal/render-launch.ts";
-import { maskedOAuth } from "../../mcp/config/launch-summary.ts";
-import { maskedEntry } from "./masked-entry.ts";
-import { signInState } from "./sign-in-summary.ts";
+import { maskedOAuth, MASK, visible } from "../../mcp/config/launch-summary.ts";
 import { openPool } from "./open-pool.ts";
 import { loadServerEntries } from "./server-selection.ts";
+import { redactUrl } from "../../system/redact-url.ts";
+import { clockTime } from "../../terminal/clock-time.ts";
 
 const getArgs = {
   name: { type: "positional", required: false, description: "The server's name" },
@@ -132,4 +132,48 @@ function statusRows(entry: ServerEntry, status: ServerStatus): string[][] {
     default:
       return [["status:", state]];
   }
+}
+
+/**
+ * `mcp get --json`'s entry: a project entry as written (its values decide what runs, and are not
+ * the user's secrets); the user's own with every env and header value replaced by `***`, where
+ * tokens live, and a URL without `${VAR}` through redactUrl. Keys stay, so the user still sees
+ * which variables and headers are set. The same rule as launchSummary's: the user's `oauth` block
+ * has its secret masked (maskedOAuth), a project's is shown as written.
+ */
+function maskedEntry(entry: ServerEntry): unknown {
+  const raw = entry.raw;
+  if (!isPlainObject(raw)) return raw;
+  // A project's entry is shown whole, its oauth block too: what it sends is what is approved.
+  if (entry.scope === "project") return raw;
+  const withOAuth = raw.oauth === undefined ? raw : { ...raw, oauth: maskedOAuth(raw.oauth) };
+  const masked: Record<string, unknown> = { ...withOAuth };
+  for (const field of ["env", "headers"]) {
+    const value = masked[field];
+    if (value === undefined) continue;
+    masked[field] = isPlainObject(value) ? Object.fromEntries(Object.keys(value).map((key) => [key, MASK])) : MASK;
+  }
+  if (typeof masked.url === "string" && !masked.url.includes("${")) masked.url = redactUrl(masked.url);
+  return masked;
+}
+
+/**
+ * Whether the store holds tokens for the entry's name and its current url: the only tokens the
+ * entry's server would be sent. Tokens are never shown, only that they exist and what they are for.
+ */
+function signInState(entry: ServerEntry, store = new CredentialsStore()): { signedIn: boolean; row?: [string, string] } {
+  if (!entry.ok || entry.config.type !== "http") return { signedIn: false };
+  const tokens = store.tokens({ server: entry.name, url: entry.config.url });
+  if (tokens) {
+    const parts = [`issuer ${redactUrl(tokens.issuer)}`];
+    if (tokens.scopes?.length) parts.push(`scopes ${tokens.scopes.join(" ")}`);
+    // On the user's own clock, as every other message that says when a token expires.
+    if (tokens.expiresAt !== undefined) parts.push(`${tokens.expiresAt <= Date.now() ? "expired" : "expires"} ${clockTime(tokens.expiresAt)}`);
+    if (tokens.refreshToken !== undefined) parts.push("refreshable");
+    return { signedIn: true, row: ["tokens:", `stored (${visible(parts.join(", "))})`] };
+  }
+  if (store.hasTokens(entry.name)) {
+    return { signedIn: false, row: ["tokens:", `none for this url (those of an earlier url stay until: cat-code mcp logout ${entry.name})`] };
+  }
+  return { signedIn: false, row: ["tokens:", "none"] };
 }

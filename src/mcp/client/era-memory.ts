@@ -1,8 +1,8 @@
 import { join, resolve } from "node:path";
 import * as v from "valibot";
-import { readConfigText } from "../config/config-file-text.ts";
-import { catCodeHome } from "../config/load-config.ts";
-import { updateFile } from "../config/locked-file.ts";
+import { readConfigText } from "../../config/config-file-text.ts";
+import { catCodeHome } from "../../config/app-home.ts";
+import { updateFile } from "../../config/locked-file.ts";
 import { entryFingerprint } from "../config/project-approval.ts";
 import type { ServerConfig } from "../config/server-config.ts";
 import { log } from "../../log.ts";

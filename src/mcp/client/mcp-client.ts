@@ -34,9 +34,9 @@ import { FeatureLists } from "./feature-lists.ts";
 import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 import { announcesListChanges, mayHaveTools, offersFeature, type ServerFeature } from "./server-features.ts";
 import type { Era } from "./version-negotiation.ts";
-import { consumeOwnNotification } from "./own-notifications.ts";
 import { ServerTextMask } from "./masked-server-text.ts";
 import { ServerTools } from "./server-tools.ts";
+import { parseServerLog, type ServerLogEntry } from "./server-log.ts";
 
 export type { BoundEraMemory } from "./era/era-opening.ts";
 export type { ServerFeature } from "./server-features.ts";
@@ -374,4 +374,32 @@ export class McpClient {
       .notify("notifications/roots/list_changed")
       .catch((error: Error) => log.debug(`${this.serverName}: could not send notifications/roots/list_changed: ${error.message}`));
   }
+}
+
+/**
+ * The server notifications a client acts on itself: progress goes to the call holding its token (the
+ * tracker masks its message); a log message, checked, masked with `mask` and bounded, to `onLog`
+ * (the debug log without one). Malformed ones and progress no running call asked for go nowhere,
+ * with a debug line. Returns false for any other notification.
+ */
+function consumeOwnNotification(
+  notification: JsonRpcNotification,
+  server: string,
+  progress: ProgressTracker,
+  onLog: ((entry: ServerLogEntry) => void) | undefined,
+  shown: (text: string, max: number) => string,
+): boolean {
+  switch (notification.method) {
+    case "notifications/progress":
+      if (!progress.handle(notification.params)) log.debug(`${server}: dropped a progress notification no running call asked for`);
+      return true;
+    case "notifications/message": {
+      const entry = parseServerLog(server, notification.params, shown);
+      if (!entry) log.debug(`${server}: dropped a malformed notifications/message`);
+      else if (onLog) onLog(entry);
+      else log.debug(`${server} [${entry.level}] ${entry.data}`);
+      return true;
+    }
+  }
+  return false;
 }

@@ -15,9 +15,6 @@ export function userConfigPath(env: Record<string, string | undefined> = process
   return join(catCodeHome(env), "mcp.json");
 }
 
-// Moved to src/config/app-home.ts; exported here too for the code that still imports it from here.
-export { catCodeHome };
-
 export interface LoadedConfig {
   servers: ServerEntry[];
   /** One line per problem with the file itself; each names the file. The program still starts. */

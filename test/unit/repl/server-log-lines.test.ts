@@ -10,7 +10,7 @@ import { PassThrough } from "node:stream";
 import type { McpClientOptions } from "../../../src/mcp/client/mcp-client.ts";
 import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
 import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
-import { runRepl } from "../../../src/repl/repl.ts";
+import { ReplController } from "../../../src/repl/repl-controller.ts";
 import { initializeHandler, MemoryTransport } from "../../helpers/memory-transport.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
@@ -28,7 +28,7 @@ test("a server's warning is one sanitized line in the REPL; an info message is n
   const output = new PassThrough();
   let shown = "";
   output.on("data", (chunk) => (shown += chunk.toString()));
-  const repl = runRepl({ model: "claude-test", cwd: tempDir(), pool, allowAll: false, input, output });
+  const repl = new ReplController({ model: "claude-test", cwd: tempDir(), pool, allowAll: false, input, output }).run();
 
   const onLog = await waitFor(() => (pool.client("files") as unknown as { options: McpClientOptions } | undefined)?.options.onLog, "the server to connect");
   onLog({ server: "memory: test", level: "info", data: "indexed 3 files" });
