@@ -61,6 +61,18 @@ test("a line longer than the bound is refused and the socket closed, before its 
   expect(client.messages.at(-1)).toEqual({ id: null, error: { code: ErrorCode.InvalidRequest, message: "the command sent a line longer than 1024 bytes", keeper: true } });
 });
 
+test("stop is obeyed though its answer cannot be written: a broken line right behind it ends the socket first", async () => {
+  const { paths, keeper } = await start(undefined, 1024);
+  let stopped = false;
+  void keeper.done.then(() => (stopped = true));
+  const client = await TestKeeperClient.greeted(paths);
+  // One write: the keeper reads stop, then refuses the long line and ends the socket before stop's answer goes out.
+  client.sendLine(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "stop", params: {} })}\n${"x".repeat(2048)}`);
+  await client.closed;
+  await waitFor(() => stopped, "the keeper to stop");
+  expect(existsSync(paths.socket)).toBe(false);
+});
+
 test("a command of the line protocol before JSON-RPC is refused and its socket closed at once, not left waiting", async () => {
   const { paths } = await start();
   const old = await TestKeeperClient.open(paths.socket);
