@@ -49,6 +49,11 @@ export class KeeperClient {
     this.connection = new JsonRpcConnection(this.transport);
     this.connection.onNotification = (notification) => this.event(notification);
     this.connection.onClose = () => this.stopWatching();
+    // The keeper answers a line it will not take (too long, not JSON-RPC) with an error of id null,
+    // then ends the socket: its reason, not the bare close, is why every pending request fails.
+    this.connection.onStrayAnswer = (response) => {
+      if (response.id === null && "error" in response) this.transport.fail(`the connection keeper refused the connection: ${response.error.message}`);
+    };
   }
 
   /** Connects to the socket; rejects when nothing listens there (ENOENT, ECONNREFUSED) or nothing accepts within `timeoutMs`. */

@@ -11,7 +11,7 @@ import { KEEPER_EVENT_METHOD, KEEPER_HEARTBEAT_MS, KeeperRequest, type KeeperEve
 import { KeeperSocketTransport } from "./keeper-socket-transport.ts";
 import type { WarmConnections } from "./warm-connections.ts";
 
-/** What a session needs of the keeper it belongs to. */
+/** What a connection needs of the keeper it belongs to. */
 interface OwningKeeper {
   readonly token: string;
   readonly warm: WarmConnections;
@@ -21,7 +21,7 @@ interface OwningKeeper {
   readonly clock: Clock;
   /** The `ok` of `hello` and of `status` (status adds the connections). */
   identity(): { version: string; pid: number; startedAt: number };
-  /** `stop`: closes every server and exits (after the answer is written). */
+  /** `stop`: closes every server and exits (after the answer is written, or could not be). */
   stop(): void;
 }
 
@@ -45,7 +45,7 @@ export class KeeperConnection {
   /** Connects and calls running: while there are any, a heartbeat goes out. */
   private busy = 0;
   private heartbeat: ClockTimer | undefined;
-  /** What is done once the answer to a request is written: the socket ends after a refusal, the keeper stops after `stop`'s. */
+  /** What is done once the answer to a request is written (or could not be): the socket ends after a refusal, the keeper stops after `stop`'s. */
   private readonly afterAnswer = new Map<RequestId, () => void>();
 
   constructor(
@@ -72,6 +72,9 @@ export class KeeperConnection {
     socket.on("error", () => {});
     socket.on("close", () => {
       this.transport.ended("the command closed the connection");
+      // An answer not yet sent never will be (its send now fails): what was to follow it is done now.
+      for (const then of this.afterAnswer.values()) then();
+      this.afterAnswer.clear();
       for (const call of this.calls.values()) call.abort();
       this.calls.clear();
       host.warm.letGo(this);
@@ -201,8 +204,9 @@ export class KeeperConnection {
   }
 
   private write(line: string, message: JsonRpcMessage): void {
-    if (!this.socket.writable) return;
-    this.socket.write(line);
+    if (this.socket.writable) this.socket.write(line);
+    // What follows an answer is done though the answer could not be written: a command killed
+    // right after sending `stop` still stops the keeper.
     const id = "id" in message && message.id !== null ? message.id : undefined;
     const then = id === undefined || "method" in message ? undefined : this.afterAnswer.get(id);
     if (then === undefined) return;

@@ -14,6 +14,7 @@ import { ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
 import type { ServerStatus } from "../mcp/index.ts";
 import { LoggingLevel } from "../mcp/light-index.ts";
 import { CallToolResult, Implementation, ToolDefinition } from "../mcp/protocol.ts";
+import { isPlainObject } from "../system/plain-object.ts";
 
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */
 export const KEEPER_PROTOCOL = 3;
@@ -36,6 +37,16 @@ const Text = v.pipe(v.string(), v.maxLength(64 * 1024));
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 /** The keeper works from its own folder: a relative path from a command would mean another place. */
 const AbsolutePath = v.pipe(Text, v.check(isAbsolute, "must be an absolute path"));
+/**
+ * Objects taken whole, every own key kept: `v.record` silently drops `__proto__`, `constructor`
+ * and `prototype`, which a tool's arguments or an environment may hold like any other name (a
+ * cold command sends them). The object is the one JSON.parse made: its keys are all its own.
+ */
+const WholeObject = v.custom<Record<string, unknown>>(isPlainObject, "must be an object");
+const StringsObject = v.custom<Record<string, string>>(
+  (value) => isPlainObject(value) && Object.values(value).every((item) => typeof item === "string"),
+  "must be an object of strings",
+);
 
 /**
  * A command's entry, parsed again with the same schema the config file goes through: only a process
@@ -60,7 +71,7 @@ const Entry = v.pipe(
 /** How a stdio server of an entry is started, as the command would start it itself: the keeper's own env and cwd are never used. */
 export const LaunchContext = v.object({
   /** The whole environment of the child, computed by the command (`serverEnvironment(config.env).env`). */
-  env: v.record(v.string(), v.string()),
+  env: StringsObject,
   /** The command's working directory (the child's, unless the entry names a `cwd`). */
   cwd: AbsolutePath,
 });
@@ -101,7 +112,7 @@ export const KeeperRequest = v.variant("op", [
     op: v.literal("call"),
     server: Text,
     tool: Text,
-    arguments: v.record(v.string(), v.unknown()),
+    arguments: WholeObject,
     /** What the server's questions get: as `mcp call --elicitation`. */
     elicitation: v.picklist(["decline", "accept-defaults"]),
   }),

@@ -2,13 +2,12 @@ import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { log } from "../../log.ts";
 import type { McpClient } from "../../mcp/index.ts";
-import { McpError } from "../../mcp/light-index.ts";
 import { formatBytes } from "../../mcp/text-index.ts";
-import { ErrorCode, type Resource, type ResourceTemplate } from "../../mcp/protocol.ts";
+import type { Resource, ResourceTemplate } from "../../mcp/protocol.ts";
 import { printResult } from "../../terminal/output.ts";
 import { alignColumns, sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { featureCommandArgs, splitServerPositionals, withFeatureServers } from "./feature-servers.ts";
-import { cliErrorFor } from "./server-errors.ts";
+import { cliErrorFor, isUnimplemented } from "./server-errors.ts";
 import { jsonForTerminal } from "../../terminal/terminal-json.ts";
 
 const resourcesArgs = {
@@ -72,7 +71,7 @@ async function templatesOf(server: string, client: McpClient): Promise<ResourceT
   try {
     return await client.listResourceTemplates();
   } catch (error) {
-    if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound || error.kind === "not-offered") throw error;
+    if (!isUnimplemented(error)) throw error;
     log.debug(`MCP server '${server}' does not answer resources/templates/list (${error.message}): no templates`);
     return [];
   }

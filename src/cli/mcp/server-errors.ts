@@ -1,6 +1,7 @@
 import { log } from "../../log.ts";
 import type { ServerStatus } from "../../mcp/index.ts";
 import { McpError } from "../../mcp/light-index.ts";
+import { ErrorCode } from "../../mcp/protocol.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { firstLine } from "../../terminal/terminal-text.ts";
 
@@ -46,12 +47,17 @@ function statusError(status: ServerStatus): CliError | undefined {
   }
 }
 
-// The only place the CLI reads McpError's flags.
+// The only place the CLI reads McpError's flags (here and in isUnimplemented below).
 function requestError(error: unknown, what: string): unknown {
   if (!(error instanceof McpError)) return error;
   if (error.kind === "needs-auth") return CliError.needsAuth(error.message);
   if (error.kind === "not-offered") return CliError.usage(error.message);
   return CliError.unavailable(`${what} failed: ${error.message}`);
+}
+
+/** The server answered that it has no such method: not our own refusal of a feature it does not offer. */
+export function isUnimplemented(error: unknown): error is McpError {
+  return error instanceof McpError && error.code === ErrorCode.MethodNotFound && error.kind !== "not-offered";
 }
 
 /**

@@ -27,7 +27,7 @@ export class RequestTimeout {
   private due: number;
   /** The id of the request in flight (each send of it has its own). */
   private id: number | undefined;
-  /** When progress may no longer reset the timer; NaN until the first progress (a silent request never reads the clock). */
+  /** When progress may no longer reset the timer; NaN until the first progress (only progress sets it: a request without any never needs it). */
   private hardStop = Number.NaN;
   private timedOut: McpError | undefined;
   private readonly expire = () => this.fire();

@@ -33,7 +33,7 @@ export class JsonRpcConnection {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Called once when the transport ends by itself (not after `close()`); every pending request has failed with `error`. */
   onClose?: (error: Error) => void;
-  /** Hears an answer to an id no longer pending (a request given up), after the debug line: it may still be news. */
+  /** Hears an answer to an id no longer pending (a request given up) or to none (id null), after the debug line: it may still be news. */
   onStrayAnswer?: (response: JsonRpcResponse) => void;
   /**
    * Whether a request given up (timeout, Ctrl-C) is followed by `notifications/cancelled`. A
@@ -93,12 +93,16 @@ export class JsonRpcConnection {
   private receive(value: unknown): void {
     const classified = classifyMessage(value);
     switch (classified.kind) {
-      case "response":
-        if (!this.pending.settle(classified.message)) {
-          log.debug(`${this.transport.description}: dropped an answer to unknown id ${JSON.stringify(classified.message.id)}`);
-          this.onStrayAnswer?.(classified.message);
-        }
+      case "response": {
+        const { message } = classified;
+        if (this.pending.settle(message)) return;
+        // An error with id null answers a message the peer could not read (JSON-RPC's parse error or
+        // invalid request): it names no request, so none fails; its owner may read more into it.
+        const what = message.id === null && "error" in message ? `an error for no request (${message.error.message})` : `an answer to unknown id ${JSON.stringify(message.id)}`;
+        log.debug(`${this.transport.description}: dropped ${what}`);
+        this.onStrayAnswer?.(message);
         return;
+      }
       case "request":
         void this.answer(classified.message);
         return;

@@ -75,5 +75,11 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
       const { exitCode, stdout } = await runBinary(["mcp", "call", "--url", server.url, "remote", "--json", '{"anything":1}']);
       expect([exitCode, stdout]).toEqual([0, 'called remote {"anything":1}\n']);
     });
+
+    test("argument names an object's prototype has (prototype, constructor, __proto__) are sent like any other", async () => {
+      const args = '{"a":1,"b":2,"prototype":"x","constructor":"y","__proto__":{"z":1}}';
+      const { exitCode, stdout } = await runBinary(["mcp", "call", "--url", freshUrl(), "add", "--json", args]);
+      expect([exitCode, stdout]).toEqual([0, `called add ${args}\n`]);
+    });
   });
 });

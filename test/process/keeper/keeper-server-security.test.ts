@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { KeeperClient } from "../../../src/keeper/keeper-client.ts";
 import { KeeperFolderError } from "../../../src/keeper/keeper-folder.ts";
 import { keeperPaths } from "../../../src/keeper/keeper-paths.ts";
 import { KEEPER_PROTOCOL } from "../../../src/keeper/keeper-protocol.ts";
@@ -59,6 +60,26 @@ test("a line longer than the bound is refused and the socket closed, before its 
   client.sendLine("x".repeat(4096).slice(0, -1) + "x".repeat(10_000));
   await client.closed;
   expect(client.messages.at(-1)).toEqual({ id: null, error: { code: ErrorCode.InvalidRequest, message: "the command sent a line longer than 1024 bytes", keeper: true } });
+});
+
+test("a command whose line the keeper refuses is told why, not just that the socket closed", async () => {
+  const { paths } = await start(undefined, 1024);
+  const client = await KeeperClient.open(paths.socket, { timeoutMs: 5000 });
+  const refused = client.request({ op: "hello", protocol: KEEPER_PROTOCOL, version: "test", token: "x".repeat(2048) });
+  await expect(refused).rejects.toThrow("the connection keeper refused the connection: the command sent a line longer than 1024 bytes");
+  expect(client.closed).toBe(true);
+});
+
+test("stop is obeyed though its answer cannot be written: a broken line right behind it ends the socket first", async () => {
+  const { paths, keeper } = await start(undefined, 1024);
+  let stopped = false;
+  void keeper.done.then(() => (stopped = true));
+  const client = await TestKeeperClient.greeted(paths);
+  // One write: the keeper reads stop, then refuses the long line and ends the socket before stop's answer goes out.
+  client.sendLine(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "stop", params: {} })}\n${"x".repeat(2048)}`);
+  await client.closed;
+  await waitFor(() => stopped, "the keeper to stop");
+  expect(existsSync(paths.socket)).toBe(false);
 });
 
 test("a command of the line protocol before JSON-RPC is refused and its socket closed at once, not left waiting", async () => {

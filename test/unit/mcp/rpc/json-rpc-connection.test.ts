@@ -4,6 +4,7 @@ import type { JsonRpcMessage } from "../../../../src/mcp/protocol.ts";
 import { ErrorCode } from "../../../../src/mcp/protocol.ts";
 import { JsonRpcConnection, MAX_SERVER_REQUESTS_IN_FLIGHT } from "../../../../src/mcp/rpc/json-rpc-connection.ts";
 import type { SendOptions, Transport } from "../../../../src/mcp/transport/transport.ts";
+import { debugLines } from "../../../helpers/debug-lines.ts";
 import { failure } from "../../../helpers/mcp-failure.ts";
 import { waitFor } from "../../../helpers/wait-for.ts";
 
@@ -94,6 +95,16 @@ describe("JsonRpcConnection: requests and answers", () => {
     const later = connection.request("ping");
     wire.deliver({ jsonrpc: "2.0", id: 1, result: {} });
     expect(await later).toEqual({});
+  });
+
+  test("an error with id null (the peer could not read a message) fails no request and is logged with its message", async () => {
+    const { wire, connection } = connected();
+    const answer = connection.request("tools/call");
+    const lines = await debugLines(() => wire.deliver({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: unexpected token" } }));
+    expect(lines).toEqual(["wire: test: dropped an error for no request (Parse error: unexpected token)"]);
+    expect(connection.pendingCount).toBe(1);
+    wire.deliver({ jsonrpc: "2.0", id: 0, result: "ours" });
+    expect(await answer).toBe("ours");
   });
 
   test("a send that fails fails its request with the transport's error", async () => {
