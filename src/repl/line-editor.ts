@@ -99,8 +99,15 @@ export class LineEditor {
     }
   }
 
-  /** Clears the line, keeping the prompt (Ctrl-C on a line with text). */
+  /**
+   * Clears the line, keeping the prompt (Ctrl-C on a line with text). A Tab still waiting for its
+   * completer is dropped with the keys typed after it: they belonged to the discarded line, and a
+   * late answer must not land in the next one. Keys typed from now on start the new line.
+   */
   clear(): void {
+    this.generation++;
+    this.waiting = undefined;
+    this.previousWasTab = false;
     this.buffer.set("");
     if (this.editing) this.render();
   }

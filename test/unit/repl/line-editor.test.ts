@@ -114,3 +114,18 @@ test("wide characters take two columns: one that does not fit starts the next ro
   expect(shown.text).toBe("> a你好你好你好你好\n你Y好");
   expect(shown.cursor).toEqual([3, 1]);
 });
+
+test("Ctrl-C while a Tab waits drops the completion and the keys typed meanwhile; keys typed after it start the new line", async () => {
+  const { editor, keys, screen, entered } = editorAt();
+  let answer: (value: [string[], string]) => void = () => {};
+  editor.start("> ", "", () => new Promise((resolve) => (answer = resolve)));
+  keys("read @do\t");
+  keys("X");
+  // Ctrl-C: the reader's discardLine clears the line.
+  editor.clear();
+  keys("hi");
+  answer([["readme.md"], "do"]);
+  expect((await screen()).text).toBe("> hi");
+  keys("\r");
+  expect(entered).toEqual(["hi"]);
+});
