@@ -126,6 +126,28 @@ test("Ctrl-C while a Tab waits drops the completion and the keys typed meanwhile
   keys("hi");
   answer([["readme.md"], "do"]);
   expect((await screen()).text).toBe("> hi");
-  keys("\r");
+  // Undo goes back to the start of the new line, never into the discarded one.
+  keys("\u001f\u001f");
+  expect((await screen()).text).toBe(">");
+  keys("hi\r");
   expect(entered).toEqual(["hi"]);
+});
+
+test("the keys readline had: Ctrl-_ undoes, Ctrl-^ redoes, Alt+Delete cuts the word after the cursor, Alt+Y goes back through the cuts", async () => {
+  const { editor, keys, screen, entered } = editorAt();
+  editor.start("> ");
+  keys("one two");
+  keys("\u0017");
+  expect((await screen()).text).toBe("> one");
+  keys("\u001f");
+  expect((await screen()).text).toBe("> one two");
+  keys("\u001e");
+  expect((await screen()).text).toBe("> one");
+  keys("\u0001\u001b[3;3~");
+  expect((await screen()).text).toBe(">");
+  // The cuts, newest first: "one ", "two". Ctrl-Y puts back the newest, Alt+Y the one before.
+  keys("\u0019\u001by");
+  expect((await screen()).text).toBe("> two");
+  keys("\r");
+  expect(entered).toEqual(["two"]);
 });
