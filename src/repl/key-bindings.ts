@@ -53,7 +53,11 @@ const BINDINGS: Record<string, EditorCommand> = {
   "\u001b\b": "kill-word-back",
   "\u001bd": "kill-word-forward",
   "\u001b[3;5~": "kill-word-forward",
+  "\u001b[3;3~": "kill-word-forward",
   "\u0019": "yank",
+  "\u001by": "yank-pop",
+  "\u001f": "undo",
+  "\u001e": "redo",
   "\u0014": "transpose",
 };
 

@@ -70,7 +70,7 @@ export class LineEditor {
     this.complete = complete;
     this.previousWasTab = false;
     this.history.restart();
-    this.buffer.set(text);
+    this.buffer.reset(text);
     this.cursorRow = 0;
     this.render();
   }
@@ -99,9 +99,16 @@ export class LineEditor {
     }
   }
 
-  /** Clears the line, keeping the prompt (Ctrl-C on a line with text). */
+  /**
+   * Clears the line, keeping the prompt (Ctrl-C on a line with text). A Tab still waiting for its
+   * completer is dropped with the keys typed after it: they belonged to the discarded line, and a
+   * late answer must not land in the next one. Keys typed from now on start the new line.
+   */
   clear(): void {
-    this.buffer.set("");
+    this.generation++;
+    this.waiting = undefined;
+    this.previousWasTab = false;
+    this.buffer.reset();
     if (this.editing) this.render();
   }
 
@@ -181,7 +188,7 @@ export class LineEditor {
     this.output.write("\r\n");
     this.cursorRow = 0;
     const line = this.buffer.text;
-    this.buffer.set("");
+    this.buffer.reset();
     this.events.enter(line, newlineKey);
   }
 
@@ -207,9 +214,7 @@ export class LineEditor {
     const prefix = commonPrefix(candidates.filter((candidate) => candidate !== ""));
     if (prefix.startsWith(word) && prefix.length > word.length) return this.insert(prefix.slice(word.length));
     if (!word.startsWith(prefix)) {
-      const { text, cursor } = this.buffer;
-      this.buffer.text = text.slice(0, cursor - word.length) + prefix + text.slice(cursor);
-      this.buffer.cursor = cursor - word.length + prefix.length;
+      this.buffer.replaceBefore(word.length, prefix);
       return this.render();
     }
     if (!listIfStuck) return;

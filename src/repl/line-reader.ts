@@ -15,6 +15,11 @@ export interface LineReaderOptions {
   onHistoryLine?: (line: string) => void;
   /** A line entered at a terminal while no read waited (a turn ran): queued as the next prompt. */
   onTypedAhead?: (line: string) => void;
+  /**
+   * Stops this process for Ctrl-Z, returning once it is continued (`fg`), or at once where the
+   * stop is ignored. Sends SIGTSTP to itself unless a test stands in.
+   */
+  stopProcess?: () => void;
 }
 
 export interface ReadOptions {
@@ -245,14 +250,17 @@ export class LineReader {
     this.options.onTypedAhead?.(shown);
   }
 
-  /** Ctrl-Z: the shell gets the terminal until `fg`; then the line is drawn again. */
+  /**
+   * Ctrl-Z: the shell gets the terminal until `fg`; then the line is drawn again. As readline did,
+   * only raw mode is left, the input is not paused: where SIGTSTP stops nothing (PID 1 in a
+   * container, `trap '' TSTP`) the prompt must go on taking keys. Sending the stop to itself, the
+   * process stops before kill returns, so the code after it runs once continued; no SIGCONT listener.
+   */
   private suspendToShell(): void {
-    this.suspend();
-    process.once("SIGCONT", () => {
-      this.resume();
-      this.editor?.redraw();
-    });
-    process.kill(process.pid, "SIGTSTP");
+    this.keys?.setRawMode(false);
+    (this.options.stopProcess ?? (() => process.kill(process.pid, "SIGTSTP")))();
+    this.keys?.setRawMode(true);
+    this.editor?.redraw();
   }
 
   /**

@@ -71,6 +71,16 @@ test("a one-line paste goes into the line as it is", async () => {
   expect(lastUserText(standIn!.requests[0])).toBe("just one line");
 }, 30_000);
 
+test("Ctrl-Z where the stop is dropped (no job control: this REPL leads its own session) leaves the prompt taking keys", async () => {
+  terminal = await startRepl([reply(text("Still listening."))]);
+  terminal.send("before ", "\u001a");
+  terminal.send("after");
+  await terminal.waitFor((screen) => lastLine(screen) === "> before after", "the keys typed after Ctrl-Z in the line");
+  terminal.send("Enter");
+  await terminal.waitForText("Still listening.");
+  expect(lastUserText(standIn!.requests[0])).toBe("before after");
+}, 30_000);
+
 test("\\ + Enter, Alt+Enter and Shift+Enter start a new line of the same message", async () => {
   terminal = await startRepl([reply(text("Four lines arrived."))]);
   terminal.type("first\\");

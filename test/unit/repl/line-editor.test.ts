@@ -114,3 +114,40 @@ test("wide characters take two columns: one that does not fit starts the next ro
   expect(shown.text).toBe("> a你好你好你好你好\n你Y好");
   expect(shown.cursor).toEqual([3, 1]);
 });
+
+test("Ctrl-C while a Tab waits drops the completion and the keys typed meanwhile; keys typed after it start the new line", async () => {
+  const { editor, keys, screen, entered } = editorAt();
+  let answer: (value: [string[], string]) => void = () => {};
+  editor.start("> ", "", () => new Promise((resolve) => (answer = resolve)));
+  keys("read @do\t");
+  keys("X");
+  // Ctrl-C: the reader's discardLine clears the line.
+  editor.clear();
+  keys("hi");
+  answer([["readme.md"], "do"]);
+  expect((await screen()).text).toBe("> hi");
+  // Undo goes back to the start of the new line, never into the discarded one.
+  keys("\u001f\u001f");
+  expect((await screen()).text).toBe(">");
+  keys("hi\r");
+  expect(entered).toEqual(["hi"]);
+});
+
+test("the keys readline had: Ctrl-_ undoes, Ctrl-^ redoes, Alt+Delete cuts the word after the cursor, Alt+Y goes back through the cuts", async () => {
+  const { editor, keys, screen, entered } = editorAt();
+  editor.start("> ");
+  keys("one two");
+  keys("\u0017");
+  expect((await screen()).text).toBe("> one");
+  keys("\u001f");
+  expect((await screen()).text).toBe("> one two");
+  keys("\u001e");
+  expect((await screen()).text).toBe("> one");
+  keys("\u0001\u001b[3;3~");
+  expect((await screen()).text).toBe(">");
+  // The cuts, newest first: "one ", "two". Ctrl-Y puts back the newest, Alt+Y the one before.
+  keys("\u0019\u001by");
+  expect((await screen()).text).toBe("> two");
+  keys("\r");
+  expect(entered).toEqual(["two"]);
+});

@@ -6,12 +6,14 @@ import { waitFor } from "../../helpers/wait-for.ts";
 
 /** A LineReader at a fake terminal: keys are written to `keys`, what it shows collects in `shown()`. */
 function atTerminal(options: ConstructorParameters<typeof LineReader>[2] = {}) {
-  const keys = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => {} });
+  /** The raw modes set, in order. */
+  const raw: boolean[] = [];
+  const keys = Object.assign(new PassThrough(), { isTTY: true, setRawMode: (on: boolean) => raw.push(on) });
   const screen = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
   let written = "";
   screen.on("data", (chunk: Buffer) => (written += chunk.toString()));
   const reader = new LineReader(keys, screen, options);
-  return { reader, type: (text: string) => keys.write(text), shown: () => written };
+  return { reader, type: (text: string) => keys.write(text), shown: () => written, raw };
 }
 
 test("bracketed paste is switched on at start, off for the pager and at close", async () => {
@@ -92,5 +94,23 @@ test("a message of several lines: Alt+Enter continues it, Ctrl-C drops all of it
   await waitFor(() => reader.currentLine === "", "the message dropped");
   type("fresh\r");
   expect(await first).toBe("fresh");
+  reader.close();
+});
+
+test("Ctrl-Z leaves raw mode while stopped and comes back to it with the line; keys still flow where the stop is ignored", async () => {
+  const rawWhenStopped: boolean[] = [];
+  // A stop that is ignored (PID 1, `trap '' TSTP`): it returns at once, as process.kill does then.
+  const { reader, type, shown, raw } = atTerminal({ stopProcess: () => rawWhenStopped.push(raw.at(-1) as boolean) });
+  const prompt = reader.read("> ");
+  type("still\u001a");
+  await waitFor(() => rawWhenStopped.length === 1, "the stop");
+  expect(rawWhenStopped).toEqual([false]);
+  expect(raw.at(-1)).toBe(true);
+  // The line is drawn again after the stop.
+  expect(shown().lastIndexOf("> still")).toBeGreaterThan(shown().indexOf("> still"));
+  type(" here");
+  await waitFor(() => reader.currentLine === "still here", "keys typed after Ctrl-Z", { timeoutMs: 2000 });
+  type("\r");
+  expect(await prompt).toBe("still here");
   reader.close();
 });
