@@ -3,7 +3,7 @@
  * connect in the background, so the prompt must not wait for them. The compiled binary runs in a
  * pseudo-terminal (`script -qfc`), as a person would start it.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, ECHO_SERVER, ROOT } from "./paths.ts";
 import { benchBinary, cleanEnv } from "./processes.ts";
@@ -11,8 +11,8 @@ import type { Section } from "./report.ts";
 import { formatMs, max, median, verdict } from "./stats.ts";
 
 const HANDSHAKE_MS = 5000;
-/** The prompt as the REPL draws it at a terminal: the line cleared, then "> ". */
-const PROMPT = /\u001b\[0J> |(^|\n)> /;
+/** The prompt as the REPL draws it at a terminal: the line cleared (`ESC [J` or `ESC [0J`), then "> ". */
+const PROMPT = /\u001b\[0?J> |(^|\n)> /;
 
 export function writeConfig(name: string, servers: Record<string, unknown>): string {
   const dir = join(ROOT, "dist", "bench");
@@ -70,12 +70,6 @@ export async function timeToPrompt(binary: string, config: string): Promise<numb
 
 export async function replStart(options: { rounds: number; log: (line: string) => void }): Promise<{ section: Section; headline: string }> {
   const title = "7. REPL start with a 5 s handshake";
-  if (!existsSync(join(ROOT, "src", "repl", "repl.ts"))) {
-    return {
-      section: { title, method: "REPL not available yet: `src/repl` does not exist in this tree.", table: [], verdicts: ["REPL not available yet"] },
-      headline: "REPL start: REPL not available yet",
-    };
-  }
   const binary = await benchBinary();
   const configs = {
     none: writeConfig("repl-none.mcp.json", {}),
