@@ -127,6 +127,8 @@ export const KeeperConnectionInfo = v.object({
   calls: Count,
   /** The first 12 hex digits of the fingerprint: tells two connections of one name apart. */
   fingerprint: Text,
+  /** The resident memory of its server's process tree (stdio; none for HTTP, or where it cannot be read). */
+  rssBytes: v.optional(Count),
 });
 export type KeeperConnectionInfo = Omit<v.InferOutput<typeof KeeperConnectionInfo>, "state"> & { state: ServerStatus["state"] };
 
