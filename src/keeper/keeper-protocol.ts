@@ -16,7 +16,7 @@ import { LoggingLevel } from "../mcp/light-index.ts";
 import { CallToolResult, Implementation, ToolDefinition } from "../mcp/protocol.ts";
 
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */
-export const KEEPER_PROTOCOL = 3;
+export const KEEPER_PROTOCOL = 4;
 
 /** How often a keeper busy with a command's connect or call says it is alive. */
 export const KEEPER_HEARTBEAT_MS = 1000;
@@ -95,6 +95,12 @@ export const KeeperRequest = v.variant("op", [
      * (an HTTP one keeps its stream, and does not list its tools again). Absent: false.
      */
     callFollows: v.optional(v.boolean()),
+    /**
+     * The one tool the command calls next (`mcp call`): a connected status lists only that tool when
+     * the server has it (less to send and check before the call), else all of them (the command
+     * names the nearest). Absent: all.
+     */
+    tool: v.optional(Text),
   }),
   /** Calls a tool of a server named in this socket's last `connect`. */
   v.object({
