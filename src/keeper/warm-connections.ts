@@ -31,7 +31,6 @@ export interface WarmConnectionsOptions {
   /** Shared by every connection, so a server's era is probed once. */
   eraMemory?: EraMemory;
   maxConnections?: number;
-  maxPerEntry?: number;
   /** The keeper's own env, for CAT_CODE_KEEP_ALIVE when the command's launch env does not set it. */
   env?: Record<string, string | undefined>;
   createTransport?: (config: ServerConfig, context: TransportContext) => Transport;
@@ -57,13 +56,11 @@ export class WarmConnections {
   private readonly endedSockets = new WeakSet<object>();
   private readonly clock: Clock;
   private readonly maxConnections: number;
-  private readonly maxPerEntry: number;
   private closed = false;
 
   constructor(private readonly options: WarmConnectionsOptions) {
     this.clock = options.clock ?? systemClock;
     this.maxConnections = options.maxConnections ?? MAX_WARM_CONNECTIONS;
-    this.maxPerEntry = options.maxPerEntry ?? MAX_CONNECTIONS_PER_ENTRY;
   }
 
   get size(): number {
@@ -273,11 +270,11 @@ export class WarmConnections {
   /** Room for one more connection of this entry: one past either bound closes the least recently used idle one. */
   private evictIfFull(key: string): void {
     const ofEntry = [...this.connections.values()].filter((warm) => warm.entryKey === key);
-    if (ofEntry.length >= this.maxPerEntry) this.closeOldestIdle(ofEntry, `more than ${this.maxPerEntry} connections of one entry`);
+    if (ofEntry.length >= MAX_CONNECTIONS_PER_ENTRY) this.closeOldestIdle(ofEntry, `more than ${MAX_CONNECTIONS_PER_ENTRY} connections of one entry`);
     if (this.connections.size >= this.maxConnections) this.closeOldestIdle([...this.connections.values()], `more than ${this.maxConnections} connections`);
   }
 
-  /** One in use, or still connecting, is never closed for room: the bound is passed until it is idle. */
+  /** One in use, or still connecting, is never closed for room: the bound is passed until a later connection opens. */
   private closeOldestIdle(warms: Warm[], why: string): void {
     let oldest: Warm | undefined;
     for (const warm of warms) {
