@@ -26,7 +26,9 @@ const KEEP = ["--keep-alive", "600"];
 /** A home of the bench's own: its keeper is started and stopped here, never in the user's. */
 const HOME = join(ROOT, "dist", "bench", "keeper-home");
 
-type Contender = "version" | "warm" | "first" | "cold" | "sdk" | "inspector";
+type Contender = "version" | "warm" | "tools" | "list" | "first" | "cold" | "sdk" | "inspector";
+/** A warm command may cost at most this much more than `--version` (issue 32). */
+const OVER_VERSION_MS = 10;
 
 function keeperInfo(): { pid: number } | undefined {
   try {
@@ -57,11 +59,14 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
   delete env.CAT_CODE_NO_KEEPER;
   rmSync(HOME, { recursive: true, force: true });
   const call = [binary, "mcp", "call", "--stdio", SERVER.join(" "), ...KEEP, "echo", "message=hi"];
+  // `tools` and `list` tell the server nobody answers its questions: a connection of their own, started untimed.
+  const tools = [binary, "mcp", "tools", "--stdio", SERVER.join(" "), ...KEEP];
+  const list = [binary, "mcp", "list", "--stdio", SERVER.join(" "), ...KEEP];
   // The switch as well as the flag: a cold row that went warm by mistake would make every ratio a lie.
   const coldEnv = { ...env, CAT_CODE_NO_KEEPER: "1" };
-  const checked = async (label: string, argv: string[], runEnv = env) => {
+  const checked = async (label: string, argv: string[], runEnv = env, expect = EXPECT) => {
     const run = await timedRun(argv, { env: runEnv });
-    if (run.exitCode !== 0 || !run.stdout.includes(EXPECT)) {
+    if (run.exitCode !== 0 || !run.stdout.includes(expect)) {
       throw new Error(`${label}: exit ${run.exitCode}; stdout ${run.stdout.slice(0, 200)}; stderr ${run.stderr.slice(0, 400)}`);
     }
     return run.ms;
@@ -74,7 +79,7 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
     if (info && alive(info.pid)) throw new Error(`the keeper ${info.pid} did not exit on mcp keeper stop`);
   };
 
-  const times: Record<Contender, number[]> = { version: [], warm: [], first: [], cold: [], sdk: [], inspector: [] };
+  const times: Record<Contender, number[]> = { version: [], warm: [], tools: [], list: [], first: [], cold: [], sdk: [], inspector: [] };
   const inspector = existsSync(INSPECTOR);
   for (let round = -1; round < options.rounds; round++) {
     const record = (key: Contender, ms: number) => {
@@ -85,11 +90,16 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
     // The keeper's own steps, in order: none yet, the first call starts it, then it is warm.
     const keeperSteps = async () => {
       await stopKeeper();
-      // The floor of any warm call: starting the binary at all.
-      record("version", (await timedRun([binary, "--version"], { env })).ms);
       record("first", await checked("first mcp call", call));
       if (!keeperInfo()) throw new Error("the first call started no keeper");
-      for (let i = 0; i < options.warmPerRound; i++) record("warm", await checked("warm mcp call", call));
+      await checked("first mcp tools", tools, env, "echo");
+      // Each warm command beside a `--version` of its own: the floor moves with the machine's load.
+      for (let i = 0; i < options.warmPerRound; i++) {
+        record("version", (await timedRun([binary, "--version"], { env })).ms);
+        record("warm", await checked("warm mcp call", call));
+        record("tools", await checked("warm mcp tools", tools, env, "echo"));
+        record("list", await checked("warm mcp list", list, env, "CONNECTED"));
+      }
     };
     const steps: [string, () => Promise<void>][] = [
       ["keeper", keeperSteps],
@@ -113,11 +123,14 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
   await stopKeeper();
 
   const warm = median(times.warm);
+  const version = median(times.version);
   const cold = { "cold `mcp call --no-keeper`": median(times.cold), "SDK script (Node)": median(times.sdk), ...(inspector ? { "`mcp-inspector --cli`": median(times.inspector) } : {}) };
   const table = [
     ["contender", "median", "÷ warm"],
-    ["`cat-code --version` (the floor: a process start)", formatMs(median(times.version)), `${(median(times.version) / warm).toFixed(1)}×`],
+    ["`cat-code --version` (the floor: a process start)", formatMs(version), `${(version / warm).toFixed(1)}×`],
     ["warm `mcp call` (keeper running)", formatMs(warm), "1.0×"],
+    ["warm `mcp tools`", formatMs(median(times.tools)), `${(median(times.tools) / warm).toFixed(1)}×`],
+    ["warm `mcp list`", formatMs(median(times.list)), `${(median(times.list) / warm).toFixed(1)}×`],
     ["first `mcp call` (starts the keeper)", formatMs(median(times.first)), `${(median(times.first) / warm).toFixed(1)}×`],
     ...Object.entries(cold).map(([name, ms]) => [name, formatMs(ms), `${(ms / warm).toFixed(1)}×`]),
     [`${LOOP_CALLS} warm calls in a shell loop`, `${formatMs(loopRun.ms)} in all`, `${formatMs(loopRun.ms / LOOP_CALLS)} a call`],
@@ -125,6 +138,10 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
   const firstOver = median(times.first) - median(times.cold);
   const verdicts = [
     `warm median at most 30 ms: ${formatMs(warm)} ${verdict(warm <= 30)}`,
+    ...(["warm", "tools", "list"] as const).map((key) => {
+      const over = median(times[key]) - version;
+      return `warm \`mcp ${key === "warm" ? "call" : key}\` at most ${OVER_VERSION_MS} ms over \`--version\`: +${formatMs(over)} ${verdict(over <= OVER_VERSION_MS)}`;
+    }),
     ...Object.entries(cold).map(([name, ms]) => `at least 20× faster than ${name}: ${(ms / warm).toFixed(1)}× ${verdict(ms / warm >= 20)}`),
     `the first call at most 30 ms over the cold call: ${firstOver < 0 ? "−" : "+"}${formatMs(Math.abs(firstOver))} ${verdict(firstOver <= 30)}`,
     `${LOOP_CALLS} calls in a shell loop: ${formatMs(loopRun.ms)}; the keeper's peak RSS (VmHWM) ${formatMiB(rss)}`,
@@ -137,13 +154,13 @@ export async function warmCall(options: { rounds: number; warmPerRound: number; 
         `Wall time from spawn to exit of the compiled binary's \`mcp call --stdio '${SERVER.join(" ")}' ${KEEP.join(" ")} echo message=hi\` ` +
         `on \`@modelcontextprotocol/server-everything\`, median of ${options.rounds} rounds after a warm-up round, the contenders rotating. ` +
         `Each round stops the keeper (\`mcp keeper stop\`), times the first call (which finds no keeper, starts one and calls through it), ` +
-        `then ${options.warmPerRound} warm calls. The cold contenders start the server themselves: \`--no-keeper\` (with \`CAT_CODE_NO_KEEPER=1\` too), the SDK script ` +
+        `then ${options.warmPerRound} times in a row \`--version\`, a warm \`mcp call\`, a warm \`mcp tools\` and a warm \`mcp list\` of the same server (\`tools\` and \`list\` have a connection of their own, started by an untimed \`mcp tools\` first). The cold contenders start the server themselves: \`--no-keeper\` (with \`CAT_CODE_NO_KEEPER=1\` too), the SDK script ` +
         "(`fixtures/bench/sdk-call.mjs`, `Client` + `StdioClientTransport` under Node) and `mcp-inspector --cli` " +
         `(\`@modelcontextprotocol/inspector\`, when installed: ${INSPECTOR_INSTALL}). Last, ${formatNumber(LOOP_CALLS)} calls in a bash loop on a warm keeper, ` +
         "and the keeper's peak resident memory from `/proc/<pid>/status` (VmHWM). The keeper lives in `dist/bench/keeper-home`.",
       table,
       verdicts,
     },
-    headline: `Warm mcp call (keeper): ${formatMs(warm)}, ${(median(times.cold) / warm).toFixed(0)}× faster than cold (${formatMs(median(times.cold))}); first call ${formatMs(median(times.first))}; ${LOOP_CALLS} calls ${formatMs(loopRun.ms)}, keeper peak ${formatMiB(rss)}`,
+    headline: `Warm mcp call (keeper): ${formatMs(warm)} (--version ${formatMs(version)}), ${(median(times.cold) / warm).toFixed(0)}× faster than cold (${formatMs(median(times.cold))}); first call ${formatMs(median(times.first))}; ${LOOP_CALLS} calls ${formatMs(loopRun.ms)}, keeper peak ${formatMiB(rss)}`,
   };
 }

@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { ConfigError } from "./config-error.ts";
 import { readConfigText, withBom } from "./config-file-text.ts";
 import { withLock } from "./file-lock.ts";
+import { randomHex } from "../system/light-crypto.ts";
 
 export interface UpdateOptions {
   /** Permissions of a file created by this update; an existing file keeps its own. */
@@ -66,7 +66,7 @@ function writeTarget(path: string): string {
 }
 
 function writeAtomically(target: string, text: string, mode: number, shownPath: string): void {
-  const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${randomHex(4)}.tmp`);
   try {
     const fd = openSync(temporary, "wx", mode);
     try {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import * as v from "valibot";
-import type { ServerLogEntry } from "../mcp/index.ts";
+import type { ServerLogEntry, ServerStatus } from "../mcp/index.ts";
 import { JsonRpcConnection } from "../mcp/light-index.ts";
 import { classifyMessage, ErrorCode, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
@@ -160,7 +160,7 @@ export class KeeperConnection {
     };
     const connected = await this.host.warm.connect(request.servers, request.roots, listener, request.elicitation ?? true, request.callFollows ?? false);
     this.servers = new Map(request.servers.map((server, index) => [server.entry.name, connected[index]!.fingerprint]));
-    return { statuses: connected.map((c) => c.status) };
+    return { statuses: connected.map((c) => onlyTool(c.status, request.tool)) };
   }
 
   private async call(id: number, request: Request<"call">): Promise<KeeperResult<"call">> {
@@ -224,4 +224,11 @@ function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A status as `connect` asked for it: only the tool the command calls, when there is one of that name. */
+function onlyTool(status: ServerStatus, tool: string | undefined): ServerStatus {
+  if (tool === undefined || status.state !== "connected") return status;
+  const named = status.tools.filter((t) => t.name === tool);
+  return named.length === 0 ? status : { ...status, tools: named };
 }

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
+import { randomHex } from "../system/light-crypto.ts";
 import { checkKeeperFile } from "./keeper-folder.ts";
 
 /** `keeper.json`: who the running keeper is, and the token a command must show in `hello`. */
@@ -19,12 +19,12 @@ const MAX_INFO_BYTES = 4096;
 
 /** A new secret for `hello`: 32 random bytes, hex. */
 export function newKeeperToken(): string {
-  return randomBytes(32).toString("hex");
+  return randomHex(32);
 }
 
 /** Writes the file atomically (a 0600 temporary file in the same folder, then a rename). */
 export function writeKeeperInfo(path: string, info: KeeperInfo): void {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
   try {
     const fd = openSync(temporary, "wx", 0o600);
     try {

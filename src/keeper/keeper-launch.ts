@@ -7,7 +7,6 @@ import { readKeeperInfo, type KeeperInfo } from "./keeper-info.ts";
 import { withKeeperLock } from "./keeper-lock.ts";
 import { pause, until, within } from "./keeper-pause.ts";
 import { socketPathProblem, type KeeperPaths } from "./keeper-paths.ts";
-import { isKeeperOf, spawnKeeper } from "./keeper-process.ts";
 import { KEEPER_PROTOCOL } from "./keeper-protocol.ts";
 
 /** A keeper that does not say hello within this is hung. */
@@ -63,7 +62,7 @@ export async function findOrStartKeeper(options: KeeperLaunchOptions): Promise<K
     const again = await look(options, clock);
     if (again.kind === "ready") return again.client;
     await clearAway(again, options, clock);
-    (options.spawn ?? spawnKeeper)(paths);
+    (options.spawn ?? (await startingKeeper()).spawnKeeper)(paths);
     return awaitStart(options, clock);
   });
 }
@@ -111,6 +110,7 @@ async function clearAway(found: Exclude<Found, { kind: "ready" }>, options: Keep
     if (await until(() => !existsSync(paths.socket), clock, STOP_WAIT_MS)) return;
   }
   const pid = found.info?.pid;
+  const { isKeeperOf } = await startingKeeper();
   const isKeeper = options.isKeeper ?? ((target: number) => isKeeperOf(target, paths));
   if (pid !== undefined && pid !== process.pid && isKeeper(pid)) {
     const kill = options.kill ?? ((target, signal) => process.kill(target, signal));
@@ -124,6 +124,11 @@ async function clearAway(found: Exclude<Found, { kind: "ready" }>, options: Keep
   try {
     unlinkSync(paths.socket);
   } catch {}
+}
+
+/** How a keeper is started and told apart: loaded only then (node:child_process), not by every warm command. */
+function startingKeeper(): Promise<typeof import("./keeper-process.ts")> {
+  return import("./keeper-process.ts");
 }
 
 /** Waits for the new keeper's hello, retrying the connect with a short growing pause. */

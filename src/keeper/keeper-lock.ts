@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { breakLock, releaseLock, staleLockToken } from "../config/file-lock.ts";
 import type { Clock } from "../system/clock.ts";
+import { randomHex } from "../system/light-crypto.ts";
 import { pause } from "./keeper-pause.ts";
 
 /**
@@ -11,7 +11,7 @@ import { pause } from "./keeper-pause.ts";
  * 10 s, is broken. Async, so a waiting command keeps its event loop.
  */
 export async function withKeeperLock<T>(lockPath: string, clock: Clock, waitMs: number, body: () => Promise<T>): Promise<T> {
-  const token = `${process.pid} ${Date.now()} ${randomBytes(4).toString("hex")}`;
+  const token = `${process.pid} ${Date.now()} ${randomHex(4)}`;
   const deadline = clock.now() + waitMs;
   let wait = 5;
   while (!tryLock(lockPath, token)) {

@@ -17,7 +17,7 @@ import { CallToolResult, Implementation, ToolDefinition } from "../mcp/protocol.
 import { isPlainObject } from "../system/plain-object.ts";
 
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */
-export const KEEPER_PROTOCOL = 3;
+export const KEEPER_PROTOCOL = 4;
 
 /** How often a keeper busy with a command's connect or call says it is alive. */
 export const KEEPER_HEARTBEAT_MS = 1000;
@@ -106,6 +106,12 @@ export const KeeperRequest = v.variant("op", [
      * (an HTTP one keeps its stream, and does not list its tools again). Absent: false.
      */
     callFollows: v.optional(v.boolean()),
+    /**
+     * The one tool the command calls next (`mcp call`): a connected status lists only that tool when
+     * the server has it (less to send and check before the call), else all of them (the command
+     * names the nearest). Absent: all.
+     */
+    tool: v.optional(Text),
   }),
   /** Calls a tool of a server named in this socket's last `connect`. */
   v.object({
@@ -138,6 +144,8 @@ export const KeeperConnectionInfo = v.object({
   calls: Count,
   /** The first 12 hex digits of the fingerprint: tells two connections of one name apart. */
   fingerprint: Text,
+  /** The resident memory of its server's process tree (stdio; none for HTTP, or where it cannot be read). */
+  rssBytes: v.optional(Count),
 });
 export type KeeperConnectionInfo = Omit<v.InferOutput<typeof KeeperConnectionInfo>, "state"> & { state: ServerStatus["state"] };
 

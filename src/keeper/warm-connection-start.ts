@@ -11,6 +11,7 @@ export interface WarmStart {
   request: ServerRequest;
   roots: string[];
   fingerprint: string;
+  entryKey: string;
   /** Whether the server is told someone answers its questions (see the `connect` request). */
   elicitation: boolean;
   now: number;
@@ -39,7 +40,7 @@ export function startWarm(start: WarmStart): Warm {
     eraMemory: start.eraMemory && new EraMemoryHandles(start.eraMemory),
     auth,
     roots: rootsOf(start.roots),
-    createTransport: (config, context) => make(config, { ...context, launch }),
+    createTransport: (config, context) => (warm.transport = make(config, { ...context, launch })),
     // Declared only as the command's own pool would (else a server may list other tools); who
     // answers is the call that is under way (see callFor).
     elicitation: start.elicitation
@@ -54,6 +55,7 @@ export function startWarm(start: WarmStart): Warm {
   });
   const warm: Warm = {
     fingerprint,
+    entryKey: start.entryKey,
     request,
     connection,
     auth,

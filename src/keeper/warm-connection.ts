@@ -1,4 +1,4 @@
-import { type AuthContext, type ElicitationHandler, hasStoredTokens, McpError, type ProgressUpdate, type ServerConnection, type ServerLogEntry, type ServerStatus } from "../mcp/index.ts";
+import { type AuthContext, type ElicitationHandler, hasStoredTokens, McpError, type ProgressUpdate, type ServerConnection, type ServerLogEntry, type ServerStatus, type Transport } from "../mcp/index.ts";
 import type { ServerEntry } from "../mcp/config/server-config.ts";
 import type { ClockTimer } from "../system/clock.ts";
 import type { ServerRequest } from "./keeper-protocol.ts";
@@ -27,8 +27,12 @@ export interface CallListener extends ConnectionListener {
 
 export interface Warm {
   fingerprint: string;
+  /** Its entry's alone (see entryKey): the keeper holds at most MAX_CONNECTIONS_PER_ENTRY of one. */
+  entryKey: string;
   request: ServerRequest;
   connection: ServerConnection;
+  /** The transport its connection made last: a stdio one's pid is its server's (see `mcp keeper status`). */
+  transport?: Transport;
   /** Its sign-in: the store its requests take their tokens from at each send; it holds none itself. */
   auth: AuthContext;
   /** Whether tokens were stored for it when it connected. */

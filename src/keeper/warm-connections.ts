@@ -4,7 +4,8 @@ import { McpError } from "../mcp/light-index.ts";
 import { describeServer, type ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
 import type { CallToolResult } from "../mcp/protocol.ts";
 import { systemClock, type Clock } from "../system/clock.ts";
-import { connectionFingerprint, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
+import { treeResidentBytes } from "../system/process-memory.ts";
+import { connectionFingerprint, entryKey, FINGERPRINT_SHOWN } from "./connection-fingerprint.ts";
 import { keepAliveMs } from "./connection-settings.ts";
 import type { KeeperConnectionInfo, ServerRequest } from "./keeper-protocol.ts";
 import { startWarm } from "./warm-connection-start.ts";
@@ -12,6 +13,11 @@ import { inUse, isAlive, isHttp, refusesSignIn, signedOut, type CallListener, ty
 
 /** Past this many connections, the least recently used idle one is closed. */
 export const MAX_WARM_CONNECTIONS = 64;
+/**
+ * Past this many connections of one entry (other environments, folders, roots or capabilities), its
+ * least recently used idle one is closed: a day of terminals and folders does not pile up servers.
+ */
+export const MAX_CONNECTIONS_PER_ENTRY = 4;
 /**
  * An idle HTTP connection unused for longer than this lists its tools again before its next command
  * (see reuse): long enough that the commands of a script share one listing, short enough that a
@@ -156,7 +162,11 @@ export class WarmConnections {
 
   info(): KeeperConnectionInfo[] {
     const now = this.clock.now();
-    return [...this.connections.values()].map((warm) => {
+    const warms = [...this.connections.values()];
+    const memory = treeResidentBytes(warms.flatMap((warm) => serverPid(warm) ?? []));
+    return warms.map((warm) => {
+      const pid = serverPid(warm);
+      const rssBytes = pid === undefined ? undefined : memory.get(pid);
       const { entry } = warm.request;
       const state = warm.connecting ? "pending" : isAlive(warm) ? "connected" : "failed";
       return {
@@ -167,6 +177,7 @@ export class WarmConnections {
         idleMs: inUse(warm) ? 0 : now - warm.lastUsed,
         calls: warm.calls,
         fingerprint: warm.fingerprint.slice(0, FINGERPRINT_SHOWN),
+        ...(rssBytes === undefined ? {} : { rssBytes }),
       };
     });
   }
@@ -191,9 +202,10 @@ export class WarmConnections {
   }
 
   private open(request: ServerRequest, roots: string[], fingerprint: string, elicitation: boolean, keepAliveMs: number): Warm {
-    this.evictIfFull();
+    const key = entryKey(request);
+    this.evictIfFull(key);
     const { eraMemory, createTransport } = this.options;
-    const warm = startWarm({ request, roots, fingerprint, elicitation, now: this.clock.now(), keepAliveMs, connect: !this.closed, eraMemory, createTransport });
+    const warm = startWarm({ request, roots, fingerprint, entryKey: key, elicitation, now: this.clock.now(), keepAliveMs, connect: !this.closed, eraMemory, createTransport });
     this.connections.set(fingerprint, warm);
     log.debug(`keeper: connecting '${request.entry.name}' (${fingerprint.slice(0, FINGERPRINT_SHOWN)}), kept ${keepAliveMs / 1000} s without use`);
     return warm;
@@ -255,13 +267,20 @@ export class WarmConnections {
     warm.idleTimer = this.clock.setTimeout(() => this.close(warm, "idle"), warm.keepAliveMs);
   }
 
-  private evictIfFull(): void {
-    if (this.connections.size < this.maxConnections) return;
+  /** Room for one more connection of this entry: one past either bound closes the least recently used idle one. */
+  private evictIfFull(key: string): void {
+    const ofEntry = [...this.connections.values()].filter((warm) => warm.entryKey === key);
+    if (ofEntry.length >= MAX_CONNECTIONS_PER_ENTRY) this.closeOldestIdle(ofEntry, `more than ${MAX_CONNECTIONS_PER_ENTRY} connections of one entry`);
+    if (this.connections.size >= this.maxConnections) this.closeOldestIdle([...this.connections.values()], `more than ${this.maxConnections} connections`);
+  }
+
+  /** One in use, or still connecting, is never closed for room: the bound is passed until a later connection opens. */
+  private closeOldestIdle(warms: Warm[], why: string): void {
     let oldest: Warm | undefined;
-    for (const warm of this.connections.values()) {
+    for (const warm of warms) {
       if (!inUse(warm) && !warm.connecting && (!oldest || warm.lastUsed < oldest.lastUsed)) oldest = warm;
     }
-    if (oldest) this.close(oldest, `more than ${this.maxConnections} connections`);
+    if (oldest) this.close(oldest, why);
   }
 
   /**
@@ -287,6 +306,12 @@ export class WarmConnections {
     this.options.onClosed?.();
     return closing;
   }
+}
+
+/** A stdio connection's server process (an HTTP one has none of its own). */
+function serverPid(warm: Warm): number | undefined {
+  const pid = warm.transport && "pid" in warm.transport ? warm.transport.pid : undefined;
+  return typeof pid === "number" ? pid : undefined;
 }
 
 /** What a status says of the entry as this command gave it (its file, its text as written). */

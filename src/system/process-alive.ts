@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { readProcess } from "./process-table.ts";
 import { hasProcessTable } from "./tree-signal-plan.ts";
 
@@ -22,6 +21,7 @@ export function processAlive(pid: number, platform: NodeJS.Platform = process.pl
 
 /** `ps -o stat=`: the state letters (`Z` for a zombie), or undefined when ps cannot say. */
 function psState(pid: number): string | undefined {
-  const ps = spawnSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-  return ps.status === 0 ? ps.stdout.trim() : undefined;
+  // Bun's spawn, not node:child_process: loading that costs every warm command (file locks use this) its import.
+  const ps = Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  return ps.exitCode === 0 ? ps.stdout.toString().trim() : undefined;
 }

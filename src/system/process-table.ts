@@ -46,14 +46,14 @@ export function readProcessTable(): ProcessEntry[] | undefined {
 }
 
 /** The children of `pid`, their children, and so on, by parent pid: what `pid` started and still holds. */
-export function descendantsOf(table: ProcessEntry[], pid: number): ProcessEntry[] {
-  const children = new Map<number, ProcessEntry[]>();
+export function descendantsOf<Entry extends Pick<ProcessEntry, "pid" | "ppid">>(table: Entry[], pid: number): Entry[] {
+  const children = new Map<number, Entry[]>();
   for (const entry of table) {
     const siblings = children.get(entry.ppid);
     if (siblings) siblings.push(entry);
     else children.set(entry.ppid, [entry]);
   }
-  const found: ProcessEntry[] = [];
+  const found: Entry[] = [];
   const queue = [pid];
   const seen = new Set(queue);
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {

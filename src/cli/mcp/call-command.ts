@@ -58,6 +58,7 @@ export default defineCommand({
       onNote: (line) => feedback.note(line),
       onServerLog: (logged) => feedback.log(logged),
       cold: args.keeper === false || args.login,
+      tool: toolName,
       keepAlive,
     });
     try {

@@ -118,10 +118,17 @@ function statusLines(status: KeeperStatus, now: number): string[] {
   if (status.connections.length === 0) lines.push("  (no server connections)");
   for (const c of status.connections) {
     lines.push(
-      `  ${clean(c.name)}  ${c.state.toUpperCase()}  age ${duration(c.ageMs)}  idle ${duration(c.idleMs)}  ${c.calls} call(s)  ${clean(c.fingerprint)}  (${clean(c.description)})`,
+      `  ${clean(c.name)}  ${c.state.toUpperCase()}  age ${duration(c.ageMs)}  idle ${duration(c.idleMs)}  ${c.calls} call(s)${memory(c.rssBytes)}  ${clean(c.fingerprint)}  (${clean(c.description)})`,
     );
   }
   return lines;
+}
+
+/** `  rss 77 MB`: its server's process tree; nothing for an HTTP server. */
+function memory(bytes: number | undefined): string {
+  if (bytes === undefined) return "";
+  const mb = bytes / (1024 * 1024);
+  return `  rss ${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
 }
 
 function clean(text: string): string {

@@ -37,6 +37,8 @@ export interface ServerAccessOptions {
   onServerLog?: (entry: ServerLogEntry) => void;
   /** `--no-keeper`, or `--login` (a sign-in wants this process's browser and terminal): today's way. */
   cold?: boolean;
+  /** The tool `mcp call` calls: the keeper's answer lists only that one (cold, the pool lists all). */
+  tool?: string;
   /** `--keep-alive`, parsed (parseKeepAlive): seconds the keeper keeps these servers without use. */
   keepAlive?: number;
 }

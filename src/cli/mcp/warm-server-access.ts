@@ -1,6 +1,5 @@
 import { KeeperClient } from "../../keeper/keeper-client.ts";
 import { KeeperFolderError } from "../../keeper/keeper-folder.ts";
-import { askKeeper } from "../../keeper/keeper-query.ts";
 import { findOrStartKeeper } from "../../keeper/keeper-launch.ts";
 import { keeperPaths } from "../../keeper/keeper-paths.ts";
 import type { KeeperEvent, ServerRequest } from "../../keeper/keeper-protocol.ts";
@@ -73,6 +72,7 @@ class WarmServerAccess implements ServerAccess {
           elicitation: this.options.elicitation !== undefined,
           // Only `mcp call` says what its servers' questions get, and it calls a tool next.
           callFollows: this.options.elicitation !== undefined,
+          ...(this.options.tool === undefined ? {} : { tool: this.options.tool }),
         },
         { onEvent: (event) => this.event(event) },
       );
@@ -127,6 +127,8 @@ class WarmServerAccess implements ServerAccess {
  */
 export async function closeWarmConnections(name: string, shown: string): Promise<void> {
   try {
+    // Loaded here: a warm command never needs it.
+    const { askKeeper } = await import("../../keeper/keeper-query.ts");
     const answer = await askKeeper(keeperPaths(), VERSION, (client) => client.request({ op: "close", server: name }));
     if (answer) log.debug(`connection keeper: closed ${answer.closed} warm connection(s) of '${shown}'`);
   } catch (error) {

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
@@ -8,6 +7,7 @@ import { readConfigText } from "../../config/config-file-text.ts";
 import { readProperty, setProperty } from "../../config/json-edit.ts";
 import { catCodeHome } from "../../config/app-home.ts";
 import { updateFile } from "../../config/locked-file.ts";
+import { sha256Hex } from "../../system/light-crypto.ts";
 import type { ServerEntry } from "./server-config.ts";
 
 /**
@@ -36,7 +36,7 @@ export function approvalsPath(env: Env = process.env): string {
 
 /** `sha256:<hex>` of the entry's canonical JSON (keys sorted), as written: before `${VAR}` expansion. */
 export function entryFingerprint(raw: unknown): string {
-  return `sha256:${createHash("sha256").update(canonicalJson(raw)).digest("hex")}`;
+  return `sha256:${sha256Hex(canonicalJson(raw))}`;
 }
 
 /** The project folder an entry belongs to: the real path of its `.mcp.json`'s folder. */

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../system/light-crypto.ts";
 import { sanitizeNamePart } from "../../system/name-part.ts";
 
 export { sanitizeNamePart };
@@ -8,7 +8,7 @@ export const MAX_TOOL_NAME_LENGTH = 64;
 
 /** A short hash that is the same on every run, so a cut name stays stable across sessions. */
 export function stableHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 8);
+  return sha256Hex(text).slice(0, 8);
 }
 
 /**

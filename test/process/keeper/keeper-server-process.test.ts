@@ -66,7 +66,7 @@ test("mcp keeper status lists the connections (and --json); mcp keeper stop leav
 
   const status = await runBinary(["mcp", "keeper", "status"], { env });
   expect(status.exitCode).toBe(0);
-  expect(status.stdout).toMatch(new RegExp(`^keeper  pid ${child.pid}  version \\S+  up \\d+s\\n  echo  CONNECTED  age \\d+s  idle \\d+s  1 call\\(s\\)  [0-9a-f]{12}  \\(stdio: ${ECHO_SERVER} ${marker}\\)\\n$`));
+  expect(status.stdout).toMatch(new RegExp(`^keeper  pid ${child.pid}  version \\S+  up \\d+s\\n  echo  CONNECTED  age \\d+s  idle \\d+s  1 call\\(s\\)  rss \\d+(\\.\\d)? MB  [0-9a-f]{12}  \\(stdio: ${ECHO_SERVER} ${marker}\\)\\n$`));
   const json = JSON.parse((await runBinary(["mcp", "keeper", "status", "--json"], { env })).stdout);
   expect(json).toMatchObject({ running: true, pid: child.pid, connections: [{ name: "echo", state: "connected", calls: 1 }] });
 

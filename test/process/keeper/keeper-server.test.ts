@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import type { Subprocess } from "bun";
 import { KEEPER_PROTOCOL } from "../../../src/keeper/keeper-protocol.ts";
 import { VERSION } from "../../../src/version.ts";
-import { ECHO_SERVER, uniqueSeconds } from "../../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, uniqueSeconds } from "../../helpers/paths.ts";
 import { findProcesses, killAll, waitForNoProcesses } from "../../helpers/processes.ts";
 import { endKeeperProcess, startKeeperProcess, stdioServer, TestKeeperClient, tokenOf } from "../../helpers/keeper-test-client.ts";
 
@@ -69,4 +69,22 @@ test("a second socket reuses the warm server: one server process serves both", a
   const status = await second.request({ op: "status" });
   expect(status).toMatchObject({ ok: { connections: [{ name: "echo", state: "connected", calls: 2 }] } });
   second.close();
+});
+
+test("connect naming the tool the command calls answers with only that tool; a name the server lacks, with all of them", async () => {
+  const { paths } = await keeper();
+  const tag = marker();
+  const server = stdioServer("chaos", BUN, [CHAOS_SERVER, tag]);
+  const client = await TestKeeperClient.greeted(paths);
+  const toolsOf = async (tool?: string) => {
+    const answer = await client.request({ op: "connect", servers: [server], roots: [process.cwd()], ...(tool === undefined ? {} : { tool }) });
+    if (!("ok" in answer) || !("statuses" in answer.ok)) throw new Error(JSON.stringify(answer));
+    const [status] = answer.ok.statuses;
+    return status!.state === "connected" ? status!.tools.map((t) => t.name) : [];
+  };
+  const all = await toolsOf();
+  expect(all.length).toBeGreaterThan(2);
+  expect(await toolsOf("sleep")).toEqual(["sleep"]);
+  expect(await toolsOf("no-such-tool")).toEqual(all);
+  client.close();
 });

@@ -48,3 +48,10 @@ test("the entry's keepAlive (where --keep-alive is written) does not change it: 
   expect(connectionFingerprint(kept(120), roots, true, "1")).toBe(connectionFingerprint(kept(), roots, true, "1"));
   expect(connectionFingerprint(kept(5), roots, false, "1")).toBe(connectionFingerprint(kept(), roots, false, "1"));
 });
+
+test("variables shells and terminals change on their own do not change it; any other variable does", () => {
+  const base = stdioServer("echo", "echo-server", ["a"]);
+  const withEnv = (env: Record<string, string>) => connectionFingerprint({ ...base, launch: { ...base.launch, env: { ...base.launch.env, ...env } } }, roots, true, "1");
+  expect(withEnv({ OLDPWD: "/a", PWD: "/work", SHLVL: "3", _: "/bin/ls", COLUMNS: "80", TMUX_PANE: "%1", VSCODE_NONCE: "n" })).toBe(withEnv({}));
+  for (const meaningful of ["TERM", "TMUX", "SSH_AUTH_SOCK", "VSCODE_GIT_IPC_HANDLE", "GPG_TTY", "OLDPWD_X"]) expect(withEnv({ [meaningful]: "1" })).not.toBe(withEnv({}));
+});

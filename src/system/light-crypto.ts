@@ -1,0 +1,13 @@
+/**
+ * A sha256 and random bytes without `node:crypto`, whose import alone costs the compiled binary about
+ * 2 ms: a warm command would pay it before it reaches the keeper (Bun's hasher and the Web Crypto
+ * global are there already).
+ */
+export function sha256Hex(text: string): string {
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
+}
+
+/** `bytes` random bytes as hex, from the system's secure generator (tokens, temporary names). */
+export function randomHex(bytes: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+}
