@@ -1,4 +1,5 @@
-import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import type { Node, ParseError } from "jsonc-parser";
+import { jsonc } from "./jsonc.ts";
 import { ConfigError } from "./config-error.ts";
 import { describeParseError, lineAndColumn } from "./json-parse-error.ts";
 
@@ -40,7 +41,7 @@ export function setProperty(text: string, path: string[], value: unknown, option
  */
 export function removeProperty(text: string, path: string[], options: ParseOptions = {}): string {
   const root = parseObjectTree(text, options);
-  const valueNode = findNodeAtLocation(root, path);
+  const valueNode = jsonc().findNodeAtLocation(root, path);
   const property = valueNode?.parent;
   const object = property?.parent;
   if (!property || !object) return text;
@@ -58,14 +59,14 @@ export function removeProperty(text: string, path: string[], options: ParseOptio
 /** The value at `path`, or undefined. Throws a "corrupt-file" ConfigError for text that is not a JSON object. */
 export function readProperty(text: string, path: string[], options: ParseOptions = {}): unknown {
   if (text.trim() === "") return undefined;
-  const node = findNodeAtLocation(parseObjectTree(text, options), path);
-  return node ? getNodeValue(node) : undefined;
+  const node = jsonc().findNodeAtLocation(parseObjectTree(text, options), path);
+  return node ? jsonc().getNodeValue(node) : undefined;
 }
 
 /** The names of the properties of the object at `path` (empty when absent). */
 export function propertyNames(text: string, path: string[]): string[] {
   if (text.trim() === "") return [];
-  const node = path.length === 0 ? parseObjectTree(text) : findNodeAtLocation(parseObjectTree(text), path);
+  const node = path.length === 0 ? parseObjectTree(text) : jsonc().findNodeAtLocation(parseObjectTree(text), path);
   if (!node || node.type !== "object") return [];
   return (node.children ?? []).map((child) => String(child.children?.[0]?.value));
 }
@@ -75,13 +76,13 @@ export interface ParseOptions {
   jsonc?: boolean;
 }
 
-function parseObjectTree(text: string, { jsonc = false }: ParseOptions = {}): Node {
+function parseObjectTree(text: string, { jsonc: allowComments = false }: ParseOptions = {}): Node {
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc });
+  const root = jsonc().parseTree(text, errors, { disallowComments: !allowComments, allowTrailingComma: allowComments });
   const first = errors[0];
   if (first) {
     const { line, column } = lineAndColumn(text, first.offset);
-    throw corrupt(`not valid JSON: ${describeParseError(printParseErrorCode(first.error))} at line ${line}, column ${column}`);
+    throw corrupt(`not valid JSON: ${describeParseError(jsonc().printParseErrorCode(first.error))} at line ${line}, column ${column}`);
   }
   if (!root || root.type !== "object") throw corrupt("the top level must be an object");
   return root;

@@ -18,4 +18,4 @@ export { parseMessage } from "./transport/parse-message.ts";
 // JSON-RPC over any transport: the keeper's socket speaks it too.
 export { JsonRpcConnection } from "./rpc/json-rpc-connection.ts";
 // A server log message's level, as a schema (the keeper's wire carries it).
-export { LoggingLevel } from "./stateless-protocol.ts";
+export { LoggingLevel } from "./logging-level.ts";

@@ -46,10 +46,7 @@ export const ClientCapabilities = v.looseObject({
 });
 export type ClientCapabilities = v.InferOutput<typeof ClientCapabilities>;
 
-/** Severities in rising order, as syslog has them: "warning and above" is an index comparison. */
-export const LOGGING_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
-export const LoggingLevel = v.picklist(LOGGING_LEVELS);
-export type LoggingLevel = v.InferOutput<typeof LoggingLevel>;
+export { LOGGING_LEVELS, LoggingLevel } from "./logging-level.ts";
 
 export const ProgressToken = v.union([v.string(), v.number()]);
 export type ProgressToken = v.InferOutput<typeof ProgressToken>;

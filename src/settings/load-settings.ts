@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import type { Node, ParseError } from "jsonc-parser";
+import { jsonc } from "../config/jsonc.ts";
 import * as v from "valibot";
 import { parseRule, wrapperOnlyProblem } from "../system/permission-rule-syntax.ts";
 import { readConfigText } from "../config/config-file-text.ts";
@@ -170,11 +171,11 @@ function readPermissions(value: unknown, path: string, warnings: string[]): File
  */
 function parseJsonc(text: string): unknown {
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: false, allowTrailingComma: true });
+  const root = jsonc().parseTree(text, errors, { disallowComments: false, allowTrailingComma: true });
   const first = errors[0];
   if (first) {
     const { line, column } = lineAndColumn(text, first.offset);
-    throw new Error(`not valid JSON: ${describeParseError(printParseErrorCode(first.error))} at line ${line}, column ${column}`);
+    throw new Error(`not valid JSON: ${describeParseError(jsonc().printParseErrorCode(first.error))} at line ${line}, column ${column}`);
   }
   return root ? toValue(root, 0) : undefined;
 }

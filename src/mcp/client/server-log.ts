@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { cutText } from "../../system/cut-text.ts";
 import { exceedsDepth } from "../../system/json-depth.ts";
-import { LOGGING_LEVELS, LoggingLevel } from "../stateless-protocol.ts";
+import { LOGGING_LEVELS, LoggingLevel } from "../logging-level.ts";
 
 /** One `notifications/message` from a server, with the data already rendered as bounded text. */
 export interface ServerLogEntry {

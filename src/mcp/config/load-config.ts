@@ -1,11 +1,12 @@
 import { join } from "node:path";
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import * as v from "valibot";
 import { isPlainObject } from "../../system/plain-object.ts";
 import { catCodeHome } from "../../config/app-home.ts";
 import { ConfigError } from "../../config/config-error.ts";
 import { readConfigText } from "../../config/config-file-text.ts";
 import { describeParseError, lineAndColumn } from "../../config/json-parse-error.ts";
+import { jsonc } from "../../config/jsonc.ts";
 import { expandVariables } from "./env-expansion.ts";
 import { ownSecretRefusal, variableUses } from "./entry-variables.ts";
 import { isOwnSecret } from "../../system/own-secrets.ts";
@@ -58,22 +59,14 @@ export function parseConfigText(
   scope: ConfigScope,
   env: Record<string, string | undefined>,
 ): LoadedConfig {
-  const errors: ParseError[] = [];
-  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false });
-  const firstError = errors[0];
-  if (firstError) {
-    const { line, column } = lineAndColumn(text, firstError.offset);
-    const what = describeParseError(printParseErrorCode(firstError.error));
-    return { servers: [], warnings: [`${path} is not valid JSON: ${what} at line ${line}, column ${column}; no MCP servers loaded from it`] };
-  }
-  if (text.trim() === "") return { servers: [], warnings: [`${path} is empty; no MCP servers loaded from it`] };
   // JSON.parse, not jsonc's value: jsonc assigns `obj[key] = …`, so a key "__proto__" would replace
-  // the object's prototype instead of becoming an entry. The text is known to be strict JSON here.
+  // the object's prototype instead of becoming an entry. What JSON.parse takes is strict JSON, in
+  // which jsonc-parser finds no error: only a file it refuses needs jsonc-parser (see jsonc.ts).
   let document: unknown;
   try {
     document = JSON.parse(text);
   } catch (error) {
-    return { servers: [], warnings: [`${path} is not valid JSON: ${(error as Error).message}; no MCP servers loaded from it`] };
+    return { servers: [], warnings: [notJsonWarning(text, path, error as Error)] };
   }
   if (!isPlainObject(document)) {
     return { servers: [], warnings: [`${path}: the top level must be an object like {"mcpServers": {...}}; no MCP servers loaded from it`] };
@@ -87,6 +80,20 @@ export function parseConfigText(
     servers: Object.entries(servers).map(([name, raw]) => parseServerEntry(name, raw, scope, path, env)),
     warnings: [],
   };
+}
+
+/** Why a text JSON.parse refused is no config: where jsonc-parser finds the first error, in its words. */
+function notJsonWarning(text: string, path: string, error: Error): string {
+  const errors: ParseError[] = [];
+  jsonc().parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const firstError = errors[0];
+  if (firstError) {
+    const { line, column } = lineAndColumn(text, firstError.offset);
+    const what = describeParseError(jsonc().printParseErrorCode(firstError.error));
+    return `${path} is not valid JSON: ${what} at line ${line}, column ${column}; no MCP servers loaded from it`;
+  }
+  if (text.trim() === "") return `${path} is empty; no MCP servers loaded from it`;
+  return `${path} is not valid JSON: ${error.message}; no MCP servers loaded from it`;
 }
 
 /** Validates one entry and expands its `${VAR}`s. Never throws: a bad entry becomes `ok: false`. */

@@ -99,7 +99,7 @@ describe("through the keeper, the commands print what they print without it", ()
     expect(status.connections?.some((c) => c.name === "cold")).toBe(false);
   });
 
-  test("a warm command loads no pool, client, transport or sign-in code (a cold one does: the guard bites)", async () => {
+  test("a warm command loads no pool, client, transport or sign-in code, nor jsonc-parser for a valid config or the stateless era's schemas (a cold one does: the guard bites)", async () => {
     const guard = join(REPO, "test", "process", "keeper", "forbid-cold-modules.ts");
     const main = join(REPO, "src", "cli", "main.ts");
     const env = { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined };
