@@ -38,9 +38,10 @@ export type ServerRequestHandler = (request: JsonRpcRequest, context: ServerRequ
 
 /**
  * One JSON-RPC conversation over a `Transport`: the one place that allocates ids, matches answers
- * to requests, answers the server's requests (and hears it give them up), passes its notifications
- * on, and tells it of requests given up. It knows no MCP beyond the two rules JSON-RPC leaves to the protocol: `initialize` is
- * never cancelled, and a server request is never left unanswered.
+ * to requests, answers the server's requests (aborting a handler's signal when the server gives its
+ * request up), passes its notifications on, and tells it of requests given up. It knows no MCP
+ * beyond the two rules JSON-RPC leaves to the protocol: `initialize` is never cancelled, and a
+ * server request is never left unanswered.
  */
 export class JsonRpcConnection {
   onRequest?: ServerRequestHandler;
