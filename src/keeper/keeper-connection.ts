@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import * as v from "valibot";
 import type { ServerLogEntry } from "../mcp/index.ts";
-import { JsonRpcConnection } from "../mcp/light-index.ts";
+import { JsonRpcConnection, type ServerRequestContext } from "../mcp/light-index.ts";
 import { classifyMessage, ErrorCode, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
@@ -66,7 +66,7 @@ export class KeeperConnection {
       else deliver?.(value);
     };
     // The command's `notifications/cancelled` aborts the signal of the call it names (the connection stays), as closing the socket aborts all.
-    this.connection.onRequest = (request, { signal }) => this.handle(request, signal);
+    this.connection.onRequest = (request, context) => this.handle(request, context);
     socket.on("data", (chunk: Buffer) => !this.refused && this.transport.receive(chunk));
     socket.on("error", () => {});
     socket.on("close", () => {
@@ -86,7 +86,7 @@ export class KeeperConnection {
   }
 
   /** Answers one request; what it throws the rpc layer answers as a JSON-RPC error. */
-  private async handle(message: JsonRpcRequest, signal: AbortSignal): Promise<unknown> {
+  private async handle(message: JsonRpcRequest, context: ServerRequestContext): Promise<unknown> {
     const params = message.params ?? {};
     const parsed = typeof params === "object" && !Array.isArray(params) ? v.safeParse(KeeperRequest, { ...params, op: message.method }) : undefined;
     if (!parsed?.success) {
@@ -106,7 +106,7 @@ export class KeeperConnection {
         case "connect":
           return await this.connect(id, request);
         case "call":
-          return await this.call(id, request, signal);
+          return await this.call(id, request, context.signal);
         case "status":
           return { ...this.host.identity(), connections: this.host.warm.info() } satisfies KeeperResult<"status">;
         case "close":

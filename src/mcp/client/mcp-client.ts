@@ -15,7 +15,7 @@ import {
   type ResourceTemplate,
   type ToolDefinition,
 } from "../protocol.ts";
-import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
+import { JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.ts";
 import type { ClientCapabilities } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
@@ -140,7 +140,7 @@ export class McpClient {
       clock: this.clock,
       description: transport.description,
     });
-    this.connection.onRequest = (request, { signal }) => this.answerServerRequest(request, signal);
+    this.connection.onRequest = (request, context) => this.answerServerRequest(request, context);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
     this.connection.onStrayAnswer = (response) => this.opening.lateAnswer(response);
     this.connection.onClose = (error) => {
@@ -342,10 +342,12 @@ export class McpClient {
 
   /**
    * A request of the server's (handshake revisions): ping, a form for the user, our roots; anything
-   * else -32601. `signal` aborts when the server cancels the request (its tool was cancelled) or the
-   * connection ends (closing the client): a form it put to the user goes away.
+   * else -32601. A question's signal aborts when the server cancels it (its tool was cancelled) or
+   * the connection ends (closing the client): the form goes away.
    */
-  private answerServerRequest(request: JsonRpcRequest, signal: AbortSignal): Promise<unknown> {
+  private answerServerRequest(request: JsonRpcRequest, context: ServerRequestContext): Promise<unknown> {
+    // Only a question waits on a person; ping and roots are answered at once, without a signal.
+    const signal = request.method === "elicitation/create" ? context.signal : undefined;
     return answerClientRequest(request.method, request.params, { server: this.serverName, features: this.options, origin: "server-request", signal });
   }
 

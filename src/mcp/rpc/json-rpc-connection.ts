@@ -62,10 +62,10 @@ export class JsonRpcConnection {
   private closing = false;
   private serverRequestsInFlight = 0;
   /**
-   * The server's requests being answered, each with the controller of its handler's signal. Bounded
-   * as they are (MAX_SERVER_REQUESTS_IN_FLIGHT): an entry goes once its answer is sent.
+   * The server's requests being answered, each with its handler's context. Bounded as they are
+   * (MAX_SERVER_REQUESTS_IN_FLIGHT): an entry goes once its answer is sent.
    */
-  private readonly answering = new Map<RequestId, AbortController>();
+  private readonly answering = new Map<RequestId, AnsweringContext>();
 
   constructor(readonly transport: Transport) {
     transport.onMessage = (value) => this.receive(value);
@@ -146,17 +146,17 @@ export class JsonRpcConnection {
       return;
     }
     this.serverRequestsInFlight++;
-    const controller = new AbortController();
-    this.answering.set(request.id, controller);
+    const context = new AnsweringContext();
+    this.answering.set(request.id, context);
     try {
       // Settles once the reply is sent: until then, it counts against the server.
-      await this.transport.send(await replyToServerRequest(this.onRequest, request, controller.signal));
+      await this.transport.send(await replyToServerRequest(this.onRequest, request, context));
     } catch (error) {
       log.debug(`${this.transport.description}: could not answer ${request.method}: ${(error as Error).message}`);
     } finally {
       this.serverRequestsInFlight--;
       // A later request that reused the id has an entry of its own.
-      if (this.answering.get(request.id) === controller) this.answering.delete(request.id);
+      if (this.answering.get(request.id) === context) this.answering.delete(request.id);
     }
   }
 
@@ -180,9 +180,28 @@ export class JsonRpcConnection {
     if (this.ended) return;
     this.ended = error;
     this.pending.failAll(error);
-    for (const controller of this.answering.values()) controller.abort(error);
+    for (const context of this.answering.values()) context.abort(error);
     this.answering.clear();
     if (!this.closing) this.onClose?.(error);
+  }
+}
+
+/**
+ * The context of one server request being answered. Its signal is made the first time it is asked
+ * for: a ping's handler never asks, and an AbortController per ping would cost a flood of them
+ * several times the time the rest of the answer takes.
+ */
+class AnsweringContext implements ServerRequestContext {
+  private controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  abort(reason: Error): void {
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
   }
 }
 
@@ -190,10 +209,10 @@ export class JsonRpcConnection {
  * The response to a request the server sent us: the handler's result, or the error it threw as a
  * JSON-RPC error with its code and data (-32601 when there is no handler). A server's request is never left unanswered.
  */
-async function replyToServerRequest(handler: ServerRequestHandler | undefined, request: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
+async function replyToServerRequest(handler: ServerRequestHandler | undefined, request: JsonRpcRequest, context: ServerRequestContext): Promise<JsonRpcResponse> {
   try {
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-    return { jsonrpc: "2.0", id: request.id, result: (await handler(request, { signal })) ?? {} };
+    return { jsonrpc: "2.0", id: request.id, result: (await handler(request, context)) ?? {} };
   } catch (error) {
     const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
     const data = error instanceof McpError ? error.data : undefined;

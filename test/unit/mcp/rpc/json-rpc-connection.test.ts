@@ -294,6 +294,17 @@ describe("JsonRpcConnection: the server cancelling its own requests", () => {
     expect([...signals.values()].map((signal) => signal.aborted)).toEqual([true, true, false]);
   });
 
+  test("a handler that asks for its signal only after the cancellation finds it aborted", async () => {
+    const { wire, connection } = connected();
+    let later: (() => void) | undefined;
+    connection.onRequest = (_request, context) => new Promise((resolve) => (later = () => resolve({ aborted: context.signal.aborted })));
+    wire.deliver({ jsonrpc: "2.0", id: 3, method: "elicitation/create", params: {} });
+    wire.deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } });
+    later!();
+    const [reply] = await waitFor(() => wire.replies().length === 1 && wire.replies(), "the reply");
+    expect(reply).toEqual({ jsonrpc: "2.0", id: 3, result: { aborted: true } });
+  });
+
   test("an unknown id, an answered request's id and a malformed notification abort nothing", async () => {
     const { wire, connection } = connected();
     const signals = new Map<unknown, AbortSignal>();
