@@ -2,8 +2,8 @@ import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import * as v from "valibot";
 import type { ServerLogEntry, ServerStatus } from "../mcp/index.ts";
-import { JsonRpcConnection } from "../mcp/light-index.ts";
-import { classifyMessage, ErrorCode, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
+import { JsonRpcConnection, type ServerRequestContext } from "../mcp/light-index.ts";
+import { classifyMessage, ErrorCode, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
 import { keeperFailure, keeperRefusal, type KeeperErrorData } from "./keeper-errors.ts";
@@ -39,7 +39,6 @@ export class KeeperConnection {
   private refused = false;
   /** The server names of the last `connect`, each with its connection's fingerprint. */
   private servers = new Map<string, string>();
-  private readonly calls = new Map<number, AbortController>();
   private readonly transport: KeeperSocketTransport;
   private readonly connection: JsonRpcConnection;
   /** Connects and calls running: while there are any, a heartbeat goes out. */
@@ -66,8 +65,8 @@ export class KeeperConnection {
       if (classified.kind === "invalid") this.refuse(`the command sent a message that is not JSON-RPC (${classified.reason})`);
       else deliver?.(value);
     };
-    this.connection.onRequest = (request) => this.handle(request);
-    this.connection.onNotification = (notification) => this.cancel(notification);
+    // The command's `notifications/cancelled` aborts the signal of the call it names (the connection stays), as closing the socket aborts all.
+    this.connection.onRequest = (request, context) => this.handle(request, context);
     socket.on("data", (chunk: Buffer) => !this.refused && this.transport.receive(chunk));
     socket.on("error", () => {});
     socket.on("close", () => {
@@ -75,8 +74,6 @@ export class KeeperConnection {
       // An answer not yet sent never will be (its send now fails): what was to follow it is done now.
       for (const then of this.afterAnswer.values()) then();
       this.afterAnswer.clear();
-      for (const call of this.calls.values()) call.abort();
-      this.calls.clear();
       host.warm.letGo(this);
       this.stopHeartbeat();
       onClosed();
@@ -89,7 +86,7 @@ export class KeeperConnection {
   }
 
   /** Answers one request; what it throws the rpc layer answers as a JSON-RPC error. */
-  private async handle(message: JsonRpcRequest): Promise<unknown> {
+  private async handle(message: JsonRpcRequest, context: ServerRequestContext): Promise<unknown> {
     const params = message.params ?? {};
     const parsed = typeof params === "object" && !Array.isArray(params) ? v.safeParse(KeeperRequest, { ...params, op: message.method }) : undefined;
     if (!parsed?.success) {
@@ -109,7 +106,7 @@ export class KeeperConnection {
         case "connect":
           return await this.connect(id, request);
         case "call":
-          return await this.call(id, request);
+          return await this.call(id, request, context.signal);
         case "status":
           return { ...this.host.identity(), connections: this.host.warm.info() } satisfies KeeperResult<"status">;
         case "close":
@@ -123,13 +120,6 @@ export class KeeperConnection {
     } finally {
       if (long && --this.busy === 0) this.stopHeartbeat();
     }
-  }
-
-  /** `notifications/cancelled` from the command: the call is given up, the connection stays. */
-  private cancel(notification: JsonRpcNotification): void {
-    if (notification.method !== "notifications/cancelled") return;
-    const requestId = (notification.params as { requestId?: unknown } | undefined)?.requestId;
-    if (typeof requestId === "number") this.calls.get(requestId)?.abort();
   }
 
   /** An `alive` every KEEPER_HEARTBEAT_MS while busy (see KEEPER_SILENCE_MS). */
@@ -163,24 +153,18 @@ export class KeeperConnection {
     return { statuses: connected.map((c) => onlyTool(c.status, request.tool)) };
   }
 
-  private async call(id: number, request: Request<"call">): Promise<KeeperResult<"call">> {
+  private async call(id: number, request: Request<"call">, signal: AbortSignal): Promise<KeeperResult<"call">> {
     const fingerprint = this.servers.get(request.server);
     if (fingerprint === undefined) throw keeperRefusal(`server '${request.server}' was not connected on this socket; send connect first`);
-    const controller = new AbortController();
-    this.calls.set(id, controller);
     const note = (line: string) => this.send({ requestId: id, event: "note", line });
-    try {
-      const result = await this.host.warm.call(fingerprint, request.tool, request.arguments, {
-        socket: this,
-        signal: controller.signal,
-        elicitation: request.elicitation === "accept-defaults" ? defaultsOrDecline(note) : declinedElicitation(note),
-        onProgress: (progress) => this.send({ requestId: id, event: "progress", progress }),
-        onLog: (entry) => this.send({ requestId: id, event: "log", entry }),
-      });
-      return { result };
-    } finally {
-      this.calls.delete(id);
-    }
+    const result = await this.host.warm.call(fingerprint, request.tool, request.arguments, {
+      socket: this,
+      signal,
+      elicitation: request.elicitation === "accept-defaults" ? defaultsOrDecline(note) : declinedElicitation(note),
+      onProgress: (progress) => this.send({ requestId: id, event: "progress", progress }),
+      onLog: (entry) => this.send({ requestId: id, event: "log", entry }),
+    });
+    return { result };
   }
 
   /** A request this socket may not make: it is answered, then the socket is closed. */

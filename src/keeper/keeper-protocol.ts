@@ -14,7 +14,7 @@ import { ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
 import type { ServerStatus } from "../mcp/index.ts";
 import { LoggingLevel } from "../mcp/light-index.ts";
 import { CallToolResult, Implementation, ToolDefinition } from "../mcp/protocol.ts";
-import { isPlainObject } from "../system/plain-object.ts";
+import { stringsObject, WholeObject } from "../system/whole-object.ts";
 
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */
 export const KEEPER_PROTOCOL = 4;
@@ -38,15 +38,10 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 /** The keeper works from its own folder: a relative path from a command would mean another place. */
 const AbsolutePath = v.pipe(Text, v.check(isAbsolute, "must be an absolute path"));
 /**
- * Objects taken whole, every own key kept: `v.record` silently drops `__proto__`, `constructor`
- * and `prototype`, which a tool's arguments or an environment may hold like any other name (a
- * cold command sends them). The object is the one JSON.parse made: its keys are all its own.
+ * Objects taken whole, every own key kept (see whole-object.ts): a tool's arguments or an
+ * environment may hold `__proto__`, `constructor` or `prototype` like any other name (a cold command sends them).
  */
-const WholeObject = v.custom<Record<string, unknown>>(isPlainObject, "must be an object");
-const StringsObject = v.custom<Record<string, string>>(
-  (value) => isPlainObject(value) && Object.values(value).every((item) => typeof item === "string"),
-  "must be an object of strings",
-);
+const StringsObject = stringsObject("must be an object of strings");
 
 /**
  * A command's entry, parsed again with the same schema the config file goes through: only a process

@@ -16,6 +16,6 @@ export { serverLogDebugLine } from "./client/server-log-debug.ts";
 export { TextLineSplitter } from "./transport/text-line-splitter.ts";
 export { parseMessage } from "./transport/parse-message.ts";
 // JSON-RPC over any transport: the keeper's socket speaks it too.
-export { JsonRpcConnection } from "./rpc/json-rpc-connection.ts";
+export { JsonRpcConnection, type ServerRequestContext } from "./rpc/json-rpc-connection.ts";
 // A server log message's level, as a schema (the keeper's wire carries it).
 export { LoggingLevel } from "./logging-level.ts";

@@ -4,6 +4,7 @@
  * Schemas are parsed once at the wire; inside, trust the types.
  */
 import * as v from "valibot";
+import { keepingEveryKey, WholeObject } from "../system/whole-object.ts";
 
 /** The version we ask for in `initialize`. */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
@@ -35,8 +36,6 @@ export const ErrorCode = {
 
 export const RequestId = v.union([v.string(), v.number()]);
 export type RequestId = v.InferOutput<typeof RequestId>;
-
-const JsonObject = v.record(v.string(), v.unknown());
 
 export const JsonRpcRequest = v.object({
   jsonrpc: v.literal("2.0"),
@@ -107,7 +106,7 @@ export type Implementation = v.InferOutput<typeof Implementation>;
 
 export const InitializeResult = v.looseObject({
   protocolVersion: v.string(),
-  capabilities: v.optional(JsonObject, {}),
+  capabilities: v.optional(WholeObject, {}),
   serverInfo: v.optional(Implementation),
   instructions: v.optional(v.string()),
 });
@@ -130,23 +129,26 @@ export const ToolDefinition = v.looseObject({
 });
 export type ToolDefinition = v.InferOutput<typeof ToolDefinition>;
 
-/** A content block; only the fields we render are named, the rest pass through. */
-export const ContentBlock = v.looseObject({
+/** A content block; only the fields we render are named, the rest pass through (every key: see keepingEveryKey). */
+export const ContentBlock = keepingEveryKey(v.looseObject({
   type: v.string(),
   text: v.optional(v.string()),
   data: v.optional(v.string()),
   mimeType: v.optional(v.string()),
   uri: v.optional(v.string()),
   name: v.optional(v.string()),
-  resource: v.optional(v.looseObject({ uri: v.optional(v.string()), text: v.optional(v.string()), blob: v.optional(v.string()), mimeType: v.optional(v.string()) })),
-});
+  resource: v.optional(
+    keepingEveryKey(v.looseObject({ uri: v.optional(v.string()), text: v.optional(v.string()), blob: v.optional(v.string()), mimeType: v.optional(v.string()) })),
+  ),
+}));
 export type ContentBlock = v.InferOutput<typeof ContentBlock>;
 
-export const CallToolResult = v.looseObject({
+/** Printed whole by `mcp call --raw`: every key the server sent is kept (see keepingEveryKey). */
+export const CallToolResult = keepingEveryKey(v.looseObject({
   content: v.optional(v.array(ContentBlock), []),
   structuredContent: v.optional(v.unknown()),
   isError: v.optional(v.boolean(), false),
-});
+}));
 export type CallToolResult = v.InferOutput<typeof CallToolResult>;
 
 /** One resource a server lists (`resources/list`); each is checked on its own, so one bad entry costs only itself. */

@@ -4,6 +4,7 @@
  * Loose objects, as there: fields we do not read pass through. Parsed once at the wire.
  */
 import * as v from "valibot";
+import { WholeObject } from "../system/whole-object.ts";
 import { Implementation } from "./protocol.ts";
 
 /** The one modern version we speak; the handshake versions are `SUPPORTED_PROTOCOL_VERSIONS`. */
@@ -34,15 +35,13 @@ export const ModernErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
-const JsonObject = v.record(v.string(), v.unknown());
-
 /** What a client declares per request; an empty object declares nothing optional. */
 export const ClientCapabilities = v.looseObject({
-  roots: v.optional(JsonObject),
-  sampling: v.optional(JsonObject),
-  elicitation: v.optional(v.looseObject({ form: v.optional(JsonObject), url: v.optional(JsonObject) })),
-  experimental: v.optional(JsonObject),
-  extensions: v.optional(JsonObject),
+  roots: v.optional(WholeObject),
+  sampling: v.optional(WholeObject),
+  elicitation: v.optional(v.looseObject({ form: v.optional(WholeObject), url: v.optional(WholeObject) })),
+  experimental: v.optional(WholeObject),
+  extensions: v.optional(WholeObject),
 });
 export type ClientCapabilities = v.InferOutput<typeof ClientCapabilities>;
 
@@ -57,7 +56,7 @@ const ResultMeta = v.looseObject({ [MetaKey.serverInfo]: v.optional(Implementati
 /** The answer to `server/discover`: what the server speaks and offers. */
 export const DiscoverResult = v.looseObject({
   supportedVersions: v.pipe(v.array(v.string()), v.maxLength(64, "more than 64 supported versions")),
-  capabilities: v.optional(JsonObject, {}),
+  capabilities: v.optional(WholeObject, {}),
   instructions: v.optional(v.string()),
   _meta: v.optional(ResultMeta),
 });
@@ -78,7 +77,7 @@ export const INPUT_REQUEST_METHODS = ["elicitation/create", "sampling/createMess
 
 export const InputRequest = v.looseObject({
   method: v.picklist(INPUT_REQUEST_METHODS, (issue) => `unknown input request method ${JSON.stringify(issue.input)?.slice(0, 80)}`),
-  params: v.optional(JsonObject),
+  params: v.optional(WholeObject),
 });
 export type InputRequest = v.InferOutput<typeof InputRequest>;
 

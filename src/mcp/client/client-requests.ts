@@ -67,29 +67,3 @@ export async function answerInputRequests(
   }
   return answers;
 }
-
-/**
- * The server requests being answered that may take long (a form in front of the user), each with
- * a signal the server can abort: a handshake-revision server that gives up the call behind a
- * question (its tool was cancelled) sends `notifications/cancelled` naming the question's id, and
- * the form goes away. Closing the client aborts them all.
- */
-export class OpenServerRequests {
-  private readonly open = new Map<string | number, AbortController>();
-
-  constructor(private readonly closing: AbortSignal) {}
-
-  /** A signal for answering request `id`; `done` when the answer is sent. */
-  begin(id: string | number): { signal: AbortSignal; done: () => void } {
-    const controller = new AbortController();
-    this.open.set(id, controller);
-    return { signal: AbortSignal.any([this.closing, controller.signal]), done: () => this.open.delete(id) };
-  }
-
-  /** The server's `notifications/cancelled`: the request it names, if we are still answering it, is given up. */
-  cancelled(params: unknown): void {
-    const requestId = (params as { requestId?: unknown } | undefined)?.requestId;
-    if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    this.open.get(requestId)?.abort(new Error("the server cancelled its request"));
-  }
-}

@@ -15,7 +15,7 @@ import {
   type ResourceTemplate,
   type ToolDefinition,
 } from "../protocol.ts";
-import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
+import { JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.ts";
 import type { ClientCapabilities } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import { parseResult } from "./parse-result.ts";
@@ -23,7 +23,7 @@ import { ProgressTracker } from "./progress.ts";
 import { RequestSender } from "./request-sender.ts";
 import { declaredCapabilities } from "./client-capabilities.ts";
 import { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientOptions, type RequestOptions } from "./client-options.ts";
-import { answerClientRequest, answerInputRequests, OpenServerRequests } from "./client-requests.ts";
+import { answerClientRequest, answerInputRequests } from "./client-requests.ts";
 import type { ModernServer } from "./era-detection.ts";
 import { EraOpening } from "./era/era-opening.ts";
 import type { AnsweringClient } from "./era/era-strategy.ts";
@@ -63,9 +63,6 @@ export class McpClient {
   private readonly timeoutMs: number;
   private readonly clock: Clock;
   private readonly progress = new ProgressTracker((text, max) => this.masks.shown(text, max));
-  /** Aborts on close: a question a server request put to the user is taken away. */
-  private readonly closing = new AbortController();
-  private readonly openServerRequests = new OpenServerRequests(this.closing.signal);
   private readonly stopWatchingRoots: (() => void) | undefined;
   private readonly masks: ServerTextMask;
   /** A close `connect` started and did not wait for (see `connect`): `close()` waits for it. */
@@ -143,7 +140,7 @@ export class McpClient {
       clock: this.clock,
       description: transport.description,
     });
-    this.connection.onRequest = (request) => this.answerServerRequest(request);
+    this.connection.onRequest = (request, context) => this.answerServerRequest(request, context);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
     this.connection.onStrayAnswer = (response) => this.opening.lateAnswer(response);
     this.connection.onClose = (error) => {
@@ -261,7 +258,6 @@ export class McpClient {
   }
 
   async close(): Promise<void> {
-    this.closing.abort(McpError.closed("the connection was closed"));
     this.stopWatchingRoots?.();
     if (this._state.status !== "failed") this._state = { status: "closed" };
     this.subscriptions.stop();
@@ -344,17 +340,15 @@ export class McpClient {
     this.masks.error(error);
   }
 
-  /** A request of the server's (handshake revisions): ping, a form for the user, our roots; anything else -32601. */
-  private async answerServerRequest(request: JsonRpcRequest): Promise<unknown> {
-    const context = { server: this.serverName, features: this.options, origin: "server-request" as const, signal: this.closing.signal };
-    // Only a question waits on a person; ping and roots are answered at once.
-    if (request.method !== "elicitation/create") return answerClientRequest(request.method, request.params, context);
-    const { signal, done } = this.openServerRequests.begin(request.id);
-    try {
-      return await answerClientRequest(request.method, request.params, { ...context, signal });
-    } finally {
-      done();
-    }
+  /**
+   * A request of the server's (handshake revisions): ping, a form for the user, our roots; anything
+   * else -32601. A question's signal aborts when the server cancels it (its tool was cancelled) or
+   * the connection ends (closing the client): the form goes away.
+   */
+  private answerServerRequest(request: JsonRpcRequest, context: ServerRequestContext): Promise<unknown> {
+    // Only a question waits on a person; ping and roots are answered at once, without a signal.
+    const signal = request.method === "elicitation/create" ? context.signal : undefined;
+    return answerClientRequest(request.method, request.params, { server: this.serverName, features: this.options, origin: "server-request", signal });
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
@@ -362,7 +356,6 @@ export class McpClient {
     if (notification.method === "notifications/tools/list_changed") this.tools.forget();
     this.lists.heard(notification.method);
     this.subscriptions.heard(notification);
-    if (notification.method === "notifications/cancelled") this.openServerRequests.cancelled(notification.params);
     log.debug(`notification from ${this.transport.description}: ${notification.method}`);
     this.options.onNotification?.(notification);
   }

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { isPlainObject } from "../../system/plain-object.ts";
 import { redactUrl } from "../../system/redact-url.ts";
+import { stringsObject } from "../../system/whole-object.ts";
 
 /**
  * The longest timeout a timer can hold: setTimeout takes a signed 32-bit count of milliseconds and
@@ -22,8 +23,7 @@ const KeepAlive = v.pipe(
   v.minValue(0, '"keepAlive" must be 0 (no keeper) or more seconds'),
   v.maxValue(Math.floor(MAX_TIMEOUT_MS / 1000), `"keepAlive" must be at most ${Math.floor(MAX_TIMEOUT_MS / 1000)} seconds (about 24 days)`),
 );
-const StringMap = (field: string) =>
-  v.record(v.string(), v.string(`every value of "${field}" must be a string`), `"${field}" must be an object of strings`);
+const StringMap = (field: string) => stringsObject(`"${field}" must be an object of strings`, `every value of "${field}" must be a string`);
 
 /** Fields every entry may carry, whatever its transport. */
 const Common = {

@@ -1,6 +1,6 @@
 import { log } from "../../log.ts";
 import { McpError } from "../mcp-error.ts";
-import { classifyMessage, ErrorCode, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol.ts";
+import { classifyMessage, ErrorCode, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from "../protocol.ts";
 import type { SendOptions, Transport } from "../transport/transport.ts";
 import { PendingRequests } from "./pending-requests.ts";
 
@@ -19,14 +19,29 @@ export const MAX_SERVER_REQUESTS_IN_FLIGHT = 10_000;
  */
 export type RequestOptions = SendOptions & { registration?: { registered(id: number): void } };
 
-/** Answers a request the server sent us; throw an `McpError` to answer with a JSON-RPC error. */
-export type ServerRequestHandler = (request: JsonRpcRequest) => Promise<unknown> | unknown;
+/** What a handler of the server's request is given beside the request. */
+export interface ServerRequestContext {
+  /**
+   * Aborts when the server gives the request up (`notifications/cancelled` naming its id) or the
+   * connection ends: the work behind it (a form in front of the user, a call) should stop.
+   */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Answers a request the server sent us; throw an `McpError` to answer with a JSON-RPC error. A
+ * request the server cancelled is still answered with what the handler returns or throws: MCP says
+ * the receiver SHOULD NOT, but its canceller drops a late answer as it drops one that crossed the
+ * notification, and a request is then never left unanswered.
+ */
+export type ServerRequestHandler = (request: JsonRpcRequest, context: ServerRequestContext) => Promise<unknown> | unknown;
 
 /**
  * One JSON-RPC conversation over a `Transport`: the one place that allocates ids, matches answers
- * to requests, answers the server's requests, passes its notifications on, and tells it of requests
- * given up. It knows no MCP beyond the two rules JSON-RPC leaves to the protocol: `initialize` is
- * never cancelled, and a server request is never left unanswered.
+ * to requests, answers the server's requests (aborting a handler's signal when the server gives its
+ * request up), passes its notifications on, and tells it of requests given up. It knows no MCP
+ * beyond the two rules JSON-RPC leaves to the protocol: `initialize` is never cancelled, and a
+ * server request is never left unanswered.
  */
 export class JsonRpcConnection {
   onRequest?: ServerRequestHandler;
@@ -46,6 +61,11 @@ export class JsonRpcConnection {
   private ended: Error | undefined;
   private closing = false;
   private serverRequestsInFlight = 0;
+  /**
+   * The server's requests being answered, each with its handler's context. Bounded as they are
+   * (MAX_SERVER_REQUESTS_IN_FLIGHT): an entry goes once its answer is sent.
+   */
+  private readonly answering = new Map<RequestId, AnsweringContext>();
 
   constructor(readonly transport: Transport) {
     transport.onMessage = (value) => this.receive(value);
@@ -107,6 +127,8 @@ export class JsonRpcConnection {
         void this.answer(classified.message);
         return;
       case "notification":
+        if (classified.message.method === "notifications/cancelled") this.cancelled(classified.message.params);
+        // Passed on all the same: its owner may log it.
         deliverNotification(this.onNotification, classified.message);
         return;
       case "invalid":
@@ -124,14 +146,25 @@ export class JsonRpcConnection {
       return;
     }
     this.serverRequestsInFlight++;
+    const context = new AnsweringContext();
+    this.answering.set(request.id, context);
     try {
       // Settles once the reply is sent: until then, it counts against the server.
-      await this.transport.send(await replyToServerRequest(this.onRequest, request));
+      await this.transport.send(await replyToServerRequest(this.onRequest, request, context));
     } catch (error) {
       log.debug(`${this.transport.description}: could not answer ${request.method}: ${(error as Error).message}`);
     } finally {
       this.serverRequestsInFlight--;
+      // A later request that reused the id has an entry of its own.
+      if (this.answering.get(request.id) === context) this.answering.delete(request.id);
     }
+  }
+
+  /** The server's `notifications/cancelled`: the request it names, if we are still answering it, is given up; another id is ignored. */
+  private cancelled(params: unknown): void {
+    const requestId = (params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    this.answering.get(requestId)?.abort(new McpError(ErrorCode.RequestCancelled, "the server cancelled its request"));
   }
 
   /** A request given up by its caller (timeout, Ctrl-C) while pending: tell the server. */
@@ -147,7 +180,28 @@ export class JsonRpcConnection {
     if (this.ended) return;
     this.ended = error;
     this.pending.failAll(error);
+    for (const context of this.answering.values()) context.abort(error);
+    this.answering.clear();
     if (!this.closing) this.onClose?.(error);
+  }
+}
+
+/**
+ * The context of one server request being answered. Its signal is made the first time it is asked
+ * for: a ping's handler never asks, and an AbortController per ping would cost a flood of them
+ * several times the time the rest of the answer takes.
+ */
+class AnsweringContext implements ServerRequestContext {
+  private controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  abort(reason: Error): void {
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
   }
 }
 
@@ -155,10 +209,10 @@ export class JsonRpcConnection {
  * The response to a request the server sent us: the handler's result, or the error it threw as a
  * JSON-RPC error with its code and data (-32601 when there is no handler). A server's request is never left unanswered.
  */
-async function replyToServerRequest(handler: ServerRequestHandler | undefined, request: JsonRpcRequest): Promise<JsonRpcResponse> {
+async function replyToServerRequest(handler: ServerRequestHandler | undefined, request: JsonRpcRequest, context: ServerRequestContext): Promise<JsonRpcResponse> {
   try {
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-    return { jsonrpc: "2.0", id: request.id, result: (await handler(request)) ?? {} };
+    return { jsonrpc: "2.0", id: request.id, result: (await handler(request, context)) ?? {} };
   } catch (error) {
     const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
     const data = error instanceof McpError ? error.data : undefined;

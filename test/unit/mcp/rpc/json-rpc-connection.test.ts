@@ -257,6 +257,89 @@ describe("JsonRpcConnection: cancellation", () => {
   });
 });
 
+/** A handler that holds every request until its signal aborts, then answers with the abort's reason; it keeps the signals by request id. */
+function holdingHandler(connection: JsonRpcConnection): Map<unknown, AbortSignal> {
+  const signals = new Map<unknown, AbortSignal>();
+  connection.onRequest = (request, { signal }) => {
+    signals.set(request.id, signal);
+    return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ gaveUp: (signal.reason as Error).message })));
+  };
+  return signals;
+}
+
+describe("JsonRpcConnection: the server cancelling its own requests", () => {
+  test("notifications/cancelled aborts the signal of the request it names, which is still answered; onNotification hears it too", async () => {
+    const { wire, connection } = connected();
+    const signals = holdingHandler(connection);
+    const heard: string[] = [];
+    connection.onNotification = (notification) => heard.push(notification.method);
+    wire.deliver({ jsonrpc: "2.0", id: 7, method: "elicitation/create", params: {} });
+    wire.deliver({ jsonrpc: "2.0", id: 8, method: "elicitation/create", params: {} });
+    expect(signals.size).toBe(2);
+    wire.deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "tool cancelled" } });
+    expect([signals.get(7)!.aborted, signals.get(8)!.aborted]).toEqual([true, false]);
+    const [reply] = await waitFor(() => wire.replies().length === 1 && wire.replies(), "the cancelled request's reply");
+    expect(reply).toEqual({ jsonrpc: "2.0", id: 7, result: { gaveUp: "the server cancelled its request" } });
+    expect(heard).toEqual(["notifications/cancelled"]);
+  });
+
+  test("a string id names its request, and only it: the number with the same digits is another request", async () => {
+    const { wire, connection } = connected();
+    const signals = holdingHandler(connection);
+    wire.deliver({ jsonrpc: "2.0", id: "s-1", method: "elicitation/create", params: {} });
+    wire.deliver({ jsonrpc: "2.0", id: "2", method: "elicitation/create", params: {} });
+    wire.deliver({ jsonrpc: "2.0", id: 2, method: "elicitation/create", params: {} });
+    wire.deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "s-1" } });
+    wire.deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "2" } });
+    expect([...signals.values()].map((signal) => signal.aborted)).toEqual([true, true, false]);
+  });
+
+  test("a handler that asks for its signal only after the cancellation finds it aborted", async () => {
+    const { wire, connection } = connected();
+    let later: (() => void) | undefined;
+    connection.onRequest = (_request, context) => new Promise((resolve) => (later = () => resolve({ aborted: context.signal.aborted })));
+    wire.deliver({ jsonrpc: "2.0", id: 3, method: "elicitation/create", params: {} });
+    wire.deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } });
+    later!();
+    const [reply] = await waitFor(() => wire.replies().length === 1 && wire.replies(), "the reply");
+    expect(reply).toEqual({ jsonrpc: "2.0", id: 3, result: { aborted: true } });
+  });
+
+  test("an unknown id, an answered request's id and a malformed notification abort nothing", async () => {
+    const { wire, connection } = connected();
+    const signals = new Map<unknown, AbortSignal>();
+    connection.onRequest = (request, { signal }) => {
+      signals.set(request.id, signal);
+      return request.id === 1 ? {} : new Promise(() => {});
+    };
+    wire.deliver({ jsonrpc: "2.0", id: 1, method: "ping" });
+    await waitFor(() => wire.replies().length === 1, "the ping's reply");
+    wire.deliver({ jsonrpc: "2.0", id: 2, method: "elicitation/create", params: {} });
+    for (const params of [{ requestId: 99 }, { requestId: 1 }, { requestId: { id: 2 } }, { requestId: null }, {}, undefined, [2]]) {
+      wire.deliver({ jsonrpc: "2.0", method: "notifications/cancelled", ...(params === undefined ? {} : { params }) });
+    }
+    expect([signals.get(1)!.aborted, signals.get(2)!.aborted]).toEqual([false, false]);
+  });
+
+  test("the connection's end aborts every request being answered, with the end's reason; so does close()", async () => {
+    const ended = connected();
+    const signals = holdingHandler(ended.connection);
+    ended.wire.deliver({ jsonrpc: "2.0", id: 1, method: "elicitation/create", params: {} });
+    ended.wire.deliver({ jsonrpc: "2.0", id: "two", method: "sampling/createMessage", params: {} });
+    ended.wire.onClose?.(McpError.closed("the server exited with code 3"));
+    expect([...signals.values()].map((signal) => (signal.reason as Error | undefined)?.message)).toEqual([
+      "the server exited with code 3",
+      "the server exited with code 3",
+    ]);
+
+    const closed = connected();
+    const closedSignals = holdingHandler(closed.connection);
+    closed.wire.deliver({ jsonrpc: "2.0", id: 1, method: "elicitation/create", params: {} });
+    await closed.connection.close();
+    expect(closedSignals.get(1)!.aborted).toBe(true);
+  });
+});
+
 describe("JsonRpcConnection: the end", () => {
   test("the transport's end fails every pending request and every later one with its reason, reported once", async () => {
     const { wire, connection } = connected();
