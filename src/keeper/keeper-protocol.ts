@@ -14,6 +14,7 @@ import { ServerConfig, type ServerEntry } from "../mcp/config/server-config.ts";
 import type { ServerStatus } from "../mcp/index.ts";
 import { LoggingLevel } from "../mcp/light-index.ts";
 import { CallToolResult, Implementation, ToolDefinition } from "../mcp/protocol.ts";
+import { lazySchema } from "../system/lazy-schema.ts";
 import { stringsObject, WholeObject } from "../system/whole-object.ts";
 
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */
@@ -48,7 +49,7 @@ const StringsObject = stringsObject("must be an object of strings");
  * that read the user's token can send one, but a bug (or another version) must not slip an unchecked
  * entry into a spawn.
  */
-const Entry = v.pipe(
+const Entry = lazySchema(() => v.pipe(
   v.looseObject({
     name: Text,
     scope: v.picklist(["user", "project", "flag", "ad-hoc"]),
@@ -61,23 +62,23 @@ const Entry = v.pipe(
   v.check((entry) => (entry.ok ? entry.config !== undefined : entry.error !== undefined), "an entry needs a config (ok) or an error"),
   // The check above is ServerEntry's own union (ok with a config, or not with an error).
   v.transform((entry) => entry as ServerEntry),
-);
+));
 
 /** How a stdio server of an entry is started, as the command would start it itself: the keeper's own env and cwd are never used. */
-export const LaunchContext = v.object({
+export const LaunchContext = lazySchema(() => v.object({
   /** The whole environment of the child, computed by the command (`serverEnvironment(config.env).env`). */
   env: StringsObject,
   /** The command's working directory (the child's, unless the entry names a `cwd`). */
   cwd: AbsolutePath,
-});
+}));
 export type LaunchContext = v.InferOutput<typeof LaunchContext>;
 
 /** One server a command wants, as it resolved it (entry after `${VAR}` expansion and `--timeout`). */
-export const ServerRequest = v.object({ entry: Entry, launch: LaunchContext });
+export const ServerRequest = lazySchema(() => v.object({ entry: Entry, launch: LaunchContext }));
 export type ServerRequest = v.InferOutput<typeof ServerRequest>;
 
 /** A request as the command writes it: `op` is the JSON-RPC method, the rest its params. */
-export const KeeperRequest = v.variant("op", [
+export const KeeperRequest = lazySchema(() => v.variant("op", [
   v.object({ op: v.literal("hello"), protocol: v.number(), version: Text, token: Text }),
   /**
    * Connects (or reuses) each server: a warm connection is reused only while its fingerprint (the
@@ -122,13 +123,13 @@ export const KeeperRequest = v.variant("op", [
   v.object({ op: v.literal("close"), server: Text }),
   /** Closes every server and exits; answered before the servers are closed. */
   v.object({ op: v.literal("stop") }),
-]);
+]));
 export type KeeperRequest = v.InferOutput<typeof KeeperRequest>;
 export type KeeperOp = KeeperRequest["op"];
 
 const Identity = v.object({ version: Text, pid: Count, startedAt: v.number() });
 
-export const KeeperConnectionInfo = v.object({
+export const KeeperConnectionInfo = lazySchema(() => v.object({
   name: Text,
   /** `stdio: …` / `http: …`, secrets redacted, as `mcp list` shows it. */
   description: Text,
@@ -141,7 +142,7 @@ export const KeeperConnectionInfo = v.object({
   fingerprint: Text,
   /** The resident memory of its server's process tree (stdio; none for HTTP, or where it cannot be read). */
   rssBytes: v.optional(Count),
-});
+}));
 export type KeeperConnectionInfo = Omit<v.InferOutput<typeof KeeperConnectionInfo>, "state"> & { state: ServerStatus["state"] };
 
 const StatusBase = { name: Text, scope: v.picklist(["user", "project", "flag", "ad-hoc"]), source: Text, description: Text, lastError: v.optional(Text) };
@@ -175,17 +176,17 @@ export const KeeperResult = {
   hello: Identity,
   connect: v.object({ statuses: v.array(Status) }),
   call: v.object({ result: CallToolResult }),
-  status: v.object({ ...Identity.entries, connections: v.array(v.pipe(KeeperConnectionInfo, v.transform((info) => info as KeeperConnectionInfo))) }),
-  close: v.object({ closed: Count }),
-  stop: v.object({}),
+  status: lazySchema(() => v.object({ ...Identity.entries, connections: v.array(v.pipe(KeeperConnectionInfo, v.transform((info) => info as KeeperConnectionInfo))) })),
+  close: lazySchema(() => v.object({ closed: Count })),
+  stop: lazySchema(() => v.object({})),
 } satisfies Record<KeeperOp, v.GenericSchema>;
 export type KeeperResult<Op extends KeeperOp> = v.InferOutput<(typeof KeeperResult)[Op]>;
 
-const ProgressInfo = v.object({ progress: v.number(), total: v.optional(v.number()), message: v.optional(v.string()) });
-const LogEntry = v.object({ server: v.string(), level: LoggingLevel, logger: v.optional(v.string()), data: v.string() });
+const ProgressInfo = lazySchema(() => v.object({ progress: v.number(), total: v.optional(v.number()), message: v.optional(v.string()) }));
+const LogEntry = lazySchema(() => v.object({ server: v.string(), level: LoggingLevel, logger: v.optional(v.string()), data: v.string() }));
 
 /** What the keeper says about a running request (`requestId`) while it runs: the params of `keeper/event`. */
-export const KeeperEvent = v.variant("event", [
+export const KeeperEvent = lazySchema(() => v.variant("event", [
   v.object({ requestId: Count, event: v.literal("progress"), progress: ProgressInfo }),
   v.object({ requestId: Count, event: v.literal("log"), entry: LogEntry }),
   /** A line of cat-code's own for stderr (a declined question), already sanitized. */
@@ -201,5 +202,5 @@ export const KeeperEvent = v.variant("event", [
    * the server (whose own timeouts the keeper keeps), and gives up instead of waiting for ever.
    */
   v.object({ event: v.literal("alive") }),
-]);
+]));
 export type KeeperEvent = v.InferOutput<typeof KeeperEvent>;

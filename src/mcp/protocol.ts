@@ -4,6 +4,7 @@
  * Schemas are parsed once at the wire; inside, trust the types.
  */
 import * as v from "valibot";
+import { lazySchema } from "../system/lazy-schema.ts";
 import { keepingEveryKey, WholeObject } from "../system/whole-object.ts";
 
 /** The version we ask for in `initialize`. */
@@ -37,19 +38,19 @@ export const ErrorCode = {
 export const RequestId = v.union([v.string(), v.number()]);
 export type RequestId = v.InferOutput<typeof RequestId>;
 
-export const JsonRpcRequest = v.object({
+export const JsonRpcRequest = lazySchema(() => v.object({
   jsonrpc: v.literal("2.0"),
   id: RequestId,
   method: v.string(),
   params: v.optional(v.unknown()),
-});
+}));
 export type JsonRpcRequest = v.InferOutput<typeof JsonRpcRequest>;
 
-export const JsonRpcNotification = v.object({
+export const JsonRpcNotification = lazySchema(() => v.object({
   jsonrpc: v.literal("2.0"),
   method: v.string(),
   params: v.optional(v.unknown()),
-});
+}));
 export type JsonRpcNotification = v.InferOutput<typeof JsonRpcNotification>;
 
 export const JsonRpcErrorObject = v.object({
@@ -59,10 +60,10 @@ export const JsonRpcErrorObject = v.object({
 });
 export type JsonRpcErrorObject = v.InferOutput<typeof JsonRpcErrorObject>;
 
-export const JsonRpcResponse = v.union([
+export const JsonRpcResponse = lazySchema(() => v.union([
   v.object({ jsonrpc: v.literal("2.0"), id: RequestId, result: v.unknown() }),
   v.object({ jsonrpc: v.literal("2.0"), id: v.nullable(RequestId), error: JsonRpcErrorObject }),
-]);
+]));
 export type JsonRpcResponse = v.InferOutput<typeof JsonRpcResponse>;
 
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
@@ -104,12 +105,12 @@ export const Implementation = v.looseObject({
 });
 export type Implementation = v.InferOutput<typeof Implementation>;
 
-export const InitializeResult = v.looseObject({
+export const InitializeResult = lazySchema(() => v.looseObject({
   protocolVersion: v.string(),
   capabilities: v.optional(WholeObject, {}),
   serverInfo: v.optional(Implementation),
   instructions: v.optional(v.string()),
-});
+}));
 export type InitializeResult = v.InferOutput<typeof InitializeResult>;
 
 export const ToolAnnotations = v.looseObject({
@@ -152,68 +153,68 @@ export const CallToolResult = keepingEveryKey(v.looseObject({
 export type CallToolResult = v.InferOutput<typeof CallToolResult>;
 
 /** One resource a server lists (`resources/list`); each is checked on its own, so one bad entry costs only itself. */
-export const Resource = v.looseObject({
+export const Resource = lazySchema(() => v.looseObject({
   uri: v.string(),
   name: v.string(),
   title: v.optional(v.string()),
   description: v.optional(v.string()),
   mimeType: v.optional(v.string()),
   size: v.optional(v.number()),
-});
+}));
 export type Resource = v.InferOutput<typeof Resource>;
 
 /** A family of resources named by an RFC 6570 template (`resources/templates/list`). */
-export const ResourceTemplate = v.looseObject({
+export const ResourceTemplate = lazySchema(() => v.looseObject({
   uriTemplate: v.string(),
   name: v.string(),
   title: v.optional(v.string()),
   description: v.optional(v.string()),
   mimeType: v.optional(v.string()),
-});
+}));
 export type ResourceTemplate = v.InferOutput<typeof ResourceTemplate>;
 
 /** One part of what `resources/read` returns: text, or base64 `blob` for binary content. */
-export const ResourceContents = v.looseObject({
+export const ResourceContents = lazySchema(() => v.looseObject({
   uri: v.string(),
   mimeType: v.optional(v.string()),
   text: v.optional(v.string()),
   blob: v.optional(v.string()),
-});
+}));
 export type ResourceContents = v.InferOutput<typeof ResourceContents>;
 
-export const ReadResourceResult = v.looseObject({ contents: v.array(ResourceContents) });
+export const ReadResourceResult = lazySchema(() => v.looseObject({ contents: v.array(ResourceContents) }));
 export type ReadResourceResult = v.InferOutput<typeof ReadResourceResult>;
 
-export const PromptArgument = v.looseObject({
+export const PromptArgument = lazySchema(() => v.looseObject({
   name: v.string(),
   title: v.optional(v.string()),
   description: v.optional(v.string()),
   required: v.optional(v.boolean()),
-});
+}));
 export type PromptArgument = v.InferOutput<typeof PromptArgument>;
 
 /** One prompt a server lists (`prompts/list`); each is checked on its own. */
-export const Prompt = v.looseObject({
+export const Prompt = lazySchema(() => v.looseObject({
   name: v.string(),
   title: v.optional(v.string()),
   description: v.optional(v.string()),
   arguments: v.optional(v.array(PromptArgument)),
-});
+}));
 export type Prompt = v.InferOutput<typeof Prompt>;
 
-export const PromptMessage = v.looseObject({ role: v.picklist(["user", "assistant"]), content: ContentBlock });
+export const PromptMessage = lazySchema(() => v.looseObject({ role: v.picklist(["user", "assistant"]), content: ContentBlock }));
 export type PromptMessage = v.InferOutput<typeof PromptMessage>;
 
-export const GetPromptResult = v.looseObject({ description: v.optional(v.string()), messages: v.array(PromptMessage) });
+export const GetPromptResult = lazySchema(() => v.looseObject({ description: v.optional(v.string()), messages: v.array(PromptMessage) }));
 export type GetPromptResult = v.InferOutput<typeof GetPromptResult>;
 
 /** What `completion/complete` is asked about: a prompt's argument, or a resource template's variable. */
 export type CompletionReference = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
 
-export const Completion = v.looseObject({
+export const Completion = lazySchema(() => v.looseObject({
   values: v.array(v.string()),
   total: v.optional(v.number()),
   hasMore: v.optional(v.boolean()),
-});
+}));
 export type Completion = v.InferOutput<typeof Completion>;
-export const CompleteResult = v.looseObject({ completion: Completion });
+export const CompleteResult = lazySchema(() => v.looseObject({ completion: Completion }));
