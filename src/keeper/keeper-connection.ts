@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import * as v from "valibot";
 import type { ServerLogEntry, ServerStatus } from "../mcp/index.ts";
 import { JsonRpcConnection, type ServerRequestContext } from "../mcp/light-index.ts";
-import { classifyMessage, ErrorCode, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
+import { ErrorCode, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
 import { keeperFailure, keeperRefusal, type KeeperErrorData } from "./keeper-errors.ts";
@@ -54,17 +54,9 @@ export class KeeperConnection {
   ) {
     this.transport = new KeeperSocketTransport(
       { write: (line, message) => this.write(line, message), end: () => socket.end() },
-      { peer: "the command", maxLineBytes: host.maxLineBytes, onBroken: (reason) => this.refuse(reason) },
+      { peer: "the command", maxLineBytes: host.maxLineBytes, onBroken: (reason) => this.refuse(reason), jsonRpcOnly: true },
     );
     this.connection = new JsonRpcConnection(this.transport);
-    // JSON that is not JSON-RPC (a command of an older cat-code, on the line protocol before it) is
-    // refused like a broken line: that command sees the socket close now, not when its hello times out.
-    const deliver = this.transport.onMessage;
-    this.transport.onMessage = (value) => {
-      const classified = classifyMessage(value);
-      if (classified.kind === "invalid") this.refuse(`the command sent a message that is not JSON-RPC (${classified.reason})`);
-      else deliver?.(value);
-    };
     // The command's `notifications/cancelled` aborts the signal of the call it names (the connection stays), as closing the socket aborts all.
     this.connection.onRequest = (request, context) => this.handle(request, context);
     socket.on("data", (chunk: Buffer) => !this.refused && this.transport.receive(chunk));

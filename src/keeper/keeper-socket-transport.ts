@@ -1,6 +1,6 @@
 import type { Transport } from "../mcp/index.ts";
 import { McpError, parseMessage, TextLineSplitter } from "../mcp/light-index.ts";
-import type { JsonRpcMessage } from "../mcp/protocol.ts";
+import { classifyMessage, type JsonRpcMessage } from "../mcp/protocol.ts";
 
 /** The socket under a KeeperSocketTransport: whoever owns it writes what it is given and ends it. */
 export interface SocketEnd {
@@ -20,6 +20,11 @@ export interface KeeperSocketTransportOptions {
    * ends with that reason. The keeper answers it first.
    */
   onBroken?: (reason: string) => void;
+  /**
+   * JSON that is not JSON-RPC breaks the framing too (the keeper's end: a command of an older
+   * cat-code, on the line protocol before it, sees the socket close now, not when its hello times out).
+   */
+  jsonRpcOnly?: boolean;
 }
 
 /**
@@ -69,6 +74,8 @@ export class KeeperSocketTransport implements Transport {
       } catch {
         return this.broken(`${this.options.peer} sent a line that is not JSON`);
       }
+      const invalid = this.options.jsonRpcOnly ? classifyMessage(value) : undefined;
+      if (invalid?.kind === "invalid") return this.broken(`${this.options.peer} sent a message that is not JSON-RPC (${invalid.reason})`);
       this.onMessage?.(value);
     });
     // Characters are at most bytes: a line held this long is past the limit whatever it holds.
