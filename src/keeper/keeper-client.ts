@@ -4,7 +4,7 @@ import { JsonRpcConnection, McpError } from "../mcp/light-index.ts";
 import type { JsonRpcNotification } from "../mcp/protocol.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
 import { errorFromKeeper } from "./keeper-errors.ts";
-import { KEEPER_EVENT_METHOD, KEEPER_SILENCE_MS, KeeperEvent, KeeperResult, MAX_KEEPER_LINE_BYTES, type KeeperOp, type KeeperRequest } from "./keeper-protocol.ts";
+import { describeIssue, KEEPER_EVENT_METHOD, KEEPER_SILENCE_MS, KeeperEvent, KeeperResult, MAX_KEEPER_LINE_BYTES, type KeeperOp, type KeeperRequest } from "./keeper-protocol.ts";
 import { KeeperSocketTransport } from "./keeper-socket-transport.ts";
 
 export interface RequestOptions {
@@ -172,9 +172,4 @@ export class KeeperClient {
     this.lastHeard = this.clock.now();
     this.transport.receive(chunk);
   }
-}
-
-function describeIssue(issue: v.BaseIssue<unknown>): string {
-  const where = issue.path?.map((item) => String(item.key)).join(".");
-  return `${where ? `${where}: ` : ""}${issue.message}`;
 }

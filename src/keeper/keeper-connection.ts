@@ -7,7 +7,7 @@ import { ErrorCode, type JsonRpcMessage, type JsonRpcRequest, type RequestId } f
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
 import { keeperFailure, keeperRefusal, type KeeperErrorData } from "./keeper-errors.ts";
-import { KEEPER_EVENT_METHOD, KEEPER_HEARTBEAT_MS, KeeperRequest, type KeeperEvent, type KeeperOp, type KeeperResult } from "./keeper-protocol.ts";
+import { describeIssue, KEEPER_EVENT_METHOD, KEEPER_HEARTBEAT_MS, KeeperRequest, type KeeperEvent, type KeeperOp, type KeeperResult } from "./keeper-protocol.ts";
 import { KeeperSocketTransport } from "./keeper-socket-transport.ts";
 import type { WarmConnections } from "./warm-connections.ts";
 
@@ -189,11 +189,6 @@ export class KeeperConnection {
     this.afterAnswer.delete(id!);
     then();
   }
-}
-
-function describeIssue(issue: v.BaseIssue<unknown>): string {
-  const where = issue.path?.map((item) => String(item.key)).join(".");
-  return `${where ? `${where}: ` : ""}${issue.message}`;
 }
 
 function sameToken(given: string, expected: string): boolean {
