@@ -7,6 +7,8 @@ import type { RetryPolicy } from "../agent/retry-policy.ts";
 import type { UsageMeter } from "../agent/usage-meter.ts";
 import type { ProjectMemory } from "../agent/project-memory.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
+import { resolveToolSearchMode } from "../agent/tool-search-mode.ts";
+import { log } from "../log.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
 import { ListMcpResourcesTool, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
 import { summarizeMcpStartup, type McpStartupSummary } from "./mcp-startup.ts";
@@ -28,6 +30,8 @@ export interface AgentRuntimeOptions {
   /** settings.json's `autoCompact` (default true): compact near the model's context window. */
   autoCompact?: boolean;
   maxTokens?: number;
+  /** settings.json's `toolSearch`; ENABLE_TOOL_SEARCH in `env` overrides it. */
+  toolSearch?: string;
 }
 
 /**
@@ -134,6 +138,7 @@ export class AgentRuntime {
       maxTokens: this.options.maxTokens,
       maxTurns: this.options.maxTurns,
       retry: this.options.retry,
+      toolSearch: resolveToolSearchMode(this.options.toolSearch, this.options.env ?? process.env, (line) => log.warn(line)),
     });
     this.options.onAgent?.(this.agent);
     return this.agent;
