@@ -83,7 +83,6 @@ export class RequestTools implements ToolLookup {
 
   load(names: string[]): void {
     for (const name of names) if (this.index.get(name) && !this.loaded.has(name)) this.loaded.add(name);
-    this.noteStale = true;
   }
 
   /** The model called these: a deferred one it named without searching is loaded from now on. */
@@ -94,7 +93,6 @@ export class RequestTools implements ToolLookup {
   /** A new conversation starts with nothing loaded. */
   reset(): void {
     this.loaded.clear();
-    this.noteStale = true;
   }
 
   get(name: string): Tool | undefined {
@@ -127,12 +125,13 @@ export class RequestTools implements ToolLookup {
 
   /**
    * One line a server: its name, the prefix its tools' names share, and the rest of each name.
-   * Built again only after a tool joined, left or was loaded.
+   * Every deferrable tool, loaded or not, so that loading one leaves the system prompt as it was
+   * (it is cached); built again only after a tool joined or left.
    */
   private deferredNote(): string | undefined {
     if (!this.noteStale) return this.note;
     const byServer = new Map<string, { prefix: string; names: string[] }>();
-    for (const tool of this.deferredTools()) {
+    for (const tool of this.index.list()) {
       const server = tool.origin?.server ?? "other";
       const prefix = tool.origin?.namePrefix ?? "";
       let group = byServer.get(server);

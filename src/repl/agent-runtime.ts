@@ -147,6 +147,7 @@ export class AgentRuntime {
   /** Starts a new conversation; tools and servers stay. */
   clearConversation(): void {
     this.agent?.conversation.clear();
+    this.agent?.tools.reset();
   }
 
   close(): Promise<void> {
