@@ -106,7 +106,7 @@ describe("tool search at scale", () => {
     const changed = [...generatedTools(20, "s7"), { name: "rotate_credentials", description: "Rotate the workspace credentials", inputSchema: { type: "object" } }];
     (transport as unknown as { handlers: Record<string, () => unknown> }).handlers["tools/list"] = () => ({ tools: changed });
     transport.serverNotification("notifications/tools/list_changed");
-    await waitFor(() => run.registry.has("mcp__s7__rotate_credentials"));
+    await waitFor(() => run.registry.has("mcp__s7__rotate_credentials"), "the changed tools registered");
     expect(run.indexed()).toBe(1_000 + 21);
     expect(run.tools.index.size).toBe(1_001);
     expect(run.tools.index.search("rotate credentials", 1)[0]!.tool.name).toBe("mcp__s7__rotate_credentials");
