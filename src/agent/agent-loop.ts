@@ -5,7 +5,7 @@ import { AgentError, toAgentError, unknownModelError } from "./agent-error.ts";
 import type { AgentObserver, CompactionNotice, ToolCall } from "./agent-observer.ts";
 import { AUTO_COMPACT_SHARE, compactedMessages, isPromptTooLong, requestSummary, splitForCompaction, SUMMARY_MAX_TOKENS } from "./compaction.ts";
 import { Conversation } from "./conversation.ts";
-import { modelInfo } from "./models.ts";
+import { contextWindowOf, modelInfo } from "./models.ts";
 import { withCacheBreakpoints } from "./prompt-cache.ts";
 import { RequestTools } from "./request-tools.ts";
 import type { ToolSearchMode } from "./tool-search-mode.ts";
@@ -46,10 +46,9 @@ export interface AgentLoopOptions {
   contextWindow?: number;
   /** When servers' tools are deferred behind the tool search (default `auto`, 10%). */
   toolSearch?: ToolSearchMode;
+  /** Which tools requests carry, when the holder keeps it (for /context); else made from `registry` and `toolSearch`. */
+  requestTools?: RequestTools;
 }
-
-/** The window assumed for a model neither the table nor the options know. */
-const ASSUMED_CONTEXT_WINDOW = 200_000;
 
 export interface RunOptions {
   /** Aborting cancels the run: the stream is closed and running tools get the signal. */
@@ -92,12 +91,12 @@ export class AgentLoop {
   constructor(private readonly options: AgentLoopOptions) {
     this.model = options.model;
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    this.tools = new RequestTools(options.registry, options.toolSearch);
+    this.tools = options.requestTools ?? new RequestTools(options.registry, options.toolSearch);
   }
 
   /** The current model's context window, in tokens. */
   get contextWindow(): number {
-    return modelInfo(this.model)?.contextWindow ?? this.options.contextWindow ?? ASSUMED_CONTEXT_WINDOW;
+    return contextWindowOf(this.model, this.options.contextWindow);
   }
 
   /**
