@@ -59,7 +59,7 @@ export function renderContext(usage: ContextUsage): string {
     rows.push([`${GLYPHS[part.key]} ${label(part)}`, n(part.tokens), share(part.tokens), note(part)]);
     const servers = part.servers ?? [];
     for (const server of servers.slice(0, MAX_SERVERS_SHOWN)) {
-      rows.push([`    ${sanitizeForTerminal(server.server)} (${server.tools} tool${server.tools === 1 ? "" : "s"})`, n(server.tokens), "", ""]);
+      rows.push([`    ${sanitizeForTerminal(server.server)} (${server.tools.toLocaleString("en-US")} tool${server.tools === 1 ? "" : "s"})`, n(server.tokens), "", ""]);
     }
     if (servers.length > MAX_SERVERS_SHOWN) rows.push([`    … ${servers.length - MAX_SERVERS_SHOWN} more servers`, "", "", ""]);
   }
