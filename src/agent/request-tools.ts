@@ -5,6 +5,12 @@ import { ToolSearchIndex } from "./tool-search-index.ts";
 import { DEFAULT_TOOL_SEARCH, type ToolSearchMode } from "./tool-search-mode.ts";
 import { TOOL_SEARCH_NAME, ToolSearchTool } from "./tools/tool-search-tool.ts";
 
+/**
+ * A server may list any number of tools: past this many, its line of names ends with how many more
+ * there are, and the search still finds them all.
+ */
+const MAX_NAMES_PER_SERVER = 2_000;
+
 /** A rough count for deciding and for /context's estimate: about four characters a token. */
 export const CHARS_PER_TOKEN = 4;
 
@@ -138,7 +144,10 @@ export class RequestTools implements ToolLookup {
       if (!group) byServer.set(server, (group = { prefix, names: [] }));
       group.names.push(group.prefix && tool.name.startsWith(group.prefix) ? tool.name.slice(group.prefix.length) : tool.name);
     }
-    const lines = [...byServer].map(([server, { prefix, names }]) => `${server}${prefix ? ` (${prefix}…)` : ""}: ${names.join(" ")}`);
+    const lines = [...byServer].map(([server, { prefix, names }]) => {
+      const shown = names.length > MAX_NAMES_PER_SERVER ? [...names.slice(0, MAX_NAMES_PER_SERVER), `… ${names.length - MAX_NAMES_PER_SERVER} more (search "${server}:")`] : names;
+      return `${server}${prefix ? ` (${prefix}…)` : ""}: ${shown.join(" ")}`;
+    });
     this.note = lines.length === 0 ? undefined : [DEFERRED_HEADING, ...lines].join("\n");
     this.noteStale = false;
     return this.note;

@@ -131,3 +131,15 @@ describe("tool search", () => {
     expect(toolNames(standIn().requests[0]!)).toHaveLength(4);
   });
 });
+
+test("a server with more tools than the names list holds: the list ends with how many more, and the search still finds them", async () => {
+  const registry = new ToolRegistry();
+  for (let i = 0; i < 2_003; i++) registry.register(serverTool("huge", `tool_${i}`, `tool number ${i}`));
+  const agent = agentWith([reply(toolUse("tool_search", { query: "mcp__huge__tool_2002" })), reply(text("ok"))], registry, { toolSearch: { kind: "always" } });
+  await agent.run("x");
+  const [first, second] = standIn().requests;
+  const note = systemTexts(first!)[0]!;
+  expect(note).toContain("tool_1999 … 3 more (search \"huge:\")");
+  expect(note).not.toContain("tool_2000");
+  expect(toolNames(second!)).toContain("mcp__huge__tool_2002");
+});
