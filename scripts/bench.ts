@@ -2,7 +2,8 @@
 /**
  * `bun run bench`: measures cat-code against the official MCP SDK and against raw limits, side by
  * side in one run, and writes docs/BENCHMARKS.md. `--quick` runs fewer rounds and smaller counts
- * and writes dist/bench/BENCHMARKS.quick.md instead; `--only=1,2` runs some benchmarks only.
+ * and writes dist/bench/BENCHMARKS.quick.md instead; `--only=1,2` runs some benchmarks only (into
+ * dist/bench/BENCHMARKS.only.md).
  */
 import { join } from "node:path";
 import { coldStart } from "./bench/cold-start.ts";
@@ -16,6 +17,7 @@ import { parallelConnect } from "./bench/parallel-connect.ts";
 import { replStart } from "./bench/repl-start.ts";
 import { serversBackground } from "./bench/servers-background.ts";
 import { stdioThroughput } from "./bench/stdio-throughput.ts";
+import { toolSearchScale } from "./bench/tool-search-scale.ts";
 import { warmCall } from "./bench/warm-call.ts";
 
 const args = process.argv.slice(2);
@@ -25,7 +27,8 @@ const selected = (n: number) => !only || only.includes(n);
 const log = (line: string) => console.error(line);
 
 const settings = quick ? "quick mode (`--quick`): fewer rounds and smaller counts" : "full mode";
-const path = quick ? join(ROOT, "dist", "bench", "BENCHMARKS.quick.md") : join(ROOT, "docs", "BENCHMARKS.md");
+// A partial run (`--only`) never overwrites the published document: its sections are copied in by hand.
+const path = quick || only ? join(ROOT, "dist", "bench", quick ? "BENCHMARKS.quick.md" : "BENCHMARKS.only.md") : join(ROOT, "docs", "BENCHMARKS.md");
 const trailer = await Bun.file(join(import.meta.dir, "bench", "speed-changes.md")).text();
 const report = new Report(path, await describeMachine(), settings, trailer);
 
@@ -53,5 +56,6 @@ await bench(7, "REPL start", () => replStart({ rounds: quick ? 2 : 5, log }));
 await bench(8, "2026-07-28 revision", () => modernThroughput({ stdioCalls: quick ? 1000 : 5000, httpCalls: quick ? 500 : 2000, rounds: quick ? 3 : 5, log }));
 await bench(9, "warm mcp call (connection keeper)", () => warmCall({ rounds: quick ? 3 : 10, warmPerRound: quick ? 3 : 5, log }));
 await bench(10, "REPL prompt and tools while servers connect", () => serversBackground({ rounds: quick ? 3 : 10, log }));
+await bench(11, "MCP at scale: tool search", () => toolSearchScale({ rounds: quick ? 1 : 5, log }));
 
 log(`wrote ${path}`);

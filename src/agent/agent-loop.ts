@@ -1,12 +1,14 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { APIUserAbortError } from "@anthropic-ai/sdk";
-import type { Message, MessageParam, ThinkingConfigParam, Tool as ApiTool, ToolChoice } from "@anthropic-ai/sdk/resources/messages";
+import type { Message, MessageParam, ThinkingConfigParam, ToolChoice } from "@anthropic-ai/sdk/resources/messages";
 import { AgentError, toAgentError, unknownModelError } from "./agent-error.ts";
 import type { AgentObserver, CompactionNotice, ToolCall } from "./agent-observer.ts";
 import { AUTO_COMPACT_SHARE, compactedMessages, isPromptTooLong, requestSummary, splitForCompaction, SUMMARY_MAX_TOKENS } from "./compaction.ts";
 import { Conversation } from "./conversation.ts";
-import { modelInfo } from "./models.ts";
+import { contextWindowOf, modelInfo } from "./models.ts";
 import { withCacheBreakpoints } from "./prompt-cache.ts";
+import { RequestTools } from "./request-tools.ts";
+import type { ToolSearchMode } from "./tool-search-mode.ts";
 import { UsageMeter } from "./usage-meter.ts";
 import { addUsage, emptyUsage, promptTokens, usageOf, type TokenUsage } from "./usage.ts";
 import type { PermissionGate } from "./permission.ts";
@@ -42,6 +44,10 @@ export interface AgentLoopOptions {
   autoCompact?: boolean;
   /** The context window when the model table does not know the model (and for tests). */
   contextWindow?: number;
+  /** When servers' tools are deferred behind the tool search (default `auto`, 10%). */
+  toolSearch?: ToolSearchMode;
+  /** Which tools requests carry, when the holder keeps it (for /context); else made from `registry` and `toolSearch`. */
+  requestTools?: RequestTools;
 }
 
 export interface RunOptions {
@@ -74,6 +80,8 @@ interface RunState {
 export class AgentLoop {
   readonly conversation = new Conversation();
   readonly usage = new UsageMeter();
+  /** Which tools each request carries: all of them, or the tool search and what it loaded. */
+  readonly tools: RequestTools;
   /** The model for the next request: /model switches it. */
   model: string;
   private readonly retry: RetryPolicy;
@@ -83,6 +91,12 @@ export class AgentLoop {
   constructor(private readonly options: AgentLoopOptions) {
     this.model = options.model;
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.tools = options.requestTools ?? new RequestTools(options.registry, options.toolSearch);
+  }
+
+  /** The current model's context window, in tokens. */
+  get contextWindow(): number {
+    return contextWindowOf(this.model, this.options.contextWindow);
   }
 
   /**
@@ -123,7 +137,8 @@ export class AgentLoop {
         const calls = toolCalls(message);
         if (calls.length === 0) return { status: "done", text, stopReason: message.stop_reason ?? "end_turn", requests: request, usage: state.usage };
         // Results are recorded even when cancelled, so every tool_use stays answered.
-        const { results, declined } = await runToolCalls(calls, { registry: this.options.registry, permissions: this.options.permissions, signal, observer });
+        const { results, declined } = await runToolCalls(calls, { registry: this.options.registry, lookup: this.tools, permissions: this.options.permissions, signal, observer });
+        this.tools.noteCalled(calls.map((call) => call.name));
         this.conversation.addToolResults(results);
         if (signal?.aborted) return this.cancelled(request, true);
         if (declined) return { status: "declined", requests: request };
@@ -217,7 +232,8 @@ export class AgentLoop {
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) return undefined;
       const system = typeof this.options.system === "function" ? this.options.system() : this.options.system;
-      const prompt = withCacheBreakpoints({ system, tools: this.apiTools(), messages: params.messages });
+      const { tools, stableCount, deferredNote } = this.tools.forRequest(this.contextWindow);
+      const prompt = withCacheBreakpoints({ system, systemNote: deferredNote, tools, stableTools: stableCount, messages: params.messages });
       const stream = this.options.client.messages.stream({ ...params, model, ...prompt }, { signal, maxRetries: 0 });
       if (streamToObserver && observer?.onText) stream.on("text", (delta) => observer.onText?.(delta));
       if (streamToObserver && observer?.onThinking) stream.on("thinking", (delta) => observer.onThinking?.(delta));
@@ -247,14 +263,6 @@ export class AgentLoop {
   private cancelled(requests: number, duringTools: boolean): RunOutcome {
     this.conversation.addUserText(duringTools ? INTERRUPTED_TOOLS_NOTE : INTERRUPTED_NOTE);
     return { status: "cancelled", requests };
-  }
-
-  private apiTools(): ApiTool[] {
-    return this.options.registry.list().map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: { type: "object", ...tool.inputSchema } as ApiTool.InputSchema,
-    }));
   }
 }
 

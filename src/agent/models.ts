@@ -78,3 +78,11 @@ export function modelInfo(id: string): ModelInfo | undefined {
   const base = DATED.exec(id)?.[1];
   return base === undefined ? undefined : KNOWN_MODELS.find((info) => info.id === base);
 }
+
+/** The window assumed for a model the table does not know. */
+export const ASSUMED_CONTEXT_WINDOW = 200_000;
+
+/** The model's context window in tokens: the table's, else `fallback`, else 200,000. */
+export function contextWindowOf(id: string, fallback?: number): number {
+  return modelInfo(id)?.contextWindow ?? fallback ?? ASSUMED_CONTEXT_WINDOW;
+}

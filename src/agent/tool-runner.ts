@@ -4,9 +4,12 @@ import { imageParam } from "./message-blocks.ts";
 import { declinedResult, deniedByRuleResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
+import type { ToolLookup } from "./request-tools.ts";
 
 export interface ToolRunOptions {
   registry: ToolRegistry;
+  /** Where calls find their tool, when not only the registry (the tool search and its note on missing tools). */
+  lookup?: ToolLookup;
   permissions: PermissionGate;
   signal?: AbortSignal;
   observer?: AgentObserver;
@@ -41,7 +44,7 @@ export async function runToolCalls(calls: ToolCall[], options: ToolRunOptions): 
       options.observer?.onToolResult?.(call, NOT_RUN_AFTER_STOP);
       continue;
     }
-    const tool = options.registry.get(call.name);
+    const tool = (options.lookup ?? options.registry).get(call.name);
     const ask = tool ? await needsPermission(tool, call.input) : false;
     if (tool?.isReadOnly && !ask) {
       batch.push(i);
@@ -67,10 +70,13 @@ async function runOne(call: ToolCall, ask: boolean, options: ToolRunOptions): Pr
   return outcome;
 }
 
-async function decideAndRun(call: ToolCall, ask: boolean, { registry, permissions, signal, observer }: ToolRunOptions): Promise<CallOutcome> {
+async function decideAndRun(call: ToolCall, ask: boolean, { registry, lookup, permissions, signal, observer }: ToolRunOptions): Promise<CallOutcome> {
   if (signal?.aborted) return { result: CANCELLED };
-  const tool = registry.get(call.name);
-  if (!tool) return { result: unknownTool(call.name, registry) };
+  const tool = (lookup ?? registry).get(call.name);
+  if (!tool) {
+    const missing = lookup?.missing?.(call.name);
+    return { result: missing ? { content: missing, isError: true } : unknownTool(call.name, registry) };
+  }
   // A deny rule holds for every call, also one that would not be asked about.
   const deniedBy = permissions.deniedBy?.(tool.name, call.input);
   if (deniedBy !== undefined) return { result: deniedByRuleResult(tool.name, deniedBy), decision: "deny" };

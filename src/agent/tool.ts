@@ -35,6 +35,15 @@ export type ToolCallPreview =
   | { kind: "arguments"; input: Record<string, unknown> };
 
 /**
+ * Where a tool comes from when it is not cat-code's own: a server, and the prefix its tools' names
+ * share there (so a list of names can say the prefix once).
+ */
+export interface ToolOrigin {
+  server: string;
+  namePrefix: string;
+}
+
+/**
  * Everything the agent can call. Built-in tools and MCP tools both implement it, and nothing
  * above this interface can tell them apart.
  */
@@ -47,6 +56,13 @@ export interface Tool {
    * itself a reason to skip the permission question: an MCP server's readOnlyHint is only a hint.
    */
   readonly isReadOnly: boolean;
+  /**
+   * May be left out of requests until the model searches for it (tool search, request-tools.ts):
+   * a server's tools are; cat-code's own never are.
+   */
+  readonly deferrable?: boolean;
+  /** The server it comes from; absent for cat-code's own tools. */
+  readonly origin?: ToolOrigin;
   /**
    * Whether this call needs the user's approval first. Absent means it always does: only a tool
    * that can vouch for the call itself (a built-in reading inside the project) runs unasked.

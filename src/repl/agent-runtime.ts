@@ -1,3 +1,4 @@
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { AgentLoop } from "../agent/agent-loop.ts";
 import { MISSING_CREDENTIALS_MESSAGE } from "../agent/agent-error.ts";
 import { createBuiltinTools } from "../agent/builtin-tools.ts";
@@ -7,6 +8,9 @@ import type { RetryPolicy } from "../agent/retry-policy.ts";
 import type { UsageMeter } from "../agent/usage-meter.ts";
 import type { ProjectMemory } from "../agent/project-memory.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
+import { resolveToolSearchMode } from "../agent/tool-search-mode.ts";
+import { RequestTools } from "../agent/request-tools.ts";
+import { log } from "../log.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
 import { ListMcpResourcesTool, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
 import { summarizeMcpStartup, type McpStartupSummary } from "./mcp-startup.ts";
@@ -28,6 +32,8 @@ export interface AgentRuntimeOptions {
   /** settings.json's `autoCompact` (default true): compact near the model's context window. */
   autoCompact?: boolean;
   maxTokens?: number;
+  /** settings.json's `toolSearch`; ENABLE_TOOL_SEARCH in `env` overrides it. */
+  toolSearch?: string;
 }
 
 /**
@@ -42,6 +48,10 @@ export class AgentRuntime {
   readonly memory: ProjectMemory;
   /** What the model is told in its next turn of servers that went away or came back. */
   readonly serverNotes = new ServerNotes();
+  /** Which tools each request carries: all, or cat-code's own, the tool search and what it loaded. */
+  readonly requestTools: RequestTools;
+  /** The system prompt as the next request sends it; `false` leaves the memory files out (/context). */
+  readonly systemPrompt: (withMemory?: boolean) => string;
   private agent: AgentLoop | undefined;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
   private readonly resourceTools = [
@@ -53,6 +63,9 @@ export class AgentRuntime {
     this.pool = options.pool;
     this.memory = loadMemoryFiles(options.cwd, options.env);
     for (const tool of createBuiltinTools({ cwd: options.cwd })) this.registry.register(tool);
+    const mode = resolveToolSearchMode(options.toolSearch, options.env ?? process.env, (line) => log.warn(line));
+    this.requestTools = new RequestTools(this.registry, mode);
+    this.systemPrompt = liveSystemPrompt({ cwd: options.cwd, memory: this.memory, pool: this.pool });
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
     this.pool.on("server", (event) => {
@@ -128,20 +141,27 @@ export class AgentRuntime {
       model: this.options.model,
       registry: this.registry,
       permissions: this.options.permissions,
-      system: liveSystemPrompt({ cwd: this.options.cwd, memory: this.memory, pool: this.pool }),
+      system: () => this.systemPrompt(),
       thinking: this.options.thinking,
       autoCompact: this.options.autoCompact,
       maxTokens: this.options.maxTokens,
       maxTurns: this.options.maxTurns,
       retry: this.options.retry,
+      requestTools: this.requestTools,
     });
     this.options.onAgent?.(this.agent);
     return this.agent;
   }
 
+  /** The conversation so far, as the next request sends it (none before the first prompt). */
+  conversationMessages(): MessageParam[] {
+    return this.agent?.conversation.snapshot() ?? [];
+  }
+
   /** Starts a new conversation; tools and servers stay. */
   clearConversation(): void {
     this.agent?.conversation.clear();
+    this.requestTools.reset();
   }
 
   close(): Promise<void> {

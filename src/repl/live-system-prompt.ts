@@ -12,13 +12,14 @@ export function loadMemoryFiles(cwd: string, env: Env = process.env): ProjectMem
 
 /**
  * The system prompt as a function, called at every request: a server that connects (or reconnects)
- * later brings its instructions to the next request.
+ * later brings its instructions to the next request. `withMemory: false` leaves the memory files
+ * out (/context tells them apart).
  */
-export function liveSystemPrompt(options: { cwd: string; memory: ProjectMemory; pool: ServerPool }): () => string {
-  return () =>
+export function liveSystemPrompt(options: { cwd: string; memory: ProjectMemory; pool: ServerPool }): (withMemory?: boolean) => string {
+  return (withMemory = true) =>
     systemPrompt({
       cwd: options.cwd,
-      memory: options.memory.files,
+      memory: withMemory ? options.memory.files : [],
       isGitRepo: options.memory.gitRoot !== undefined,
       serverInstructions: serverInstructions(options.pool),
     });

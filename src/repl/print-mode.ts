@@ -64,6 +64,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     thinking: options.thinking,
     maxTokens: options.maxTokens,
     autoCompact: options.settings?.settings.autoCompact,
+    toolSearch: options.settings?.settings.toolSearch,
     permissions: withRules(() => rules, gate, options.cwd),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.

@@ -165,6 +165,7 @@ export class ReplController {
       thinking: options.thinking,
       maxTokens: options.maxTokens,
       autoCompact: options.settings?.settings.autoCompact,
+      toolSearch: options.settings?.settings.toolSearch,
       permissions: this.permissions.gate,
     });
     this.exitConfirmation = new ExitConfirmation(options.clock);

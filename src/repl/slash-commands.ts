@@ -17,6 +17,7 @@ import type { RemoteCompletions } from "./remote-completion.ts";
 import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
 import { runCompact } from "./compact-command.ts";
 import { costText } from "./cost-command.ts";
+import { contextText } from "./context-command.ts";
 import { permissionsCommand } from "./permissions-command.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
@@ -90,6 +91,11 @@ const COMMANDS: Record<string, SlashCommand> = {
     usage: "/permissions [remove <rule> | trust]",
     help: "List the permission rules and their files; remove one; trust the project's allow rules",
     run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
+  },
+  context: {
+    usage: "/context",
+    help: "What the next request costs, by part (tokens from the API's count_tokens, else an estimate), and how full the context window is",
+    run: async (_args, context): Promise<SlashOutcome> => (context.print(await context.cancellable((signal) => contextText(context.runtime, signal))), "continue"),
   },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };

@@ -17,6 +17,8 @@ export interface Settings {
   env: v.InferOutput<typeof Env>;
   /** Render answers as Markdown at a terminal (default true). */
   markdown?: boolean;
+  /** When servers' tools wait behind the tool search: "auto" (default), "auto:<percent>", "always", "never". */
+  toolSearch?: string;
 }
 
 export interface LoadedSettings {
@@ -66,6 +68,9 @@ const Thinking = v.union(
   THINKING,
 );
 
+const TOOL_SEARCH = mustBe("toolSearch", '"auto", "auto:<percent>" (0-100), "always" or "never"');
+const ToolSearch = v.pipe(v.string(TOOL_SEARCH), v.regex(/^(auto|always|never|auto:(100|\d{1,2})(\.\d+)?)$/, TOOL_SEARCH));
+
 const ENV = mustBe("env", 'an object of string values, e.g. {"NAME": "value"}');
 const Env = v.record(v.string(ENV), v.string(ENV), ENV);
 
@@ -79,6 +84,7 @@ export const SETTING_KEYS = {
   autoCompact: v.boolean(mustBe("autoCompact", TRUE_OR_FALSE)),
   markdown: v.boolean(mustBe("markdown", TRUE_OR_FALSE)),
   env: Env,
+  toolSearch: ToolSearch,
 } as const;
 
 /** The keys inside "permissions". */

@@ -1,11 +1,12 @@
 import { ImageBudget } from "../../agent/image-budget.ts";
 import type { ImageBlock } from "../../agent/prompt-blocks.ts";
-import type { JsonSchema, Tool, ToolContext, ToolProgress, ToolResult } from "../../agent/tool.ts";
+import type { JsonSchema, Tool, ToolContext, ToolOrigin, ToolProgress, ToolResult } from "../../agent/tool.ts";
 import { limitOutput } from "../../agent/tools/output-limit.ts";
 import type { McpClient } from "../client/mcp-client.ts";
 import { isCancellation } from "../mcp-error.ts";
 import type { CallToolResult, ToolDefinition } from "../protocol.ts";
 import { describeContentBlock, flattenContent } from "./flatten-content.ts";
+import { sanitizeNamePart } from "./tool-names.ts";
 
 /**
  * One remote tool as a local `Tool`. It holds its own client, so routing a call is a field access,
@@ -15,6 +16,9 @@ export class McpToolAdapter implements Tool {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly isReadOnly: boolean;
+  /** A server's tools may wait behind the tool search until the model asks for them. */
+  readonly deferrable = true;
+  readonly origin: ToolOrigin;
 
   constructor(
     readonly name: string,
@@ -27,6 +31,7 @@ export class McpToolAdapter implements Tool {
     // Annotations come from the server and are hints, not promises (the MCP spec says not to trust
     // them): readOnlyHint may let calls run side by side, never skip the permission question.
     this.isReadOnly = definition.annotations?.readOnlyHint === true;
+    this.origin = { server: serverName, namePrefix: `mcp__${sanitizeNamePart(serverName)}__` };
   }
 
   async needsPermission(): Promise<boolean> {

@@ -100,6 +100,8 @@ describe("loadSettings", () => {
       ["markdown", 1],
       ["env", "A=1"],
       ["env", { A: 1 }],
+      ["toolSearch", "sometimes"],
+      ["toolSearch", "auto:200"],
     ];
     const expected: Record<string, string> = {
       model: '"model" must be a model id such as "claude-sonnet-4-5"',
@@ -107,6 +109,7 @@ describe("loadSettings", () => {
       autoCompact: '"autoCompact" must be true or false',
       markdown: '"markdown" must be true or false',
       env: '"env" must be an object of string values, e.g. {"NAME": "value"}',
+      toolSearch: '"toolSearch" must be "auto", "auto:<percent>" (0-100), "always" or "never"',
     };
     for (const [key, value] of bad) {
       writeUser(JSON.stringify({ [key]: value }));
