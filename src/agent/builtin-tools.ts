@@ -9,17 +9,19 @@ import { WriteFileTool } from "./tools/write-file-tool.ts";
 export interface BuiltinToolOptions {
   /** The directory relative paths and commands start from. */
   cwd: string;
+  /** A folder read_file and grep read without asking besides the project: the session's saved tool outputs. */
+  savedOutputs?: () => string | undefined;
 }
 
 /** The tools cat-code brings itself; MCP tools join them in the same registry. */
 export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
-  const { cwd } = options;
+  const { cwd, savedOutputs } = options;
   return [
     new BashTool({ cwd }),
-    new ReadFileTool(cwd),
+    new ReadFileTool(cwd, savedOutputs),
     new WriteFileTool(cwd),
     new EditFileTool(cwd),
     new GlobTool(cwd),
-    new GrepTool(cwd),
+    new GrepTool(cwd, savedOutputs),
   ];
 }

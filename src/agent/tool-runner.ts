@@ -4,12 +4,15 @@ import { imageParam } from "./message-blocks.ts";
 import { declinedResult, deniedByRuleResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
+import type { OutputLimit } from "./tools/output-limit.ts";
 
 export interface ToolRunOptions {
   registry: ToolRegistry;
   permissions: PermissionGate;
   signal?: AbortSignal;
   observer?: AgentObserver;
+  /** Cuts a result past its limit to head and tail, saving the whole (tools/output-limit.ts). */
+  outputLimit?: OutputLimit;
 }
 
 const CANCELLED: ToolResult = { content: "Cancelled by the user before it ran.", isError: true };
@@ -67,7 +70,7 @@ async function runOne(call: ToolCall, ask: boolean, options: ToolRunOptions): Pr
   return outcome;
 }
 
-async function decideAndRun(call: ToolCall, ask: boolean, { registry, permissions, signal, observer }: ToolRunOptions): Promise<CallOutcome> {
+async function decideAndRun(call: ToolCall, ask: boolean, { registry, permissions, signal, observer, outputLimit }: ToolRunOptions): Promise<CallOutcome> {
   if (signal?.aborted) return { result: CANCELLED };
   const tool = registry.get(call.name);
   if (!tool) return { result: unknownTool(call.name, registry) };
@@ -84,7 +87,11 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, permission
   }
   const onProgress = observer?.onToolProgress && ((progress: ToolProgress) => observer.onToolProgress?.(call, progress));
   observer?.onToolStart?.(call);
-  return { result: await execute(tool, call.input, { signal, onProgress }) };
+  const result = await execute(tool, call.input, { signal, onProgress });
+  if (!outputLimit) return { result };
+  const limited = outputLimit.apply(call.id, tool.name, result);
+  if (limited.cut) observer?.onToolOutputCut?.(call, limited.cut);
+  return { result: limited.result };
 }
 
 /** Tools promise never to throw; a broken one must still not take the conversation down. */

@@ -84,7 +84,8 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   const auth = cliAuth({ "mcp-config": mcpConfig });
   if (!print) auth.loginHint = replLoginHint;
   const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
-  const common = { model, thinking, maxTokens, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings };
+  const maxMcpOutputTokens = mcpOutputTokens(process.env.MAX_MCP_OUTPUT_TOKENS) ?? settings.settings.maxMcpOutputTokens;
+  const common = { model, thinking, maxTokens, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings, maxMcpOutputTokens };
 
   if (print) {
     const { printPrompt } = await import("./print-prompt.ts");
@@ -117,6 +118,14 @@ function startupTimeout(text: string | undefined): number | undefined {
   const ms = Number(text);
   if (!Number.isInteger(ms) || ms < 1) throw CliError.usage(`CAT_CODE_MCP_STARTUP_TIMEOUT must be a whole number of milliseconds, got '${text}'`);
   return ms;
+}
+
+/** MAX_MCP_OUTPUT_TOKENS, as Claude Code names it: the tokens of one MCP tool result the model gets (tools/output-limit.ts). */
+function mcpOutputTokens(text: string | undefined): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const tokens = Number(text);
+  if (!Number.isInteger(tokens) || tokens < 1) throw CliError.usage(`MAX_MCP_OUTPUT_TOKENS must be a whole number of tokens of at least 1, got '${sanitizeForTerminal(text)}'`);
+  return tokens;
 }
 
 function parseMaxTurns(text: string | undefined): number | undefined {

@@ -8,7 +8,8 @@ import type { UsageMeter } from "../agent/usage-meter.ts";
 import type { ProjectMemory } from "../agent/project-memory.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
-import { ListMcpResourcesTool, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
+import { CHARS_PER_TOKEN, DEFAULT_OUTPUT_TOKENS, OutputLimit, TOOL_OUTPUT_LIMIT } from "../agent/tools/output-limit.ts";
+import { ListMcpResourcesTool, McpToolAdapter, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
 import { summarizeMcpStartup, type McpStartupSummary } from "./mcp-startup.ts";
 import { loadMemoryFiles, liveSystemPrompt } from "./live-system-prompt.ts";
 import { ServerNotes } from "./server-notes.ts";
@@ -28,6 +29,10 @@ export interface AgentRuntimeOptions {
   /** settings.json's `autoCompact` (default true): compact near the model's context window. */
   autoCompact?: boolean;
   maxTokens?: number;
+  /** Tokens of one MCP tool result the model gets before it is cut (default DEFAULT_OUTPUT_TOKENS). */
+  maxMcpOutputTokens?: number;
+  /** Where the session saves outputs too large for the model; none: they are cut without saving. */
+  outputsFolder?: () => string | undefined;
 }
 
 /**
@@ -43,6 +48,8 @@ export class AgentRuntime {
   /** What the model is told in its next turn of servers that went away or came back. */
   readonly serverNotes = new ServerNotes();
   private agent: AgentLoop | undefined;
+  /** Every tool result's limit: MCP tools' from MAX_MCP_OUTPUT_TOKENS, built-ins' the default. */
+  readonly outputLimit: OutputLimit;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
   private readonly resourceTools = [
     new ListMcpResourcesTool(() => this.pool.serversOffering("resources")),
@@ -52,7 +59,12 @@ export class AgentRuntime {
   constructor(private readonly options: AgentRuntimeOptions) {
     this.pool = options.pool;
     this.memory = loadMemoryFiles(options.cwd, options.env);
-    for (const tool of createBuiltinTools({ cwd: options.cwd })) this.registry.register(tool);
+    const mcpChars = (options.maxMcpOutputTokens ?? DEFAULT_OUTPUT_TOKENS) * CHARS_PER_TOKEN;
+    this.outputLimit = new OutputLimit({
+      maxChars: (name) => (this.registry.get(name) instanceof McpToolAdapter ? mcpChars : TOOL_OUTPUT_LIMIT),
+      folder: () => options.outputsFolder?.(),
+    });
+    for (const tool of createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.() })) this.registry.register(tool);
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
     this.pool.on("server", (event) => {
@@ -134,6 +146,7 @@ export class AgentRuntime {
       maxTokens: this.options.maxTokens,
       maxTurns: this.options.maxTurns,
       retry: this.options.retry,
+      outputLimit: this.outputLimit,
     });
     this.options.onAgent?.(this.agent);
     return this.agent;

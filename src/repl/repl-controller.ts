@@ -55,6 +55,8 @@ export interface ReplOptions {
   /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
   thinking?: { budgetTokens: number };
   maxTokens?: number;
+  /** Tokens of one MCP tool result the model gets (MAX_MCP_OUTPUT_TOKENS or the setting); default 25,000. */
+  maxMcpOutputTokens?: number;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
   /** For the 2 s of `(Ctrl-C again to exit)` and the pace of servers' tool news. */
@@ -166,6 +168,8 @@ export class ReplController {
       maxTokens: options.maxTokens,
       autoCompact: options.settings?.settings.autoCompact,
       permissions: this.permissions.gate,
+      maxMcpOutputTokens: options.maxMcpOutputTokens ?? options.settings?.settings.maxMcpOutputTokens,
+      outputsFolder: () => this.saved.outputsFolder(),
     });
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);

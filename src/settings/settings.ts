@@ -17,6 +17,8 @@ export interface Settings {
   env: v.InferOutput<typeof Env>;
   /** Render answers as Markdown at a terminal (default true). */
   markdown?: boolean;
+  /** Tokens of one MCP tool result the model gets before the rest is cut and saved (default 25,000); env MAX_MCP_OUTPUT_TOKENS wins. */
+  maxMcpOutputTokens?: number;
 }
 
 export interface LoadedSettings {
@@ -66,6 +68,8 @@ const Thinking = v.union(
   THINKING,
 );
 
+const MAX_MCP_OUTPUT_TOKENS = mustBe("maxMcpOutputTokens", "a whole number of tokens of at least 1, e.g. 25000");
+
 const ENV = mustBe("env", 'an object of string values, e.g. {"NAME": "value"}');
 const Env = v.record(v.string(ENV), v.string(ENV), ENV);
 
@@ -79,6 +83,7 @@ export const SETTING_KEYS = {
   autoCompact: v.boolean(mustBe("autoCompact", TRUE_OR_FALSE)),
   markdown: v.boolean(mustBe("markdown", TRUE_OR_FALSE)),
   env: Env,
+  maxMcpOutputTokens: v.pipe(v.number(MAX_MCP_OUTPUT_TOKENS), v.integer(MAX_MCP_OUTPUT_TOKENS), v.minValue(1, MAX_MCP_OUTPUT_TOKENS)),
 } as const;
 
 /** The keys inside "permissions". */

@@ -1,12 +1,15 @@
 import { settlesWithin } from "../../system/timers.ts";
 
 /**
- * Reads one output stream of a child process as text, keeping at most `limit` characters in memory
- * and counting the rest, so a command that prints gigabytes cannot exhaust memory.
+ * Reads one output stream of a child process as text, keeping at most `limit` characters of its
+ * head and `tailLimit` of its tail in memory and counting what was between them, so a command that
+ * prints gigabytes cannot exhaust memory and its last lines (where errors are) are still there.
  */
 export class OutputCollector {
   text = "";
-  /** Characters that arrived after the limit and were dropped. */
+  /** The last characters, once the head is full (at most `tailLimit`). */
+  tail = "";
+  /** Characters between the head and the tail that were dropped. */
   dropped = 0;
   readonly done: Promise<void>;
   private readonly reader: StreamReader;
@@ -14,6 +17,7 @@ export class OutputCollector {
   constructor(
     stream: ReadableStream<Uint8Array>,
     private readonly limit: number,
+    private readonly tailLimit = 0,
   ) {
     this.reader = stream.getReader();
     this.done = this.pump();
@@ -43,14 +47,22 @@ export class OutputCollector {
     }
   }
 
+  /** The output as kept: head, a line saying how much of the middle was dropped, and tail. */
+  get kept(): string {
+    return this.dropped ? `${this.text}\n[… ${this.dropped.toLocaleString("en-US")} characters not kept …]\n${this.tail}` : this.text + this.tail;
+  }
+
   private add(chunk: string): void {
     const room = Math.max(this.limit - this.text.length, 0);
     if (chunk.length <= room) {
       this.text += chunk;
-    } else {
-      this.text += chunk.slice(0, room);
-      this.dropped += chunk.length - room;
+      return;
     }
+    this.text += chunk.slice(0, room);
+    const tail = this.tail + chunk.slice(room);
+    const over = Math.max(tail.length - this.tailLimit, 0);
+    this.tail = tail.slice(over);
+    this.dropped += over;
   }
 }
 
