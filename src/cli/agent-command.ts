@@ -41,7 +41,7 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     if (given && !print) throw CliError.usage(`${flag} is for print mode: add -p`);
   }
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ agentStartup }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseConversation }] = await Promise.all([
+  const [{ agentStartup }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseConversation }, { withDisabledServers }] = await Promise.all([
     import("./agent-startup.ts"),
     import("./mcp/server-selection.ts"),
     import("./mcp/open-pool.ts"),
@@ -49,6 +49,7 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     import("../terminal/render-status.ts"),
     import("../config/app-home.ts"),
     import("./conversation-choice.ts"),
+    import("../mcp/config/configured-servers.ts"),
   ]);
   // A mistyped rule would allow or deny nothing, silently: checked before anything starts.
   if (rules.allow.length || rules.deny.length) (await import("./rule-flags.ts")).checkedRules(rules);
@@ -83,6 +84,8 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   // A server that wants a sign-in is NEEDS-AUTH at first; in the REPL, `/mcp login <name>` signs in.
   const auth = cliAuth({ "mcp-config": mcpConfig });
   if (!print) auth.loginHint = replLoginHint;
+  // A server the project disabled (`/mcp disable`) is not started; `/mcp enable` starts it.
+  entries = withDisabledServers(entries, settings.settings.disabledMcpServers);
   const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
   const maxMcpOutputTokens = mcpOutputTokens(process.env.MAX_MCP_OUTPUT_TOKENS) ?? settings.settings.maxMcpOutputTokens;
   const common = { model, thinking, maxTokens, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings, maxMcpOutputTokens };

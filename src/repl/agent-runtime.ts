@@ -73,6 +73,11 @@ export class AgentRuntime {
     });
   }
 
+  /** The project folder the session runs in. */
+  get cwd(): string {
+    return this.options.cwd;
+  }
+
   get model(): string {
     return this.options.model;
   }
