@@ -13,6 +13,9 @@ import { ListMcpResourcesTool, McpToolAdapter, type ServerPool, ReadMcpResourceT
 import { summarizeMcpStartup, type McpStartupSummary } from "./mcp-startup.ts";
 import { loadMemoryFiles, liveSystemPrompt } from "./live-system-prompt.ts";
 import { ServerNotes } from "./server-notes.ts";
+import { poolServerWaiter } from "./server-waiter.ts";
+import type { ServerWaiter } from "../agent/tools/wait-for-servers-tool.ts";
+import type { PromptBlock } from "../agent/prompt-blocks.ts";
 
 export interface AgentRuntimeOptions {
   model: string;
@@ -33,6 +36,11 @@ export interface AgentRuntimeOptions {
   maxMcpOutputTokens?: number;
   /** Where the session saves outputs too large for the model; none: they are cut without saving. */
   outputsFolder?: () => string | undefined;
+  /**
+   * Prompts may be sent while servers still connect (the REPL; print mode waits for them first):
+   * the model is told which, and gets wait_for_mcp_servers, when there are servers at all.
+   */
+  promptsBeforeServers?: boolean;
 }
 
 /**
@@ -48,6 +56,8 @@ export class AgentRuntime {
   /** What the model is told in its next turn of servers that went away or came back. */
   readonly serverNotes = new ServerNotes();
   private agent: AgentLoop | undefined;
+  /** What wait_for_mcp_servers waits on; none without servers (the tool is then not offered). */
+  private readonly serverWaiter: ServerWaiter | undefined;
   /** Every tool result's limit: MCP tools' from MAX_MCP_OUTPUT_TOKENS, built-ins' the default. */
   readonly outputLimit: OutputLimit;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
@@ -58,13 +68,14 @@ export class AgentRuntime {
 
   constructor(private readonly options: AgentRuntimeOptions) {
     this.pool = options.pool;
+    this.serverWaiter = options.promptsBeforeServers && options.pool.size > 0 ? poolServerWaiter(options.pool) : undefined;
     this.memory = loadMemoryFiles(options.cwd, options.env);
     const mcpChars = (options.maxMcpOutputTokens ?? DEFAULT_OUTPUT_TOKENS) * CHARS_PER_TOKEN;
     this.outputLimit = new OutputLimit({
       maxChars: (name) => (this.registry.get(name) instanceof McpToolAdapter ? mcpChars : TOOL_OUTPUT_LIMIT),
       folder: () => options.outputsFolder?.(),
     });
-    for (const tool of createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.() })) this.registry.register(tool);
+    for (const tool of createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter })) this.registry.register(tool);
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
     this.pool.on("server", (event) => {
@@ -155,6 +166,15 @@ export class AgentRuntime {
     });
     this.options.onAgent?.(this.agent);
     return this.agent;
+  }
+
+  /**
+   * A prompt as the model gets it: after the notes of servers that came or went, and of those still
+   * connecting (with the tool that waits for them).
+   */
+  notedPrompt(prompt: string | PromptBlock[]): string | PromptBlock[] {
+    if (this.serverWaiter) this.serverNotes.connecting(this.serverWaiter.connecting(), this.serverWaiter.boundMs);
+    return this.serverNotes.prepend(prompt);
   }
 
   /** Starts a new conversation; tools and servers stay. */

@@ -170,6 +170,7 @@ export class ReplController {
       permissions: this.permissions.gate,
       maxMcpOutputTokens: options.maxMcpOutputTokens ?? options.settings?.settings.maxMcpOutputTokens,
       outputsFolder: () => this.saved.outputsFolder(),
+      promptsBeforeServers: true,
     });
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);
@@ -266,7 +267,7 @@ export class ReplController {
         if (blocks === undefined) return;
         // Piped input comes all at once: its first prompt must not lose the race with the servers.
         if (!this.reader.isTerminal) await this.runtime.serversSettled(abort.signal);
-        const outcome = await agent.run(this.runtime.serverNotes.prepend(blocks), { signal: abort.signal, observer: renderer });
+        const outcome = await agent.run(this.runtime.notedPrompt(blocks), { signal: abort.signal, observer: renderer });
         renderer.endLine();
         this.reportOutcome(outcome);
         declined = outcome.status === "declined";
