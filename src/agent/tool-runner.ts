@@ -1,6 +1,6 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
-import { imageParam } from "./message-blocks.ts";
+import { documentParam, imageParam } from "./message-blocks.ts";
 import { declinedResult, deniedByRuleResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
@@ -112,9 +112,9 @@ function unknownTool(name: string, registry: ToolRegistry): ToolResult {
 function toBlock(id: string, result: ToolResult): ToolResultBlockParam {
   // The API rejects an empty tool_result next to is_error, and an empty answer tells the model nothing.
   const text = result.content === "" ? "(no output)" : result.content;
-  // Images follow the text as blocks of the same result; without any, the text stays a plain string.
-  const content: ToolResultBlockParam["content"] = result.images?.length
-    ? [{ type: "text", text }, ...result.images.map(imageParam)]
+  // Images and documents follow the text as blocks of the same result; without any, the text stays a plain string.
+  const content: ToolResultBlockParam["content"] = result.images?.length || result.documents?.length
+    ? [{ type: "text", text }, ...(result.images ?? []).map(imageParam), ...(result.documents ?? []).map(documentParam)]
     : text;
   return { type: "tool_result", tool_use_id: id, content, ...(result.isError ? { is_error: true } : {}) };
 }
