@@ -58,11 +58,6 @@ export class OutputLimit {
 
   constructor(private readonly options: OutputLimitOptions) {}
 
-  /** The folder outputs are saved in now, for tools that may read there without asking. */
-  get folder(): string | undefined {
-    return this.options.folder();
-  }
-
   /** The result as the model gets it; `cut` says what was cut when it was. Images pass as they are. */
   apply(callId: string, toolName: string, result: ToolResult): { result: ToolResult; cut?: OutputCut } {
     const max = this.options.maxChars(toolName);
@@ -81,7 +76,7 @@ export class OutputLimit {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       const used = this.used.get(folder) ?? folderBytes(folder);
       if (used + bytes > bound) return { notSaved: `this session's saved outputs reached their ${formatBytes(bound)} bound` };
-      const path = join(folder, `${callId.replace(/[^A-Za-z0-9_-]/g, "_") || "output"}.txt`);
+      const path = join(folder, `${callId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100) || "output"}.txt`);
       // "wx": never over another file (a symlink planted there included).
       const fd = openSync(path, "wx", 0o600);
       try {
@@ -112,6 +107,9 @@ export function headAndTail(text: string, max: number, note: string): string {
   if (headBreak >= headChars * 0.8) head = head.slice(0, headBreak + 1);
   const tailBreak = tail.indexOf("\n");
   if (tailBreak >= 0 && tailBreak <= tailChars * 0.2) tail = tail.slice(tailBreak + 1);
+  // Never half an emoji: a lone surrogate is not text the API takes.
+  if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
+  if (/^[\udc00-\udfff]/.test(tail)) tail = tail.slice(1);
   return `${head.replace(/\n?$/, "\n")}${note}\n${tail}`;
 }
 

@@ -26,6 +26,11 @@ describe("headAndTail", () => {
     expect(tail.split("\n").every((line) => /^line \d+$/.test(line))).toBe(true);
   });
 
+  test("never cuts an emoji in half", () => {
+    const cut = headAndTail("😀".repeat(10_000), 1_001, "[NOTE]");
+    expect(cut).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  });
+
   test("gives the tail the larger share: errors are at the end", () => {
     const cut = headAndTail("h".repeat(50_000) + "t".repeat(50_000), 1_000, "[NOTE]");
     const [head, tail] = cut.split("\n[NOTE]\n") as [string, string];
