@@ -60,8 +60,8 @@ const COMMANDS: Record<string, SlashCommand> = {
     },
   },
   mcp: {
-    usage: "/mcp [tools | reconnect [server] | login <server> | logout <server> | disable <server> | enable <server>]",
-    help: "Show the MCP servers and their state; /mcp tools lists their tools; /mcp reconnect restarts one (or every FAILED one); /mcp login signs in to a NEEDS-AUTH server; /mcp disable takes one out (kept for the project)",
+    usage: "/mcp [tools | reconnect | login | logout | disable | enable] [server]",
+    help: "Show the MCP servers and their state; /mcp tools lists their tools; /mcp reconnect restarts one (or every FAILED one); /mcp login signs in to a NEEDS-AUTH server; /mcp disable|enable takes one out or back (kept for the project)",
     run: async (args, context): Promise<SlashOutcome> => {
       const [sub = "", name = ""] = args.split(/\s+/, 2);
       const signIn = { pool: context.runtime.pool, print: context.print, cancellable: context.cancellable, open: context.open };
