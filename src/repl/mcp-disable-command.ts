@@ -52,8 +52,10 @@ export async function replSetEnabled(action: "disable" | "enable", name: string,
 async function keep(file: string, name: string, disabled: boolean): Promise<string> {
   const where = sanitizeForTerminal(file);
   try {
-    await setServerDisabled(file, name, disabled);
-    return disabled ? `kept in ${where} (disabledMcpServers).` : `(taken out of disabledMcpServers in ${where})`;
+    const changed = await setServerDisabled(file, name, disabled);
+    if (disabled) return `kept in ${where} (disabledMcpServers).`;
+    // Not in the list: disabled by its own entry (`"disabled": true` in mcp.json), which stays as written.
+    return changed ? `(taken out of disabledMcpServers in ${where})` : "(for this session: its mcp.json entry says \"disabled\": true)";
   } catch (error) {
     return `for this session only: ${sanitizeForTerminal((error as Error).message)}.`;
   }

@@ -88,3 +88,20 @@ test("Tab after /mcp disable offers the servers not disabled; after /mcp enable,
   expect(await complete("/mcp enable ")).toEqual([["tracker"], ""]);
   expect(await complete("/mcp enable t")).toEqual([["tracker"], "t"]);
 });
+
+test("/mcp enable of a server its mcp.json entry disables starts it for this session, and says the entry stays as written", async () => {
+  const entry = { ...http("legacy"), config: { type: "http" as const, url: "https://legacy.example/mcp", headers: {}, disabled: true } };
+  const pool = new ServerPool([entry], {
+    createTransport: () => new MemoryTransport({ initialize: initializeHandler(), "tools/list": () => ({ tools: [{ name: "search" }] }) }),
+  });
+  const printed: string[] = [];
+  try {
+    await pool.connectAll();
+    expect(pool.status()[0]).toMatchObject({ state: "disabled" });
+    const settingsFile = join(dir, ".cat-code", "settings.json");
+    await replSetEnabled("enable", "legacy", { pool, print: (line) => printed.push(line), cancellable: (work) => work(new AbortController().signal), settingsFile, onToolsChanged: () => {} });
+    expect(printed.at(-1)).toBe('MCP server \'legacy\' enabled: 1 tool(s). (for this session: its mcp.json entry says "disabled": true)');
+  } finally {
+    await pool.closeAll();
+  }
+});
