@@ -7,10 +7,14 @@ import { settlesWithin } from "../../system/timers.ts";
  */
 export class OutputCollector {
   text = "";
-  /** The last characters, once the head is full (at most `tailLimit`). */
-  tail = "";
-  /** Characters between the head and the tail that were dropped. */
-  dropped = 0;
+  /**
+   * What came after the head, as chunks, oldest first: a whole chunk is dropped once the others
+   * hold `tailLimit` characters without it. Kept as chunks, not one string rebuilt per chunk, so a
+   * gigabyte of output makes no gigabytes of garbage on its way through.
+   */
+  private tailChunks: string[] = [];
+  private tailLength = 0;
+  private droppedChunks = 0;
   readonly done: Promise<void>;
   private readonly reader: StreamReader;
 
@@ -47,6 +51,17 @@ export class OutputCollector {
     }
   }
 
+  /** The last characters, once the head is full (at most `tailLimit`). */
+  get tail(): string {
+    const joined = this.tailChunks.join("");
+    return joined.slice(Math.max(joined.length - this.tailLimit, 0));
+  }
+
+  /** Characters between the head and the tail that were dropped. */
+  get dropped(): number {
+    return this.droppedChunks + Math.max(this.tailLength - this.tailLimit, 0);
+  }
+
   /** The output as kept: head, a line saying how much of the middle was dropped, and tail. */
   get kept(): string {
     return this.dropped ? `${this.text}\n[… ${this.dropped.toLocaleString("en-US")} characters not kept …]\n${this.tail}` : this.text + this.tail;
@@ -59,10 +74,14 @@ export class OutputCollector {
       return;
     }
     this.text += chunk.slice(0, room);
-    const tail = this.tail + chunk.slice(room);
-    const over = Math.max(tail.length - this.tailLimit, 0);
-    this.tail = tail.slice(over);
-    this.dropped += over;
+    const rest = room > 0 ? chunk.slice(room) : chunk;
+    this.tailChunks.push(rest);
+    this.tailLength += rest.length;
+    while (this.tailChunks.length > 0 && this.tailLength - (this.tailChunks[0] as string).length >= this.tailLimit) {
+      const oldest = this.tailChunks.shift() as string;
+      this.tailLength -= oldest.length;
+      this.droppedChunks += oldest.length;
+    }
   }
 }
 
