@@ -17,6 +17,7 @@ import { sleep } from "../system/timers.ts";
 import { DEFAULT_RETRY_POLICY, retriesFor, retryDelayMs, type RetryPolicy } from "./retry-policy.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import { runToolCalls } from "./tool-runner.ts";
+import { OutputLimit, TOOL_OUTPUT_LIMIT } from "./tools/output-limit.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 
 export const DEFAULT_MAX_TURNS = 50;
@@ -48,6 +49,8 @@ export interface AgentLoopOptions {
   toolSearch?: ToolSearchMode;
   /** Which tools requests carry, when the holder keeps it (for /context); else made from `registry` and `toolSearch`. */
   requestTools?: RequestTools;
+  /** Cuts tool results past their limit, saving the whole (tools/output-limit.ts); absent: cut at TOOL_OUTPUT_LIMIT, not saved. */
+  outputLimit?: OutputLimit;
 }
 
 export interface RunOptions {
@@ -87,9 +90,12 @@ export class AgentLoop {
   private readonly retry: RetryPolicy;
   /** The last request's prompt and answer, in tokens: how full the context window is. */
   private contextTokens: number | undefined;
+  private readonly outputLimit: OutputLimit;
 
   constructor(private readonly options: AgentLoopOptions) {
     this.model = options.model;
+    // Without one given, results are still cut (never sent unbounded), only not saved.
+    this.outputLimit = options.outputLimit ?? new OutputLimit({ maxChars: () => TOOL_OUTPUT_LIMIT, folder: () => undefined });
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.tools = options.requestTools ?? new RequestTools(options.registry, options.toolSearch);
   }
@@ -137,7 +143,7 @@ export class AgentLoop {
         const calls = toolCalls(message);
         if (calls.length === 0) return { status: "done", text, stopReason: message.stop_reason ?? "end_turn", requests: request, usage: state.usage };
         // Results are recorded even when cancelled, so every tool_use stays answered.
-        const { results, declined } = await runToolCalls(calls, { registry: this.options.registry, lookup: this.tools, permissions: this.options.permissions, signal, observer });
+        const { results, declined } = await runToolCalls(calls, { registry: this.options.registry, lookup: this.tools, permissions: this.options.permissions, signal, observer, outputLimit: this.outputLimit });
         this.tools.noteCalled(calls.map((call) => call.name));
         this.conversation.addToolResults(results);
         if (signal?.aborted) return this.cancelled(request, true);

@@ -1,5 +1,6 @@
 import type { AgentError } from "./agent-error.ts";
 import type { ToolProgress, ToolResult } from "./tool.ts";
+import type { OutputCut } from "./tools/output-limit.ts";
 import type { TokenUsage } from "./usage.ts";
 
 /** One tool_use block the model sent. */
@@ -47,5 +48,7 @@ export interface AgentObserver {
   /** A running tool reported how far it has got; its result comes later through onToolResult. */
   onToolProgress?(call: ToolCall, progress: ToolProgress): void;
   onToolResult?(call: ToolCall, result: ToolResult): void;
+  /** A tool's output went over its limit: the model got its head and tail; one line tells the user (before onToolResult). */
+  onToolOutputCut?(call: ToolCall, cut: OutputCut): void;
   onRetry?(notice: RetryNotice): void;
 }

@@ -5,21 +5,27 @@ import { GlobTool } from "./tools/glob-tool.ts";
 import { GrepTool } from "./tools/grep-tool.ts";
 import { ReadFileTool } from "./tools/read-file-tool.ts";
 import { WriteFileTool } from "./tools/write-file-tool.ts";
+import { WaitForServersTool, type ServerWaiter } from "./tools/wait-for-servers-tool.ts";
 
 export interface BuiltinToolOptions {
   /** The directory relative paths and commands start from. */
   cwd: string;
+  /** A folder read_file and grep read without asking besides the project: the session's saved tool outputs. */
+  savedOutputs?: () => string | undefined;
+  /** Servers that may still be connecting (the front end's MCP servers): with it, wait_for_mcp_servers. */
+  servers?: ServerWaiter;
 }
 
 /** The tools cat-code brings itself; MCP tools join them in the same registry. */
 export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
-  const { cwd } = options;
+  const { cwd, savedOutputs, servers } = options;
   return [
     new BashTool({ cwd }),
-    new ReadFileTool(cwd),
+    new ReadFileTool(cwd, savedOutputs),
     new WriteFileTool(cwd),
     new EditFileTool(cwd),
     new GlobTool(cwd),
-    new GrepTool(cwd),
+    new GrepTool(cwd, savedOutputs),
+    ...(servers ? [new WaitForServersTool(servers)] : []),
   ];
 }

@@ -1,5 +1,5 @@
-import type { ImageBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
-import type { ImageBlock, PromptBlock } from "./prompt-blocks.ts";
+import type { DocumentBlockParam, ImageBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import type { DocumentBlock, ImageBlock, PromptBlock } from "./prompt-blocks.ts";
 
 /**
  * A user's turn as Messages API blocks: text as text, images as base64 image blocks. Empty text
@@ -14,6 +14,10 @@ export function userBlocks(blocks: readonly PromptBlock[]): Array<TextBlockParam
 
 export function imageParam(image: ImageBlock): ImageBlockParam {
   return { type: "image", source: { type: "base64", media_type: image.mediaType, data: image.data } };
+}
+
+export function documentParam(document: DocumentBlock): DocumentBlockParam {
+  return { type: "document", source: { type: "base64", media_type: document.mediaType, data: document.data } };
 }
 
 function textParam(text: string): TextBlockParam {

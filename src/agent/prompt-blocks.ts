@@ -10,6 +10,13 @@ export interface ImageBlock {
   data: string;
 }
 
+/** A PDF for the model (read_file on a PDF): base64 data the API reads page by page. */
+export interface DocumentBlock {
+  type: "document";
+  mediaType: "application/pdf";
+  data: string;
+}
+
 /**
  * One part of what the user sends in a turn (typed text, an attached resource, a prompt's message),
  * or of what a tool gives back besides its text. The agent turns them into Messages API blocks.

@@ -1,10 +1,11 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
-import { imageParam } from "./message-blocks.ts";
+import { documentParam, imageParam } from "./message-blocks.ts";
 import { declinedResult, deniedByRuleResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import type { ToolLookup } from "./request-tools.ts";
+import type { OutputLimit } from "./tools/output-limit.ts";
 
 export interface ToolRunOptions {
   registry: ToolRegistry;
@@ -13,6 +14,8 @@ export interface ToolRunOptions {
   permissions: PermissionGate;
   signal?: AbortSignal;
   observer?: AgentObserver;
+  /** Cuts a result past its limit to head and tail, saving the whole (tools/output-limit.ts). */
+  outputLimit?: OutputLimit;
 }
 
 const CANCELLED: ToolResult = { content: "Cancelled by the user before it ran.", isError: true };
@@ -70,7 +73,7 @@ async function runOne(call: ToolCall, ask: boolean, options: ToolRunOptions): Pr
   return outcome;
 }
 
-async function decideAndRun(call: ToolCall, ask: boolean, { registry, lookup, permissions, signal, observer }: ToolRunOptions): Promise<CallOutcome> {
+async function decideAndRun(call: ToolCall, ask: boolean, { registry, lookup, permissions, signal, observer, outputLimit }: ToolRunOptions): Promise<CallOutcome> {
   if (signal?.aborted) return { result: CANCELLED };
   const tool = (lookup ?? registry).get(call.name);
   if (!tool) {
@@ -90,7 +93,11 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, lookup, pe
   }
   const onProgress = observer?.onToolProgress && ((progress: ToolProgress) => observer.onToolProgress?.(call, progress));
   observer?.onToolStart?.(call);
-  return { result: await execute(tool, call.input, { signal, onProgress }) };
+  const result = await execute(tool, call.input, { signal, onProgress });
+  if (!outputLimit) return { result };
+  const limited = outputLimit.apply(call.id, tool.name, result);
+  if (limited.cut) observer?.onToolOutputCut?.(call, limited.cut);
+  return { result: limited.result };
 }
 
 /** Tools promise never to throw; a broken one must still not take the conversation down. */
@@ -111,9 +118,9 @@ function unknownTool(name: string, registry: ToolRegistry): ToolResult {
 function toBlock(id: string, result: ToolResult): ToolResultBlockParam {
   // The API rejects an empty tool_result next to is_error, and an empty answer tells the model nothing.
   const text = result.content === "" ? "(no output)" : result.content;
-  // Images follow the text as blocks of the same result; without any, the text stays a plain string.
-  const content: ToolResultBlockParam["content"] = result.images?.length
-    ? [{ type: "text", text }, ...result.images.map(imageParam)]
+  // Images and documents follow the text as blocks of the same result; without any, the text stays a plain string.
+  const content: ToolResultBlockParam["content"] = result.images?.length || result.documents?.length
+    ? [{ type: "text", text }, ...(result.images ?? []).map(imageParam), ...(result.documents ?? []).map(documentParam)]
     : text;
   return { type: "tool_result", tool_use_id: id, content, ...(result.isError ? { is_error: true } : {}) };
 }

@@ -1,4 +1,4 @@
-import type { ImageBlock } from "./prompt-blocks.ts";
+import type { DocumentBlock, ImageBlock } from "./prompt-blocks.ts";
 
 /** A JSON Schema object describing a tool's input, passed to the model as is. */
 export type JsonSchema = Record<string, unknown>;
@@ -9,6 +9,8 @@ export interface ToolResult {
   isError: boolean;
   /** Sent to the model after the text as image blocks of the tool_result. */
   images?: ImageBlock[];
+  /** Sent after the images as document blocks (a PDF read_file read). */
+  documents?: DocumentBlock[];
 }
 
 /** How far a running tool has got, as it reports it: `progress` of `total` (when known), and what it is doing. */

@@ -41,7 +41,7 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     if (given && !print) throw CliError.usage(`${flag} is for print mode: add -p`);
   }
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
-  const [{ agentStartup }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseConversation }] = await Promise.all([
+  const [{ agentStartup }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseConversation }, { withDisabledServers }] = await Promise.all([
     import("./agent-startup.ts"),
     import("./mcp/server-selection.ts"),
     import("./mcp/open-pool.ts"),
@@ -49,6 +49,7 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     import("../terminal/render-status.ts"),
     import("../config/app-home.ts"),
     import("./conversation-choice.ts"),
+    import("../mcp/config/configured-servers.ts"),
   ]);
   // A mistyped rule would allow or deny nothing, silently: checked before anything starts.
   if (rules.allow.length || rules.deny.length) (await import("./rule-flags.ts")).checkedRules(rules);
@@ -83,8 +84,11 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   // A server that wants a sign-in is NEEDS-AUTH at first; in the REPL, `/mcp login <name>` signs in.
   const auth = cliAuth({ "mcp-config": mcpConfig });
   if (!print) auth.loginHint = replLoginHint;
+  // A server the project disabled (`/mcp disable`) is not started; `/mcp enable` starts it.
+  entries = withDisabledServers(entries, settings.settings.disabledMcpServers);
   const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
-  const common = { model, thinking, maxTokens, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings };
+  const maxMcpOutputTokens = mcpOutputTokens(process.env.MAX_MCP_OUTPUT_TOKENS) ?? settings.settings.maxMcpOutputTokens;
+  const common = { model, thinking, maxTokens, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings, maxMcpOutputTokens };
 
   if (print) {
     const { printPrompt } = await import("./print-prompt.ts");
@@ -117,6 +121,14 @@ function startupTimeout(text: string | undefined): number | undefined {
   const ms = Number(text);
   if (!Number.isInteger(ms) || ms < 1) throw CliError.usage(`CAT_CODE_MCP_STARTUP_TIMEOUT must be a whole number of milliseconds, got '${text}'`);
   return ms;
+}
+
+/** MAX_MCP_OUTPUT_TOKENS, as Claude Code names it: the tokens of one MCP tool result the model gets (tools/output-limit.ts). */
+function mcpOutputTokens(text: string | undefined): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const tokens = Number(text);
+  if (!Number.isInteger(tokens) || tokens < 1) throw CliError.usage(`MAX_MCP_OUTPUT_TOKENS must be a whole number of tokens of at least 1, got '${sanitizeForTerminal(text)}'`);
+  return tokens;
 }
 
 function parseMaxTurns(text: string | undefined): number | undefined {

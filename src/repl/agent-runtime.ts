@@ -12,10 +12,14 @@ import { resolveToolSearchMode } from "../agent/tool-search-mode.ts";
 import { RequestTools } from "../agent/request-tools.ts";
 import { log } from "../log.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
-import { ListMcpResourcesTool, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
+import { CHARS_PER_TOKEN, DEFAULT_OUTPUT_TOKENS, OutputLimit, TOOL_OUTPUT_LIMIT } from "../agent/tools/output-limit.ts";
+import { ListMcpResourcesTool, McpToolAdapter, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
 import { summarizeMcpStartup, type McpStartupSummary } from "./mcp-startup.ts";
 import { loadMemoryFiles, liveSystemPrompt } from "./live-system-prompt.ts";
 import { ServerNotes } from "./server-notes.ts";
+import { poolServerWaiter } from "./server-waiter.ts";
+import type { ServerWaiter } from "../agent/tools/wait-for-servers-tool.ts";
+import type { PromptBlock } from "../agent/prompt-blocks.ts";
 
 export interface AgentRuntimeOptions {
   model: string;
@@ -34,6 +38,15 @@ export interface AgentRuntimeOptions {
   maxTokens?: number;
   /** settings.json's `toolSearch`; ENABLE_TOOL_SEARCH in `env` overrides it. */
   toolSearch?: string;
+  /** Tokens of one MCP tool result the model gets before it is cut (default DEFAULT_OUTPUT_TOKENS). */
+  maxMcpOutputTokens?: number;
+  /** Where the session saves outputs too large for the model; none: they are cut without saving. */
+  outputsFolder?: () => string | undefined;
+  /**
+   * Prompts may be sent while servers still connect (the REPL; print mode waits for them first):
+   * the model is told which, and gets wait_for_mcp_servers, when there are servers at all.
+   */
+  promptsBeforeServers?: boolean;
 }
 
 /**
@@ -53,6 +66,10 @@ export class AgentRuntime {
   /** The system prompt as the next request sends it; `false` leaves the memory files out (/context). */
   readonly systemPrompt: (withMemory?: boolean) => string;
   private agent: AgentLoop | undefined;
+  /** What wait_for_mcp_servers waits on; none without servers (the tool is then not offered). */
+  private readonly serverWaiter: ServerWaiter | undefined;
+  /** Every tool result's limit: MCP tools' from MAX_MCP_OUTPUT_TOKENS, built-ins' the default. */
+  readonly outputLimit: OutputLimit;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
   private readonly resourceTools = [
     new ListMcpResourcesTool(() => this.pool.serversOffering("resources")),
@@ -61,17 +78,28 @@ export class AgentRuntime {
 
   constructor(private readonly options: AgentRuntimeOptions) {
     this.pool = options.pool;
+    this.serverWaiter = options.promptsBeforeServers && options.pool.size > 0 ? poolServerWaiter(options.pool) : undefined;
     this.memory = loadMemoryFiles(options.cwd, options.env);
-    for (const tool of createBuiltinTools({ cwd: options.cwd })) this.registry.register(tool);
+    for (const tool of createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter })) this.registry.register(tool);
     const mode = resolveToolSearchMode(options.toolSearch, options.env ?? process.env, (line) => log.warn(line));
     this.requestTools = new RequestTools(this.registry, mode);
     this.systemPrompt = liveSystemPrompt({ cwd: options.cwd, memory: this.memory, pool: this.pool });
+    const mcpChars = (options.maxMcpOutputTokens ?? DEFAULT_OUTPUT_TOKENS) * CHARS_PER_TOKEN;
+    this.outputLimit = new OutputLimit({
+      maxChars: (name) => (this.registry.get(name) instanceof McpToolAdapter ? mcpChars : TOOL_OUTPUT_LIMIT),
+      folder: () => options.outputsFolder?.(),
+    });
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
     this.pool.on("server", (event) => {
       this.syncResourceTools();
       this.serverNotes.heard(event);
     });
+  }
+
+  /** The project folder the session runs in. */
+  get cwd(): string {
+    return this.options.cwd;
   }
 
   get model(): string {
@@ -148,6 +176,7 @@ export class AgentRuntime {
       maxTurns: this.options.maxTurns,
       retry: this.options.retry,
       requestTools: this.requestTools,
+      outputLimit: this.outputLimit,
     });
     this.options.onAgent?.(this.agent);
     return this.agent;
@@ -156,6 +185,15 @@ export class AgentRuntime {
   /** The conversation so far, as the next request sends it (none before the first prompt). */
   conversationMessages(): MessageParam[] {
     return this.agent?.conversation.snapshot() ?? [];
+  }
+
+  /**
+   * A prompt as the model gets it: after the notes of servers that came or went, and of those still
+   * connecting (with the tool that waits for them).
+   */
+  notedPrompt(prompt: string | PromptBlock[]): string | PromptBlock[] {
+    if (this.serverWaiter) this.serverNotes.connecting(this.serverWaiter.connecting(), this.serverWaiter.boundMs);
+    return this.serverNotes.prepend(prompt);
   }
 
   /** Starts a new conversation; tools and servers stay. */

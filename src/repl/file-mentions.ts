@@ -1,8 +1,10 @@
 import { constants } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
+import { ImageBudget } from "../agent/image-budget.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { formatBytes } from "../system/format-bytes.ts";
+import { imageAttachment, pastedPaths, type ImageAttachment } from "./image-attachment.ts";
 
 /** One file's share of a prompt: about 25,000 tokens, as a tool result may take. */
 export const MAX_FILE_BYTES = 100 * 1024;
@@ -28,11 +30,19 @@ export interface FileMentions {
  * the prompt as Claude Code does. An `@name:…` word whose name is an MCP server is a resource
  * mention (resource-mentions.ts), not a path; a word that names no file is plain text. Each file is
  * cut at MAX_FILE_BYTES with a note the model sees; a binary file, a folder or a device is refused.
+ * An image (by its bytes: PNG, JPEG, GIF, WebP) is attached as an image, and so is one whose
+ * absolute path was pasted without `@` (a file dragged onto the terminal).
  */
 export async function attachFiles(text: string, options: { cwd: string; servers: readonly string[] }): Promise<FileMentions> {
   const found: FileMentions = { blocks: [], notes: [] };
   const seen = new Set<string>();
   let total = 0;
+  const images = new ImageBudget();
+  const addImage = (image: ImageAttachment) => {
+    if ("refused" in image) return found.notes.push(`not attached: ${image.refused}`);
+    found.blocks.push(...image.blocks);
+    found.notes.push(image.note);
+  };
   for (const [, word = ""] of text.matchAll(MENTION)) {
     const server = /^([A-Za-z0-9_-]+):/.exec(word)?.[1];
     if (server !== undefined && options.servers.includes(server)) continue;
@@ -42,6 +52,11 @@ export async function attachFiles(text: string, options: { cwd: string; servers:
     const shown = isAbsolute(word) ? path : relative(options.cwd, path) || ".";
     if (seen.size > MAX_FILES) {
       found.notes.push(`not attached: ${shown} (a prompt attaches at most ${MAX_FILES} files)`);
+      continue;
+    }
+    const image = await imageFile(path, shown, images);
+    if (image) {
+      addImage(image);
       continue;
     }
     const read = await readForPrompt(path, shown, Math.min(MAX_FILE_BYTES, MAX_TOTAL_BYTES - total));
@@ -54,7 +69,24 @@ export async function attachFiles(text: string, options: { cwd: string; servers:
     found.blocks.push({ type: "text", text: `The user attached the file ${shown} with @:\n<file path="${shown}">\n${read.text}${cutNote}\n</file>` });
     found.notes.push(`attached ${shown} (${read.cut ? `the first ${formatBytes(read.bytes)} of ${formatBytes(read.size)}` : formatBytes(read.size)})`);
   }
+  for (const path of pastedPaths(text)) {
+    if (seen.has(path) || seen.size >= MAX_FILES) continue;
+    const image = await imageFile(path, path, images);
+    if (!image) continue;
+    seen.add(path);
+    addImage(image);
+  }
   return found;
+}
+
+/** The image a regular file holds, if it is one; undefined for anything else (or what cannot be read). */
+async function imageFile(path: string, shown: string, budget: ImageBudget): Promise<ImageAttachment | undefined> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? await imageAttachment(path, shown, info.size, budget) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The path a mention names, if it exists: as typed, or without the sentence's `,.;:)!?` after it. */

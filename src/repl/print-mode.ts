@@ -4,6 +4,7 @@ import type { RunOutcome } from "../agent/agent-loop.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
 import { withRules, type PermissionRules } from "../agent/permission-rules.ts";
 import { openConversationLog, recordInto, type ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
+import { savedOutputsFolder } from "../agent/conversation-log/conversation-log-paths.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
@@ -42,6 +43,8 @@ export interface PrintOptions {
   settings?: LoadedSettings;
   /** --allowedTools and --disallowedTools (checked already), added to the settings' rules. */
   rules?: PermissionRules;
+  /** Tokens of one MCP tool result the model gets (MAX_MCP_OUTPUT_TOKENS or the setting); default 25,000. */
+  maxMcpOutputTokens?: number;
 }
 
 /**
@@ -66,6 +69,8 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     autoCompact: options.settings?.settings.autoCompact,
     toolSearch: options.settings?.settings.toolSearch,
     permissions: withRules(() => rules, gate, options.cwd),
+    maxMcpOutputTokens: options.maxMcpOutputTokens ?? options.settings?.settings.maxMcpOutputTokens,
+    outputsFolder: () => savedOutputsFolder(file.path),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));

@@ -55,6 +55,8 @@ export interface ReplOptions {
   /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
   thinking?: { budgetTokens: number };
   maxTokens?: number;
+  /** Tokens of one MCP tool result the model gets (MAX_MCP_OUTPUT_TOKENS or the setting); default 25,000. */
+  maxMcpOutputTokens?: number;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
   /** For the 2 s of `(Ctrl-C again to exit)` and the pace of servers' tool news. */
@@ -167,6 +169,9 @@ export class ReplController {
       autoCompact: options.settings?.settings.autoCompact,
       toolSearch: options.settings?.settings.toolSearch,
       permissions: this.permissions.gate,
+      maxMcpOutputTokens: options.maxMcpOutputTokens ?? options.settings?.settings.maxMcpOutputTokens,
+      outputsFolder: () => this.saved.outputsFolder(),
+      promptsBeforeServers: true,
     });
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);
@@ -263,7 +268,7 @@ export class ReplController {
         if (blocks === undefined) return;
         // Piped input comes all at once: its first prompt must not lose the race with the servers.
         if (!this.reader.isTerminal) await this.runtime.serversSettled(abort.signal);
-        const outcome = await agent.run(this.runtime.serverNotes.prepend(blocks), { signal: abort.signal, observer: renderer });
+        const outcome = await agent.run(this.runtime.notedPrompt(blocks), { signal: abort.signal, observer: renderer });
         renderer.endLine();
         this.reportOutcome(outcome);
         declined = outcome.status === "declined";

@@ -1,6 +1,7 @@
 import type { AgentLoop } from "../agent/agent-loop.ts";
 import { openConversationLog, recordInto, type ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import type { ConversationLog } from "../agent/conversation-log/conversation-log.ts";
+import { savedOutputsFolder } from "../agent/conversation-log/conversation-log-paths.ts";
 import { resumedLines } from "../terminal/resumed-view.ts";
 
 /**
@@ -19,6 +20,11 @@ export class ReplRecording {
   /** Called once, when the agent is made: loads the resumed conversation into it and starts saving. */
   record(agent: AgentLoop): void {
     if (this.file) recordInto(this.file, agent, this.options.resumed);
+  }
+
+  /** Where this session saves tool outputs too large for the model; none when it is not saved. */
+  outputsFolder(): string | undefined {
+    return this.file && savedOutputsFolder(this.file.path);
   }
 
   /** The lines that show a resumed conversation; none for a new session. */

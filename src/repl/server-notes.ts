@@ -13,6 +13,8 @@ const MAX_REASON_CHARS = 300;
  */
 export class ServerNotes {
   private readonly pending = new Map<string, string>();
+  /** Servers the model was told are still connecting: it hears when they connect (or do not). */
+  private readonly announced = new Set<string>();
 
   /** For the pool's `server` event. */
   heard(event: ServerEvent): void {
@@ -21,12 +23,29 @@ export class ServerNotes {
       const reason = cutText(event.status.reason.replace(/\s*\n\s*/g, " / "), MAX_REASON_CHARS);
       const restart = event.restartInMs === undefined ? "" : " cat-code restarts it once; another note will say if it is back.";
       this.pending.set(event.server, `MCP server '${event.server}' disconnected (${reason}); its tools (${tools}) are gone.${restart}`);
+    } else if (event.kind === "connected" && event.after === "start" && this.announced.has(event.server)) {
+      this.pending.set(event.server, `MCP server '${event.server}' finished connecting; its tools (${tools}) are available.`);
+    } else if (event.kind === "not-connected" && event.after === "start" && this.announced.has(event.server)) {
+      this.pending.set(event.server, `MCP server '${event.server}' could not connect; its tools (${tools}) are not available.`);
     } else if (event.kind === "connected" && event.after !== "start") {
       const again = this.pending.has(event.server) ? "disconnected and is connected again" : "is connected now";
       this.pending.set(event.server, `MCP server '${event.server}' ${again}; its tools (${tools}) are available.`);
     } else if (event.kind === "not-connected" && event.after === "restart") {
       this.pending.set(event.server, `MCP server '${event.server}' disconnected and could not be restarted; its tools (${tools}) are gone.`);
     }
+  }
+
+  /**
+   * Servers still connecting as a prompt is sent (the first, mostly): the model is told which, once
+   * each, and that `wait_for_mcp_servers` waits for them (at most `boundMs`), so it need not answer
+   * without a tool it needs.
+   */
+  connecting(names: string[], boundMs: number): void {
+    const fresh = names.filter((name) => !this.announced.has(name));
+    if (fresh.length === 0) return;
+    for (const name of fresh) this.announced.add(name);
+    const which = fresh.map((name) => `'${name}'`).join(", ");
+    this.pending.set("\u0000connecting", `MCP server(s) still connecting: ${which}. Their tools (mcp__<server>__*) are not available yet; if you need one, call wait_for_mcp_servers (it waits at most ${Math.round(boundMs / 1000)} s) instead of answering without it.`);
   }
 
   /** The prompt with the pending notes before it, as one text block; the notes are then spent. */

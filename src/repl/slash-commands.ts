@@ -11,6 +11,8 @@ import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
 import { memoryText } from "./memory-command.ts";
 import { modelCommand } from "./model-command.ts";
 import { replReconnect } from "./mcp-reconnect-command.ts";
+import { replSetEnabled } from "./mcp-disable-command.ts";
+import { projectSettingsPath } from "../settings/load-settings.ts";
 import { mcpTable } from "./mcp-table.ts";
 import { listPromptCommands, promptHelpRows, runPromptCommand, type PromptCommand } from "./prompt-commands.ts";
 import type { RemoteCompletions } from "./remote-completion.ts";
@@ -59,8 +61,8 @@ const COMMANDS: Record<string, SlashCommand> = {
     },
   },
   mcp: {
-    usage: "/mcp [tools | reconnect [server] | login <server> | logout <server>]",
-    help: "Show the MCP servers and their state; /mcp tools lists their tools; /mcp reconnect restarts one (or every FAILED one); /mcp login signs in to a NEEDS-AUTH server",
+    usage: "/mcp [tools | reconnect | login | logout | disable | enable] [server]",
+    help: "Show the MCP servers and their state; /mcp tools lists their tools; /mcp reconnect restarts one (or every FAILED one); /mcp login signs in to a NEEDS-AUTH server; /mcp disable|enable takes one out or back (kept for the project)",
     run: async (args, context): Promise<SlashOutcome> => {
       const [sub = "", name = ""] = args.split(/\s+/, 2);
       const signIn = { pool: context.runtime.pool, print: context.print, cancellable: context.cancellable, open: context.open };
@@ -69,7 +71,8 @@ const COMMANDS: Record<string, SlashCommand> = {
       else if (sub === "login") await replLogin(name, signIn);
       else if (sub === "logout") await replLogout(name, signIn);
       else if (sub === "reconnect") await replReconnect(name, { ...signIn, loginHint: context.runtime.pool.authContext?.loginHint ?? replLoginHint });
-      else context.print(`Unknown: /mcp ${sanitizeForTerminal(args)}. Use /mcp, /mcp tools, /mcp reconnect [server], /mcp login <server> or /mcp logout <server>.`);
+      else if (sub === "disable" || sub === "enable") await replSetEnabled(sub, name, { ...signIn, settingsFile: projectSettingsPath(context.runtime.cwd), onToolsChanged: () => context.runtime.syncResourceTools() });
+      else context.print(`Unknown: /mcp ${sanitizeForTerminal(args)}. Use /mcp, /mcp tools, /mcp reconnect [server], /mcp login <server>, /mcp logout <server>, /mcp disable <server> or /mcp enable <server>.`);
       return "continue";
     },
   },
@@ -104,7 +107,7 @@ const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" 
 /** The built-in commands' names, without the slash: for Tab. */
 export const BUILTIN_COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 /** What may follow `/mcp`: for Tab. */
-export const MCP_SUBCOMMANDS: readonly string[] = ["tools", "reconnect", "login", "logout"];
+export const MCP_SUBCOMMANDS: readonly string[] = ["tools", "reconnect", "login", "logout", "disable", "enable"];
 
 /** Runs a line that starts with "/": a built-in command, or a server's prompt (`/mcp__<server>__<prompt>`). */
 export async function runSlashCommand(line: string, context: SlashContext): Promise<SlashOutcome> {

@@ -12,9 +12,16 @@ export interface SlashCompletionEnv {
 
 /**
  * Tab in a slash command: the command's name (built-ins and every server's prompts), what follows
- * `/mcp` and the server after `/mcp login|logout`, and a prompt command's argument as the server
+ * `/mcp` and the server after `/mcp login|logout|reconnect|disable|enable`, and a prompt command's argument as the server
  * completes it (`completion/complete` with the arguments typed before it as context).
  */
+/** The servers a subcommand may name: disable the ones not disabled, enable the disabled ones, the others any. */
+function serverNames(env: SlashCompletionEnv, sub: string): string[] {
+  const statuses = env.pool.status();
+  const fits = (state: string) => (sub === "disable" ? state !== "disabled" : sub === "enable" ? state === "disabled" : true);
+  return statuses.filter((status) => fits(status.state)).map((status) => status.name);
+}
+
 export function slashCompletion(env: SlashCompletionEnv): CompletionSource {
   const prompts = () => env.remote.within(listPromptCommands(env.pool), [], "the list of prompts");
   return async (line) => {
@@ -26,8 +33,8 @@ export function slashCompletion(env: SlashCompletionEnv): CompletionSource {
     }
     const sub = /^\/mcp\s+(\S*)$/.exec(text);
     if (sub) return [[...MCP_SUBCOMMANDS], sub[1] as string];
-    const server = /^\/mcp\s+(?:login|logout|reconnect)\s+(\S*)$/.exec(text);
-    if (server) return [env.pool.status().map((status) => status.name), server[1] as string];
+    const server = /^\/mcp\s+(login|logout|reconnect|disable|enable)\s+(\S*)$/.exec(text);
+    if (server) return [serverNames(env, server[1] as string), server[2] as string];
     const prompt = /^\/(mcp__\S+)\s+(.*)$/s.exec(text);
     if (prompt) {
       const command = (await prompts()).find((candidate) => candidate.name === prompt[1]);

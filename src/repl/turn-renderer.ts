@@ -1,5 +1,6 @@
 import type { AgentObserver, CompactionNotice, RetryNotice, ToolCall } from "../agent/agent-observer.ts";
 import type { ToolProgress, ToolResult } from "../agent/tool.ts";
+import { describeCut, type OutputCut } from "../agent/tools/output-limit.ts";
 import { promptTokens, type TokenUsage } from "../agent/usage.ts";
 import type { Clock } from "../system/clock.ts";
 import { AnswerStream, plainFormat, type TextFormat } from "../terminal/answer-stream.ts";
@@ -43,6 +44,8 @@ export class TurnRenderer implements AgentObserver {
   private lastStart: { id: string; width: number } | undefined;
   /** Calls whose start line was shown and whose result was not yet. */
   private readonly started = new Set<string>();
+  /** Outputs cut for the model, by call id, said under the call's result line. */
+  private readonly cuts = new Map<string, OutputCut>();
 
   constructor(
     private readonly text: TextSink | undefined,
@@ -105,7 +108,20 @@ export class TurnRenderer implements AgentObserver {
     this.work.set(`running ${sanitizeForTerminal(call.name)}`, progressText(progress));
   }
 
+  /** Said under the call's result line (which comes next): the model got only the head and tail. */
+  onToolOutputCut(call: ToolCall, cut: OutputCut): void {
+    this.cuts.set(call.id, cut);
+  }
+
   onToolResult(call: ToolCall, result: ToolResult): void {
+    this.showResult(call, result);
+    const cut = this.cuts.get(call.id);
+    this.cuts.delete(call.id);
+    // The path is under the user's home, which may be named anything: shown as text.
+    if (cut) this.writeInfo(this.style.dim(`  ${sanitizeForTerminal(describeCut(call.name, cut))}`));
+  }
+
+  private showResult(call: ToolCall, result: ToolResult): void {
     const started = this.started.delete(call.id);
     const start = this.lastStart;
     const columns = this.status?.columns ?? 0;

@@ -33,6 +33,24 @@ export async function removePermissionRule(path: string, list: List, rule: strin
   return removed;
 }
 
+/**
+ * Adds `server` to `disabledMcpServers` of a settings.json (`/mcp disable`), or takes it out
+ * (`disabled` false), written like the rules; false (and nothing written) when it was so already.
+ */
+export async function setServerDisabled(path: string, server: string, disabled: boolean): Promise<boolean> {
+  let changed = false;
+  await updateFile(path, (current) => {
+    const value = guarded(path, () => readProperty(current ?? "", ["disabledMcpServers"], { jsonc: true }));
+    if (value !== undefined && !Array.isArray(value)) throw new ConfigError(`"disabledMcpServers" in ${path} is not a list; fix it by hand; nothing was written`, "corrupt-file", path);
+    const names = (value ?? []).filter((item): item is string => typeof item === "string");
+    if (names.includes(server) === disabled) return undefined;
+    changed = true;
+    const next = disabled ? [...names, server] : names.filter((name) => name !== server);
+    return guarded(path, () => setProperty(current ?? "", ["disabledMcpServers"], next, { jsonc: true }));
+  });
+  return changed;
+}
+
 function currentRules(text: string | undefined, path: string, list: List): string[] {
   const value = guarded(path, () => readProperty(text ?? "", ["permissions", list], { jsonc: true }));
   if (value === undefined) return [];

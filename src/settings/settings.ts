@@ -19,6 +19,10 @@ export interface Settings {
   markdown?: boolean;
   /** When servers' tools wait behind the tool search: "auto" (default), "auto:<percent>", "always", "never". */
   toolSearch?: string;
+  /** Tokens of one MCP tool result the model gets before the rest is cut and saved (default 25,000); env MAX_MCP_OUTPUT_TOKENS wins. */
+  maxMcpOutputTokens?: number;
+  /** MCP servers not started in this project (`/mcp disable` writes the project's file). */
+  disabledMcpServers?: string[];
 }
 
 export interface LoadedSettings {
@@ -70,6 +74,9 @@ const Thinking = v.union(
 
 const TOOL_SEARCH = mustBe("toolSearch", '"auto", "auto:<percent>" (0-100), "always" or "never"');
 const ToolSearch = v.pipe(v.string(TOOL_SEARCH), v.regex(/^(auto|always|never|auto:(100|\d{1,2})(\.\d+)?)$/, TOOL_SEARCH));
+const MAX_MCP_OUTPUT_TOKENS = mustBe("maxMcpOutputTokens", "a whole number of tokens of at least 1, e.g. 25000");
+
+const DISABLED_MCP_SERVERS = mustBe("disabledMcpServers", 'a list of server names, e.g. ["github"]');
 
 const ENV = mustBe("env", 'an object of string values, e.g. {"NAME": "value"}');
 const Env = v.record(v.string(ENV), v.string(ENV), ENV);
@@ -85,6 +92,8 @@ export const SETTING_KEYS = {
   markdown: v.boolean(mustBe("markdown", TRUE_OR_FALSE)),
   env: Env,
   toolSearch: ToolSearch,
+  maxMcpOutputTokens: v.pipe(v.number(MAX_MCP_OUTPUT_TOKENS), v.integer(MAX_MCP_OUTPUT_TOKENS), v.minValue(1, MAX_MCP_OUTPUT_TOKENS)),
+  disabledMcpServers: v.array(v.string(DISABLED_MCP_SERVERS), DISABLED_MCP_SERVERS),
 } as const;
 
 /** The keys inside "permissions". */

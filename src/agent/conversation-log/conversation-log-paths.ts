@@ -27,3 +27,16 @@ export const CONVERSATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 export function conversationLogPath(home: string, cwd: string, id: string): string {
   return join(conversationLogsFolder(home, cwd), `${id}.jsonl`);
 }
+
+/**
+ * A session's own folder beside its log (`<id>.jsonl` → `<id>/`): what the session keeps besides
+ * the conversation, such as tool outputs too large for the model (tools/output-limit.ts).
+ */
+export function sessionFilesFolder(logPath: string): string {
+  return logPath.replace(/\.jsonl$/, "");
+}
+
+/** Where a session's tool outputs too large for the model are saved whole. */
+export function savedOutputsFolder(logPath: string): string {
+  return join(sessionFilesFolder(logPath), "tool-outputs");
+}

@@ -7,12 +7,17 @@ import { runBash } from "./run-bash.ts";
 import { errorResult, parseToolInput } from "./tool-input.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
+/**
+ * What is kept in memory of each stream: its head up to this and its last TOOL_OUTPUT_LIMIT
+ * characters. The model gets less (the tool runner's limit); the whole as kept is saved for it.
+ */
+export const KEPT_OUTPUT_CHARS = 4 * 2 ** 20;
 const MAX_TIMEOUT_MS = 600_000;
 
 const DESCRIPTION = `Runs a command with bash and returns its output and exit code.
 - Each call starts a fresh shell in the session's working directory; cd and variables do not carry over.
 - Default timeout ${DEFAULT_TIMEOUT_MS / 1000} s (timeout_ms, at most ${MAX_TIMEOUT_MS / 1000} s). On a timeout the whole process tree is killed.
-- stdin is closed: interactive commands fail instead of waiting. Output over ${TOOL_OUTPUT_LIMIT.toLocaleString("en-US")} characters per stream is cut.
+- stdin is closed: interactive commands fail instead of waiting. Output over ${TOOL_OUTPUT_LIMIT.toLocaleString("en-US")} characters is cut to its head and tail; the result then gives the path of a file holding the whole, to read with read_file or grep.
 - Prefer read_file, glob and grep over cat, find and grep in the shell.`;
 
 const BashInput = v.object({
@@ -24,6 +29,7 @@ const BashInput = v.object({
 export interface BashToolOptions {
   cwd: string;
   defaultTimeoutMs?: number;
+  /** Characters kept in memory of each stream's head (default KEPT_OUTPUT_CHARS); its tail is kept too. */
   outputLimit?: number;
 }
 
@@ -57,8 +63,9 @@ export class BashTool implements Tool {
 
     // cat-code's own credentials are not handed to commands the model writes (as with MCP servers).
     const env = environmentWithoutOwnSecrets();
-    const limit = this.options.outputLimit ?? TOOL_OUTPUT_LIMIT;
-    const run = await runBash(command, { cwd: this.options.cwd, env, limit, signal: context.signal, timeoutMs });
+    const limit = this.options.outputLimit ?? KEPT_OUTPUT_CHARS;
+    const tailLimit = Math.min(limit, TOOL_OUTPUT_LIMIT);
+    const run = await runBash(command, { cwd: this.options.cwd, env, limit, tailLimit, signal: context.signal, timeoutMs });
     if (!run.ok) return errorResult(run.reason);
     return formatResult({ ...run, timeoutMs });
   }
@@ -74,9 +81,9 @@ function formatResult(run: {
 }): ToolResult {
   const parts: string[] = [];
   const section = (collector: OutputCollector, label?: string) => {
-    if (!collector.text && !collector.dropped) return;
-    const cut = collector.dropped ? `\n[output cut: ${collector.dropped.toLocaleString("en-US")} more characters not shown]` : "";
-    parts.push(`${label ? `${label}\n` : ""}${collector.text.replace(/\n$/, "")}${cut}`);
+    const kept = collector.kept;
+    if (!kept) return;
+    parts.push(`${label ? `${label}\n` : ""}${kept.replace(/\n$/, "")}`);
   };
   section(run.stdout);
   section(run.stderr, run.stdout.text ? "[stderr]" : undefined);

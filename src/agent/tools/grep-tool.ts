@@ -43,10 +43,14 @@ export class GrepTool implements Tool {
     required: ["pattern"],
   };
 
-  constructor(private readonly cwd: string) {}
+  /** `alsoReadable`: a folder searched without asking besides the project (the saved tool outputs). */
+  constructor(
+    private readonly cwd: string,
+    private readonly alsoReadable?: () => string | undefined,
+  ) {}
 
   needsPermission(input: Record<string, unknown>): Promise<boolean> {
-    return outsideProject(this.cwd, input.path ?? ".");
+    return outsideProject(this.cwd, input.path ?? ".", this.alsoReadable);
   }
 
   async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {

@@ -28,9 +28,12 @@ async function realPathOrNearest(path: string): Promise<string> {
 
 /**
  * The permission rule of the read-only built-ins: ask when the path they would read lies outside
- * the project. An input without a usable path fails before it reads anything, so it needs no question.
+ * the project (and outside `alsoReadable`: the session's saved tool outputs, which the model was
+ * pointed to). An input without a usable path fails before it reads anything, so it needs no question.
  */
-export async function outsideProject(cwd: string, path: unknown): Promise<boolean> {
+export async function outsideProject(cwd: string, path: unknown, alsoReadable?: () => string | undefined): Promise<boolean> {
   if (typeof path !== "string" || path === "") return false;
-  return !(await isInsideProject(cwd, path));
+  if (await isInsideProject(cwd, path)) return false;
+  const folder = alsoReadable?.();
+  return folder === undefined || !(await isInsideProject(folder, resolveInWorkspace(cwd, path)));
 }

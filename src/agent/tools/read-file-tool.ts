@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { Tool, ToolContext, ToolResult } from "../tool.ts";
+import { mediaResult } from "./file-media.ts";
 import { limitOutput } from "./output-limit.ts";
 import { outsideProject } from "./project-scope.ts";
 import { readRegularFile } from "./regular-file.ts";
@@ -11,7 +12,7 @@ const MAX_LINE_LENGTH = 2_000;
 /** Larger files must be read in parts with offset and limit; reading them whole wastes the context. */
 export const MAX_READ_BYTES = 10 * 1024 * 1024;
 
-const DESCRIPTION = `Reads a text file and returns its lines numbered like cat -n ("     1\\tfirst line").
+const DESCRIPTION = `Reads a text file and returns its lines numbered like cat -n ("     1\\tfirst line"). An image (PNG, JPEG, GIF, WebP) comes back as the image itself, a PDF as a document (at most 100 pages).
 - path: absolute, or relative to the working directory. Files outside the working directory need the user's permission.
 - offset: the first line to return (1-based); limit: how many lines (default ${DEFAULT_LIMIT}).
 - Lines longer than ${MAX_LINE_LENGTH} characters are cut. Use offset and limit to page through long files.
@@ -37,10 +38,14 @@ export class ReadFileTool implements Tool {
     required: ["path"],
   };
 
-  constructor(private readonly cwd: string) {}
+  /** `alsoReadable`: a folder read without asking besides the project (the saved tool outputs). */
+  constructor(
+    private readonly cwd: string,
+    private readonly alsoReadable?: () => string | undefined,
+  ) {}
 
   needsPermission(input: Record<string, unknown>): Promise<boolean> {
-    return outsideProject(this.cwd, input.path);
+    return outsideProject(this.cwd, input.path, this.alsoReadable);
   }
 
   async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
@@ -52,6 +57,9 @@ export class ReadFileTool implements Tool {
 
     const read = await readRegularFile(file, shown, { maxBytes: MAX_READ_BYTES, signal: context.signal });
     if (!read.ok) return errorResult(read.reason);
+    // Images and PDFs go to the model as what they are, judged by their bytes, not their name.
+    const media = mediaResult(read.bytes, shown);
+    if (media) return media;
     if (read.bytes.subarray(0, 8192).includes(0)) return errorResult(`${shown} looks binary (it contains NUL bytes)`);
     const text = new TextDecoder().decode(read.bytes);
     if (text === "") return okResult(`(${shown} is empty)`);

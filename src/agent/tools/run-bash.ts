@@ -11,8 +11,10 @@ const DRAIN_MS = 250;
 export interface RunBashOptions {
   cwd: string;
   env: Record<string, string>;
-  /** Characters kept per stream; the rest are counted as dropped. */
+  /** Characters of each stream's head kept; the rest are counted as dropped, but for the tail. */
   limit: number;
+  /** Characters of each stream's tail kept once the head is full (default none). */
+  tailLimit?: number;
   /** Aborting it ends the command's whole process tree. */
   signal?: AbortSignal;
   /** Ends the command's whole process tree after this many milliseconds; none without it. */
@@ -55,8 +57,8 @@ export async function runBash(command: string, options: RunBashOptions): Promise
 
   // Should cat-code exit while the command runs, its exit hook ends the command's tree too.
   trackGroup(child.pid);
-  const stdout = new OutputCollector(child.stdout, options.limit);
-  const stderr = new OutputCollector(child.stderr, options.limit);
+  const stdout = new OutputCollector(child.stdout, options.limit, options.tailLimit);
+  const stderr = new OutputCollector(child.stderr, options.limit, options.tailLimit);
   let stopped: "timeout" | "cancelled" | undefined;
   let killTimer: ReturnType<typeof setTimeout> | undefined;
   const stop = (why: "timeout" | "cancelled") => {

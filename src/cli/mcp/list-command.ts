@@ -1,6 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
-import { projectConfigPath } from "../../mcp/config/configured-servers.ts";
+import { projectConfigPath, withDisabledServers } from "../../mcp/config/configured-servers.ts";
 import { userConfigPath } from "../../mcp/config/load-config.ts";
 import { cliSignInHint, redactStatus, renderStatusLines, statusToJson } from "../../terminal/render-status.ts";
 import { parseKeepAlive } from "./keep-alive-choice.ts";
@@ -21,7 +21,9 @@ export default defineCommand({
     rejectUnknownFlags(rawArgs, listArgs);
     const keepAlive = parseKeepAlive(args["keep-alive"]);
     const roots = rootsFromArgs(rawArgs);
-    const entries = loadServerEntries(args);
+    // What the project disabled (`/mcp disable`, settings.json's disabledMcpServers) shows DISABLED, not started.
+    const { loadSettings } = await import("../../settings/load-settings.ts");
+    const entries = withDisabledServers(loadServerEntries(args), loadSettings({ cwd: process.cwd() }).settings.disabledMcpServers);
     const servers = await openServers(entries, { roots, source: args, cold: args.keeper === false, keepAlive });
     try {
       await servers.connectAll();

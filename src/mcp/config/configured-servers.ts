@@ -10,6 +10,15 @@ export function projectConfigPath(cwd: string = process.cwd()): string {
   return join(cwd, PROJECT_CONFIG_FILE);
 }
 
+/**
+ * The entries named in `disabledMcpServers` (a project's settings.json, written by `/mcp disable`)
+ * marked disabled: never started, DISABLED in `/mcp` and `mcp list`, until `/mcp enable`.
+ */
+export function withDisabledServers(entries: ServerEntry[], names: readonly string[] | undefined): ServerEntry[] {
+  if (!names?.length) return entries;
+  return entries.map((entry) => (entry.ok && names.includes(entry.name) ? { ...entry, config: { ...entry.config, disabled: true } } : entry));
+}
+
 export interface ConfiguredServers {
   /** User entries, with project entries of the same name in their place, then the other project entries. */
   servers: ServerEntry[];

@@ -68,7 +68,8 @@ export interface ServerConnectionOptions {
  * the keeper one per warm connection. Never throws from connect or restart: a failure is in the status.
  */
 export class ServerConnection {
-  readonly entry: ServerEntry;
+  /** Its entry; `/mcp disable` and `enable` replace it by one whose `disabled` says so. */
+  private configured: ServerEntry;
   private current: McpClient | undefined;
   private state: ServerStatus;
   /** A re-listing under way, and whether another change was announced while it ran. */
@@ -88,7 +89,7 @@ export class ServerConnection {
     entry: ServerEntry,
     private readonly options: ServerConnectionOptions = {},
   ) {
-    this.entry = entry;
+    this.configured = entry;
     this.state = initialStatus(entry);
     this.events = options.events ?? new ServerEvents();
     this.makeTransport = options.createTransport ?? createTransport;
@@ -96,8 +97,37 @@ export class ServerConnection {
     this.clock = options.clock ?? systemClock;
   }
 
+  get entry(): ServerEntry {
+    return this.configured;
+  }
+
   get status(): ServerStatus {
     return this.state;
+  }
+
+  /**
+   * `/mcp disable`: its client closed and its tools out of every registry at once; DISABLED, and never
+   * started (a connect, a reconnect, an automatic restart) until `enable`. False for a broken entry.
+   */
+  async disable(): Promise<boolean> {
+    const entry = this.configured;
+    if (!entry.ok) return false;
+    this.configured = { ...entry, config: { ...entry.config, disabled: true } };
+    this.options.restarts?.()?.reset(entry.name);
+    // A connect under way sees it is no longer the current client and closes its own.
+    const old = this.current;
+    this.current = undefined;
+    this.options.registrations?.unregister(this);
+    this.state = { ...initialStatus(this.configured), ...lastErrorOf(this.state) };
+    await old?.close().catch(() => {});
+    return true;
+  }
+
+  /** `/mcp enable`: startable again, and connected at once; resolves with its new status, never rejects. */
+  async enable(signal?: AbortSignal): Promise<ServerStatus> {
+    const entry = this.configured;
+    if (entry.ok && entry.config.disabled) this.configured = { ...entry, config: { ...entry.config, disabled: false } };
+    return this.state.state === "disabled" ? this.restart("reconnect", signal) : this.state;
   }
 
   /** The live client while it is connected. */

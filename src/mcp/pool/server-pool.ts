@@ -165,6 +165,18 @@ export class ServerPool {
     return connection.restart("reconnect", signal, interaction);
   }
 
+  /** `/mcp disable <name>`: see ServerConnection.disable; false when no usable entry has that name. */
+  async disable(name: string): Promise<boolean> {
+    const connection = this.connections.find((c) => c.entry.name === name);
+    return connection ? connection.disable() : false;
+  }
+
+  /** `/mcp enable <name>`: connects it again; its new status, or undefined when no server has that name. */
+  async enable(name: string, options: { signal?: AbortSignal } = {}): Promise<ServerStatus | undefined> {
+    const connection = this.connections.find((c) => c.entry.name === name);
+    return connection?.enable(options.signal);
+  }
+
   /** Closes every client, in parallel. Safe to call twice. */
   closeAll(): Promise<void> {
     this.restarts?.cancelAll();

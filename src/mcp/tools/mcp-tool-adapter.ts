@@ -1,7 +1,6 @@
 import { ImageBudget } from "../../agent/image-budget.ts";
 import type { ImageBlock } from "../../agent/prompt-blocks.ts";
 import type { JsonSchema, Tool, ToolContext, ToolOrigin, ToolProgress, ToolResult } from "../../agent/tool.ts";
-import { limitOutput } from "../../agent/tools/output-limit.ts";
 import type { McpClient } from "../client/mcp-client.ts";
 import { isCancellation } from "../mcp-error.ts";
 import type { CallToolResult, ToolDefinition } from "../protocol.ts";
@@ -62,12 +61,13 @@ export function describeTool(definition: ToolDefinition): string {
 }
 
 /**
- * A tool result as the model gets it: the text (capped like every tool's output), with each image
+ * A tool result as the model gets it: the text (the tool runner cuts it past the MCP output limit, as
+ * every tool's, and saves the whole), with each image
  * the API can take sent as an image and standing in the text as one line (`[image 64×64 png]`);
  * images it cannot take, and every other kind of block, are described in the text instead.
  */
 function modelContent(result: CallToolResult, budget = new ImageBudget()): { content: string; images: ImageBlock[] } {
-  if (!result.content.some((block) => block.type === "image")) return { content: limitOutput(flattenContent(result)), images: [] };
+  if (!result.content.some((block) => block.type === "image")) return { content: flattenContent(result), images: [] };
   const images: ImageBlock[] = [];
   const lines = result.content.map((block) => {
     if (block.type !== "image" || block.data === undefined) return describeContentBlock(block);
@@ -75,5 +75,5 @@ function modelContent(result: CallToolResult, budget = new ImageBudget()): { con
     if (verdict.image) images.push(verdict.image);
     return verdict.line;
   });
-  return { content: limitOutput(lines.join("\n")), images };
+  return { content: lines.join("\n"), images };
 }

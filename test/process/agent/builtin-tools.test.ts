@@ -95,15 +95,15 @@ describe("bash", () => {
     expect(existsSync(join(dir, "ran"))).toBe(false);
   });
 
-  test("output over the cap is cut with a note", async () => {
-    const result = await new BashTool({ cwd: dir, outputLimit: 1000 }).execute({ command: "head -c 5000 /dev/zero | tr '\\0' x" });
-    expect(result.content.startsWith("x".repeat(1000))).toBe(true);
-    expect(result.content).toContain("[output cut: 4,000 more characters not shown]");
+  test("past what it keeps in memory it keeps the head and the tail, and says how much of the middle was dropped", async () => {
+    const result = await new BashTool({ cwd: dir, outputLimit: 1000 }).execute({ command: "head -c 5000 /dev/zero | tr '\\0' x; echo; echo the error at the end" });
+    expect(result.content.startsWith(`${"x".repeat(1000)}\n[… 3,022 characters not kept …]\n`)).toBe(true);
+    expect(result.content).toEndWith("x\nthe error at the end\n[exit code: 0]");
   });
 
-  test("the default cap is TOOL_OUTPUT_LIMIT", async () => {
+  test("output over TOOL_OUTPUT_LIMIT comes whole from the tool (the tool runner cuts it for the model)", async () => {
     const result = await new BashTool({ cwd: dir }).execute({ command: `head -c ${TOOL_OUTPUT_LIMIT + 10} /dev/zero | tr '\\0' x` });
-    expect(result.content.startsWith(`${"x".repeat(TOOL_OUTPUT_LIMIT)}\n[output cut: 10 more characters not shown]`)).toBe(true);
+    expect(result.content).toBe(`${"x".repeat(TOOL_OUTPUT_LIMIT + 10)}\n[exit code: 0]`);
   });
 
   test("the permission question shows the command first, and the rest after", async () => {
