@@ -124,7 +124,8 @@ function operands(args: readonly string[]): string[] {
   return [...before.filter((arg) => !arg.startsWith("-") || arg === "-"), ...after];
 }
 
-export type ReadOnlyVerdict = { readOnly: true } | { readOnly: false; why: string };
+/** `outside`: the line only reads, but reads outside the project (asked about, as read_file there is). */
+export type ReadOnlyVerdict = { readOnly: true } | { readOnly: false; why: string; outside?: true };
 
 /**
  * Whether `command` only reads, so it may run without asking: read from the parsed line (see
@@ -144,7 +145,7 @@ export async function readOnlyCommand(command: string, cwd: string): Promise<Rea
     if (why) return { readOnly: false, why };
   }
   for (const path of paths) {
-    if (!(await isInsideProject(cwd, path))) return { readOnly: false, why: `${path} is outside the project` };
+    if (!(await isInsideProject(cwd, path))) return { readOnly: false, why: `${path} is outside the project`, outside: true };
   }
   return { readOnly: true };
 }

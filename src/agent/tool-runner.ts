@@ -1,7 +1,7 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
 import { imageParam } from "./message-blocks.ts";
-import { declinedResult, deniedByRuleResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
+import { declinedResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, refusalOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 
@@ -71,9 +71,9 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, permission
   if (signal?.aborted) return { result: CANCELLED };
   const tool = registry.get(call.name);
   if (!tool) return { result: unknownTool(call.name, registry) };
-  // A deny rule holds for every call, also one that would not be asked about.
-  const deniedBy = permissions.deniedBy?.(tool.name, call.input);
-  if (deniedBy !== undefined) return { result: deniedByRuleResult(tool.name, deniedBy), decision: "deny" };
+  // A deny rule (and plan mode) holds for every call, also one that would not be asked about.
+  const refused = await refusalOf(permissions, tool, call.input);
+  if (refused) return { result: refused, decision: "deny" };
   if (ask) {
     const preview = await previewOf(tool, call.input, signal);
     if (signal?.aborted) return { result: CANCELLED };

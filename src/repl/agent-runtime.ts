@@ -3,6 +3,8 @@ import { MISSING_CREDENTIALS_MESSAGE } from "../agent/agent-error.ts";
 import { createBuiltinTools } from "../agent/builtin-tools.ts";
 import { createModelClient, hasCredentials } from "../agent/model-client.ts";
 import type { PermissionGate } from "../agent/permission.ts";
+import { PermissionModeState } from "../agent/permission-mode.ts";
+import { ExitPlanModeTool, type PlanReview } from "../agent/tools/exit-plan-mode-tool.ts";
 import type { RetryPolicy } from "../agent/retry-policy.ts";
 import type { UsageMeter } from "../agent/usage-meter.ts";
 import type { ProjectMemory } from "../agent/project-memory.ts";
@@ -28,6 +30,10 @@ export interface AgentRuntimeOptions {
   /** settings.json's `autoCompact` (default true): compact near the model's context window. */
   autoCompact?: boolean;
   maxTokens?: number;
+  /** The session's permission mode (the gate reads the same one); absent: default, never changed. */
+  mode?: PermissionModeState;
+  /** Shows the model's plan to the user (exit_plan_mode); absent (print mode): nobody can accept one. */
+  planReview?: PlanReview;
 }
 
 /**
@@ -42,6 +48,7 @@ export class AgentRuntime {
   readonly memory: ProjectMemory;
   /** What the model is told in its next turn of servers that went away or came back. */
   readonly serverNotes = new ServerNotes();
+  readonly mode: PermissionModeState;
   private agent: AgentLoop | undefined;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
   private readonly resourceTools = [
@@ -53,6 +60,15 @@ export class AgentRuntime {
     this.pool = options.pool;
     this.memory = loadMemoryFiles(options.cwd, options.env);
     for (const tool of createBuiltinTools({ cwd: options.cwd })) this.registry.register(tool);
+    this.mode = options.mode ?? new PermissionModeState();
+    // exit_plan_mode is offered while plan mode is on, and only then: elsewhere it means nothing.
+    const planTool = new ExitPlanModeTool(this.mode, options.planReview);
+    const offerPlanTool = () => {
+      if (this.mode.mode === "plan" && !this.registry.has(planTool.name)) this.registry.register(planTool);
+      else if (this.mode.mode !== "plan" && this.registry.get(planTool.name) === planTool) this.registry.unregister(planTool.name);
+    };
+    offerPlanTool();
+    this.mode.onChange(offerPlanTool);
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
     this.pool.on("server", (event) => {
@@ -128,7 +144,7 @@ export class AgentRuntime {
       model: this.options.model,
       registry: this.registry,
       permissions: this.options.permissions,
-      system: liveSystemPrompt({ cwd: this.options.cwd, memory: this.memory, pool: this.pool }),
+      system: liveSystemPrompt({ cwd: this.options.cwd, memory: this.memory, pool: this.pool, mode: this.mode }),
       thinking: this.options.thinking,
       autoCompact: this.options.autoCompact,
       maxTokens: this.options.maxTokens,

@@ -1,5 +1,7 @@
 import { loadProjectMemory, type ProjectMemory } from "../agent/project-memory.ts";
+import type { PermissionModeState } from "../agent/permission-mode.ts";
 import { systemPrompt, type ServerInstructions } from "../agent/system-prompt.ts";
+import { PLAN_MODE_INSTRUCTIONS } from "../agent/tools/exit-plan-mode-tool.ts";
 import { catCodeHome } from "../config/app-home.ts";
 import type { ServerPool } from "../mcp/index.ts";
 
@@ -14,14 +16,17 @@ export function loadMemoryFiles(cwd: string, env: Env = process.env): ProjectMem
  * The system prompt as a function, called at every request: a server that connects (or reconnects)
  * later brings its instructions to the next request.
  */
-export function liveSystemPrompt(options: { cwd: string; memory: ProjectMemory; pool: ServerPool }): () => string {
-  return () =>
-    systemPrompt({
+export function liveSystemPrompt(options: { cwd: string; memory: ProjectMemory; pool: ServerPool; mode?: PermissionModeState }): () => string {
+  return () => {
+    const prompt = systemPrompt({
       cwd: options.cwd,
       memory: options.memory.files,
       isGitRepo: options.memory.gitRoot !== undefined,
       serverInstructions: serverInstructions(options.pool),
     });
+    // Plan mode is said where every request carries it: entered or left mid-turn, the next request knows.
+    return options.mode?.mode === "plan" ? `${prompt}\n\n${PLAN_MODE_INSTRUCTIONS}` : prompt;
+  };
 }
 
 /** The `instructions` of every connected server, in config order. */

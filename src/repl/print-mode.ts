@@ -2,7 +2,9 @@ import { AgentError } from "../agent/agent-error.ts";
 import type { AgentObserver } from "../agent/agent-observer.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
-import { withRules, type PermissionRules } from "../agent/permission-rules.ts";
+import type { PermissionRules } from "../agent/permission-rules.ts";
+import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
+import { withPolicy } from "../agent/permission-policy.ts";
 import { openConversationLog, recordInto, type ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
@@ -42,13 +44,15 @@ export interface PrintOptions {
   settings?: LoadedSettings;
   /** --allowedTools and --disallowedTools (checked already), added to the settings' rules. */
   rules?: PermissionRules;
+  /** --permission-mode, else settings' permissions.defaultMode: plan refuses writes, acceptEdits runs edits inside the project. */
+  permissionMode?: PermissionMode;
 }
 
 /**
  * `cat-code -p "<prompt>"`: one conversation to its end, the final text on stdout (or a JSON result,
  * or a JSON event per line), tool calls on stderr. There is no second turn, so it waits for the
- * servers first; with nobody to ask, tools that need permission are declined unless --allow-all
- * or an --allowedTools rule says otherwise.
+ * servers first; with nobody to ask, tools that need permission are declined unless --allow-all,
+ * an --allowedTools rule, the read-only list or the permission mode (acceptEdits) lets them run.
  */
 export async function runPrint(options: PrintOptions): Promise<number> {
   const started = performance.now();
@@ -56,7 +60,10 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   const gate = options.allowAll ? allowAll : declineAll;
   // Neither settings nor flags change during a run: the rules are combined once.
   const rules = combinedRules(options.settings?.settings.permissions, options.rules);
+  // Nobody can accept a plan here: in plan mode the run ends with the plan as its answer.
+  const mode = new PermissionModeState(options.permissionMode);
   const runtime = new AgentRuntime({
+    mode,
     model: options.model,
     cwd: options.cwd,
     pool: options.pool,
@@ -64,7 +71,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     thinking: options.thinking,
     maxTokens: options.maxTokens,
     autoCompact: options.settings?.settings.autoCompact,
-    permissions: withRules(() => rules, gate, options.cwd),
+    permissions: withPolicy({ rules: () => rules, mode: () => mode.mode, cwd: options.cwd }, gate),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
@@ -177,7 +184,8 @@ function counting(observer: AgentObserver, onRequest: (request: number) => void)
 
 /** One list each: a deny from either source holds over an allow from the other. */
 function combinedRules(settings: PermissionRules | undefined, flags: PermissionRules | undefined): PermissionRules {
-  return { allow: [...(settings?.allow ?? []), ...(flags?.allow ?? [])], deny: [...(settings?.deny ?? []), ...(flags?.deny ?? [])] };
+  const both = (list: "allow" | "deny" | "ask") => [...(settings?.[list] ?? []), ...(flags?.[list] ?? [])];
+  return { allow: both("allow"), deny: both("deny"), ask: both("ask") };
 }
 
 type ByModel = ReturnType<UsageMeter["byModel"]>;

@@ -5,6 +5,7 @@ import type { ResumedConversation } from "../agent/conversation-log/conversation
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
+import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
@@ -59,6 +60,8 @@ export interface ReplOptions {
   output?: NodeJS.WritableStream & { isTTY?: boolean };
   /** For the 2 s of `(Ctrl-C again to exit)` and the pace of servers' tool news. */
   clock?: Clock;
+  /** The mode the session starts in (--permission-mode, else settings' permissions.defaultMode); Shift+Tab cycles it. */
+  permissionMode?: PermissionMode;
 }
 
 /**
@@ -92,6 +95,8 @@ export class ReplController {
   private readonly style: Style;
   private readonly saved: ReplRecording;
   private readonly permissions: ReturnType<typeof replPermissions>;
+  /** The session's permission mode: the gate reads it, the prompt shows it, Shift+Tab and an accepted plan change it. */
+  readonly mode: PermissionModeState;
   private readonly questions: TerminalQuestions;
   private readonly form: ReturnType<typeof interactiveElicitation>;
   private readonly remote = new RemoteCompletions();
@@ -140,10 +145,12 @@ export class ReplController {
       },
     });
     const ask = (question: string, signal?: AbortSignal) => this.reader.read(question, { signal, remember: false });
+    this.mode = new PermissionModeState(options.permissionMode);
     this.permissions = replPermissions({
       cwd: options.cwd,
       settings: options.settings,
       allowAll: options.allowAll,
+      mode: this.mode,
       ask,
       hold: (question) => this.questions.ask(question),
       prompt: {
@@ -166,6 +173,7 @@ export class ReplController {
       maxTokens: options.maxTokens,
       autoCompact: options.settings?.settings.autoCompact,
       permissions: this.permissions.gate,
+      mode: this.mode,
     });
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);

@@ -170,6 +170,6 @@ describe("anything that could write, run another program or read outside the pro
 
 test("the verdict says why a command is asked about", async () => {
   expect(await readOnlyCommand("find . -delete", project)).toEqual({ readOnly: false, why: "find -delete writes or runs a command" });
-  expect(await readOnlyCommand("cat /etc/passwd", project)).toEqual({ readOnly: false, why: "/etc/passwd is outside the project" });
+  expect(await readOnlyCommand("cat /etc/passwd", project)).toEqual({ readOnly: false, why: "/etc/passwd is outside the project", outside: true });
   expect(await readOnlyCommand("ls; rm x", project)).toEqual({ readOnly: false, why: "rm is not on the read-only list" });
 });
