@@ -1,8 +1,9 @@
 import { sep } from "node:path";
 import { deniedByRuleResult, needsPermission, type PermissionGate } from "./permission.ts";
 import type { PermissionMode } from "./permission-mode.ts";
-import { askingRule, denyingRule, ruleDecision, type PermissionRules } from "./permission-rules.ts";
-import { readOnlyCommand } from "./read-only-commands.ts";
+import { splitCommand } from "../system/bash-command-parts.ts";
+import { askingRule, denyingRule, partAllowedByRules, ruleDecision, type PermissionRules } from "./permission-rules.ts";
+import { readOnlyCommand, readOnlyPart } from "./read-only-commands.ts";
 import type { Tool, ToolResult } from "./tool.ts";
 import { projectRelativePath } from "./tools/project-scope.ts";
 
@@ -40,7 +41,10 @@ export async function decidePermission(context: PermissionContext, tool: Tool, i
   const rules = context.rules();
   if (askingRule(rules, tool.name, input, context.cwd) !== undefined) return { decision: "ask" };
   if (ruleDecision(rules, tool.name, input, context.cwd) === "allow") return { decision: "allow", why: "allow rule" };
-  if (tool.name === "bash" && typeof input.command === "string" && (await readOnlyCommand(input.command, context.cwd)).readOnly) return { decision: "allow", why: "read-only command" };
+  if (tool.name === "bash" && typeof input.command === "string") {
+    const covered = await commandCovered(rules, input.command, context.cwd);
+    if (covered) return { decision: "allow", why: covered };
+  }
   if (context.mode() === "acceptEdits" && (await isProjectEdit(tool.name, input, context.cwd))) return { decision: "allow", why: "accept edits" };
   return { decision: "ask" };
 }
@@ -60,6 +64,19 @@ export function withPolicy(context: PermissionContext, ask: PermissionGate): Per
   gate.refusal = (tool, input) => refusal(context, tool, input);
   gate.deniedBy = (toolName, input) => denyingRule(context.rules(), toolName, input, context.cwd);
   return gate;
+}
+
+/**
+ * Whether every part of a command line may run: each read-only, or allowed by a rule (`ls && npm
+ * test` with `Bash(npm test:*)`: "always" for a compound command saves a rule per part that is not
+ * read-only, and this is where those rules cover the whole line again).
+ */
+async function commandCovered(rules: PermissionRules, command: string, cwd: string): Promise<"read-only command" | "allow rule" | undefined> {
+  if ((await readOnlyCommand(command, cwd)).readOnly) return "read-only command";
+  const split = splitCommand(command);
+  if (!split.ok || split.parts.length === 0) return undefined;
+  for (const part of split.parts) if (!partAllowedByRules(rules, part) && !(await readOnlyPart(part, cwd))) return undefined;
+  return "allow rule";
 }
 
 /** Why a call may not run at all, as the model reads it: a deny rule, or plan mode. */

@@ -117,6 +117,15 @@ function bashAllowed(rules: ParsedRule[], command: unknown): boolean {
 type BashRule = Extract<ParsedRule, { kind: "bash" }>;
 
 /**
+ * Whether the allow rules cover one simple command of a line on their own: the policy lets a line run
+ * whose every part is either covered so or read-only (`ls && npm test` with `Bash(npm test:*)`).
+ */
+export function partAllowedByRules(rules: PermissionRules, part: CommandPart): boolean {
+  const bashRules = parsedRules(rules.allow).filter((rule): rule is BashRule => rule.kind === "bash" && !namesOnlyWrapper(rule.words));
+  return bashRules.length > 0 && partAllowed(part, bashRules);
+}
+
+/**
  * A part is matched as the command it runs, behind its wrappers (`timeout 60 npm test` is `npm
  * test`, see COMMAND_WRAPPERS); one whose command cannot be read (`sudo …`, `bash -c …`) is not
  * allowed by any rule.

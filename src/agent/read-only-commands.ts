@@ -150,6 +150,14 @@ export async function readOnlyCommand(command: string, cwd: string): Promise<Rea
   return { readOnly: true };
 }
 
+/** Whether one simple command of a line (see splitCommand) is read-only, as readOnlyCommand judges a whole line. */
+export async function readOnlyPart(part: CommandPart, cwd: string): Promise<boolean> {
+  const paths: string[] = [];
+  if (partProblem(part, paths)) return false;
+  for (const path of paths) if (!(await isInsideProject(cwd, path))) return false;
+  return true;
+}
+
 /** Why one simple command is not read-only; its path arguments are added to `paths`. */
 function partProblem(part: CommandPart, paths: string[]): string | undefined {
   if (part.assignments.length > 0) return `${part.assignments[0]} in front changes what runs`;

@@ -25,6 +25,7 @@ import { listenToPool } from "./pool-listeners.ts";
 import { attachMentions } from "./prompt-attachments.ts";
 import { RemoteCompletions } from "./remote-completion.ts";
 import { replPermissions } from "./repl-permissions.ts";
+import { modePrompt, reviewPlan } from "./plan-review.ts";
 import { ReplRecording } from "./repl-recording.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
 import { runShellCommand, ShellContext } from "./shell-command.ts";
@@ -36,7 +37,6 @@ import { ToolChangeNews } from "./tool-change-news.ts";
 import type { Style } from "./tool-call-line.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
 
-const PROMPT = "> ";
 /** What the REPL runs with (see ReplController). */
 export interface ReplOptions {
   model: string;
@@ -128,6 +128,7 @@ export class ReplController {
       history: loadHistory(history),
       onHistoryLine: (line) => (this.input.isTTY ? appendHistory(history, line) : undefined),
       onTypedAhead: (line) => this.turnRenderer?.notice(this.style.dim(`⎿ queued as your next prompt: ${sanitizeForTerminal(line)}`)),
+      onCycleMode: () => this.mode.cycle(),
     });
     this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown });
     this.style = this.display.style;
@@ -144,8 +145,10 @@ export class ReplController {
         this.turnRenderer?.release();
       },
     });
-    const ask = (question: string, signal?: AbortSignal) => this.reader.read(question, { signal, remember: false });
+    const ask = (question: string, signal?: AbortSignal, keys?: readonly string[]) => this.reader.read(question, { signal, remember: false, keys });
     this.mode = new PermissionModeState(options.permissionMode);
+    // The prompt shows the mode; changed while the user types (Shift+Tab), it is drawn again with the line kept.
+    this.mode.onChange(() => this.reader.setPrompt(this.prompt));
     this.permissions = replPermissions({
       cwd: options.cwd,
       settings: options.settings,
@@ -159,6 +162,7 @@ export class ReplController {
         columns: this.columns,
         rows: (this.output as { rows?: number }).rows,
         style: this.style,
+        escape: this.cancelKeys(),
       },
     });
     this.form = interactiveElicitation({ ask, onCancelKey: this.cancelKeys(), print: this.print, style: this.style });
@@ -174,6 +178,7 @@ export class ReplController {
       autoCompact: options.settings?.settings.autoCompact,
       permissions: this.permissions.gate,
       mode: this.mode,
+      planReview: (plan, signal) => this.questions.ask(() => reviewPlan(plan, { ask, print: this.print, style: this.style, signal, escape: this.cancelKeys() })),
     });
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);
@@ -194,8 +199,8 @@ export class ReplController {
       for (;;) {
         for (const notice of this.notices.splice(0)) this.print(notice);
         this.resetLogLines();
-        const line = this.firstPrompt ?? (await this.reader.read(PROMPT, { complete: this.complete }));
-        if (this.firstPrompt !== undefined) this.print(`${PROMPT}${sanitizeForTerminal(this.firstPrompt)}`);
+        const line = this.firstPrompt ?? (await this.reader.read(this.prompt, { complete: this.complete }));
+        if (this.firstPrompt !== undefined) this.print(`${this.prompt}${sanitizeForTerminal(this.firstPrompt)}`);
         this.firstPrompt = undefined;
         if (line === null) break;
         if ((await this.onLine(line)) === "exit") break;
@@ -379,6 +384,11 @@ export class ReplController {
   /** Esc and Ctrl-C as keys, at a terminal only (piped input has neither). */
   private cancelKeys(): ((listener: () => void) => () => void) | undefined {
     return this.reader.isTerminal ? cancelKeys(this.input) : undefined;
+  }
+
+  /** The prompt, with the permission mode in front of it when it is not the default. */
+  private get prompt(): string {
+    return modePrompt(this.mode.mode, this.style);
   }
 
   private get turnRenderer(): TurnRenderer | undefined {

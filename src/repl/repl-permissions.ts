@@ -25,7 +25,12 @@ export function replPermissions(options: {
   const settings = new PermissionSettings(options.settings ?? loadSettings({ cwd: options.cwd }), { cwd: options.cwd });
   const question = options.allowAll
     ? undefined
-    : interactivePermissions(options.ask, { ...options.prompt, cwd: options.cwd, saveRule: (rule, scope) => settings.save(rule, scope) });
+    : interactivePermissions(options.ask, {
+        ...options.prompt,
+        cwd: options.cwd,
+        saveRule: (rule, scope) => settings.save(rule, scope),
+        allowForSession: (rules) => settings.allowForSession(rules),
+      });
   const asked: PermissionGate = question ? (request) => options.hold(() => question(request)) : async () => "allow";
   return { gate: withPolicy({ rules: () => settings.rules(), mode: () => options.mode.mode, cwd: options.cwd }, asked), settings };
 }

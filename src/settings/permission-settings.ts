@@ -78,6 +78,11 @@ export class PermissionSettings {
     return file;
   }
 
+  /** Allows rules until cat-code exits, written nowhere (the question's "yes, don't ask again this session"). */
+  allowForSession(rules: readonly string[]): void {
+    for (const rule of rules) if (!this.untilExit.includes(rule)) this.untilExit.push(rule);
+  }
+
   /** Removes a rule from every settings file that has it; resolves those files (none: it was not there). */
   async remove(rule: string): Promise<string[]> {
     this.untilExit = this.untilExit.filter((r) => r !== rule);

@@ -162,3 +162,10 @@ describe("exit_plan_mode and the mode itself", () => {
     expect(parsePermissionMode("planning")).toMatchObject({ ok: false, error: expect.stringContaining("default, acceptEdits, plan") });
   });
 });
+
+test("a compound command runs when every part is read-only or allowed by a rule ('always' saves one rule per part)", async () => {
+  const rules = { allow: ["Bash(npm test:*)", "Bash(git push:*)"], deny: [], ask: [] };
+  expect(await verdict("default", builtin("bash"), { command: "ls && npm test && git push origin main | cat" }, rules)).toBe("allow: allow rule");
+  expect(await verdict("default", builtin("bash"), { command: "ls && npm test && rm -rf x" }, rules)).toBe("ask");
+  expect(await verdict("default", builtin("bash"), { command: "cat /etc/passwd && npm test" }, rules)).toBe("ask");
+});
