@@ -98,7 +98,7 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
     }
     const rules = await rulesFor(tool.name, input, cwd);
     const always = rules ? ` / [a]lways for ${alwaysWhat(tool.name, rules)} in this project / [A] in all projects` : "";
-    const question = `Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} / [s] yes, don't ask again this session `;
+    const question = `Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} / [s] yes for this session `;
     const keys = ANSWER_KEYS.filter((key) => rules || (key !== "a" && key !== "A"));
     for (;;) {
       const answer = await askWithEscape(ask, question, keys, signal, options.escape);

@@ -53,7 +53,7 @@ describe("the permission gate", () => {
     const gate = interactivePermissions(async (question) => (questions.push(question), "y"), { print: (line) => printed.push(line) });
     expect(await gate({ tool, input: { path: "x" } })).toBe("allow");
     expect(printed).toEqual(["mcp__fs__write wants to run with these arguments:", "  {", '    "path": "x"', "  }"]);
-    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes, don't ask again this session "]);
+    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes for this session "]);
   });
 
   test("a long call is paged, and yes is not taken until the last page was shown", async () => {
@@ -68,7 +68,7 @@ describe("the permission gate", () => {
     expect(await gate({ tool, input })).toBe("allow");
     expect(printed.filter((line) => line.includes('"item ')).length).toBe(MAX_UNPAGED_LINES + 50);
     expect(printed.filter((line) => line.includes("more lines to see before you can allow it"))).toHaveLength(2);
-    expect(questions.at(-1)).toBe("Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes, don't ask again this session ");
+    expect(questions.at(-1)).toBe("Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes for this session ");
     // A header, the braces and brackets, then one line per item.
     expect(questions[0]).toBe(`-- 50 of ${MAX_UNPAGED_LINES + 55} lines; [Enter] more / [n]o `);
   });
@@ -83,7 +83,7 @@ describe("the permission gate", () => {
     expect(await gate({ tool: read, input: { server: "docs", uri } })).toBe("allow");
     // Wrapped at the width, never cut.
     expect(printed.map((line) => line.trim()).join("")).toContain(`"server": "docs","uri": "${uri}"`);
-    expect(questions).toEqual(["Allow read_mcp_resource? [y]es / [n]o / [a]lways for reads from 'docs' in this project / [A] in all projects / [s] yes, don't ask again this session "]);
+    expect(questions).toEqual(["Allow read_mcp_resource? [y]es / [n]o / [a]lways for reads from 'docs' in this project / [A] in all projects / [s] yes for this session "]);
     // Remembered for this session: the next read from docs runs unasked, one from another server asks.
     expect(await gate({ tool: read, input: { server: "docs", uri: "docs://y" } })).toBe("allow");
     expect(await gate({ tool: read, input: { server: "other", uri: "o://y" } })).toBe("stop");
@@ -97,10 +97,10 @@ describe("the permission gate", () => {
     const gate = interactivePermissions(async (question) => (questions.push(question), "y"), { print: (line) => printed.push(line) });
     for (const command of ["timeout 60 npm test", 'timeout 5 bash -c "rm -rf x"', "sudo ls", "nice -n 5 python3 -c 'x'"]) await gate({ tool: bash, input: { command } });
     expect(questions).toEqual([
-      "Allow bash? [y]es / [n]o / [a]lways for 'npm test:*' in this project / [A] in all projects / [s] yes, don't ask again this session ",
-      "Allow bash? [y]es / [n]o / [s] yes, don't ask again this session ",
-      "Allow bash? [y]es / [n]o / [s] yes, don't ask again this session ",
-      "Allow bash? [y]es / [n]o / [s] yes, don't ask again this session ",
+      "Allow bash? [y]es / [n]o / [a]lways for 'npm test:*' in this project / [A] in all projects / [s] yes for this session ",
+      "Allow bash? [y]es / [n]o / [s] yes for this session ",
+      "Allow bash? [y]es / [n]o / [s] yes for this session ",
+      "Allow bash? [y]es / [n]o / [s] yes for this session ",
     ]);
     expect(questions.join("")).not.toContain("timeout");
   });
