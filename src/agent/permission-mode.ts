@@ -10,8 +10,8 @@ export { PERMISSION_MODES, parsePermissionMode, type PermissionMode } from "../s
  */
 export const MODE_LABELS: Readonly<Record<PermissionMode, string>> = {
   default: "",
-  acceptEdits: "⏵⏵ accept edits on",
-  plan: "⏸ plan mode on",
+  acceptEdits: "accept edits on: file edits in the project run without asking",
+  plan: "plan mode on: the model only reads until you accept its plan",
 };
 
 /**

@@ -20,7 +20,7 @@ export interface LineReaderOptions {
    * stop is ignored. Sends SIGTSTP to itself unless a test stands in.
    */
   stopProcess?: () => void;
-  /** Shift+Tab at the prompt (not at a question's answer): the REPL cycles the permission mode. */
+  /** Shift+Tab at the prompt or while a turn runs (not at a question's answer): the REPL cycles the permission mode. */
   onCycleMode?: () => void;
 }
 
@@ -90,6 +90,7 @@ export class LineReader {
         interrupt: () => this.interruptHandler?.(),
         typedAhead: (line) => this.typedAhead(line),
         ended: () => this.end(),
+        cycleMode: () => this.options.onCycleMode?.(),
       });
     } else {
       this.rl = createInterface({ input, output, terminal: false });

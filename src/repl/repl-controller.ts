@@ -5,7 +5,7 @@ import type { ResumedConversation } from "../agent/conversation-log/conversation
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
-import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
+import { MODE_LABELS, PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
@@ -148,7 +148,11 @@ export class ReplController {
     const ask = (question: string, signal?: AbortSignal, keys?: readonly string[]) => this.reader.read(question, { signal, remember: false, keys });
     this.mode = new PermissionModeState(options.permissionMode);
     // The prompt shows the mode; changed while the user types (Shift+Tab), it is drawn again with the line kept.
-    this.mode.onChange(() => this.reader.setPrompt(this.prompt));
+    this.mode.onChange((mode) => {
+      this.reader.setPrompt(this.prompt);
+      // During a turn the prompt is not on the screen: a line between the turn's lines says it.
+      this.turnRenderer?.notice(this.style.dim(`⎿ ${mode === "default" ? "default mode: tools ask as the rules say" : MODE_LABELS[mode]} (Shift+Tab to cycle)`));
+    });
     this.permissions = replPermissions({
       cwd: options.cwd,
       settings: options.settings,

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, resultText, text, toolResultsOf, toolUse, type RecordedRequest } from "../../../fixtures/anthropic/messages-stand-in.ts";
+import { hang, reply, resultText, text, toolResultsOf, toolUse, type RecordedRequest } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import type { PtyTerminal } from "../../helpers/pty-terminal.ts";
 import { replUnderTest } from "../../helpers/repl-under-test.ts";
 
@@ -30,6 +30,18 @@ test("Shift+Tab cycles default, accept edits and plan mode, shown in the prompt,
   await terminal.waitFor((screen) => lastLine(screen) === "[plan mode] > draft", "plan mode in the prompt");
   terminal.send(SHIFT_TAB);
   await terminal.waitFor((screen) => lastLine(screen) === "> draft", "back to default");
+}, 30_000);
+
+test("Shift+Tab while a turn runs changes the mode at once and says so between the turn's lines", async () => {
+  const standIn = repl.startStandIn([hang("Working on it")]);
+  terminal = repl.pty();
+  await terminal.waitFor((screen) => screen.endsWith(">"), "the prompt");
+  terminal.type("go");
+  await standIn.hanging;
+  terminal.send(SHIFT_TAB);
+  await terminal.waitForText("⎿ accept edits on: file edits in the project run without asking (Shift+Tab to cycle)");
+  terminal.send("C-c");
+  await terminal.waitFor((screen) => lastLine(screen) === "[accept edits] >", "the prompt in accept edits mode");
 }, 30_000);
 
 test("plan mode: write_file is refused with the message the model reads; the plan accepted with one key ends plan mode", async () => {
