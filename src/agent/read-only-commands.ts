@@ -9,11 +9,16 @@ import { isInsideProject } from "./tools/project-scope.ts";
  */
 type Check = (args: readonly string[]) => string | undefined;
 
-/** The commands, each with the check its options must pass (none: any option is fine). */
-const READ_ONLY: Readonly<Record<string, { check?: Check; readsPaths?: false }>> = {
+/**
+ * The commands, each with the check its options must pass (none: any option is fine). `globs`: a
+ * glob (`*.ts`) may stand among its arguments. Only for commands no option of which writes, runs or
+ * reads a list of other files: a glob expands to the project's file names, and a file named
+ * `--pre=./x` would be an option (rg would run ./x).
+ */
+const READ_ONLY: Readonly<Record<string, { check?: Check; readsPaths?: false; globs?: true }>> = {
   // Print their arguments or facts; no argument is a file they read.
   pwd: { readsPaths: false },
-  echo: { readsPaths: false },
+  echo: { readsPaths: false, globs: true },
   seq: { readsPaths: false },
   true: { readsPaths: false },
   false: { readsPaths: false },
@@ -22,12 +27,12 @@ const READ_ONLY: Readonly<Record<string, { check?: Check; readsPaths?: false }>>
   dirname: { readsPaths: false },
   date: { readsPaths: false, check: refuse(["-s", "--set", "-f", "--file"]) },
   // Read files, write nothing whatever their options.
-  ls: {},
-  cat: {},
-  head: {},
-  tail: {},
-  wc: {},
-  stat: {},
+  ls: { globs: true },
+  cat: { globs: true },
+  head: { globs: true },
+  tail: { globs: true },
+  wc: { globs: true },
+  stat: { globs: true },
   file: { check: refuse(["-C", "--compile", "-m", "--magic-file"]) },
   du: {},
   nl: {},
@@ -48,7 +53,7 @@ const READ_ONLY: Readonly<Record<string, { check?: Check; readsPaths?: false }>>
   grep: {},
   egrep: {},
   fgrep: {},
-  rg: { check: refuse(["--pre", "--pre-glob", "-z", "--search-zip"]) },
+  rg: { check: refuse(["--pre", "--pre-glob", "-z", "--search-zip", "--hostname-bin"]) },
   find: { check: findCheck },
   git: { check: gitCheck },
 };
@@ -166,7 +171,7 @@ function partProblem(part: CommandPart, paths: string[]): string | undefined {
   const entry = Object.hasOwn(READ_ONLY, name.text) ? READ_ONLY[name.text] : undefined;
   if (!entry) return `${name.text} is not on the read-only list`;
   // $VAR, ~ and {a,b} expand to words the text does not show; a glob (*.ts) stays in its folder.
-  const hidden = rest.find((word) => !word.literal && /[$~{}`]/.test(word.text));
+  const hidden = rest.find((word) => !word.literal && (/[$~{}`]/.test(word.text) || !entry.globs));
   if (hidden) return `${hidden.text} expands to something the command line does not show`;
   const args = rest.map((word) => word.text);
   const why = entry.check?.(args);

@@ -40,6 +40,7 @@ describe("read-only commands run without asking", () => {
     "git branch",
     "git branch -a -v",
     "git branch --list 'feat*'",
+    "cat src/*.ts",
     "git rev-parse --show-toplevel",
     "ls src && cat src/a.ts",
     "cat src/a.ts | grep a | wc -l",
@@ -101,6 +102,12 @@ describe("anything that could write, run another program or read outside the pro
     "cat $HOME/.ssh/id_rsa",
     "cat ~/.ssh/id_rsa",
     "cat {/etc/passwd,src/a.ts}",
+    // a glob where a file named like an option would act (`--pre=./x`, `-delete`)
+    "rg foo *",
+    "find *",
+    "sort *",
+    "grep -n x src/*",
+    "rg --hostname-bin=./x foo",
     "(ls)",
     "{ ls; }",
     // compound commands with one writer
