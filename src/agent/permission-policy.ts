@@ -2,8 +2,8 @@ import { sep } from "node:path";
 import { deniedByRuleResult, needsPermission, type PermissionGate } from "./permission.ts";
 import type { PermissionMode } from "./permission-mode.ts";
 import { splitCommand } from "../system/bash-command-parts.ts";
-import { askingRule, denyingRule, partAllowedByRules, ruleDecision, type PermissionRules } from "./permission-rules.ts";
-import { readOnlyCommand, readOnlyPart } from "./read-only-commands.ts";
+import { askingRule, denyingRule, parseRule, partAllowedByRules, ruleDecision, type PermissionRules } from "./permission-rules.ts";
+import { readOnlyCommand, readOnlyPart, type ReadGuard } from "./read-only-commands.ts";
 import type { Tool, ToolResult } from "./tool.ts";
 import { projectRelativePath } from "./tools/project-scope.ts";
 
@@ -31,7 +31,8 @@ export type PermissionVerdict =
  * The one place a call's permission is decided, before anyone is asked. In order: a deny rule
  * refuses; plan mode refuses what is not read-only; a call the tool vouches for runs (a read inside
  * the project); an ask rule asks, whatever else would allow it; an allow rule allows; a read-only
- * command line runs (read-only-commands.ts); in acceptEdits mode a file edit inside the project
+ * command line runs (read-only-commands.ts) unless it reads a path a Read deny or ask rule guards;
+ * in acceptEdits mode a file edit inside the project
  * runs (not in .git, .cat-code, .claude: they change what runs or what is allowed); anything else asks.
  */
 export async function decidePermission(context: PermissionContext, tool: Tool, input: Record<string, unknown>): Promise<PermissionVerdict> {
@@ -72,11 +73,22 @@ export function withPolicy(context: PermissionContext, ask: PermissionGate): Per
  * read-only, and this is where those rules cover the whole line again).
  */
 async function commandCovered(rules: PermissionRules, command: string, cwd: string): Promise<"read-only command" | "allow rule" | undefined> {
-  if ((await readOnlyCommand(command, cwd)).readOnly) return "read-only command";
+  const guard = readGuard(rules, cwd);
+  if ((await readOnlyCommand(command, cwd, guard)).readOnly) return "read-only command";
   const split = splitCommand(command);
   if (!split.ok || split.parts.length === 0) return undefined;
-  for (const part of split.parts) if (!partAllowedByRules(rules, part) && !(await readOnlyPart(part, cwd))) return undefined;
+  for (const part of split.parts) if (!partAllowedByRules(rules, part) && !(await readOnlyPart(part, cwd, guard))) return undefined;
   return "allow rule";
+}
+
+/** The deny and ask rules about reading files (`Read(.env)`, `Read`), as they hold for a read-only command's paths. */
+function readGuard(rules: PermissionRules, cwd: string): ReadGuard {
+  const guards = (path: string) => denyingRule(rules, "read_file", { path }, cwd) !== undefined || askingRule(rules, "read_file", { path }, cwd) !== undefined;
+  const any = [...rules.deny, ...(rules.ask ?? [])].some((text) => {
+    const parsed = parseRule(text);
+    return parsed.ok && (parsed.rule.kind === "path" || parsed.rule.kind === "tool") && parsed.rule.tools.includes("read_file");
+  });
+  return { guards, any };
 }
 
 /** Why a call may not run at all, as the model reads it: a deny rule, or plan mode. */

@@ -140,38 +140,52 @@ export type ReadOnlyVerdict = { readOnly: true } | { readOnly: false; why: strin
  * (`./ls`), a word the shell would change in a way that hides a path (`$VAR`, `~`, `{a,b}`), an
  * option the command's check refuses, or a path (after symlinks) outside the project.
  */
-export async function readOnlyCommand(command: string, cwd: string): Promise<ReadOnlyVerdict> {
+export async function readOnlyCommand(command: string, cwd: string, guard?: ReadGuard): Promise<ReadOnlyVerdict> {
   const split = splitCommand(command);
   if (!split.ok) return { readOnly: false, why: `it holds ${split.reason}` };
   if (split.parts.length === 0) return { readOnly: false, why: "it is empty" };
   const paths: string[] = [];
   for (const part of split.parts) {
-    const why = partProblem(part, paths);
+    const why = partProblem(part, paths, guard);
     if (why) return { readOnly: false, why };
   }
+  return pathsProblem(paths, cwd, guard);
+}
+
+/**
+ * The user's rules about reading (a `Read(.env)` deny or ask rule): a path one guards is not read
+ * unasked by a command either, and where any rule guards reads, a glob (whose files the line does
+ * not show) is not read unasked.
+ */
+export interface ReadGuard {
+  guards(path: string): boolean;
+  any: boolean;
+}
+
+/** Whether one simple command of a line (see splitCommand) is read-only, as readOnlyCommand judges a whole line. */
+export async function readOnlyPart(part: CommandPart, cwd: string, guard?: ReadGuard): Promise<boolean> {
+  const paths: string[] = [];
+  if (partProblem(part, paths, guard)) return false;
+  return (await pathsProblem(paths, cwd, guard)).readOnly;
+}
+
+async function pathsProblem(paths: readonly string[], cwd: string, guard: ReadGuard | undefined): Promise<ReadOnlyVerdict> {
   for (const path of paths) {
     if (!(await isInsideProject(cwd, path))) return { readOnly: false, why: `${path} is outside the project`, outside: true };
+    if (guard?.guards(path)) return { readOnly: false, why: `a rule guards reading ${path}` };
   }
   return { readOnly: true };
 }
 
-/** Whether one simple command of a line (see splitCommand) is read-only, as readOnlyCommand judges a whole line. */
-export async function readOnlyPart(part: CommandPart, cwd: string): Promise<boolean> {
-  const paths: string[] = [];
-  if (partProblem(part, paths)) return false;
-  for (const path of paths) if (!(await isInsideProject(cwd, path))) return false;
-  return true;
-}
-
 /** Why one simple command is not read-only; its path arguments are added to `paths`. */
-function partProblem(part: CommandPart, paths: string[]): string | undefined {
+function partProblem(part: CommandPart, paths: string[], guard: ReadGuard | undefined): string | undefined {
   if (part.assignments.length > 0) return `${part.assignments[0]} in front changes what runs`;
   const [name, ...rest] = part.words;
   if (!name?.literal) return "its command is not plain text";
   const entry = Object.hasOwn(READ_ONLY, name.text) ? READ_ONLY[name.text] : undefined;
   if (!entry) return `${name.text} is not on the read-only list`;
   // $VAR, ~ and {a,b} expand to words the text does not show; a glob (*.ts) stays in its folder.
-  const hidden = rest.find((word) => !word.literal && (/[$~{}`]/.test(word.text) || !entry.globs));
+  const hidden = rest.find((word) => !word.literal && (/[$~{}`]/.test(word.text) || !entry.globs || guard?.any));
   if (hidden) return `${hidden.text} expands to something the command line does not show`;
   const args = rest.map((word) => word.text);
   const why = entry.check?.(args);

@@ -169,3 +169,13 @@ test("a compound command runs when every part is read-only or allowed by a rule 
   expect(await verdict("default", builtin("bash"), { command: "ls && npm test && rm -rf x" }, rules)).toBe("ask");
   expect(await verdict("default", builtin("bash"), { command: "cat /etc/passwd && npm test" }, rules)).toBe("ask");
 });
+
+test("a Read deny or ask rule holds for read-only commands too: a guarded path, or any glob, is asked about", async () => {
+  const rules = { allow: [], deny: ["Read(.env)"], ask: [] };
+  expect(await verdict("default", builtin("bash"), { command: "cat .env" }, rules)).toBe("ask");
+  expect(await verdict("default", builtin("bash"), { command: "cat src/../.env" }, rules)).toBe("ask");
+  expect(await verdict("default", builtin("bash"), { command: "cat *" }, rules)).toBe("ask");
+  expect(await verdict("default", builtin("bash"), { command: "cat src/a.ts" }, rules)).toBe("allow: read-only command");
+  expect(await verdict("default", builtin("bash"), { command: "cat *" })).toBe("allow: read-only command");
+  expect(await verdict("default", builtin("bash"), { command: "head .env" }, { allow: [], deny: [], ask: ["Read"] })).toBe("ask");
+});
