@@ -6,10 +6,10 @@ export { PERMISSION_MODES, parsePermissionMode, type PermissionMode } from "../s
  * How much the user wants to be asked, Claude Code's modes: `default` asks as the rules say;
  * `acceptEdits` also lets file edits inside the project run unasked; `plan` lets the model only read,
  * until the user accepts its plan (exit_plan_mode). Shift+Tab cycles them in PERMISSION_MODES' order.
- * What the prompt shows for each; default shows nothing.
+ * What each means, in a word for the user.
  */
 export const MODE_LABELS: Readonly<Record<PermissionMode, string>> = {
-  default: "",
+  default: "default mode: tools ask as the rules say",
   acceptEdits: "accept edits on: file edits in the project run without asking",
   plan: "plan mode on: the model only reads until you accept its plan",
 };

@@ -1,15 +1,7 @@
-import type { PermissionMode } from "../agent/permission-mode.ts";
 import type { PlanAnswer } from "../agent/tools/exit-plan-mode-tool.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { Ask } from "./permission-prompt.ts";
 import type { Style } from "./tool-call-line.ts";
-
-/** The prompt's text for a mode: plain `> ` by default, the mode in front of it otherwise (Shift+Tab cycles). */
-export function modePrompt(mode: PermissionMode, style: Style): string {
-  if (mode === "acceptEdits") return `${style.green("[accept edits]")} > `;
-  if (mode === "plan") return `${style.cyan("[plan mode]")} > `;
-  return "> ";
-}
 
 /**
  * The user's side of exit_plan_mode: the plan shown whole (it is what the user approves), then

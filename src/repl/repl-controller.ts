@@ -5,7 +5,7 @@ import type { ResumedConversation } from "../agent/conversation-log/conversation
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
-import { MODE_LABELS, PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
+import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
@@ -25,7 +25,8 @@ import { listenToPool } from "./pool-listeners.ts";
 import { attachMentions } from "./prompt-attachments.ts";
 import { RemoteCompletions } from "./remote-completion.ts";
 import { replPermissions } from "./repl-permissions.ts";
-import { modePrompt, reviewPlan } from "./plan-review.ts";
+import { modeNotice, modePrompt } from "./permission-mode-view.ts";
+import { reviewPlan } from "./plan-review.ts";
 import { ReplRecording } from "./repl-recording.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
 import { runShellCommand, ShellContext } from "./shell-command.ts";
@@ -151,7 +152,7 @@ export class ReplController {
     this.mode.onChange((mode) => {
       this.reader.setPrompt(this.prompt);
       // During a turn the prompt is not on the screen: a line between the turn's lines says it.
-      this.turnRenderer?.notice(this.style.dim(`⎿ ${mode === "default" ? "default mode: tools ask as the rules say" : MODE_LABELS[mode]} (Shift+Tab to cycle)`));
+      this.turnRenderer?.notice(modeNotice(mode, this.style));
     });
     this.permissions = replPermissions({
       cwd: options.cwd,
