@@ -72,7 +72,8 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, permission
   const tool = registry.get(call.name);
   if (!tool) return { result: unknownTool(call.name, registry) };
   // A deny rule (and plan mode) holds for every call, also one that would not be asked about.
-  const refused = await refusalOf(permissions, tool, call.input);
+  // A check that fails refuses: never a reason to run a call unchecked.
+  const refused = await refusalOf(permissions, tool, call.input).catch((error: unknown) => ({ content: `Error: the permission check for ${tool.name} failed: ${(error as Error)?.message ?? String(error)}`, isError: true }));
   if (refused) return { result: refused, decision: "deny" };
   if (ask) {
     const preview = await previewOf(tool, call.input, signal);
