@@ -18,6 +18,8 @@ export { parseRule, type ParsedRule };
 export interface PermissionRules {
   allow: readonly string[];
   deny: readonly string[];
+  /** Calls these match are asked about even when an allow rule, a mode or the read-only list would let them run. */
+  ask?: readonly string[];
 }
 
 const parsedCache = new Map<string, ParsedRule | null>();
@@ -36,10 +38,19 @@ function parsedRules(texts: readonly string[]): ParsedRule[] {
   });
 }
 
-/** The decision the rules make about one call: deny wins; undefined when no rule speaks. */
+/** The decision the rules make about one call: deny wins, then ask (no decision: the user is asked); undefined when no rule speaks. */
 export function ruleDecision(rules: PermissionRules, toolName: string, input: Record<string, unknown>, cwd: string): "allow" | "deny" | undefined {
   if (denyingRule(rules, toolName, input, cwd) !== undefined) return "deny";
+  if (askingRule(rules, toolName, input, cwd) !== undefined) return undefined;
   return allows(parsedRules(rules.allow), toolName, input, cwd) ? "allow" : undefined;
+}
+
+/**
+ * The first ask rule that matches the call (its text). It matches as a deny rule does, every command
+ * the line could run: `Bash(git push:*)` in ask holds for `git status && git push` too.
+ */
+export function askingRule(rules: PermissionRules, toolName: string, input: Record<string, unknown>, cwd: string): string | undefined {
+  return parsedRules(rules.ask ?? []).find((rule) => denies(rule, toolName, input, cwd))?.text;
 }
 
 /** The first deny rule that matches the call (its text), for the message the model gets. */
@@ -104,6 +115,15 @@ function bashAllowed(rules: ParsedRule[], command: unknown): boolean {
 }
 
 type BashRule = Extract<ParsedRule, { kind: "bash" }>;
+
+/**
+ * Whether the allow rules cover one simple command of a line on their own: the policy lets a line run
+ * whose every part is either covered so or read-only (`ls && npm test` with `Bash(npm test:*)`).
+ */
+export function partAllowedByRules(rules: PermissionRules, part: CommandPart): boolean {
+  const bashRules = parsedRules(rules.allow).filter((rule): rule is BashRule => rule.kind === "bash" && !namesOnlyWrapper(rule.words));
+  return bashRules.length > 0 && partAllowed(part, bashRules);
+}
 
 /**
  * A part is matched as the command it runs, behind its wrappers (`timeout 60 npm test` is `npm

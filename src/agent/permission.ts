@@ -25,7 +25,19 @@ export type PermissionGate = ((request: PermissionRequest) => Promise<Permission
    * permission (a `Read(.env)` rule holds for a read inside the project). See withRules.
    */
   deniedBy?: (toolName: string, input: Record<string, unknown>) => string | undefined;
+  /**
+   * Why this call may not run at all, as the model reads it (a deny rule, plan mode), checked for
+   * every call before anything else; where absent, deniedBy is. See permission-policy.ts.
+   */
+  refusal?: (tool: Tool, input: Record<string, unknown>) => Promise<ToolResult | undefined>;
 };
+
+/** The refusal of a call by the gate: its own, or its deny rule's. */
+export async function refusalOf(gate: PermissionGate, tool: Tool, input: Record<string, unknown>): Promise<ToolResult | undefined> {
+  if (gate.refusal) return gate.refusal(tool, input);
+  const rule = gate.deniedBy?.(tool.name, input);
+  return rule === undefined ? undefined : deniedByRuleResult(tool.name, rule);
+}
 
 export const allowAll: PermissionGate = async () => "allow";
 export const declineAll: PermissionGate = async () => "deny";

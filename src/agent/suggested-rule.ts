@@ -1,4 +1,4 @@
-import { splitCommand } from "../system/bash-command-parts.ts";
+import { splitCommand, type CommandPart } from "../system/bash-command-parts.ts";
 import { wrappedCommand, wrapperOf } from "../system/command-wrappers.ts";
 
 /** Built-in tools whose Claude Code name covers exactly that tool; others are named as they are. */
@@ -27,7 +27,30 @@ export function suggestedRule(toolName: string, input: Record<string, unknown>):
   if (typeof input.command !== "string") return undefined;
   const split = splitCommand(input.command);
   const part = split.ok && split.parts.length === 1 ? split.parts[0] : undefined;
-  if (!part || part.assignments.length > 0) return undefined;
+  return part && partRule(part);
+}
+
+/**
+ * The rules "always" saves for a command line of several parts (`npm test && git push`): one per
+ * part that is not read-only (a read-only part needs none, see read-only-commands.ts), each as
+ * suggestedRule makes it. Undefined when some part can have no rule, or the line cannot be read.
+ */
+export async function suggestedBashRules(command: string, isReadOnly: (part: CommandPart) => Promise<boolean>): Promise<string[] | undefined> {
+  const split = splitCommand(command);
+  if (!split.ok || split.parts.length === 0) return undefined;
+  const rules: string[] = [];
+  for (const part of split.parts) {
+    if (await isReadOnly(part)) continue;
+    const rule = partRule(part);
+    if (rule === undefined) return undefined;
+    if (!rules.includes(rule)) rules.push(rule);
+  }
+  return rules.length > 0 ? rules : undefined;
+}
+
+/** The prefix rule of one simple command; undefined when it cannot have one (see suggestedRule). */
+function partRule(part: CommandPart): string | undefined {
+  if (part.assignments.length > 0) return undefined;
   const run = wrappedCommand(part.words.map((w) => w.text));
   if (run.kind === "hidden" || part.words.slice(0, run.start).some((w) => !w.literal)) return undefined;
   const words = part.words.slice(run.start);

@@ -1,7 +1,7 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
 import { documentParam, imageParam } from "./message-blocks.ts";
-import { declinedResult, deniedByRuleResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
+import { declinedResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, refusalOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import type { ToolLookup } from "./request-tools.ts";
@@ -80,9 +80,10 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, lookup, pe
     const missing = lookup?.missing?.(call.name);
     return { result: missing ? { content: missing, isError: true } : unknownTool(call.name, registry) };
   }
-  // A deny rule holds for every call, also one that would not be asked about.
-  const deniedBy = permissions.deniedBy?.(tool.name, call.input);
-  if (deniedBy !== undefined) return { result: deniedByRuleResult(tool.name, deniedBy), decision: "deny" };
+  // A deny rule (and plan mode) holds for every call, also one that would not be asked about.
+  // A check that fails refuses: never a reason to run a call unchecked.
+  const refused = await refusalOf(permissions, tool, call.input).catch((error: unknown) => ({ content: `Error: the permission check for ${tool.name} failed: ${(error as Error)?.message ?? String(error)}`, isError: true }));
+  if (refused) return { result: refused, decision: "deny" };
   if (ask) {
     const preview = await previewOf(tool, call.input, signal);
     if (signal?.aborted) return { result: CANCELLED };

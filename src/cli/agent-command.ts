@@ -6,6 +6,7 @@ import { lastValue, parseFlags, splitRules, subcommandWord } from "./agent-flags
 import { rejectUnknownFlags } from "./known-flags.ts";
 import { rootArg } from "./root-flags.ts";
 import { log } from "../log.ts";
+import { parsePermissionMode, type PermissionMode } from "../system/permission-mode-name.ts";
 
 /** The root command's own flags: `cat-code` starts the REPL, `cat-code -p "<prompt>"` print mode. */
 export const agentArgs = {
@@ -18,6 +19,7 @@ export const agentArgs = {
   allowedTools: { type: "string", description: 'With -p: run tools these rules allow without asking ("Bash(npm test:*),Read")', valueHint: "rules" },
   disallowedTools: { type: "string", description: "With -p: never run tools these rules name", valueHint: "rules" },
   "allow-all": { type: "boolean", description: "Run every tool without asking for permission" },
+  "permission-mode": { type: "string", description: "Start in this permission mode: default, acceptEdits (file edits in the project run unasked) or plan (read only, until you accept a plan)", valueHint: "mode" },
   "mcp-config": { type: "string", description: "Read MCP servers from this file instead of ~/.cat-code/mcp.json", valueHint: "file" },
   "max-turns": { type: "string", description: "Model requests allowed per prompt (default 50)", valueHint: "n" },
   root: rootArg,
@@ -36,6 +38,7 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   const prompt = onePrompt(flags.positionals, subcommands);
   const maxTurns = parseMaxTurns(lastValue(flags, "max-turns"));
   const outputFormat = parseOutputFormat(lastValue(flags, "output-format"));
+  const modeFlag = parseModeFlag(lastValue(flags, "permission-mode"));
   const rules = { allow: splitRules(flags.values.get("allowedTools") ?? []), deny: splitRules(flags.values.get("disallowedTools") ?? []) };
   for (const [flag, given] of [["--output-format", outputFormat !== undefined], ["--allowedTools", rules.allow.length > 0], ["--disallowedTools", rules.deny.length > 0]] as const) {
     if (given && !print) throw CliError.usage(`${flag} is for print mode: add -p`);
@@ -88,7 +91,8 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   entries = withDisabledServers(entries, settings.settings.disabledMcpServers);
   const pool = openPool(entries, { roots, elicitation: declinedElicitation(), auth });
   const maxMcpOutputTokens = mcpOutputTokens(process.env.MAX_MCP_OUTPUT_TOKENS) ?? settings.settings.maxMcpOutputTokens;
-  const common = { model, thinking, maxTokens, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings, maxMcpOutputTokens };
+  const permissionMode = modeFlag ?? settings.settings.permissions.defaultMode;
+  const common = { model, thinking, maxTokens, cwd, pool, allowAll: flags.booleans.get("allow-all") === true, maxTurns, home, resumed: choice, settings, maxMcpOutputTokens, permissionMode };
 
   if (print) {
     const { printPrompt } = await import("./print-prompt.ts");
@@ -129,6 +133,13 @@ function mcpOutputTokens(text: string | undefined): number | undefined {
   const tokens = Number(text);
   if (!Number.isInteger(tokens) || tokens < 1) throw CliError.usage(`MAX_MCP_OUTPUT_TOKENS must be a whole number of tokens of at least 1, got '${sanitizeForTerminal(text)}'`);
   return tokens;
+}
+
+function parseModeFlag(text: string | undefined): PermissionMode | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parsePermissionMode(text);
+  if (!parsed.ok) throw CliError.usage(`--permission-mode: ${sanitizeForTerminal(parsed.error)}`);
+  return parsed.mode;
 }
 
 function parseMaxTurns(text: string | undefined): number | undefined {

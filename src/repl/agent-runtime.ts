@@ -4,6 +4,8 @@ import { MISSING_CREDENTIALS_MESSAGE } from "../agent/agent-error.ts";
 import { createBuiltinTools } from "../agent/builtin-tools.ts";
 import { createModelClient, hasCredentials } from "../agent/model-client.ts";
 import type { PermissionGate } from "../agent/permission.ts";
+import { PermissionModeState } from "../agent/permission-mode.ts";
+import { ExitPlanModeTool, type PlanReview } from "../agent/tools/exit-plan-mode-tool.ts";
 import type { RetryPolicy } from "../agent/retry-policy.ts";
 import type { UsageMeter } from "../agent/usage-meter.ts";
 import type { ProjectMemory } from "../agent/project-memory.ts";
@@ -47,6 +49,10 @@ export interface AgentRuntimeOptions {
    * the model is told which, and gets wait_for_mcp_servers, when there are servers at all.
    */
   promptsBeforeServers?: boolean;
+  /** The session's permission mode (the gate reads the same one); absent: default, never changed. */
+  mode?: PermissionModeState;
+  /** Shows the model's plan to the user (exit_plan_mode); absent (print mode): nobody can accept one. */
+  planReview?: PlanReview;
 }
 
 /**
@@ -65,6 +71,7 @@ export class AgentRuntime {
   readonly requestTools: RequestTools;
   /** The system prompt as the next request sends it; `false` leaves the memory files out (/context). */
   readonly systemPrompt: (withMemory?: boolean) => string;
+  readonly mode: PermissionModeState;
   private agent: AgentLoop | undefined;
   /** What wait_for_mcp_servers waits on; none without servers (the tool is then not offered). */
   private readonly serverWaiter: ServerWaiter | undefined;
@@ -81,14 +88,23 @@ export class AgentRuntime {
     this.serverWaiter = options.promptsBeforeServers && options.pool.size > 0 ? poolServerWaiter(options.pool) : undefined;
     this.memory = loadMemoryFiles(options.cwd, options.env);
     for (const tool of createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter })) this.registry.register(tool);
-    const mode = resolveToolSearchMode(options.toolSearch, options.env ?? process.env, (line) => log.warn(line));
-    this.requestTools = new RequestTools(this.registry, mode);
-    this.systemPrompt = liveSystemPrompt({ cwd: options.cwd, memory: this.memory, pool: this.pool });
+    const searchMode = resolveToolSearchMode(options.toolSearch, options.env ?? process.env, (line) => log.warn(line));
+    this.requestTools = new RequestTools(this.registry, searchMode);
+    this.mode = options.mode ?? new PermissionModeState();
+    this.systemPrompt = liveSystemPrompt({ cwd: options.cwd, memory: this.memory, pool: this.pool, mode: this.mode });
     const mcpChars = (options.maxMcpOutputTokens ?? DEFAULT_OUTPUT_TOKENS) * CHARS_PER_TOKEN;
     this.outputLimit = new OutputLimit({
       maxChars: (name) => (this.registry.get(name) instanceof McpToolAdapter ? mcpChars : TOOL_OUTPUT_LIMIT),
       folder: () => options.outputsFolder?.(),
     });
+    // exit_plan_mode is offered while plan mode is on, and only then: elsewhere it means nothing.
+    const planTool = new ExitPlanModeTool(this.mode, options.planReview);
+    const offerPlanTool = () => {
+      if (this.mode.mode === "plan" && !this.registry.has(planTool.name)) this.registry.register(planTool);
+      else if (this.mode.mode !== "plan" && this.registry.get(planTool.name) === planTool) this.registry.unregister(planTool.name);
+    };
+    offerPlanTool();
+    this.mode.onChange(offerPlanTool);
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
     this.pool.on("server", (event) => {

@@ -20,6 +20,8 @@ export interface EditorEvents {
   ctrlDOnEmptyLine(): void;
   /** Ctrl-Z: the terminal goes back to the shell until `fg`. */
   suspend(): void;
+  /** Shift+Tab: the next permission mode (the reader decides whether this read takes it). */
+  cycleMode?(): void;
 }
 
 /** Terminal columns: a tab stop is 8 (as readline counted), a wide character 2. */
@@ -37,6 +39,8 @@ export class LineEditor {
   private readonly buffer = new LineBuffer();
   private prompt = "";
   private complete: LineCompleter | undefined;
+  /** Single keys that answer at once on an empty line (a y/n question), without Enter. */
+  private answerKeys: readonly string[] | undefined;
   /** Rows between the first row of the prompt and the cursor, as last drawn: where a redraw starts. */
   private cursorRow = 0;
   private previousWasTab = false;
@@ -62,12 +66,13 @@ export class LineEditor {
   }
 
   /** Starts a new line: shows `prompt` and `text` (typed ahead) after it, ready for keys. */
-  start(prompt: string, text = "", complete?: LineCompleter): void {
+  start(prompt: string, text = "", complete?: LineCompleter, answerKeys?: readonly string[]): void {
     this.generation++;
     this.editing = true;
     this.waiting = undefined;
     this.prompt = prompt;
     this.complete = complete;
+    this.answerKeys = answerKeys;
     this.previousWasTab = false;
     this.history.restart();
     this.buffer.reset(text);
@@ -80,6 +85,13 @@ export class LineEditor {
     this.start(prompt, "", this.complete);
   }
 
+  /** Another prompt in front of the line being edited (the permission mode changed); what was typed stays. */
+  setPrompt(prompt: string): void {
+    if (!this.editing || prompt === this.prompt) return;
+    this.prompt = prompt;
+    this.render();
+  }
+
   /** One key from the terminal while a line is being edited. */
   key(token: KeyToken): void {
     if (this.waiting) {
@@ -90,6 +102,11 @@ export class LineEditor {
     this.previousWasTab = token.kind === "key" && token.sequence === "\t";
     switch (token.kind) {
       case "text":
+        if (this.buffer.text === "" && this.answerKeys?.includes(token.text)) {
+          this.insert(token.text);
+          return this.enter(false);
+        }
+        return this.insert(token.text);
       case "paste":
         return this.insert(token.text);
       case "newline":
@@ -158,6 +175,8 @@ export class LineEditor {
         return this.redraw();
       case "suspend":
         return this.events.suspend();
+      case "cycle-mode":
+        return this.events.cycleMode?.();
       default:
         return this.edit(command);
     }

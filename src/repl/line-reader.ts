@@ -20,6 +20,8 @@ export interface LineReaderOptions {
    * stop is ignored. Sends SIGTSTP to itself unless a test stands in.
    */
   stopProcess?: () => void;
+  /** Shift+Tab at the prompt or while a turn runs (not at a question's answer): the REPL cycles the permission mode. */
+  onCycleMode?: () => void;
 }
 
 export interface ReadOptions {
@@ -29,6 +31,8 @@ export interface ReadOptions {
   remember?: boolean;
   /** What Tab completes while this read waits; without it, Tab does nothing (a y/n question). */
   complete?: LineCompleter;
+  /** At a terminal, one of these keys typed on an empty line is the answer at once, without Enter. */
+  keys?: readonly string[];
 }
 
 /** The prompt shown for the second and later lines of a message (`\` + Enter, Alt+Enter). */
@@ -78,6 +82,7 @@ export class LineReader {
         enter: (line, newlineKey) => this.onLine(line, newlineKey),
         ctrlDOnEmptyLine: () => this.ctrlD(),
         suspend: () => this.suspendToShell(),
+        cycleMode: () => this.readMode.remember && this.options.onCycleMode?.(),
       });
       this.keys = new TerminalInput(input, output, {
         reading: () => this.waiter !== undefined,
@@ -85,6 +90,7 @@ export class LineReader {
         interrupt: () => this.interruptHandler?.(),
         typedAhead: (line) => this.typedAhead(line),
         ended: () => this.end(),
+        cycleMode: () => this.options.onCycleMode?.(),
       });
     } else {
       this.rl = createInterface({ input, output, terminal: false });
@@ -119,7 +125,7 @@ export class LineReader {
    * or when `signal` aborts first.
    */
   read(prompt: string, options: ReadOptions = {}): Promise<string | null> {
-    const { signal, remember = true, complete } = options;
+    const { signal, remember = true, complete, keys } = options;
     if (signal?.aborted) return Promise.resolve(null);
     const queued = this.queue.shift();
     if (queued !== undefined) {
@@ -133,7 +139,7 @@ export class LineReader {
     this.parts = [];
     // Text typed during the turn starts this line, in view and editable, not merged out of sight.
     if (this.editor) {
-      this.editor.start(prompt, this.keys?.takeHeld(), complete);
+      this.editor.start(prompt, this.keys?.takeHeld(), complete, keys);
     } else {
       this.rl?.setPrompt(prompt);
       this.rl?.prompt();
@@ -184,6 +190,13 @@ export class LineReader {
     this.parts = [];
     this.output.write("\n");
     this.editor?.restart(this.readMode.prompt);
+  }
+
+  /** A new prompt for the line being read at the prompt (not at a question), what was typed kept. */
+  setPrompt(prompt: string): void {
+    if (!this.waiter || !this.readMode.remember || this.parts.length > 0) return;
+    this.readMode.prompt = prompt;
+    this.editor?.setPrompt(prompt);
   }
 
   /**

@@ -1,5 +1,7 @@
 import { loadProjectMemory, type ProjectMemory } from "../agent/project-memory.ts";
+import type { PermissionModeState } from "../agent/permission-mode.ts";
 import { systemPrompt, type ServerInstructions } from "../agent/system-prompt.ts";
+import { PLAN_MODE_INSTRUCTIONS } from "../agent/tools/exit-plan-mode-tool.ts";
 import { catCodeHome } from "../config/app-home.ts";
 import type { ServerPool } from "../mcp/index.ts";
 
@@ -15,14 +17,17 @@ export function loadMemoryFiles(cwd: string, env: Env = process.env): ProjectMem
  * later brings its instructions to the next request. `withMemory: false` leaves the memory files
  * out (/context tells them apart).
  */
-export function liveSystemPrompt(options: { cwd: string; memory: ProjectMemory; pool: ServerPool }): (withMemory?: boolean) => string {
-  return (withMemory = true) =>
-    systemPrompt({
+export function liveSystemPrompt(options: { cwd: string; memory: ProjectMemory; pool: ServerPool; mode?: PermissionModeState }): (withMemory?: boolean) => string {
+  return (withMemory = true) => {
+    const prompt = systemPrompt({
       cwd: options.cwd,
       memory: withMemory ? options.memory.files : [],
       isGitRepo: options.memory.gitRoot !== undefined,
       serverInstructions: serverInstructions(options.pool),
     });
+    // Plan mode is said where every request carries it: entered or left mid-turn, the next request knows.
+    return options.mode?.mode === "plan" ? `${prompt}\n\n${PLAN_MODE_INSTRUCTIONS}` : prompt;
+  };
 }
 
 /** The `instructions` of every connected server, in config order. */

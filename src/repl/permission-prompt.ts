@@ -1,6 +1,8 @@
 import type { PermissionGate } from "../agent/permission.ts";
 import { ruleDecision } from "../agent/permission-rules.ts";
-import { suggestedRule } from "../agent/suggested-rule.ts";
+import { readOnlyPart } from "../agent/read-only-commands.ts";
+import { suggestedBashRules, suggestedRule } from "../agent/suggested-rule.ts";
+import { exceedsDepth, MAX_RESULT_DEPTH } from "../system/json-depth.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { permissionView } from "./permission-view.ts";
 import { plainStyle, type Style } from "./tool-call-line.ts";
@@ -8,8 +10,11 @@ import { plainStyle, type Style } from "./tool-call-line.ts";
 /** Up to this many lines, the whole call is shown at once; past it, a page at a time. */
 export const MAX_UNPAGED_LINES = 200;
 
-/** Asks one question and resolves the answer; null when input ended or the turn was cancelled. */
-export type Ask = (question: string, signal?: AbortSignal) => Promise<string | null>;
+/**
+ * Asks one question and resolves the answer; null when input ended or the turn was cancelled. At a
+ * terminal, one of `keys` typed on an empty line answers at once, without Enter.
+ */
+export type Ask = (question: string, signal?: AbortSignal, keys?: readonly string[]) => Promise<string | null>;
 
 export interface PermissionPromptOptions {
   /** Called before anything is shown (ends a line of streamed text). */
@@ -30,36 +35,59 @@ export interface PermissionPromptOptions {
    * for this session (the line says so).
    */
   saveRule?: (rule: string, scope: "project" | "user") => Promise<string>;
+  /**
+   * Allows rules until cat-code exits ("s": yes, and don't ask again this session), where the policy
+   * reads them with the saved ones (PermissionSettings.allowForSession); absent, the gate keeps them.
+   */
+  allowForSession?: (rules: readonly string[]) => void;
+  /** Esc at the terminal (cancelKeys): while the question is open, it answers no. */
+  escape?: (listener: () => void) => () => void;
 }
+
+/** The single keys the question takes: yes, no, always here, always everywhere, this session. */
+const ANSWER_KEYS = ["y", "n", "a", "A", "s"] as const;
 
 /**
  * The REPL's permission gate. It shows the whole call (see permissionView), then asks
- * `Allow <tool>? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects`. The rule is the
- * command's prefix for bash (`Bash(npm test:*)`, offered only for one plain command) and the tool
- * otherwise (see suggestedRule); `a` saves it to the project's settings, `A` to the user's, and says
- * where in one line. A call longer than MAX_UNPAGED_LINES is shown a page at a time and `y` is
- * refused until every page was shown, or the user read it in $PAGER (`v`). No is the user's own
- * no: the turn stops ("stop"), and so does no answer (Ctrl-D, Ctrl-C).
+ * `Allow <tool>? [y]es / [n]o / [a]lways for … in this project / [A] in all projects / [s] yes, don't
+ * ask again this session`, each a single key (Esc is no). "Always" saves a rule: the command's
+ * prefix for bash (`Bash(npm test:*)`; for a line of several commands one rule per part that is not
+ * read-only, see suggestedBashRules), the tool otherwise (see suggestedRule); `a` to the project's
+ * settings, `A` to the user's, saying where in one line. `s` allows the same rules (or, where none
+ * can be made, this exact call) until cat-code exits. A call longer than MAX_UNPAGED_LINES is shown
+ * a page at a time and `y` is refused until every page was shown, or the user read it in $PAGER
+ * (`v`). No is the user's own no: the turn stops ("stop"), and so does no answer (Ctrl-D, Ctrl-C).
  */
 export function interactivePermissions(ask: Ask, options: PermissionPromptOptions = {}): PermissionGate {
   const rulesUntilExit: string[] = [];
+  /** Calls allowed for the session that no rule can describe (`ls $(pwd)`), by tool and input. */
+  const callsUntilExit = new Set<string>();
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const style = options.style ?? plainStyle;
   const width = Math.max(options.columns ?? 120, 40);
   const pageLines = Math.max((options.rows ?? 40) - 2, 10);
   const cwd = options.cwd ?? process.cwd();
-  const remember = async (rule: string, scope: "project" | "user") => {
+  const remember = async (rules: readonly string[], scope: "project" | "user") => {
     // Saved, the rule lives in the settings (where /permissions can remove it); else here, until exit.
-    if (!options.saveRule) return void rulesUntilExit.push(rule);
-    try {
-      print(style.dim(`Saved ${sanitizeForTerminal(rule)} to ${sanitizeForTerminal(await options.saveRule(rule, scope))}`));
-    } catch (error) {
-      // The saver keeps a rule it could not write for the session.
-      print(style.red(`Could not save ${sanitizeForTerminal(rule)}: ${sanitizeForTerminal((error as Error).message)}; allowed until cat-code exits`));
+    if (!options.saveRule) return void rulesUntilExit.push(...rules);
+    for (const rule of rules) {
+      try {
+        print(style.dim(`Saved ${sanitizeForTerminal(rule)} to ${sanitizeForTerminal(await options.saveRule(rule, scope))}`));
+      } catch (error) {
+        // The saver keeps a rule it could not write for the session.
+        print(style.red(`Could not save ${sanitizeForTerminal(rule)}: ${sanitizeForTerminal((error as Error).message)}; allowed until cat-code exits`));
+      }
     }
   };
+  const forSession = (rules: readonly string[] | undefined, callKey: string | undefined) => {
+    if (!rules) return void (callKey !== undefined && callsUntilExit.add(callKey));
+    if (options.allowForSession) options.allowForSession(rules);
+    else rulesUntilExit.push(...rules);
+    print(style.dim(`Allowed until cat-code exits: ${rules.map((rule) => sanitizeForTerminal(rule)).join(", ")}`));
+  };
   return async ({ tool, input, preview = { kind: "arguments", input }, signal }) => {
-    if (ruleDecision({ allow: rulesUntilExit, deny: [] }, tool.name, input, cwd) === "allow") return "allow";
+    const callKey = callKeyOf(tool.name, input);
+    if ((callKey !== undefined && callsUntilExit.has(callKey)) || ruleDecision({ allow: rulesUntilExit, deny: [] }, tool.name, input, cwd) === "allow") return "allow";
     options.before?.();
     const lines = permissionView(tool.name, preview, width, style);
     if (lines.length <= MAX_UNPAGED_LINES) {
@@ -68,26 +96,30 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
       const seen = await pageThrough(lines, { ask, print, page: options.page, pageLines, signal });
       if (!seen) return "stop";
     }
-    const rule = suggestedRule(tool.name, input);
-    const always = rule ? ` / [a]lways for ${alwaysWhat(tool.name, rule)} in this project / [A] in all projects` : "";
-    const question = `Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} `;
+    const rules = await rulesFor(tool.name, input, cwd);
+    const always = rules ? ` / [a]lways for ${alwaysWhat(tool.name, rules)} in this project / [A] in all projects` : "";
+    const question = `Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} / [s] yes for this session `;
+    const keys = ANSWER_KEYS.filter((key) => rules || (key !== "a" && key !== "A"));
     for (;;) {
-      const answer = await ask(question, signal);
+      const answer = await askWithEscape(ask, question, keys, signal, options.escape);
       if (answer === null) return "stop";
       const word = answer.trim();
-      if (rule && (word === "a" || word === "A" || word.toLowerCase() === "always")) {
-        await remember(rule, word === "A" ? "user" : "project");
+      if (rules && (word === "a" || word === "A" || word.toLowerCase() === "always")) {
+        await remember(rules, word === "A" ? "user" : "project");
         return "allow";
       }
       switch (word.toLowerCase()) {
         case "y":
         case "yes":
           return "allow";
+        case "s":
+          forSession(rules, callKey);
+          return "allow";
         case "n":
         case "no":
           return "stop";
         case "a":
-          print("(no 'always' for a command with ;, &&, |, $(…), a redirection, or one run by sudo, bash -c, python -c…: a rule could not match it; answer y or n)");
+          print("(no 'always' for a command with $(…), a redirection, or one run by sudo, bash -c, python -c…: a rule could not match it; answer y, s or n)");
           break;
         // Anything else, an empty line included, asks again: a stray Enter should not decide.
       }
@@ -95,14 +127,40 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
   };
 }
 
+/** The rules "always" (and "s") stand for; undefined when no rule can cover the call. */
+async function rulesFor(toolName: string, input: Record<string, unknown>, cwd: string): Promise<string[] | undefined> {
+  if (toolName !== "bash") {
+    const rule = suggestedRule(toolName, input);
+    return rule === undefined ? undefined : [rule];
+  }
+  if (typeof input.command !== "string") return undefined;
+  return suggestedBashRules(input.command, (part) => readOnlyPart(part, cwd));
+}
+
+/** One answer; Esc while the question is open answers null (no), as Ctrl-D does. */
+async function askWithEscape(ask: Ask, question: string, keys: readonly string[], signal: AbortSignal | undefined, escape: PermissionPromptOptions["escape"]): Promise<string | null> {
+  if (!escape) return ask(question, signal, keys);
+  const pressed = new AbortController();
+  const stop = escape(() => pressed.abort());
+  try {
+    return await ask(question, signal ? AbortSignal.any([signal, pressed.signal]) : pressed.signal, keys);
+  } finally {
+    stop();
+  }
+}
+
+/** The key of an exact call remembered for the session; none for input too deep to compare (it is asked again). */
+function callKeyOf(toolName: string, input: Record<string, unknown>): string | undefined {
+  return exceedsDepth(input, MAX_RESULT_DEPTH) ? undefined : `${toolName}\u0000${JSON.stringify(input)}`;
+}
+
 /**
- * What "always" covers, in the question: the command prefix for bash (`'npm test:*'`), the server
- * for a resource read (`reads from 'github'`), else "this tool".
+ * What "always" covers, in the question: the command prefixes for bash (`'npm test:*', 'git
+ * push:*'`), the server for a resource read (`reads from 'github'`), else "this tool".
  */
-function alwaysWhat(toolName: string, rule: string): string {
-  const prefix = /^Bash\((.*)\)$/.exec(rule)?.[1];
-  if (toolName === "bash" && prefix) return `'${sanitizeForTerminal(prefix)}'`;
-  const server = /^read_mcp_resource\((.*)\)$/.exec(rule)?.[1];
+function alwaysWhat(toolName: string, rules: readonly string[]): string {
+  if (toolName === "bash") return rules.map((rule) => `'${sanitizeForTerminal(/^Bash\((.*)\)$/.exec(rule)?.[1] ?? rule)}'`).join(", ");
+  const server = /^read_mcp_resource\((.*)\)$/.exec(rules[0] ?? "")?.[1];
   return server ? `reads from '${sanitizeForTerminal(server)}'` : "this tool";
 }
 

@@ -6,8 +6,9 @@ import { visibleLine, visibleLines } from "./visible-text.ts";
 
 /**
  * What the permission question shows above `Allow <tool>?`: the whole call, never cut. A bash
- * command comes first and whole (every line; see visibleLine for blanks and control characters), a
- * file change as its path and a unified diff, anything else as its arguments, pretty-printed.
+ * command comes first and whole (every line; see visibleLine for blanks and control characters), its
+ * description under it as text, a file change as its path and a unified diff, anything else as its
+ * arguments, pretty-printed.
  * Lines are cut to `width` so that paging counts screen rows.
  */
 export function permissionView(toolName: string, preview: ToolCallPreview, width: number, style: Style): string[] {
@@ -16,8 +17,11 @@ export function permissionView(toolName: string, preview: ToolCallPreview, width
     visibleLines(text, width - 2).map((line) => `  ${paint(line)}`);
   switch (preview.kind) {
     case "command": {
-      const rest = Object.keys(preview.rest).length > 0 ? [style.dim("  with"), ...body(prettyJson(preview.rest), style.dim)] : [];
-      return [`${name} wants to run this command:`, ...body(preview.command), ...rest];
+      // The model's own words for what the command does: text under it, never instead of it.
+      const { description, ...others } = preview.rest;
+      const said = typeof description === "string" && description.trim() !== "" ? described(description.trim(), width, style) : [];
+      const rest = Object.keys(others).length > 0 || (description !== undefined && said.length === 0) ? [style.dim("  with"), ...body(prettyJson(said.length ? others : preview.rest), style.dim)] : [];
+      return [`${name} wants to run this command:`, ...body(preview.command), ...said, ...rest];
     }
     case "file-change": {
       const note = preview.note ? ` (${preview.note})` : "";
@@ -26,6 +30,11 @@ export function permissionView(toolName: string, preview: ToolCallPreview, width
     case "arguments":
       return [`${name} wants to run with these arguments:`, ...body(prettyJson(preview.input))];
   }
+}
+
+/** The model's description of a command, under it and marked as not part of it: `⎿ Runs the tests`, dim. */
+function described(text: string, width: number, style: Style): string[] {
+  return visibleLines(text, width - 4).map((line, i) => style.dim(`${i === 0 ? "  ⎿ " : "    "}${line}`));
 }
 
 function paintDiffLine(line: string, style: Style): string {

@@ -2,7 +2,9 @@ import { AgentError } from "../agent/agent-error.ts";
 import type { AgentObserver } from "../agent/agent-observer.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
-import { withRules, type PermissionRules } from "../agent/permission-rules.ts";
+import type { PermissionRules } from "../agent/permission-rules.ts";
+import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
+import { withPolicy } from "../agent/permission-policy.ts";
 import { openConversationLog, recordInto, type ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import { savedOutputsFolder } from "../agent/conversation-log/conversation-log-paths.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
@@ -45,13 +47,15 @@ export interface PrintOptions {
   rules?: PermissionRules;
   /** Tokens of one MCP tool result the model gets (MAX_MCP_OUTPUT_TOKENS or the setting); default 25,000. */
   maxMcpOutputTokens?: number;
+  /** --permission-mode, else settings' permissions.defaultMode: plan refuses writes, acceptEdits runs edits inside the project. */
+  permissionMode?: PermissionMode;
 }
 
 /**
  * `cat-code -p "<prompt>"`: one conversation to its end, the final text on stdout (or a JSON result,
  * or a JSON event per line), tool calls on stderr. There is no second turn, so it waits for the
- * servers first; with nobody to ask, tools that need permission are declined unless --allow-all
- * or an --allowedTools rule says otherwise.
+ * servers first; with nobody to ask, tools that need permission are declined unless --allow-all,
+ * an --allowedTools rule, the read-only list or the permission mode (acceptEdits) lets them run.
  */
 export async function runPrint(options: PrintOptions): Promise<number> {
   const started = performance.now();
@@ -59,7 +63,10 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   const gate = options.allowAll ? allowAll : declineAll;
   // Neither settings nor flags change during a run: the rules are combined once.
   const rules = combinedRules(options.settings?.settings.permissions, options.rules);
+  // Nobody can accept a plan here: in plan mode the run ends with the plan as its answer.
+  const mode = new PermissionModeState(options.permissionMode);
   const runtime = new AgentRuntime({
+    mode,
     model: options.model,
     cwd: options.cwd,
     pool: options.pool,
@@ -68,9 +75,9 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     maxTokens: options.maxTokens,
     autoCompact: options.settings?.settings.autoCompact,
     toolSearch: options.settings?.settings.toolSearch,
-    permissions: withRules(() => rules, gate, options.cwd),
     maxMcpOutputTokens: options.maxMcpOutputTokens ?? options.settings?.settings.maxMcpOutputTokens,
     outputsFolder: () => savedOutputsFolder(file.path),
+    permissions: withPolicy({ rules: () => rules, mode: () => mode.mode, cwd: options.cwd }, gate),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
@@ -183,7 +190,8 @@ function counting(observer: AgentObserver, onRequest: (request: number) => void)
 
 /** One list each: a deny from either source holds over an allow from the other. */
 function combinedRules(settings: PermissionRules | undefined, flags: PermissionRules | undefined): PermissionRules {
-  return { allow: [...(settings?.allow ?? []), ...(flags?.allow ?? [])], deny: [...(settings?.deny ?? []), ...(flags?.deny ?? [])] };
+  const both = (list: "allow" | "deny" | "ask") => [...(settings?.[list] ?? []), ...(flags?.[list] ?? [])];
+  return { allow: both("allow"), deny: both("deny"), ask: both("ask") };
 }
 
 type ByModel = ReturnType<UsageMeter["byModel"]>;

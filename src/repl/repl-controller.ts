@@ -5,6 +5,7 @@ import type { ResumedConversation } from "../agent/conversation-log/conversation
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
+import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
@@ -24,6 +25,8 @@ import { listenToPool } from "./pool-listeners.ts";
 import { attachMentions } from "./prompt-attachments.ts";
 import { RemoteCompletions } from "./remote-completion.ts";
 import { replPermissions } from "./repl-permissions.ts";
+import { modeNotice, modePrompt } from "./permission-mode-view.ts";
+import { reviewPlan } from "./plan-review.ts";
 import { ReplRecording } from "./repl-recording.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
 import { runShellCommand, ShellContext } from "./shell-command.ts";
@@ -35,7 +38,6 @@ import { ToolChangeNews } from "./tool-change-news.ts";
 import type { Style } from "./tool-call-line.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
 
-const PROMPT = "> ";
 /** What the REPL runs with (see ReplController). */
 export interface ReplOptions {
   model: string;
@@ -61,6 +63,8 @@ export interface ReplOptions {
   output?: NodeJS.WritableStream & { isTTY?: boolean };
   /** For the 2 s of `(Ctrl-C again to exit)` and the pace of servers' tool news. */
   clock?: Clock;
+  /** The mode the session starts in (--permission-mode, else settings' permissions.defaultMode); Shift+Tab cycles it. */
+  permissionMode?: PermissionMode;
 }
 
 /**
@@ -94,6 +98,8 @@ export class ReplController {
   private readonly style: Style;
   private readonly saved: ReplRecording;
   private readonly permissions: ReturnType<typeof replPermissions>;
+  /** The session's permission mode: the gate reads it, the prompt shows it, Shift+Tab and an accepted plan change it. */
+  readonly mode: PermissionModeState;
   private readonly questions: TerminalQuestions;
   private readonly form: ReturnType<typeof interactiveElicitation>;
   private readonly remote = new RemoteCompletions();
@@ -125,6 +131,7 @@ export class ReplController {
       history: loadHistory(history),
       onHistoryLine: (line) => (this.input.isTTY ? appendHistory(history, line) : undefined),
       onTypedAhead: (line) => this.turnRenderer?.notice(this.style.dim(`⎿ queued as your next prompt: ${sanitizeForTerminal(line)}`)),
+      onCycleMode: () => this.mode.cycle(),
     });
     this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown });
     this.style = this.display.style;
@@ -141,11 +148,19 @@ export class ReplController {
         this.turnRenderer?.release();
       },
     });
-    const ask = (question: string, signal?: AbortSignal) => this.reader.read(question, { signal, remember: false });
+    const ask = (question: string, signal?: AbortSignal, keys?: readonly string[]) => this.reader.read(question, { signal, remember: false, keys });
+    this.mode = new PermissionModeState(options.permissionMode);
+    // The prompt shows the mode; changed while the user types (Shift+Tab), it is drawn again with the line kept.
+    this.mode.onChange((mode) => {
+      this.reader.setPrompt(this.prompt);
+      // During a turn the prompt is not on the screen: a line between the turn's lines says it.
+      this.turnRenderer?.notice(modeNotice(mode, this.style));
+    });
     this.permissions = replPermissions({
       cwd: options.cwd,
       settings: options.settings,
       allowAll: options.allowAll,
+      mode: this.mode,
       ask,
       hold: (question) => this.questions.ask(question),
       prompt: {
@@ -154,6 +169,7 @@ export class ReplController {
         columns: this.columns,
         rows: (this.output as { rows?: number }).rows,
         style: this.style,
+        escape: this.cancelKeys(),
       },
     });
     this.form = interactiveElicitation({ ask, onCancelKey: this.cancelKeys(), print: this.print, style: this.style });
@@ -172,6 +188,8 @@ export class ReplController {
       maxMcpOutputTokens: options.maxMcpOutputTokens ?? options.settings?.settings.maxMcpOutputTokens,
       outputsFolder: () => this.saved.outputsFolder(),
       promptsBeforeServers: true,
+      mode: this.mode,
+      planReview: (plan, signal) => this.questions.ask(() => reviewPlan(plan, { ask, print: this.print, style: this.style, signal, escape: this.cancelKeys() })),
     });
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);
@@ -192,8 +210,8 @@ export class ReplController {
       for (;;) {
         for (const notice of this.notices.splice(0)) this.print(notice);
         this.resetLogLines();
-        const line = this.firstPrompt ?? (await this.reader.read(PROMPT, { complete: this.complete }));
-        if (this.firstPrompt !== undefined) this.print(`${PROMPT}${sanitizeForTerminal(this.firstPrompt)}`);
+        const line = this.firstPrompt ?? (await this.reader.read(this.prompt, { complete: this.complete }));
+        if (this.firstPrompt !== undefined) this.print(`${this.prompt}${sanitizeForTerminal(this.firstPrompt)}`);
         this.firstPrompt = undefined;
         if (line === null) break;
         if ((await this.onLine(line)) === "exit") break;
@@ -377,6 +395,11 @@ export class ReplController {
   /** Esc and Ctrl-C as keys, at a terminal only (piped input has neither). */
   private cancelKeys(): ((listener: () => void) => () => void) | undefined {
     return this.reader.isTerminal ? cancelKeys(this.input) : undefined;
+  }
+
+  /** The prompt, with the permission mode in front of it when it is not the default. */
+  private get prompt(): string {
+    return modePrompt(this.mode.mode, this.style);
   }
 
   private get turnRenderer(): TurnRenderer | undefined {

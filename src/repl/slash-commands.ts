@@ -91,8 +91,8 @@ const COMMANDS: Record<string, SlashCommand> = {
   memory: { usage: "/memory", help: "List the memory files (AGENTS.md, CLAUDE.md) in the system prompt", run: (_args, context) => (context.print(memoryText(context.runtime.memory)), "continue") },
   model: { usage: "/model [id]", help: "Show the model and the known ones; /model <id> switches from the next request", run: (args, context) => (context.print(modelCommand(args, context.runtime)), "continue") },
   permissions: {
-    usage: "/permissions [remove <rule> | trust]",
-    help: "List the permission rules and their files; remove one; trust the project's allow rules",
+    usage: "/permissions [add [user] allow|ask|deny <rule> | remove <rule> | trust]",
+    help: "List the permission rules and their files; add or remove one; trust the project's allow rules",
     run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
   },
   context: {

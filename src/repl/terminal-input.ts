@@ -16,6 +16,8 @@ export interface KeyRouting {
   typedAhead(line: string): void;
   /** The terminal's input ended. */
   ended(): void;
+  /** Shift+Tab while no read waits (a turn runs): the next permission mode. */
+  cycleMode?(): void;
 }
 
 /**
@@ -145,6 +147,10 @@ export class TerminalInput {
         return;
       case "\u0015":
         this.held = "";
+        return;
+      case "\u001b[Z":
+        // Shift+Tab acts during a turn too: the mode holds from the turn's next tool call.
+        this.routing.cycleMode?.();
         return;
       // Arrows, Tab, Ctrl-D and the rest edit nothing while nobody reads: dropped.
     }

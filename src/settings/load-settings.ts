@@ -3,6 +3,7 @@ import type { Node, ParseError } from "jsonc-parser";
 import { jsonc } from "../config/jsonc.ts";
 import * as v from "valibot";
 import { parseRule, wrapperOnlyProblem } from "../system/permission-rule-syntax.ts";
+import { parsePermissionMode } from "../system/permission-mode-name.ts";
 import { readConfigText } from "../config/config-file-text.ts";
 import { ConfigError } from "../config/config-error.ts";
 import { catCodeHome } from "../config/app-home.ts";
@@ -13,7 +14,7 @@ import { cutText } from "../system/cut-text.ts";
 
 /** Keys and rules come from a file anyone may have written: a warning shows a bounded piece. */
 const MAX_SHOWN = 80;
-import { emptySettings, PERMISSION_LISTS, SETTING_KEYS, type LoadedSettings, type RuleSource, type Settings } from "./settings.ts";
+import { emptySettings, PERMISSION_LISTS, SETTING_KEYS, type LoadedSettings, type PermissionList, type RuleSource, type Settings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -51,8 +52,11 @@ export function loadSettings(options: { cwd: string; env?: Env }): LoadedSetting
     const { permissions, env: variables, ...single } = values;
     Object.assign(settings, single);
     if (variables && scope === "user") settings.env = variables;
-    for (const rule of permissions?.deny ?? []) rules.push({ rule, list: "deny", scope, file, state: "active" });
-    for (const rule of permissions?.allow ?? []) rules.push({ rule, list: "allow", scope, file, state: "active" });
+    for (const list of ["deny", "ask", "allow"] as const) for (const rule of permissions?.[list] ?? []) rules.push({ rule, list, scope, file, state: "active" });
+    const mode = permissions?.defaultMode;
+    // A cloned project must not start the user's sessions editing files unasked; plan and default only ask more.
+    if (mode === "acceptEdits" && scope === "project") warnings.push(`${file}: "permissions.defaultMode": "acceptEdits" is ignored in a project's settings (it would let the model edit files unasked); put it in ${userFile}`);
+    else if (mode) settings.permissions.defaultMode = mode;
   }
   if (project.env) warnings.push(`${projectFile}: "env" is ignored in a project's settings (it could point cat-code elsewhere); put it in ${userFile}`);
   if (project.permissions?.allow?.length) {
@@ -140,8 +144,14 @@ function readPermissions(value: unknown, path: string, warnings: string[]): File
   }
   const permissions: FileSettings["permissions"] = {};
   for (const [key, list] of Object.entries(value)) {
+    if (key === "defaultMode") {
+      const mode = typeof list === "string" ? parsePermissionMode(list) : { ok: false as const, error: "it must be a mode's name" };
+      if (mode.ok) permissions.defaultMode = mode.mode;
+      else warnings.push(`${path}: "permissions.defaultMode": ${cutText(mode.error, 200)}; it is ignored`);
+      continue;
+    }
     if (!(PERMISSION_LISTS as readonly string[]).includes(key)) {
-      warnings.push(`${path}: "permissions.${cutText(key, MAX_SHOWN)}" is not supported and is ignored (cat-code reads "allow" and "deny")`);
+      warnings.push(`${path}: "permissions.${cutText(key, MAX_SHOWN)}" is not supported and is ignored (cat-code reads "allow", "deny", "ask" and "defaultMode")`);
       continue;
     }
     if (!Array.isArray(list)) {
@@ -160,7 +170,7 @@ function readPermissions(value: unknown, path: string, warnings: string[]): File
       if (parsed.ok) rules.push(item);
       else warnings.push(`${path}: "permissions.${key}": ${cutText(parsed.error, 300)}; that rule is ignored`);
     }
-    permissions[key as "allow" | "deny"] = rules;
+    permissions[key as PermissionList] = rules;
   }
   return permissions;
 }

@@ -1,10 +1,10 @@
 import { ConfigError } from "../config/config-error.ts";
 import { loadSettings } from "./load-settings.ts";
 import { recordProjectTrust } from "./project-trust.ts";
-import type { LoadedSettings, RuleSource } from "./settings.ts";
+import type { LoadedSettings, PermissionList, RuleSource } from "./settings.ts";
 
-/** The rule lists withRules reads (src/agent/permission-rules.ts' PermissionRules). */
-type PermissionRules = { allow: readonly string[]; deny: readonly string[] };
+/** The rule lists the permission policy reads (src/agent/permission-rules.ts' PermissionRules). */
+type PermissionRules = { allow: readonly string[]; deny: readonly string[]; ask?: readonly string[] };
 import { addPermissionRule, removePermissionRule } from "./settings-writer.ts";
 
 type Env = Record<string, string | undefined>;
@@ -41,9 +41,9 @@ export class PermissionSettings {
   }
 
   rules(): PermissionRules {
-    const { allow, deny } = this.loaded.settings.permissions;
+    const { allow, deny, ask } = this.loaded.settings.permissions;
     const extra = this.options.extra ?? { allow: [], deny: [] };
-    return { allow: [...allow, ...extra.allow, ...this.untilExit], deny: [...deny, ...extra.deny] };
+    return { allow: [...allow, ...extra.allow, ...this.untilExit], deny: [...deny, ...extra.deny], ask: [...ask, ...(extra.ask ?? [])] };
   }
 
   list(): ListedRule[] {
@@ -57,16 +57,30 @@ export class PermissionSettings {
    * user's; resolves the file written. A write that fails keeps the rule for this session and throws.
    */
   async save(rule: string, scope: "project" | "user"): Promise<string> {
-    const file = scope === "project" ? this.loaded.projectFile : this.loaded.userFile;
     try {
-      if (scope === "project") await recordProjectTrust(this.options.cwd, [rule], "trusted", this.env);
-      await addPermissionRule(file, "allow", rule, { mode: scope === "user" ? 0o600 : undefined });
+      return await this.add("allow", rule, scope);
     } catch (error) {
       this.untilExit.push(rule);
       throw error;
     }
+  }
+
+  /**
+   * Adds a rule to a list of the project's settings or the user's (`/permissions add`); resolves the
+   * file written. An allow rule the user adds to the project is trusted at once (the user made it
+   * here); deny and ask rules only ask more and need no trust. The rule's syntax is checked by the caller.
+   */
+  async add(list: PermissionList, rule: string, scope: "project" | "user"): Promise<string> {
+    const file = scope === "project" ? this.loaded.projectFile : this.loaded.userFile;
+    if (scope === "project" && list === "allow") await recordProjectTrust(this.options.cwd, [rule], "trusted", this.env);
+    await addPermissionRule(file, list, rule, { mode: scope === "user" ? 0o600 : undefined });
     this.reload();
     return file;
+  }
+
+  /** Allows rules until cat-code exits, written nowhere (the question's "yes, don't ask again this session"). */
+  allowForSession(rules: readonly string[]): void {
+    for (const rule of rules) if (!this.untilExit.includes(rule)) this.untilExit.push(rule);
   }
 
   /** Removes a rule from every settings file that has it; resolves those files (none: it was not there). */

@@ -2,7 +2,7 @@ import { ConfigError } from "../config/config-error.ts";
 import { readProperty, setProperty } from "../config/json-edit.ts";
 import { updateFile } from "../config/locked-file.ts";
 
-type List = "allow" | "deny";
+type List = "allow" | "deny" | "ask";
 
 /**
  * Adds a rule to `permissions.<list>` of a settings.json, creating the file (and its folder) when

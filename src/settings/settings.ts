@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { PermissionMode } from "../system/permission-mode-name.ts";
 
 /**
  * settings.json: the user's (`$CAT_CODE_HOME/settings.json`) and the project's
@@ -11,8 +12,11 @@ export interface Settings {
   thinking?: v.InferOutput<typeof Thinking>;
   /** Compact the conversation on its own near the context window's end (default true). */
   autoCompact?: boolean;
-  /** Permission rules in Claude Code's syntax (see src/agent/permission-rules.ts); deny wins. */
-  permissions: { allow: string[]; deny: string[] };
+  /**
+   * Permission rules in Claude Code's syntax (see src/agent/permission-rules.ts): deny wins, then ask,
+   * then allow; and the mode a session starts in (`--permission-mode` wins).
+   */
+  permissions: { allow: string[]; deny: string[]; ask: string[]; defaultMode?: PermissionMode };
   /** Environment variables for cat-code and the servers it starts; from the user's file only. */
   env: v.InferOutput<typeof Env>;
   /** Render answers as Markdown at a terminal (default true). */
@@ -44,7 +48,7 @@ export interface LoadedSettings {
 
 export interface RuleSource {
   rule: string;
-  list: "allow" | "deny";
+  list: PermissionList;
   scope: "user" | "project";
   file: string;
   /**
@@ -96,9 +100,10 @@ export const SETTING_KEYS = {
   disabledMcpServers: v.array(v.string(DISABLED_MCP_SERVERS), DISABLED_MCP_SERVERS),
 } as const;
 
-/** The keys inside "permissions". */
-export const PERMISSION_LISTS = ["allow", "deny"] as const;
+/** The rule lists inside "permissions" (besides them: "defaultMode"). */
+export const PERMISSION_LISTS = ["allow", "deny", "ask"] as const;
+export type PermissionList = (typeof PERMISSION_LISTS)[number];
 
 export function emptySettings(): Settings {
-  return { permissions: { allow: [], deny: [] }, env: {} };
+  return { permissions: { allow: [], deny: [], ask: [] }, env: {} };
 }

@@ -9,9 +9,14 @@ import { resolveInWorkspace } from "./workspace-path.ts";
  * parent, so `../../etc/x` cannot pass for inside.
  */
 export async function isInsideProject(cwd: string, path: string): Promise<boolean> {
+  return (await projectRelativePath(cwd, path)) !== undefined;
+}
+
+/** Where `path` really is inside the project (symlinks resolved), relative to it; undefined outside it. */
+export async function projectRelativePath(cwd: string, path: string): Promise<string | undefined> {
   const [root, target] = await Promise.all([realPathOrNearest(cwd), realPathOrNearest(resolveInWorkspace(cwd, path))]);
   const rel = relative(root, target);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel)) ? rel : undefined;
 }
 
 async function realPathOrNearest(path: string): Promise<string> {

@@ -21,9 +21,9 @@ function startRepl(servers: Record<string, unknown>, eventDelayMs = 0): PtyTermi
   return repl.pty({ servers });
 }
 
-/** Waits until the last line of the screen starts with `question`, then types the answer. */
+/** Waits until the last line of the screen (or the last two, for a question wrapped at 120 columns) starts with `question`, then types the answer. */
 async function answer(pty: PtyTerminal, question: string, typed: string): Promise<void> {
-  await pty.waitFor((screen) => screen.trimEnd().split("\n").at(-1)!.startsWith(question), question);
+  await pty.waitFor((screen) => [1, 2].some((rows) => screen.trimEnd().split("\n").slice(-rows).join("").startsWith(question)), question);
   pty.type(typed);
 }
 
@@ -69,7 +69,7 @@ test("a line typed while the model streams does not answer the permission questi
   const screen = await terminal.waitForText("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects");
   expect(screen).toContain("(1 line(s) typed before this question were dropped: answer it below)");
   // Still waiting for an answer: the typed-ahead y did not allow the call.
-  expect(screen.trimEnd().split("\n").at(-1)).toBe("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects");
+  expect(screen.trimEnd().split("\n").slice(-2).join("")).toBe("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes for this session");
   terminal.type("n");
   await terminal.waitForText("What should cat-code do instead?");
   terminal.type("never mind");

@@ -126,7 +126,7 @@ test("Ctrl-D at a permission question answers no and returns to the prompt; at a
   terminal.send("C-d");
   await terminal.waitForText("What should cat-code do instead?");
   // The answer's line is ended: what follows does not run on after the question.
-  expect(terminal.screen()).toMatch(/in all projects\s*\n⏺ bash/);
+  expect(terminal.screen()).toMatch(/yes for this session\s*\n⏺ bash/);
   await terminal.waitFor((screen) => lastLine(screen) === ">", "the prompt again");
   expect(standIn!.requests).toHaveLength(1);
   terminal.send("C-d");

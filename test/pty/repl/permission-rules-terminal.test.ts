@@ -31,23 +31,23 @@ test("a saves the command's prefix to the project's settings (comments kept), th
   const settingsFile = join(project, ".cat-code", "settings.json");
   writeFileSync(settingsFile, '{\n  // chosen by hand\n  "markdown": true,\n}\n');
   terminal = startRepl(project, home, [
-    reply(toolUse("bash", { command: "echo one" })),
+    reply(toolUse("bash", { command: "printf 'one\\n'" })),
     said("first"),
-    reply(toolUse("bash", { command: "echo one two" })),
+    reply(toolUse("bash", { command: "printf 'one two\\n'" })),
     said("second"),
-    reply(toolUse("bash", { command: "echo one three" })),
+    reply(toolUse("bash", { command: "printf 'one three\\n'" })),
     said("third"),
   ]);
   await atPrompt(terminal);
   terminal.type("run it");
-  await terminal.waitForText("Allow bash? [y]es / [n]o / [a]lways for 'echo:*' in this project / [A] in all projects");
+  await terminal.waitForText("Allow bash? [y]es / [n]o / [a]lways for 'printf:*' in this project / [A] in all projects");
   terminal.type("a");
-  await terminal.waitForText(`Saved Bash(echo:*) to ${settingsFile}`);
+  await terminal.waitForText(`Saved Bash(printf:*) to ${settingsFile}`);
   await terminal.waitForText("first: one");
   const saved = readFileSync(settingsFile, "utf8");
   expect(saved).toContain("// chosen by hand");
   expect(saved).toContain('"markdown": true');
-  expect(saved).toContain('"Bash(echo:*)"');
+  expect(saved).toContain('"Bash(printf:*)"');
 
   terminal.type("again");
   let screen = await terminal.waitForText("second: one two");
@@ -55,10 +55,10 @@ test("a saves the command's prefix to the project's settings (comments kept), th
 
   terminal.type("/permissions");
   screen = await terminal.waitForText("/permissions remove <rule> removes one.");
-  expect(screen).toMatch(new RegExp(`allow  Bash\\(echo:\\*\\)  ${settingsFile.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
-  terminal.type("/permissions remove Bash(echo:*)");
-  await terminal.waitForText(`Removed Bash(echo:*) from ${settingsFile}`);
-  expect(readFileSync(settingsFile, "utf8")).not.toContain("Bash(echo:*)");
+  expect(screen).toMatch(new RegExp(`allow  Bash\\(printf:\\*\\)  ${settingsFile.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  terminal.type("/permissions remove Bash(printf:*)");
+  await terminal.waitForText(`Removed Bash(printf:*) from ${settingsFile}`);
+  expect(readFileSync(settingsFile, "utf8")).not.toContain("Bash(printf:*)");
   expect(readFileSync(settingsFile, "utf8")).toContain("// chosen by hand");
 
   // Removed: the next such call is asked about again.

@@ -4,6 +4,7 @@ import { permissionView } from "../../../src/repl/permission-view.ts";
 import { plainStyle } from "../../../src/repl/tool-call-line.ts";
 import { visibleLine } from "../../../src/repl/visible-text.ts";
 import type { Tool } from "../../../src/agent/tool.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 
 describe("visibleLine", () => {
   test("long blank runs, control characters, escape sequences and bidi overrides become visible marks", () => {
@@ -35,9 +36,11 @@ describe("permissionView", () => {
     ]);
   });
 
-  test("a bash command comes first, every line of it", () => {
-    const lines = permissionView("bash", { kind: "command", command: "set -e\nmake\nmake install", rest: { description: "build" } }, 80, plainStyle);
-    expect(lines).toEqual(["bash wants to run this command:", "  set -e", "  make", "  make install", "  with", "  {", '    "description": "build"', "  }"]);
+  test("a bash command comes first, every line of it, its description under it as text (not JSON)", () => {
+    const lines = permissionView("bash", { kind: "command", command: "set -e\nmake\nmake install", rest: { description: "Build and install" } }, 80, plainStyle);
+    expect(lines).toEqual(["bash wants to run this command:", "  set -e", "  make", "  make install", "  ⎿ Build and install"]);
+    const timed = permissionView("bash", { kind: "command", command: "make", rest: { description: "Build\u001b[2J", timeout_ms: 5 } }, 80, plainStyle);
+    expect(timed).toEqual(["bash wants to run this command:", "  make", "  ⎿ Build⟨ESC⟩[2J", "  with", "  {", '    "timeout_ms": 5', "  }"]);
   });
 });
 
@@ -50,7 +53,7 @@ describe("the permission gate", () => {
     const gate = interactivePermissions(async (question) => (questions.push(question), "y"), { print: (line) => printed.push(line) });
     expect(await gate({ tool, input: { path: "x" } })).toBe("allow");
     expect(printed).toEqual(["mcp__fs__write wants to run with these arguments:", "  {", '    "path": "x"', "  }"]);
-    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects "]);
+    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes for this session "]);
   });
 
   test("a long call is paged, and yes is not taken until the last page was shown", async () => {
@@ -65,7 +68,7 @@ describe("the permission gate", () => {
     expect(await gate({ tool, input })).toBe("allow");
     expect(printed.filter((line) => line.includes('"item ')).length).toBe(MAX_UNPAGED_LINES + 50);
     expect(printed.filter((line) => line.includes("more lines to see before you can allow it"))).toHaveLength(2);
-    expect(questions.at(-1)).toBe("Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects ");
+    expect(questions.at(-1)).toBe("Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes for this session ");
     // A header, the braces and brackets, then one line per item.
     expect(questions[0]).toBe(`-- 50 of ${MAX_UNPAGED_LINES + 55} lines; [Enter] more / [n]o `);
   });
@@ -80,7 +83,7 @@ describe("the permission gate", () => {
     expect(await gate({ tool: read, input: { server: "docs", uri } })).toBe("allow");
     // Wrapped at the width, never cut.
     expect(printed.map((line) => line.trim()).join("")).toContain(`"server": "docs","uri": "${uri}"`);
-    expect(questions).toEqual(["Allow read_mcp_resource? [y]es / [n]o / [a]lways for reads from 'docs' in this project / [A] in all projects "]);
+    expect(questions).toEqual(["Allow read_mcp_resource? [y]es / [n]o / [a]lways for reads from 'docs' in this project / [A] in all projects / [s] yes for this session "]);
     // Remembered for this session: the next read from docs runs unasked, one from another server asks.
     expect(await gate({ tool: read, input: { server: "docs", uri: "docs://y" } })).toBe("allow");
     expect(await gate({ tool: read, input: { server: "other", uri: "o://y" } })).toBe("stop");
@@ -94,10 +97,10 @@ describe("the permission gate", () => {
     const gate = interactivePermissions(async (question) => (questions.push(question), "y"), { print: (line) => printed.push(line) });
     for (const command of ["timeout 60 npm test", 'timeout 5 bash -c "rm -rf x"', "sudo ls", "nice -n 5 python3 -c 'x'"]) await gate({ tool: bash, input: { command } });
     expect(questions).toEqual([
-      "Allow bash? [y]es / [n]o / [a]lways for 'npm test:*' in this project / [A] in all projects ",
-      "Allow bash? [y]es / [n]o ",
-      "Allow bash? [y]es / [n]o ",
-      "Allow bash? [y]es / [n]o ",
+      "Allow bash? [y]es / [n]o / [a]lways for 'npm test:*' in this project / [A] in all projects / [s] yes for this session ",
+      "Allow bash? [y]es / [n]o / [s] yes for this session ",
+      "Allow bash? [y]es / [n]o / [s] yes for this session ",
+      "Allow bash? [y]es / [n]o / [s] yes for this session ",
     ]);
     expect(questions.join("")).not.toContain("timeout");
   });
@@ -107,5 +110,59 @@ describe("the permission gate", () => {
     const print = () => {};
     expect(await interactivePermissions(async () => "n", { print })({ tool, input })).toBe("stop");
     expect(await interactivePermissions(async () => null, { print })({ tool, input })).toBe("stop");
+  });
+});
+
+describe("answers: single keys, this session, one rule per part, Esc", () => {
+  const bash = { name: "bash", isReadOnly: false } as Tool;
+
+  test("the keys that answer at once are offered to the reader; without a rule, no a/A", async () => {
+    const offered: (readonly string[] | undefined)[] = [];
+    const gate = interactivePermissions(async (_question, _signal, keys) => (offered.push(keys), "y"), { print: () => {} });
+    await gate({ tool: bash, input: { command: "npm test" } });
+    await gate({ tool: bash, input: { command: "echo $(date) > x" } });
+    expect(offered).toEqual([["y", "n", "a", "A", "s"], ["y", "n", "s"]]);
+  });
+
+  test("s: yes, and the same rule is allowed until exit, through the session's rules; a call no rule covers is remembered exactly", async () => {
+    const session: string[] = [];
+    const printed: string[] = [];
+    const questions: string[] = [];
+    const gate = interactivePermissions(async (question) => (questions.push(question), "s"), { print: (line) => printed.push(line), allowForSession: (rules) => session.push(...rules) });
+    expect(await gate({ tool: bash, input: { command: "npm test -- a" } })).toBe("allow");
+    expect(session).toEqual(["Bash(npm test:*)"]);
+    expect(printed.at(-1)).toBe("Allowed until cat-code exits: Bash(npm test:*)");
+    // Without a saver of its own, the gate keeps them: the next matching call is not asked.
+    const own = interactivePermissions(async (question) => (questions.push(question), "s"), { print: () => {} });
+    await own({ tool: bash, input: { command: "npm test" } });
+    await own({ tool: bash, input: { command: "echo $(date) > x" } });
+    const asked = questions.length;
+    expect(await own({ tool: bash, input: { command: "npm test -- --watch" } })).toBe("allow");
+    expect(await own({ tool: bash, input: { command: "echo $(date) > x" } })).toBe("allow");
+    expect(questions).toHaveLength(asked);
+  });
+
+  test("a compound command: 'always' offers one rule per part that is not read-only, and saves each", async () => {
+    const saved: string[] = [];
+    const questions: string[] = [];
+    const gate = interactivePermissions(async (question) => (questions.push(question), "a"), {
+      print: () => {},
+      cwd: process.cwd(),
+      saveRule: async (rule) => (saved.push(rule), "settings.json"),
+    });
+    expect(await gate({ tool: bash, input: { command: "ls && npm test && git push origin main | cat" } })).toBe("allow");
+    expect(questions[0]).toContain("[a]lways for 'npm test:*', 'git push:*' in this project");
+    expect(saved).toEqual(["Bash(npm test:*)", "Bash(git push:*)"]);
+  });
+
+  test("Esc while the question is open answers no: the turn stops", async () => {
+    let press: (() => void) | undefined;
+    const gate = interactivePermissions(
+      (_question, signal) => new Promise((resolve) => signal?.addEventListener("abort", () => resolve(null))),
+      { print: () => {}, escape: (listener) => ((press = listener), () => (press = undefined)) },
+    );
+    const decision = gate({ tool: bash, input: { command: "rm x" } });
+    (await waitFor(() => press, "the question to listen for Esc"))();
+    expect(await decision).toBe("stop");
   });
 });

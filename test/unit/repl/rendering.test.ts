@@ -62,7 +62,7 @@ describe("the permission prompt", () => {
     expect(await gate({ tool, input: { path: "x" } })).toBe("allow");
     expect(await gate({ tool, input: { path: "y" } })).toBe("allow");
     expect(printed).toEqual(["mcp__fs__write wants to run with these arguments:", "  {", '    "path": "x"', "  }"]);
-    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects ", "Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects "]);
+    expect(questions).toEqual(["Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes for this session ", "Allow mcp__fs__write? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes for this session "]);
   });
 
   test("no, end of input and yes", async () => {

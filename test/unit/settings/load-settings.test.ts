@@ -28,7 +28,7 @@ const writeProject = (text: string) => {
 describe("loadSettings", () => {
   test("no files: the defaults and no warning", () => {
     const loaded = loadSettings({ cwd, env });
-    expect(loaded.settings).toEqual({ permissions: { allow: [], deny: [] }, env: {} });
+    expect(loaded.settings).toEqual({ permissions: { allow: [], deny: [], ask: [] }, env: {} });
     expect(loaded.warnings).toEqual([]);
     expect(loaded.userFile).toBe(join(home, "settings.json"));
     expect(loaded.projectFile).toBe(join(cwd, ".cat-code", "settings.json"));
@@ -52,7 +52,7 @@ describe("loadSettings", () => {
       autoCompact: false,
       markdown: false,
       env: { FOO: "bar" },
-      permissions: { allow: ["Bash(npm test:*)"], deny: ["Read(.env)"] },
+      permissions: { allow: ["Bash(npm test:*)"], deny: ["Read(.env)"], ask: [] },
     });
   });
 
@@ -85,7 +85,7 @@ describe("loadSettings", () => {
       `${file}: "autoCompact" must be true or false; it is ignored`,
       `${file}: "env" must be an object of string values, e.g. {"NAME": "value"}; it is ignored`,
     ]);
-    expect(loaded.settings).toEqual({ markdown: true, permissions: { allow: [], deny: [] }, env: {} });
+    expect(loaded.settings).toEqual({ markdown: true, permissions: { allow: [], deny: [], ask: [] }, env: {} });
   });
 
   test("every way a value can be wrong gives its key's one message (the schema's), never valibot's own words", () => {
@@ -118,13 +118,13 @@ describe("loadSettings", () => {
   });
 
   test("unknown keys: a warning each; a bad rule: a warning naming it, the other rules kept", () => {
-    writeUser(JSON.stringify({ modle: "x", hooks: {}, permissions: { allow: ["Bsh(ls)", "Bash(ls:*)", 7], ask: [] } }));
+    writeUser(JSON.stringify({ modle: "x", hooks: {}, permissions: { allow: ["Bsh(ls)", "Bash(ls:*)", 7], additionalDirectories: [] } }));
     const loaded = loadSettings({ cwd, env });
     expect(loaded.warnings.join("\n")).toContain('unknown setting "modle" is ignored');
     expect(loaded.warnings.join("\n")).toContain('unknown setting "hooks" is ignored');
     expect(loaded.warnings.join("\n")).toContain(`"permissions.allow": "Bsh(ls)": unknown tool 'Bsh'`);
     expect(loaded.warnings.join("\n")).toContain('"permissions.allow" holds a number, not a rule');
-    expect(loaded.warnings.join("\n")).toContain('"permissions.ask" is not supported');
+    expect(loaded.warnings.join("\n")).toContain('"permissions.additionalDirectories" is not supported');
     expect(loaded.warnings).toHaveLength(5);
     expect(loaded.settings.permissions.allow).toEqual(["Bash(ls:*)"]);
   });
@@ -182,7 +182,7 @@ describe("a hostile project file", () => {
   test("its deny rules hold; its allow rules wait until trusted, then hold (per rule, as written)", async () => {
     writeProject(JSON.stringify({ permissions: { allow: ["Bash(npm test:*)", "Bash"], deny: ["Bash(rm:*)"] } }));
     let loaded = loadSettings({ cwd, env });
-    expect(loaded.settings.permissions).toEqual({ allow: [], deny: ["Bash(rm:*)"] });
+    expect(loaded.settings.permissions).toEqual({ allow: [], deny: ["Bash(rm:*)"], ask: [] });
     expect(loaded.untrustedAllow).toEqual(["Bash(npm test:*)", "Bash"]);
 
     await recordProjectTrust(cwd, ["Bash(npm test:*)"], "trusted", env);

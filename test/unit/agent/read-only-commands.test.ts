@@ -1,0 +1,182 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readOnlyCommand } from "../../../src/agent/read-only-commands.ts";
+
+const project = mkdtempSync(join(tmpdir(), "read-only-"));
+const outside = mkdtempSync(join(tmpdir(), "read-only-outside-"));
+mkdirSync(join(project, "src"));
+writeFileSync(join(project, "src", "a.ts"), "a");
+writeFileSync(join(outside, "secret"), "s");
+symlinkSync(outside, join(project, "src", "link"));
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+const readOnly = async (command: string) => (await readOnlyCommand(command, project)).readOnly;
+
+describe("read-only commands run without asking", () => {
+  const allowed = [
+    "ls",
+    "ls -la src",
+    "pwd",
+    "echo hello world",
+    "seq 1 10",
+    "cat src/a.ts",
+    "head -n 5 src/a.ts",
+    "tail -20 src/a.ts",
+    "wc -l src/*.ts",
+    "grep -rn TODO src",
+    "rg -n 'foo|bar' src",
+    "find . -name '*.ts' -type f",
+    "git status",
+    "git status --short",
+    "git log --oneline -5",
+    "git --no-pager log -p -- src",
+    "git diff HEAD~3",
+    "git show HEAD:src/a.ts",
+    "git branch",
+    "git branch -a -v",
+    "git branch --list 'feat*'",
+    "cat src/*.ts",
+    "git rev-parse --show-toplevel",
+    "ls src && cat src/a.ts",
+    "cat src/a.ts | grep a | wc -l",
+    "ls; pwd",
+    "ls || echo none",
+    "ls src 2>/dev/null",
+    "grep x src/a.ts 2>&1",
+    "sort src/a.ts | uniq -c",
+    "ls\npwd",
+  ];
+  for (const command of allowed) test(JSON.stringify(command), async () => expect(await readOnly(command)).toBe(true));
+});
+
+describe("anything that could write, run another program or read outside the project asks", () => {
+  const asked = [
+    // find's actions
+    "find . -exec rm {} ;",
+    "find . -name x -execdir sh -c id \\;",
+    "find . -ok rm {} \\;",
+    "find . -delete",
+    "find . -fprint out.txt",
+    "find . -fprintf out.txt %p",
+    "find . -fls out.txt",
+    // git's options that run programs or move it elsewhere
+    "git -c core.pager=touch\\ PWNED log",
+    "git -c core.pager='sh -c id' log",
+    "git --exec-path=/tmp log",
+    "git -C /etc log",
+    "git --git-dir=/tmp/x status",
+    "git --paginate log",
+    "git diff --output=PWNED",
+    "git log --output PWNED",
+    "git diff --ext-diff",
+    "GIT_PAGER=touch\\ x git log",
+    "GIT_EXTERNAL_DIFF=./x git diff",
+    "git branch new-branch",
+    "git branch -D main",
+    "git branch -m old new",
+    "git branch --set-upstream-to=origin/main",
+    "git commit -m x",
+    "git push",
+    "git checkout .",
+    "git",
+    // redirections
+    "echo hi > out.txt",
+    "echo hi >> out.txt",
+    "ls &> out.txt",
+    "ls 2> errors.txt",
+    "ls >| out.txt",
+    "cat < /etc/passwd",
+    "cat <<EOF\nhi\nEOF",
+    // substitutions, expansions the text does not show
+    "echo $(rm -rf x)",
+    "echo `rm -rf x`",
+    "cat <(rm x)",
+    "ls \"$(touch x)\"",
+    "$CMD",
+    "$(echo rm) x",
+    "cat $HOME/.ssh/id_rsa",
+    "cat ~/.ssh/id_rsa",
+    "cat {/etc/passwd,src/a.ts}",
+    // a glob where a file named like an option would act (`--pre=./x`, `-delete`)
+    "rg foo *",
+    "find *",
+    "sort *",
+    "grep -n x src/*",
+    "rg --hostname-bin=./x foo",
+    "(ls)",
+    "{ ls; }",
+    // compound commands with one writer
+    "ls;rm -rf x",
+    "ls && rm -rf x",
+    "ls || rm -rf x",
+    "ls | sh",
+    "ls\nrm -rf x",
+    "ls & rm x",
+    "cat src/a.ts | tee copy.ts",
+    // writers and program runners
+    "sort -o out.txt src/a.ts",
+    "sort -uo out.txt src/a.ts",
+    "sort --output=out.txt src/a.ts",
+    "sort --compress-program=sh src/a.ts",
+    "uniq src/a.ts out.txt",
+    "sed -i s/a/b/ src/a.ts",
+    "sed -n p src/a.ts",
+    "awk '{print}' src/a.ts",
+    "tee out.txt",
+    "less src/a.ts",
+    "more src/a.ts",
+    "vi src/a.ts",
+    "rg --pre ./x foo",
+    "rg --pre=./x foo",
+    "tree -o out.txt",
+    "date -s 2020-01-01",
+    "touch x",
+    "rm x",
+    "mkdir x",
+    "cp a b",
+    // prefixes that run what follows
+    "eval ls",
+    "env ls",
+    "env PATH=. ls",
+    "xargs cat",
+    "ls | xargs rm",
+    "sudo ls",
+    "timeout 5 ls",
+    "exec ls",
+    "command ls",
+    "bash -c ls",
+    "sh -c 'ls'",
+    "PATH=. ls",
+    // a command named by its path may be the project's own
+    "./ls",
+    "/bin/ls /etc",
+    "src/ls",
+    // paths outside the project, also through a symlink
+    "cat /etc/passwd",
+    "ls ..",
+    "ls ../",
+    "cat ../../etc/passwd",
+    "grep -r root /etc",
+    "find / -name passwd",
+    "cat src/link/secret",
+    "ls src/link",
+    "grep -f/etc/passwd src/a.ts",
+    "grep --file=/etc/passwd src/a.ts",
+    "head -c 10 -- /etc/passwd",
+    // unreadable
+    "echo 'unterminated",
+    "",
+  ];
+  for (const command of asked) test(JSON.stringify(command), async () => expect(await readOnly(command)).toBe(false));
+});
+
+test("the verdict says why a command is asked about", async () => {
+  expect(await readOnlyCommand("find . -delete", project)).toEqual({ readOnly: false, why: "find -delete writes or runs a command" });
+  expect(await readOnlyCommand("cat /etc/passwd", project)).toEqual({ readOnly: false, why: "/etc/passwd is outside the project", outside: true });
+  expect(await readOnlyCommand("ls; rm x", project)).toEqual({ readOnly: false, why: "rm is not on the read-only list" });
+});
