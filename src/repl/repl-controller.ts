@@ -199,6 +199,7 @@ export class ReplController {
       this.detachFromPool();
       this.reader.close();
       this.saved.close();
+      this.sayHowToResume();
       await this.runtime.close();
     }
     return 0;
@@ -236,6 +237,7 @@ export class ReplController {
       completions: this.remote,
       permissions: this.permissions.settings,
       columns: this.reader.isTerminal ? this.columns : undefined,
+      sessions: this.options.home === undefined ? undefined : { home: this.options.home, cwd: this.options.cwd, recording: this.saved },
     });
   }
 
@@ -353,6 +355,12 @@ export class ReplController {
     });
     this.resetLogLines = listening.resetLogLines;
     this.detachFromPool = listening.detach;
+  }
+
+  /** Leaving a terminal session that has a conversation: the line that brings it back, as Claude Code prints it. */
+  private sayHowToResume(): void {
+    const id = this.saved.id;
+    if (this.reader.isTerminal && id && this.saved.hasConversation) this.print(this.style.dim(`Resume this session with: cat-code --resume ${id}`));
   }
 
   /** Work a slash command or `!` waits for (a sign-in): Ctrl-C cancels it as it would a turn, and so does Esc. */

@@ -18,6 +18,8 @@ import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
 import { runCompact } from "./compact-command.ts";
 import { costText } from "./cost-command.ts";
 import { permissionsCommand } from "./permissions-command.ts";
+import type { ReplRecording } from "./repl-recording.ts";
+import { resumeCommand } from "./resume-command.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
@@ -38,6 +40,8 @@ export interface SlashContext {
   permissions?: PermissionSettings;
   /** The terminal's width, to wrap long lists between words; absent when not a terminal. */
   columns?: number;
+  /** Where sessions are saved, for /clear and /resume; absent when nothing is saved. */
+  sessions?: { home: string; cwd: string; recording: ReplRecording };
 }
 
 interface SlashCommand {
@@ -75,9 +79,10 @@ const COMMANDS: Record<string, SlashCommand> = {
   tools: { usage: "/tools", help: "List every tool the model can use, built-in and MCP", run: (_args, context) => (context.print(toolsText(context.runtime, context.columns)), "continue") },
   clear: {
     usage: "/clear",
-    help: "Start a new conversation (tools and servers stay)",
+    help: "Start a new conversation in a new session (the one before stays resumable; tools and servers stay)",
     run: (_args, context) => {
-      context.runtime.clearConversation();
+      if (context.sessions) context.sessions.recording.startNew();
+      else context.runtime.clearConversation();
       context.print("Started a new conversation.");
       return "continue";
     },
@@ -91,6 +96,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "List the permission rules and their files; remove one; trust the project's allow rules",
     run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
   },
+  resume: { usage: "/resume", help: "Pick one of this folder's sessions and go on with it (as cat-code --resume)", run: async (_args, context): Promise<SlashOutcome> => (await resumeCommand(context), "continue") },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" };

@@ -1,0 +1,53 @@
+import { expect, test } from "bun:test";
+import { reply, text } from "../../../fixtures/anthropic/messages-stand-in.ts";
+import { replUnderTest } from "../../helpers/repl-under-test.ts";
+
+/** Sessions inside the REPL: /clear starts a new one, /resume goes back, leaving says how to come back. */
+const repl = replUnderTest();
+
+test("/clear starts a new session; /resume lists the one before (titled by its own first prompt) and goes on with it", async () => {
+  const home = repl.tempDir("cat-code-sessions-home-");
+  const standIn = repl.startStandIn([reply(text("About apples.")), reply(text("About pears.")), reply(text("Apples again."))]);
+  const terminal = repl.pty({ home });
+  await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "the prompt");
+  terminal.type("tell me about apples");
+  await terminal.waitForText("About apples.");
+  terminal.type("/clear");
+  await terminal.waitForText("Started a new conversation.");
+  terminal.type("tell me about pears");
+  await terminal.waitForText("About pears.");
+  // The second prompt went alone: /clear emptied the conversation.
+  expect(standIn.requests[1]!.body.messages).toHaveLength(1);
+
+  terminal.type("/resume");
+  let screen = await terminal.waitForText("Resume which? [1-1, Enter: 1, q: none]");
+  // The session being used is not offered; the one before /clear is, under its own first prompt.
+  expect(screen).toMatch(/^ {2}1 {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}2 msg {2}tell me about apples$/m);
+  terminal.type("1");
+  screen = await terminal.waitForText("⏺ About apples.");
+  expect(screen).toMatch(/Resumed session [0-9a-f-]{36} \(2 messages\)\n> tell me about apples\n⏺ About apples\./);
+  terminal.type("and more?");
+  await terminal.waitForText("Apples again.");
+  const sent = standIn.requests[2]!.body.messages;
+  expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+  expect(JSON.stringify(sent[0])).toContain("tell me about apples");
+
+  // Leaving: the resumed session's id, which now holds pears' session as another one to resume.
+  terminal.send("C-c");
+  await terminal.waitForText("(Ctrl-C again to exit)");
+  terminal.send("C-c");
+  screen = await terminal.waitForText("[exit 0]");
+  const id = /Resumed session ([0-9a-f-]{36})/.exec(screen)![1];
+  expect(screen).toContain(`Resume this session with: cat-code --resume ${id}`);
+});
+
+test("a session with nothing said leaves without a resume line; /resume with no other session says so", async () => {
+  repl.startStandIn([]);
+  const terminal = repl.pty();
+  await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "the prompt");
+  terminal.type("/resume");
+  await terminal.waitForText("No other session in this folder to resume");
+  terminal.send("C-d");
+  const screen = await terminal.waitForText("[exit 0]");
+  expect(screen).not.toContain("--resume");
+});
