@@ -1,7 +1,7 @@
 import type { EditAction } from "./line-buffer.ts";
 
 /** What a key asks of the line editor: an edit of the line, or one of the editor's own commands. */
-export type EditorCommand = EditAction | "older" | "newer" | "complete" | "enter" | "ctrl-d" | "clear-screen" | "suspend";
+export type EditorCommand = EditAction | "older" | "newer" | "complete" | "enter" | "ctrl-d" | "clear-screen" | "suspend" | "search-history";
 
 /**
  * The keys the prompt's editor knows, by the bytes a terminal sends for them (xterm and its
@@ -59,6 +59,7 @@ const BINDINGS: Record<string, EditorCommand> = {
   "\u001f": "undo",
   "\u001e": "redo",
   "\u0014": "transpose",
+  "\u0012": "search-history",
 };
 
 /** The command for one key (KeyParser's `key` token); undefined for a key the editor ignores. */

@@ -1,4 +1,5 @@
-import { commonPrefix } from "./completion.ts";
+import { candidateColumns, commonPrefix } from "./completion.ts";
+import { HistorySearch, type SearchView } from "./history-search.ts";
 import { commandFor } from "./key-bindings.ts";
 import { LineBuffer } from "./line-buffer.ts";
 import type { LineHistory } from "./line-history.ts";
@@ -21,6 +22,9 @@ export interface EditorEvents {
   /** Ctrl-Z: the terminal goes back to the shell until `fg`. */
   suspend(): void;
 }
+
+/** Keys that leave Ctrl-R's search with the line as it was: Esc (once or twice), Ctrl-G (readline's abort). */
+const LEAVE_SEARCH = new Set(["\u001b", "\u001b\u001b", "\u0007"]);
 
 /** Terminal columns: a tab stop is 8 (as readline counted), a wide character 2. */
 const TAB_SIZE = 8;
@@ -46,6 +50,8 @@ export class LineEditor {
   private generation = 0;
   /** A line is being edited (between start and stop): only then is the prompt on the screen to redraw. */
   private editing = false;
+  /** Ctrl-R's search while it runs: it is drawn in place of the prompt and the line. */
+  private search: HistorySearch | undefined;
   private readonly onResize = () => this.editing && this.render();
 
   constructor(
@@ -69,6 +75,7 @@ export class LineEditor {
     this.prompt = prompt;
     this.complete = complete;
     this.previousWasTab = false;
+    this.search = undefined;
     this.history.restart();
     this.buffer.reset(text);
     this.cursorRow = 0;
@@ -86,6 +93,7 @@ export class LineEditor {
       this.waiting.push(token);
       return;
     }
+    if (this.search) return this.searchKey(token);
     const wasTab = this.previousWasTab;
     this.previousWasTab = token.kind === "key" && token.sequence === "\t";
     switch (token.kind) {
@@ -108,8 +116,16 @@ export class LineEditor {
     this.generation++;
     this.waiting = undefined;
     this.previousWasTab = false;
+    this.search = undefined;
     this.buffer.reset();
     if (this.editing) this.render();
+  }
+
+  /** Ctrl-C during Ctrl-R's search: the search ends, the line as it was before it; false when no search ran. */
+  cancelSearch(): boolean {
+    if (!this.search) return false;
+    this.endSearch(false);
+    return true;
   }
 
   /** Prints `text` above the prompt, which is drawn again below it with what was typed. */
@@ -158,9 +174,48 @@ export class LineEditor {
         return this.redraw();
       case "suspend":
         return this.events.suspend();
+      case "search-history":
+        this.search = new HistorySearch(this.history, { text: this.buffer.text, cursor: this.buffer.cursor });
+        return this.render();
       default:
         return this.edit(command);
     }
+  }
+
+  /**
+   * A key during Ctrl-R's search: text and Backspace change what is searched for, Ctrl-R goes older,
+   * Esc or Ctrl-G leaves the line as it was, Enter takes the line found; any other key takes it and
+   * then acts on it (an arrow, Ctrl-A), as in readline.
+   */
+  private searchKey(token: KeyToken): void {
+    const search = this.search as HistorySearch;
+    if (token.kind === "text" || token.kind === "paste") {
+      search.type(token.text);
+      return this.render();
+    }
+    const sequence = token.kind === "key" ? token.sequence : "";
+    const command = commandFor(sequence);
+    if (command === "search-history") search.older();
+    else if (command === "backspace") search.backspace();
+    else if (LEAVE_SEARCH.has(sequence)) return this.endSearch(false);
+    else {
+      this.endSearch(true);
+      if (command !== "enter") this.key(token);
+      return;
+    }
+    this.render();
+  }
+
+  private endSearch(accept: boolean): void {
+    const found = this.search?.match;
+    this.search = undefined;
+    if (accept && found !== undefined) this.buffer.set(found);
+    this.render();
+  }
+
+  /** What is drawn: the prompt and the line, or the search in their place. */
+  private view(): SearchView {
+    return this.search ? this.search.view() : { prompt: this.prompt, text: this.buffer.text, cursor: this.buffer.cursor };
   }
 
   private edit(action: Parameters<LineBuffer["apply"]>[0]): void {
@@ -225,9 +280,10 @@ export class LineEditor {
 
   /** Clears what was drawn and draws the prompt and the line, the cursor where it is in the line. */
   private render(): void {
-    const shown = this.prompt + this.buffer.text;
+    const view = this.view();
+    const shown = view.prompt + view.text;
     const end = this.position(shown);
-    const cursor = this.position(this.prompt + this.buffer.text.slice(0, this.buffer.cursor));
+    const cursor = this.position(view.prompt + view.text.slice(0, view.cursor));
     let out = `${this.toFirstRow()}\u001b[1G\u001b[J${shown}`;
     // At the last column the terminal waits to wrap: a blank makes it take the new row now.
     if (end.cols === 0 && end.rows > 0) out += " ";
@@ -245,7 +301,8 @@ export class LineEditor {
 
   /** From the cursor to the line's last row. */
   private toEndRow(): string {
-    const rows = this.position(this.prompt + this.buffer.text).rows - this.cursorRow;
+    const view = this.view();
+    const rows = this.position(view.prompt + view.text).rows - this.cursorRow;
     return rows > 0 ? `\u001b[${rows}B` : "";
   }
 
@@ -267,17 +324,4 @@ export class LineEditor {
     const cols = offset % columns;
     return { rows: (offset - cols) / columns, cols };
   }
-}
-
-/** The candidates in columns across the terminal, as readline listed them. */
-function candidateColumns(candidates: string[], columns: number | undefined): string {
-  const widths = candidates.map((candidate) => Bun.stringWidth(candidate));
-  const width = Math.max(...widths) + 2;
-  const perRow = (columns && Math.floor(columns / width)) || 1;
-  const rows: string[] = [];
-  for (let i = 0; i < candidates.length; i += perRow) {
-    const row = candidates.slice(i, i + perRow);
-    rows.push(row.map((candidate, j) => (j < row.length - 1 ? candidate + " ".repeat(width - (widths[i + j] as number)) : candidate)).join(""));
-  }
-  return `${rows.join("\r\n")}\r\n`;
 }

@@ -82,7 +82,8 @@ export class LineReader {
       this.keys = new TerminalInput(input, output, {
         reading: () => this.waiter !== undefined,
         edit: (token) => this.editor?.key(token),
-        interrupt: () => this.interruptHandler?.(),
+        // Ctrl-C during Ctrl-R's search leaves the search, as Esc does; otherwise it is the REPL's.
+        interrupt: () => (this.waiter && this.editor?.cancelSearch()) || this.interruptHandler?.(),
         typedAhead: (line) => this.typedAhead(line),
         ended: () => this.end(),
       });

@@ -18,8 +18,7 @@ import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
 import { runCompact } from "./compact-command.ts";
 import { costText } from "./cost-command.ts";
 import { permissionsCommand } from "./permissions-command.ts";
-import type { ReplRecording } from "./repl-recording.ts";
-import { resumeCommand } from "./resume-command.ts";
+import { resumeCommand, type ReplSessions } from "./resume-command.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
@@ -41,7 +40,7 @@ export interface SlashContext {
   /** The terminal's width, to wrap long lists between words; absent when not a terminal. */
   columns?: number;
   /** Where sessions are saved, for /clear and /resume; absent when nothing is saved. */
-  sessions?: { home: string; cwd: string; recording: ReplRecording };
+  sessions?: ReplSessions;
 }
 
 interface SlashCommand {
@@ -96,7 +95,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "List the permission rules and their files; remove one; trust the project's allow rules",
     run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
   },
-  resume: { usage: "/resume", help: "Pick one of this folder's sessions and go on with it (as cat-code --resume)", run: async (_args, context): Promise<SlashOutcome> => (await resumeCommand(context), "continue") },
+  resume: { usage: "/resume", help: "Pick one of this folder's sessions and go on with it (as cat-code --resume)", run: async (_args, context): Promise<SlashOutcome> => (await resumeCommand({ ...context, loadNow: () => context.runtime.agentOrMissingKey() }), "continue") },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" };

@@ -51,3 +51,26 @@ test("a session with nothing said leaves without a resume line; /resume with no 
   const screen = await terminal.waitForText("[exit 0]");
   expect(screen).not.toContain("--resume");
 });
+
+test("Ctrl-R finds an earlier prompt as it is typed; Esc leaves the line as it was; Enter takes the one found", async () => {
+  repl.startStandIn([]);
+  const terminal = repl.pty();
+  await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "the prompt");
+  // Each typed at a waiting prompt: a line typed ahead while none waits is queued, not remembered.
+  terminal.type("/cost");
+  await terminal.waitFor((s) => s.endsWith("nothing has cost anything.\n>"), "the prompt after /cost");
+  terminal.type("/tools");
+  await terminal.waitFor((s) => s.endsWith("none\n>"), "the prompt after /tools");
+  terminal.send("draft", "\u0012", "co");
+  await terminal.waitFor((s) => s.split("\n").at(-1) === "(reverse-i-search)`co': /cost", "the search's line");
+  terminal.send("Escape");
+  await terminal.waitFor((s) => s.split("\n").at(-1) === "> draft", "the line as it was");
+  terminal.send("C-c");
+  await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "an empty line");
+  terminal.send("\u0012", "to");
+  await terminal.waitFor((s) => s.split("\n").at(-1) === "(reverse-i-search)`to': /tools", "the search's line");
+  terminal.send("Enter");
+  await terminal.waitFor((s) => s.split("\n").at(-1) === "> /tools", "the line found, on the prompt");
+  terminal.send("C-c", "C-d");
+  await terminal.waitForText("[exit 0]");
+});

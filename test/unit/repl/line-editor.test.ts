@@ -151,3 +151,25 @@ test("the keys readline had: Ctrl-_ undoes, Ctrl-^ redoes, Alt+Delete cuts the w
   keys("\r");
   expect(entered).toEqual(["two"]);
 });
+
+test("Ctrl-R searches the history in place of the prompt: Enter takes the line found, Esc puts back the line typed", async () => {
+  const { editor, keys, screen, entered } = editorAt(["git status", "npm test", "git diff"]);
+  editor.start("> ");
+  keys("dra");
+  keys("\u0012git");
+  expect((await screen()).text).toBe("(reverse-i-search)`g\nit': git diff");
+  keys("\u0012");
+  expect((await screen()).text).toBe("(reverse-i-search)`g\nit': git status");
+  keys("\r");
+  expect((await screen()).text).toBe("> git status");
+  keys(" -s\r");
+  expect(entered).toEqual(["git status -s"]);
+  editor.start("> ");
+  keys("dra\u0012npm\u001b");
+  expect((await screen()).text).toContain("> dra");
+  keys("\u0012npm\u0007");
+  expect((await screen()).text).toContain("> dra");
+  // Another key takes the line found and then acts: Ctrl-A goes to its start.
+  keys("\u0012npm\u0001X\r");
+  expect(entered).toEqual(["git status -s", "Xnpm test"]);
+});
