@@ -4,6 +4,7 @@ import type { ElicitationRequest, ElicitResult, ServerPool } from "../mcp/index.
 import type { ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
+import type { PermissionRules } from "../agent/permission-rules.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
@@ -50,6 +51,8 @@ export interface ReplOptions {
   firstPrompt?: string;
   /** settings.json, as loaded (and warned about) at start; absent: loaded here. */
   settings?: LoadedSettings;
+  /** --allowedTools and --disallowedTools: rules for this session only, listed by /permissions as the command line's. */
+  rules?: PermissionRules;
   /** Render answers as Markdown on a terminal (settings.json's `markdown`; default true). */
   markdown?: boolean;
   /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
@@ -143,6 +146,7 @@ export class ReplController {
     this.permissions = replPermissions({
       cwd: options.cwd,
       settings: options.settings,
+      rules: options.rules,
       allowAll: options.allowAll,
       ask,
       hold: (question) => this.questions.ask(question),

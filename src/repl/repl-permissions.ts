@@ -1,5 +1,5 @@
 import type { PermissionGate } from "../agent/permission.ts";
-import { withRules } from "../agent/permission-rules.ts";
+import { withRules, type PermissionRules } from "../agent/permission-rules.ts";
 import { loadSettings } from "../settings/load-settings.ts";
 import { PermissionSettings } from "../settings/permission-settings.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
@@ -13,13 +13,15 @@ import { interactivePermissions, type Ask, type PermissionPromptOptions } from "
 export function replPermissions(options: {
   cwd: string;
   settings?: LoadedSettings;
+  /** --allowedTools and --disallowedTools (checked already): this session's rules besides the settings'. */
+  rules?: PermissionRules;
   allowAll: boolean;
   ask: Ask;
   prompt: PermissionPromptOptions;
   /** Holds the terminal while the question is open (TerminalQuestions.ask); a rule's answer needs no terminal. */
   hold: <T>(question: () => Promise<T>) => Promise<T>;
 }): { gate: PermissionGate; settings: PermissionSettings } {
-  const settings = new PermissionSettings(options.settings ?? loadSettings({ cwd: options.cwd }), { cwd: options.cwd });
+  const settings = new PermissionSettings(options.settings ?? loadSettings({ cwd: options.cwd }), { cwd: options.cwd, extra: options.rules });
   const question = options.allowAll
     ? undefined
     : interactivePermissions(options.ask, { ...options.prompt, cwd: options.cwd, saveRule: (rule, scope) => settings.save(rule, scope) });
