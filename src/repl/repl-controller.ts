@@ -15,6 +15,7 @@ import { AnswerDisplay } from "./answer-display.ts";
 import { createCompleter, type Completions } from "./completion.ts";
 import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
 import { ExitConfirmation } from "./exit-confirmation.ts";
+import { loadCustomCommands, type CustomCommand } from "./custom-commands.ts";
 import { fileCompletion } from "./file-completion.ts";
 import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
 import { LineReader } from "./line-reader.ts";
@@ -121,7 +122,7 @@ export class ReplController {
     this.firstPrompt = options.firstPrompt;
     const history = historyPath();
     // Tab's sources, one per kind of word: slash commands, @server: resources, @ file paths.
-    this.complete = createCompleter([slashCompletion({ pool: options.pool, remote: this.remote }), mentionCompletion({ pool: options.pool, remote: this.remote }), fileCompletion({ cwd: options.cwd })]);
+    this.complete = createCompleter([slashCompletion({ pool: options.pool, remote: this.remote, customNames: () => this.customCommands().map((command) => command.name) }), mentionCompletion({ pool: options.pool, remote: this.remote }), fileCompletion({ cwd: options.cwd })]);
     this.reader = new LineReader(this.input, this.output, {
       history: loadHistory(history),
       onHistoryLine: (line) => (this.input.isTTY ? appendHistory(history, line) : undefined),
@@ -217,13 +218,14 @@ export class ReplController {
     if (text.startsWith("!") && text.length > 1) return this.onShellCommand(text.slice(1));
     // A message of several lines (a paste) is sent verbatim: its indentation is part of it.
     let prompt: string | PromptBlock[] = line.includes("\n") ? line : text;
+    let allow: readonly string[] | undefined;
     if (isSlashCommand(text, BUILTIN_COMMAND_NAMES)) {
       const outcome = await this.onSlashCommand(text);
       if (outcome === "exit") return "exit";
       if (outcome === "continue") return;
-      prompt = outcome.send;
+      ({ send: prompt, allow } = outcome);
     }
-    await this.onPrompt(prompt);
+    await this.onPrompt(prompt, allow);
   }
 
   /** `!command`: run in a shell, its output kept for the model's next prompt. */
@@ -242,11 +244,17 @@ export class ReplController {
       permissions: this.permissions.settings,
       columns: this.reader.isTerminal ? this.columns : undefined,
       sessions: this.options.home === undefined ? undefined : { home: this.options.home, cwd: this.options.cwd, recording: this.saved },
+      customCommands: () => this.customCommands(),
     });
   }
 
-  /** A prompt (typed, or a server's prompt as blocks) sent to the model as one turn. */
-  async onPrompt(prompt: string | PromptBlock[]): Promise<void> {
+  /** `.cat-code/commands` and `.claude/commands`, the project's and the user's: read at each use, so a new file counts. */
+  private customCommands(): CustomCommand[] {
+    return loadCustomCommands(this.options.cwd, BUILTIN_COMMAND_NAMES);
+  }
+
+  /** A prompt (typed, or a server's prompt as blocks) sent to the model as one turn; `allow`: rules for that turn only. */
+  async onPrompt(prompt: string | PromptBlock[], allow?: readonly string[]): Promise<void> {
     const agent = this.runtime.agentOrMissingKey();
     if ("missing" in agent) {
       this.print(`error: ${agent.missing}`);
@@ -257,6 +265,7 @@ export class ReplController {
     this.running = turn;
     let declined = false;
     let stopEsc = () => {};
+    const stopAllowing = allow?.length ? this.permissions.allowDuring(allow) : () => {};
     try {
       const renderer = (turn.renderer = await this.display.renderer());
       // Esc stops the turn as Ctrl-C does; at a question it is the question's (a form's cancel).
@@ -280,6 +289,7 @@ export class ReplController {
       }
     } finally {
       stopEsc();
+      stopAllowing();
       this.running = undefined;
     }
     if (declined) this.print(INSTEAD_QUESTION);

@@ -20,11 +20,21 @@ export function replPermissions(options: {
   prompt: PermissionPromptOptions;
   /** Holds the terminal while the question is open (TerminalQuestions.ask); a rule's answer needs no terminal. */
   hold: <T>(question: () => Promise<T>) => Promise<T>;
-}): { gate: PermissionGate; settings: PermissionSettings } {
+}): { gate: PermissionGate; settings: PermissionSettings; allowDuring: (rules: readonly string[]) => () => void } {
   const settings = new PermissionSettings(options.settings ?? loadSettings({ cwd: options.cwd }), { cwd: options.cwd, extra: options.rules });
   const question = options.allowAll
     ? undefined
     : interactivePermissions(options.ask, { ...options.prompt, cwd: options.cwd, saveRule: (rule, scope) => settings.save(rule, scope) });
   const asked: PermissionGate = question ? (request) => options.hold(() => question(request)) : async () => "allow";
-  return { gate: withRules(() => settings.rules(), asked, options.cwd), settings };
+  // A user's custom command's allowed-tools: allow rules while its turn runs, gone after (allowDuring's stop).
+  const during = new Set<readonly string[]>();
+  const rules = () => {
+    const base = settings.rules();
+    return during.size ? { allow: [...base.allow, ...[...during].flat()], deny: base.deny } : base;
+  };
+  const allowDuring = (extra: readonly string[]) => {
+    during.add(extra);
+    return () => void during.delete(extra);
+  };
+  return { gate: withRules(rules, asked, options.cwd), settings, allowDuring };
 }

@@ -19,10 +19,15 @@ import { runCompact } from "./compact-command.ts";
 import { costText } from "./cost-command.ts";
 import { permissionsCommand } from "./permissions-command.ts";
 import { resumeCommand, type ReplSessions } from "./resume-command.ts";
+import type { CustomCommand } from "./custom-commands.ts";
+import { customCommandTurn } from "./custom-command-run.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
-/** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
-export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[] };
+/**
+ * After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt,
+ * a custom command), with rules allowing tools while that turn runs (a user's command's allowed-tools).
+ */
+export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[]; allow?: readonly string[] };
 
 export interface SlashContext {
   runtime: AgentRuntime;
@@ -41,6 +46,8 @@ export interface SlashContext {
   columns?: number;
   /** Where sessions are saved, for /clear and /resume; absent when nothing is saved. */
   sessions?: ReplSessions;
+  /** The custom commands (`.claude/commands/*.md` and the like), read when asked. */
+  customCommands?: () => CustomCommand[];
 }
 
 interface SlashCommand {
@@ -56,7 +63,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     // A server slow to list its prompts holds /help up only until Esc or Ctrl-C (then it is left out).
     run: async (_args, context): Promise<SlashOutcome> => {
       const prompts = await context.cancellable((signal) => listPromptCommands(context.runtime.pool, { signal }));
-      context.print(helpText(prompts));
+      context.print(helpText(prompts, context.customCommands?.() ?? []));
       return "continue";
     },
   },
@@ -110,10 +117,15 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
   const [, name = "", args = ""] = /^\/(\S*)\s*(.*)$/s.exec(line.trim()) ?? [];
   const command = COMMANDS[ALIASES[name] ?? name];
   if (command) return command.run(args.trim(), context);
+  const custom = context.customCommands?.().find((candidate) => candidate.name === name);
+  if (custom) {
+    const turn = customCommandTurn(custom, args, context.print);
+    return { send: [{ type: "text", text: turn.text }], allow: turn.allow };
+  }
   const prompts = name.startsWith("mcp__") ? await context.cancellable((signal) => promptCommandsOnceConnected(context.runtime, signal)) : [];
   const prompt = prompts.find((candidate) => candidate.name === name);
   if (prompt) return sendPrompt(prompt, args, context);
-  const near = nearestNames(name, [...BUILTIN_COMMAND_NAMES, ...prompts.map((candidate) => candidate.name)]);
+  const near = nearestNames(name, [...BUILTIN_COMMAND_NAMES, ...(context.customCommands?.() ?? []).map((candidate) => candidate.name), ...prompts.map((candidate) => candidate.name)]);
   context.print(`Unknown command /${sanitizeForTerminal(name)}.${near.length ? ` Did you mean /${near[0]}?` : ""} /help lists the commands.`);
   return "continue";
 }
@@ -138,9 +150,10 @@ async function sendPrompt(prompt: PromptCommand, args: string, context: SlashCon
   return blocks ? { send: blocks } : "continue";
 }
 
-function helpText(prompts: PromptCommand[]): string {
+function helpText(prompts: PromptCommand[], custom: CustomCommand[]): string {
   const rows = Object.values(COMMANDS).map((c) => [c.usage, c.help]);
   const lines = [...alignColumns(rows).map((line) => `  ${line}`), "  Esc or Ctrl-C cancels a running turn; Ctrl-C twice or Ctrl-D at an empty prompt exits.\n  !cmd runs a shell command; @path attaches a file; \\ + Enter or Alt+Enter starts a new line."];
+  if (custom.length > 0) lines.push("Custom commands (.cat-code/commands, .claude/commands; $ARGUMENTS is what follows the name):", ...alignColumns(custom.map((c) => [`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`, c.description])).map((line) => `  ${line}`));
   if (prompts.length > 0) lines.push("MCP prompts (arguments in order, or name=value; Tab completes):", ...alignColumns(promptHelpRows(prompts)).map((line) => `  ${line}`));
   return lines.join("\n");
 }
