@@ -15,6 +15,7 @@ import { AnswerDisplay } from "./answer-display.ts";
 import { createCompleter, type Completions } from "./completion.ts";
 import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
 import { ExitConfirmation } from "./exit-confirmation.ts";
+import { editInTerminal } from "./external-editor.ts";
 import { loadCustomCommands, type CustomCommand } from "./custom-commands.ts";
 import { fileCompletion } from "./file-completion.ts";
 import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
@@ -245,6 +246,7 @@ export class ReplController {
       columns: this.reader.isTerminal ? this.columns : undefined,
       sessions: this.options.home === undefined ? undefined : { home: this.options.home, cwd: this.options.cwd, recording: this.saved },
       customCommands: () => this.customCommands(),
+      edit: this.reader.isTerminal ? (path) => editInTerminal(path, this.reader) : undefined,
     });
   }
 

@@ -8,7 +8,9 @@ import { McpToolAdapter } from "../mcp/index.ts";
 import type { AgentRuntime } from "./agent-runtime.ts";
 import type { LineCompleter } from "./line-reader.ts";
 import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
-import { memoryText } from "./memory-command.ts";
+import { memoryCommand } from "./memory-edit-command.ts";
+import { initCommand } from "./init-command.ts";
+import { catCodeHome } from "../config/app-home.ts";
 import { modelCommand } from "./model-command.ts";
 import { replReconnect } from "./mcp-reconnect-command.ts";
 import { mcpTable } from "./mcp-table.ts";
@@ -46,6 +48,8 @@ export interface SlashContext {
   columns?: number;
   /** Where sessions are saved, for /clear and /resume; absent when nothing is saved. */
   sessions?: ReplSessions;
+  /** Opens a file in $VISUAL/$EDITOR, the terminal handed over; absent when not a terminal. */
+  edit?: (path: string) => Promise<{ code: number } | { error: string }>;
   /** The custom commands (`.claude/commands/*.md` and the like), read when asked. */
   customCommands?: () => CustomCommand[];
 }
@@ -95,7 +99,15 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
   compact: { usage: "/compact [instructions]", help: "Replace the conversation by a summary (say what to keep)", run: async (args, context): Promise<SlashOutcome> => (await runCompact(args, context), "continue") },
   cost: { usage: "/cost", help: "Tokens used and their cost in dollars", run: (_args, context) => (context.print(costText(context.runtime.usage)), "continue") },
-  memory: { usage: "/memory", help: "List the memory files (AGENTS.md, CLAUDE.md) in the system prompt", run: (_args, context) => (context.print(memoryText(context.runtime.memory)), "continue") },
+  memory: {
+    usage: "/memory",
+    help: "List the memory files (AGENTS.md, CLAUDE.md) in the system prompt; at a terminal, open one in $VISUAL/$EDITOR",
+    run: async (_args, context): Promise<SlashOutcome> => {
+      const { runtime } = context;
+      await memoryCommand({ ...context, memory: runtime.memory, home: catCodeHome(), cwd: runtime.cwd, reload: () => runtime.reloadMemory() });
+      return "continue";
+    },
+  },
   model: { usage: "/model [id]", help: "Show the model and the known ones; /model <id> switches from the next request", run: (args, context) => (context.print(modelCommand(args, context.runtime)), "continue") },
   permissions: {
     usage: "/permissions [remove <rule> | trust]",
@@ -103,6 +115,14 @@ const COMMANDS: Record<string, SlashCommand> = {
     run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
   },
   resume: { usage: "/resume", help: "Pick one of this folder's sessions and go on with it (as cat-code --resume)", run: async (_args, context): Promise<SlashOutcome> => (await resumeCommand({ ...context, loadNow: () => context.runtime.agentOrMissingKey() }), "continue") },
+  init: {
+    usage: "/init",
+    help: "Have the model write a starting AGENTS.md for this project (asks before replacing one)",
+    run: async (_args, context): Promise<SlashOutcome> => {
+      const text = await initCommand({ ...context, projectRoot: context.runtime.memory.gitRoot ?? context.runtime.cwd });
+      return text === undefined ? "continue" : { send: [{ type: "text", text }] };
+    },
+  },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" };

@@ -1,4 +1,6 @@
 import { expect, test } from "bun:test";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { reply, text } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { replUnderTest } from "../../helpers/repl-under-test.ts";
 
@@ -72,5 +74,44 @@ test("Ctrl-R finds an earlier prompt as it is typed; Esc leaves the line as it w
   terminal.send("Enter");
   await terminal.waitFor((s) => s.split("\n").at(-1) === "> /tools", "the line found, on the prompt");
   terminal.send("C-c", "C-d");
+  await terminal.waitForText("[exit 0]");
+});
+
+test("/memory opens the chosen file in $EDITOR with the terminal in its normal mode, and takes the terminal back after", async () => {
+  repl.startStandIn([]);
+  const home = repl.tempDir("cat-code-memory-home-");
+  const cwd = repl.tempDir("cat-code-memory-project-");
+  const editor = join(home, "editor.sh");
+  // The editor notes the terminal's mode (raw mode would show -icanon), then writes the file.
+  writeFileSync(editor, `#!/bin/sh\nstty -a > "$1.stty" 2>&1\necho "- always run the linter" >> "$1"\n`);
+  chmodSync(editor, 0o755);
+  const terminal = repl.pty({ home, cwd, env: { EDITOR: editor } });
+  await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "the prompt");
+  terminal.type("/memory");
+  await terminal.waitForText("Edit which? [1-2, Enter: none]");
+  terminal.type("1");
+  await terminal.waitForText("the memory is read again");
+  const agents = join(cwd, "AGENTS.md");
+  expect(readFileSync(agents, "utf8")).toBe("- always run the linter\n");
+  expect(readFileSync(`${agents}.stty`, "utf8")).toMatch(/(^|\s)icanon/);
+  // The prompt has its keys again: the file is now one of the memory files.
+  await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "the prompt after the editor");
+  terminal.type("/memory");
+  await terminal.waitForText("Memory files (in the system prompt");
+  terminal.send("Enter");
+  await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "the prompt after no choice");
+  terminal.send("C-d");
+  await terminal.waitForText("[exit 0]");
+});
+
+test("/memory without $VISUAL or $EDITOR says what to set", async () => {
+  repl.startStandIn([]);
+  const terminal = repl.pty();
+  await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "the prompt");
+  terminal.type("/memory");
+  await terminal.waitForText("Edit which?");
+  terminal.type("1");
+  await terminal.waitForText("error: no editor is set: set $VISUAL or $EDITOR");
+  terminal.send("C-d");
   await terminal.waitForText("[exit 0]");
 });
