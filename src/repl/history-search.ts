@@ -1,5 +1,8 @@
 import type { LineHistory } from "./line-history.ts";
 
+/** Keys that leave the search with the line as it was: Esc (once or twice), Ctrl-G (readline's abort). Esc also closes the live menu. */
+export const LEAVE_SEARCH = new Set(["\u001b", "\u001b\u001b", "\u0007"]);
+
 /** What the search shows: the prompt in its place, the line, and where the cursor stands in it. */
 export interface SearchView {
   prompt: string;

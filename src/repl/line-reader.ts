@@ -1,4 +1,5 @@
 import { createInterface, type Interface } from "node:readline";
+import type { MenuSource } from "./completion-menu.ts";
 import { LineEditor, type LineCompleter } from "./line-editor.ts";
 import { LineHistory } from "./line-history.ts";
 import { TerminalInput } from "./terminal-input.ts";
@@ -29,6 +30,8 @@ export interface ReadOptions {
   remember?: boolean;
   /** What Tab completes while this read waits; without it, Tab does nothing (a y/n question). */
   complete?: LineCompleter;
+  /** The live menu under the line while a command or a mention is typed; none without it. */
+  menu?: MenuSource;
 }
 
 /** The prompt shown for the second and later lines of a message (`\` + Enter, Alt+Enter). */
@@ -120,7 +123,7 @@ export class LineReader {
    * or when `signal` aborts first.
    */
   read(prompt: string, options: ReadOptions = {}): Promise<string | null> {
-    const { signal, remember = true, complete } = options;
+    const { signal, remember = true, complete, menu } = options;
     if (signal?.aborted) return Promise.resolve(null);
     const queued = this.queue.shift();
     if (queued !== undefined) {
@@ -134,7 +137,7 @@ export class LineReader {
     this.parts = [];
     // Text typed during the turn starts this line, in view and editable, not merged out of sight.
     if (this.editor) {
-      this.editor.start(prompt, this.keys?.takeHeld(), complete);
+      this.editor.start(prompt, this.keys?.takeHeld(), complete, menu);
     } else {
       this.rl?.setPrompt(prompt);
       this.rl?.prompt();

@@ -30,7 +30,9 @@ import { replPermissions } from "./repl-permissions.ts";
 import { ReplRecording } from "./repl-recording.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
 import { runShellCommand, ShellContext } from "./shell-command.ts";
-import { BUILTIN_COMMAND_NAMES, runSlashCommand, type SlashOutcome } from "./slash-commands.ts";
+import { BUILTIN_COMMAND_NAMES, builtinCommandHelp, runSlashCommand, type SlashOutcome } from "./slash-commands.ts";
+import type { MenuSource } from "./completion-menu.ts";
+import { replMenuSource } from "./menu-source.ts";
 import { slashCompletion } from "./slash-completion.ts";
 import { isSlashCommand } from "./slash-or-path.ts";
 import { TerminalQuestions } from "./terminal-questions.ts";
@@ -114,6 +116,8 @@ export class ReplController {
   private questionOpen = false;
   /** News that came while it could not be shown above the prompt: printed before the next one. */
   private readonly notices: string[] = [];
+  /** The custom commands as read for the current prompt (see customCommands). */
+  private customCache: CustomCommand[] | undefined;
   /** `cat-code "question"`: taken as the first prompt's line, then gone. */
   private firstPrompt: string | undefined;
 
@@ -192,7 +196,7 @@ export class ReplController {
       for (;;) {
         for (const notice of this.notices.splice(0)) this.print(notice);
         this.resetLogLines();
-        const line = this.firstPrompt ?? (await this.reader.read(PROMPT, { complete: this.complete }));
+        const line = this.firstPrompt ?? (await this.reader.read(PROMPT, { complete: this.complete, menu: this.menuSource() }));
         if (this.firstPrompt !== undefined) this.print(`${PROMPT}${sanitizeForTerminal(this.firstPrompt)}`);
         this.firstPrompt = undefined;
         if (line === null) break;
@@ -250,9 +254,23 @@ export class ReplController {
     });
   }
 
-  /** `.cat-code/commands` and `.claude/commands`, the project's and the user's: read at each use, so a new file counts. */
+  /**
+   * `.cat-code/commands` and `.claude/commands`, the project's and the user's: read again for each
+   * prompt (so a new file counts), once for all the keys typed at it (the live menu asks per key).
+   */
   private customCommands(): CustomCommand[] {
-    return loadCustomCommands(this.options.cwd, BUILTIN_COMMAND_NAMES);
+    return (this.customCache ??= loadCustomCommands(this.options.cwd, BUILTIN_COMMAND_NAMES));
+  }
+
+  /** The live menu for the prompt that starts now. */
+  private menuSource(): MenuSource {
+    this.customCache = undefined;
+    const describe = () => {
+      const about = builtinCommandHelp();
+      for (const command of this.customCommands()) about.set(`/${command.name}`, command.description);
+      return about;
+    };
+    return replMenuSource({ complete: this.complete, describe, pool: this.options.pool, remote: this.remote });
   }
 
   /** A prompt (typed, or a server's prompt as blocks) sent to the model as one turn; `allow`: rules for that turn only. */

@@ -129,6 +129,10 @@ const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" 
 
 /** The built-in commands' names, without the slash: for Tab. */
 export const BUILTIN_COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+/** `/name` -> its help, for the live menu. */
+export function builtinCommandHelp(): Map<string, string> {
+  return new Map(Object.entries(COMMANDS).map(([name, command]) => [`/${name}`, command.help]));
+}
 /** What may follow `/mcp`: for Tab. */
 export const MCP_SUBCOMMANDS: readonly string[] = ["tools", "reconnect", "login", "logout"];
 

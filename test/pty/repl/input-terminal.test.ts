@@ -32,7 +32,8 @@ async function startRepl(steps: Step[], project = tempDir()): Promise<PtyTermina
   return started;
 }
 
-const lastLine = (screen: string) => screen.split("\n").at(-1) ?? "";
+// The prompt's line: the last that is not one of the live menu's rows (`› /help …`, `  /mcp …`), which may be under it.
+const lastLine = (screen: string) => screen.split("\n").findLast((line) => !/^(› | {2})/.test(line)) ?? "";
 
 /** The text of the last user message of a request (its text blocks, joined by a blank line). */
 function lastUserText(request: RecordedRequest | undefined): string {

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { replUnderTest } from "../../helpers/repl-under-test.ts";
@@ -112,6 +112,40 @@ test("/memory without $VISUAL or $EDITOR says what to set", async () => {
   await terminal.waitForText("Edit which?");
   terminal.type("1");
   await terminal.waitForText("error: no editor is set: set $VISUAL or $EDITOR");
+  terminal.send("C-d");
+  await terminal.waitForText("[exit 0]");
+});
+
+test("a live menu under the prompt while a command or an @ mention is typed: descriptions, Down and Tab to take one, Esc and Enter clear it", async () => {
+  repl.startStandIn([]);
+  const cwd = repl.tempDir("cat-code-menu-project-");
+  writeFileSync(join(cwd, "alpha.txt"), "a");
+  writeFileSync(join(cwd, "alps.md"), "b");
+  mkdirSync(join(cwd, ".cat-code", "commands"), { recursive: true });
+  writeFileSync(join(cwd, ".cat-code", "commands", "mend.md"), "---\ndescription: Mend the \u001b[31mbuild\n---\nFix it.");
+  const terminal = repl.pty({ cwd });
+  await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "the prompt");
+  terminal.send("/m");
+  let screen = await terminal.waitFor((s) => s.includes("› /mcp") && s.includes("/model"), "the menu");
+  const rows = screen.split("\n").slice(-5);
+  expect(rows[0]).toBe("> /m");
+  expect(rows[1]).toMatch(/^› \/mcp +Show the MCP servers/);
+  expect(rows[2]).toMatch(/^ {2}\/memory +List the memory files/);
+  expect(rows[3]).toMatch(/^ {2}\/model +Show the model/);
+  // A project's description is shown sanitized: no escape sequence reaches the terminal.
+  expect(rows[4]).toMatch(/^ {2}\/mend +Mend the build$/);
+  terminal.send("e");
+  await terminal.waitFor((s) => !s.includes("/mcp") && s.includes("› /memory"), "the menu narrowed");
+  terminal.send("Down", "Tab");
+  screen = await terminal.waitFor((s) => s.split("\n").some((row) => row === "> /mend"), "the chosen command on the line");
+  terminal.send("Escape");
+  await terminal.waitFor((s) => s.split("\n").at(-1) === "> /mend", "the menu closed");
+
+  terminal.send("C-c", "read @al");
+  screen = await terminal.waitFor((s) => s.includes("› @alpha.txt"), "the file menu");
+  expect(screen.split("\n").slice(-3)).toEqual(["> read @al", "› @alpha.txt", "  @alps.md"]);
+  terminal.send("Enter");
+  await terminal.waitFor((s) => !s.includes("› @alpha.txt"), "the menu cleared on Enter");
   terminal.send("C-d");
   await terminal.waitForText("[exit 0]");
 });
