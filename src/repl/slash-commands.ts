@@ -176,7 +176,7 @@ async function sendPrompt(prompt: PromptCommand, args: string, context: SlashCon
 
 function helpText(prompts: PromptCommand[], custom: CustomCommand[]): string {
   const rows = Object.values(COMMANDS).map((c) => [c.usage, c.help]);
-  const lines = [...alignColumns(rows).map((line) => `  ${line}`), "  Esc or Ctrl-C cancels a running turn; Ctrl-C twice or Ctrl-D at an empty prompt exits.\n  !cmd runs a shell command; @path attaches a file; \\ + Enter or Alt+Enter starts a new line."];
+  const lines = [...alignColumns(rows).map((line) => `  ${line}`), "  Esc or Ctrl-C cancels a running turn; Ctrl-C twice or Ctrl-D at an empty prompt exits.\n  !cmd runs a shell command; @path attaches a file; \\ + Enter or Alt+Enter starts a new line; Ctrl-R searches earlier prompts."];
   if (custom.length > 0) lines.push("Custom commands (.cat-code/commands, .claude/commands; $ARGUMENTS is what follows the name):", ...alignColumns(custom.map((c) => [`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`, c.description])).map((line) => `  ${line}`));
   if (prompts.length > 0) lines.push("MCP prompts (arguments in order, or name=value; Tab completes):", ...alignColumns(promptHelpRows(prompts)).map((line) => `  ${line}`));
   return lines.join("\n");
