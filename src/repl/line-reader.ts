@@ -129,6 +129,11 @@ export class LineReader {
     if (queued !== undefined) {
       // Nothing echoed it (a pipe, or a line typed during a turn): it is shown as what is sent.
       this.output.write(`${prompt}${queued.shown}\n`);
+      // A line typed during a turn was a prompt all the same: Up and Ctrl-R find it, as the history file does.
+      if (remember && this.editor) {
+        this.history.add(queued.shown);
+        if (queued.shown.trim() !== "") this.options.onHistoryLine?.(queued.shown);
+      }
       return Promise.resolve(queued.line);
     }
     if (this.ended) return Promise.resolve(null);

@@ -114,6 +114,9 @@ test("text typed while a turn runs is queued visibly as the next prompt, never m
   // The half-typed text waits at the next prompt, in view, to be finished or sent.
   await terminal.waitFor((s) => lastLine(s) === "> half typed", "the half-typed text at the prompt");
   expect(standIn!.requests).toHaveLength(2);
+  // The line typed during the turn was a prompt like any other: Up brings it back.
+  terminal.send("\u0015", "Up");
+  await terminal.waitFor((s) => lastLine(s) === "> XYZ", "the queued prompt recalled");
 }, 30_000);
 
 test("Ctrl-D at a permission question answers no and returns to the prompt; at an empty prompt it exits on a fresh line", async () => {
