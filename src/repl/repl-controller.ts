@@ -165,7 +165,7 @@ export class ReplController {
       },
     });
     this.form = interactiveElicitation({ ask, onCancelKey: this.cancelKeys(), print: this.print, style: this.style });
-    this.saved = new ReplRecording({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: this.news });
+    this.saved = new ReplRecording({ home: options.home, cwd: options.cwd, model: options.model, currentModel: () => this.runtime.model, resumed: options.resumed, onError: this.news });
     this.runtime = new AgentRuntime({
       model: options.model,
       cwd: options.cwd,

@@ -16,9 +16,20 @@ export class ReplRecording {
   /** The session to load into the agent once it is made (--resume, or /resume before the first prompt). */
   private resumed: ResumedConversation | undefined;
 
-  constructor(private readonly options: { home?: string; cwd: string; model: string; resumed?: ResumedConversation; onError: (line: string) => void }) {
+  constructor(
+    private readonly options: {
+      home?: string;
+      cwd: string;
+      model: string;
+      /** The model now (after /model): a session /clear starts is headed with it. */
+      currentModel?: () => string;
+      resumed?: ResumedConversation;
+      onError: (line: string) => void;
+    },
+  ) {
     this.resumed = options.resumed;
-    this.file = this.open(options.resumed);
+    // Not currentModel: what it reads may not exist yet while the REPL is being put together.
+    this.file = this.open(options.resumed, options.model);
   }
 
   /** The saved session's id; undefined when nothing is saved. */
@@ -68,8 +79,8 @@ export class ReplRecording {
     this.file?.close();
   }
 
-  private open(resumed: ResumedConversation | undefined): ConversationLog | undefined {
-    const { home, cwd, model, onError } = this.options;
+  private open(resumed: ResumedConversation | undefined, model = this.options.currentModel?.() ?? this.options.model): ConversationLog | undefined {
+    const { home, cwd, onError } = this.options;
     if (home === undefined) return undefined;
     return resumed ? openConversationLog({ home, cwd, model, onError, resumed }) : ConversationLog.create({ home, cwd, model, onError });
   }

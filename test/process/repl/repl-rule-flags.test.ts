@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, resultText, text, toolResultsOf, toolUse, type Step } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { replUnderTest } from "../../helpers/repl-under-test.ts";
@@ -32,9 +32,13 @@ test("--strict-mcp-config without --mcp-config is a usage error naming what to a
   expect(await lone.exited).toBe(2);
   expect(lone.output).toContain("--strict-mcp-config uses only the servers of --mcp-config <file>: give that file too");
 
-  const cli = repl.piped({ servers: { only: { command: "/nonexistent/only-server" } }, args: ["--strict-mcp-config"] });
+  // The user's own servers are not started: only the given file's.
+  const home = repl.tempDir("cat-code-strict-home-");
+  writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { userwide: { command: "/nonexistent/user-server" } } }));
+  const cli = repl.piped({ home, servers: { given: { command: "/nonexistent/given-server" } }, args: ["--strict-mcp-config"] });
   cli.send("/mcp");
-  await cli.waitFor("only");
+  await cli.waitFor("given-server");
   cli.end();
   expect(await cli.exited).toBe(0);
+  expect(cli.output).not.toContain("userwide");
 });
