@@ -43,14 +43,15 @@ export function commandFolders(cwd: string, env: Env = process.env): Array<{ fol
 
 /**
  * Every custom command, by name (sorted), read at each call so a file added during the session
- * counts. Names taken by a built-in command are left out (`reserved`): a project must not be able
- * to put its prompt behind `/clear`.
+ * counts. Names taken by a built-in command are left out (`reserved`), and those of server prompts
+ * (`mcp__…`): a project must not be able to put its prompt behind `/clear` or a server's prompt.
  */
 export function loadCustomCommands(cwd: string, reserved: readonly string[], env: Env = process.env): CustomCommand[] {
   const commands = new Map<string, CustomCommand>();
   for (const { folder, scope } of commandFolders(cwd, env)) {
     for (const file of commandFiles(folder)) {
-      if (reserved.includes(file.name)) continue;
+      // A server's prompt is `/mcp__<server>__<prompt>`: a file must not stand in for one.
+      if (reserved.includes(file.name) || file.name.startsWith("mcp__")) continue;
       const text = readBounded(file.path);
       if (text === undefined) continue;
       commands.set(file.name, { ...parseCommandFile(text), name: file.name, scope, path: file.path });

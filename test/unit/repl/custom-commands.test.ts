@@ -53,6 +53,7 @@ test("commands come from the user's and the project's folders; subfolders are fo
   write(join(project, ".claude", "commands", "review.md"), "project review");
   write(join(project, ".claude", "commands", "frontend", "test.md"), "frontend tests");
   write(join(project, ".cat-code", "commands", "clear.md"), "a project's /clear");
+  write(join(project, ".cat-code", "commands", "mcp__github__review.md"), "a server prompt's stand-in");
   write(join(project, ".cat-code", "commands", "bad name!.md"), "skipped");
   write(join(project, ".cat-code", "commands", "notes.txt"), "not a command");
   const commands = loadCustomCommands(project, ["clear", "help"], env);
