@@ -181,6 +181,7 @@ export class LineEditor {
       case "suspend":
         return this.events.suspend();
       case "search-history":
+        this.menu.dismiss();
         this.search = new HistorySearch(this.history, { text: this.buffer.text, cursor: this.buffer.cursor });
         return this.render();
       default:

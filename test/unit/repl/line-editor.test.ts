@@ -7,6 +7,7 @@ import { Terminal as HeadlessTerminal } from "@xterm/headless";
 import { expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
 import { LineEditor, type LineCompleter } from "../../../src/repl/line-editor.ts";
+import type { MenuSource } from "../../../src/repl/completion-menu.ts";
 import { LineHistory } from "../../../src/repl/line-history.ts";
 import { KeyParser } from "../../../src/repl/terminal-keys.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
@@ -172,4 +173,23 @@ test("Ctrl-R searches the history in place of the prompt: Enter takes the line f
   // Another key takes the line found and then acts: Ctrl-A goes to its start.
   keys("\u0012npm\u0001X\r");
   expect(entered).toEqual(["git status -s", "Xnpm test"]);
+});
+
+test("the live menu: drawn under the line as its source answers, Down then Tab takes a row, Ctrl-R and Enter clear it", async () => {
+  const { editor, keys, screen, entered } = editorAt(["/help me"]);
+  const source: MenuSource = async (line) =>
+    line.startsWith("/") ? { word: line, items: ["/help", "/hello"].filter((value) => value.startsWith(line)).map((value) => ({ value, description: "" })) } : undefined;
+  editor.start("> ", "", undefined, source);
+  keys("/he");
+  await waitFor(async () => (await screen()).text === "> /he\n› /help\n  /hello", "the menu under the line");
+  expect((await screen()).cursor).toEqual([5, 0]);
+  keys("\u001b[B\t");
+  await waitFor(async () => (await screen()).text === "> /hello\n› /hello", "the row taken, the menu asked again");
+  keys("\u0012");
+  // 20 columns: the search's prompt wraps; no menu row is left under it.
+  expect((await screen()).text).toBe("(reverse-i-search)`'\n: /hello");
+  keys("\u0007");
+  expect((await screen()).text).toBe("> /hello");
+  keys("\r");
+  expect(entered).toEqual(["/hello"]);
 });
