@@ -16,11 +16,12 @@ export const agentArgs = {
   continue: { type: "boolean", alias: "c", description: "Go on with the latest session of this folder" },
   resume: { type: "string", alias: "r", description: "Go on with a session: its id, or none to pick from a list", valueHint: "id" },
   "output-format": { type: "string", description: "With -p: text (default), json (one result object) or stream-json (an event per line)", valueHint: "format" },
-  allowedTools: { type: "string", description: 'With -p: run tools these rules allow without asking ("Bash(npm test:*),Read")', valueHint: "rules" },
-  disallowedTools: { type: "string", description: "With -p: never run tools these rules name", valueHint: "rules" },
+  allowedTools: { type: "string", description: 'Run tools these rules allow without asking, for this session ("Bash(npm test:*),Read")', valueHint: "rules" },
+  disallowedTools: { type: "string", description: "Never run tools these rules name, for this session", valueHint: "rules" },
   "allow-all": { type: "boolean", description: "Run every tool without asking for permission" },
   "permission-mode": { type: "string", description: "Start in this permission mode: default, acceptEdits (file edits in the project run unasked) or plan (read only, until you accept a plan)", valueHint: "mode" },
   "mcp-config": { type: "string", description: "Read MCP servers from this file instead of ~/.cat-code/mcp.json", valueHint: "file" },
+  "strict-mcp-config": { type: "boolean", description: "With --mcp-config: only its servers (Claude Code's flag; cat-code's --mcp-config already uses only them)" },
   "max-turns": { type: "string", description: "Model requests allowed per prompt (default 50)", valueHint: "n" },
   root: rootArg,
   verbose: { type: "boolean", description: "Log debug lines to stderr" },
@@ -40,8 +41,10 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   const outputFormat = parseOutputFormat(lastValue(flags, "output-format"));
   const modeFlag = parseModeFlag(lastValue(flags, "permission-mode"));
   const rules = { allow: splitRules(flags.values.get("allowedTools") ?? []), deny: splitRules(flags.values.get("disallowedTools") ?? []) };
-  for (const [flag, given] of [["--output-format", outputFormat !== undefined], ["--allowedTools", rules.allow.length > 0], ["--disallowedTools", rules.deny.length > 0]] as const) {
-    if (given && !print) throw CliError.usage(`${flag} is for print mode: add -p`);
+  if (outputFormat !== undefined && !print) throw CliError.usage("--output-format is for print mode: add -p");
+  // Claude Code's --mcp-config adds to the configured servers unless --strict-mcp-config; cat-code's always replaces them.
+  if (flags.booleans.get("strict-mcp-config") === true && lastValue(flags, "mcp-config") === undefined) {
+    throw CliError.usage("--strict-mcp-config uses only the servers of --mcp-config <file>: give that file too");
   }
   // Loaded here, so `cat-code mcp …` never pays for the SDK and the REPL.
   const [{ agentStartup }, { loadServerEntries, rootsFromArgs }, { cliAuth, openPool }, { declinedElicitation }, { replLoginHint }, { catCodeHome }, { chooseConversation }, { withDisabledServers }] = await Promise.all([
@@ -102,7 +105,7 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
     return;
   }
   const { ReplController } = await import("../repl/repl-controller.ts");
-  process.exitCode = await new ReplController({ ...common, firstPrompt: prompt }).run();
+  process.exitCode = await new ReplController({ ...common, firstPrompt: prompt, rules }).run();
 }
 
 /** The words left after the flags: one prompt, quoted. Several words are more likely a typo'd command. */

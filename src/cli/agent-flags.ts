@@ -1,6 +1,8 @@
 import type { ArgsDef } from "citty";
 import { CliError } from "../terminal/cli-error.ts";
 
+export { splitRules } from "../system/permission-rule-syntax.ts";
+
 /**
  * The root command's flags, read from the raw arguments. citty's parser takes the word after a
  * value flag whatever it is (`-p --model x` would make `--model` the prompt) and turns a value flag
@@ -75,30 +77,6 @@ export function lastValue(parsed: ParsedFlags, name: string): string | undefined
 export function subcommandWord(rawArgs: string[], argsDef: ArgsDef, subcommands: readonly string[]): string | undefined {
   const first = parseFlags(rawArgs, argsDef, { lenient: true }).positionals[0];
   return first !== undefined && subcommands.includes(first) ? first : undefined;
-}
-
-/**
- * `--allowedTools "Bash(npm test:*),Read"`: rules separated by commas or spaces, except inside a
- * rule's parentheses, where both may be part of the pattern.
- */
-export function splitRules(values: readonly string[]): string[] {
-  const rules: string[] = [];
-  for (const value of values) {
-    let depth = 0;
-    let current = "";
-    for (const char of value) {
-      if (char === "(") depth++;
-      if (char === ")") depth = Math.max(0, depth - 1);
-      if (depth === 0 && (char === "," || /\s/.test(char))) {
-        if (current) rules.push(current);
-        current = "";
-        continue;
-      }
-      current += char;
-    }
-    if (current) rules.push(current);
-  }
-  return rules;
 }
 
 function splitOnce(text: string, separator: string): [string, string | undefined] {

@@ -118,6 +118,11 @@ export class AgentRuntime {
     return this.options.cwd;
   }
 
+  /** Reads the memory files again (after /memory's editor): the system prompt reads them at each request. */
+  reloadMemory(): void {
+    Object.assign(this.memory, loadMemoryFiles(this.options.cwd, this.options.env));
+  }
+
   get model(): string {
     return this.options.model;
   }

@@ -59,3 +59,16 @@ export function commonPrefix(values: string[]): string {
   }
   return prefix;
 }
+
+/** The candidates in columns across the terminal, as readline listed them. */
+export function candidateColumns(candidates: string[], columns: number | undefined): string {
+  const widths = candidates.map((candidate) => Bun.stringWidth(candidate));
+  const width = Math.max(...widths) + 2;
+  const perRow = (columns && Math.floor(columns / width)) || 1;
+  const rows: string[] = [];
+  for (let i = 0; i < candidates.length; i += perRow) {
+    const row = candidates.slice(i, i + perRow);
+    rows.push(row.map((candidate, j) => (j < row.length - 1 ? candidate + " ".repeat(width - (widths[i + j] as number)) : candidate)).join(""));
+  }
+  return `${rows.join("\r\n")}\r\n`;
+}

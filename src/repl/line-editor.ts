@@ -1,6 +1,9 @@
-import { commonPrefix } from "./completion.ts";
+import { candidateColumns, commonPrefix } from "./completion.ts";
+import { CompletionMenu, type MenuSource } from "./completion-menu.ts";
+import { HistorySearch, LEAVE_SEARCH, type SearchView } from "./history-search.ts";
 import { commandFor } from "./key-bindings.ts";
 import { LineBuffer } from "./line-buffer.ts";
+import { cursorPosition } from "./line-layout.ts";
 import type { LineHistory } from "./line-history.ts";
 import type { KeyToken } from "./terminal-keys.ts";
 
@@ -24,8 +27,6 @@ export interface EditorEvents {
   cycleMode?(): void;
 }
 
-/** Terminal columns: a tab stop is 8 (as readline counted), a wide character 2. */
-const TAB_SIZE = 8;
 
 /**
  * The prompt's line at a terminal: a LineBuffer edited by keys (KeyToken, see key-bindings.ts),
@@ -33,7 +34,8 @@ const TAB_SIZE = 8;
  * from the read's completer. It is the one holder of what is typed: nothing else writes into it.
  * Tab behaves as readline's did: a single candidate or the candidates' common start is inserted;
  * a second Tab with nothing to insert lists them. Keys that arrive while a completer is busy wait
- * for its answer, so they apply in the order typed.
+ * for its answer, so they apply in the order typed. Ctrl-R searches the history (history-search.ts);
+ * with a menu source, a live menu of commands or mentions is drawn under the line (completion-menu.ts).
  */
 export class LineEditor {
   private readonly buffer = new LineBuffer();
@@ -50,6 +52,10 @@ export class LineEditor {
   private generation = 0;
   /** A line is being edited (between start and stop): only then is the prompt on the screen to redraw. */
   private editing = false;
+  /** Ctrl-R's search while it runs: it is drawn in place of the prompt and the line. */
+  private search: HistorySearch | undefined;
+  /** The live menu of commands or mentions under the line, when the read has a menu source. */
+  private readonly menu = new CompletionMenu(() => this.editing && !this.search && this.render());
   private readonly onResize = () => this.editing && this.render();
 
   constructor(
@@ -66,21 +72,24 @@ export class LineEditor {
   }
 
   /** Starts a new line: shows `prompt` and `text` (typed ahead) after it, ready for keys. */
-  start(prompt: string, text = "", complete?: LineCompleter, answerKeys?: readonly string[]): void {
+  start(prompt: string, text = "", complete?: LineCompleter, menu?: MenuSource, answerKeys?: readonly string[]): void {
     this.generation++;
     this.editing = true;
     this.waiting = undefined;
     this.prompt = prompt;
     this.complete = complete;
     this.answerKeys = answerKeys;
+    this.menu.use(menu);
     this.previousWasTab = false;
+    this.search = undefined;
     this.history.restart();
     this.buffer.reset(text);
     this.cursorRow = 0;
     this.render();
+    if (text) this.menu.update(text);
   }
 
-  /** Same line, other prompt (the continuation of a message); keeps the completer. */
+  /** Same line, other prompt (the continuation of a message); keeps the completer, not the menu. */
   restart(prompt: string): void {
     this.start(prompt, "", this.complete);
   }
@@ -98,6 +107,7 @@ export class LineEditor {
       this.waiting.push(token);
       return;
     }
+    if (this.search) return this.searchKey(token);
     const wasTab = this.previousWasTab;
     this.previousWasTab = token.kind === "key" && token.sequence === "\t";
     switch (token.kind) {
@@ -106,9 +116,11 @@ export class LineEditor {
           this.insert(token.text);
           return this.enter(false);
         }
-        return this.insert(token.text);
+        this.insert(token.text);
+        return this.menu.update(this.beforeCursor());
       case "paste":
-        return this.insert(token.text);
+        this.insert(token.text);
+        return this.menu.update(this.beforeCursor());
       case "newline":
         return this.enter(true);
       case "key":
@@ -125,8 +137,17 @@ export class LineEditor {
     this.generation++;
     this.waiting = undefined;
     this.previousWasTab = false;
+    this.search = undefined;
+    this.menu.dismiss();
     this.buffer.reset();
     if (this.editing) this.render();
+  }
+
+  /** Ctrl-C during Ctrl-R's search: the search ends, the line as it was before it; false when no search ran. */
+  cancelSearch(): boolean {
+    if (!this.search) return false;
+    this.endSearch(false);
+    return true;
   }
 
   /** Prints `text` above the prompt, which is drawn again below it with what was typed. */
@@ -145,6 +166,7 @@ export class LineEditor {
   /** No line is edited any more: a completer's late answer and the keys waiting for it are dropped. */
   stop(): void {
     this.generation++;
+    this.menu.dismiss();
     this.editing = false;
     this.waiting = undefined;
   }
@@ -156,6 +178,7 @@ export class LineEditor {
 
   private command(sequence: string, wasTab: boolean): void {
     const command = commandFor(sequence);
+    if (this.menu.open && this.menuKey(sequence, command)) return;
     switch (command) {
       case undefined:
         return;
@@ -177,17 +200,91 @@ export class LineEditor {
         return this.events.suspend();
       case "cycle-mode":
         return this.events.cycleMode?.();
+      case "search-history":
+        this.menu.dismiss();
+        this.search = new HistorySearch(this.history, { text: this.buffer.text, cursor: this.buffer.cursor });
+        return this.render();
       default:
         return this.edit(command);
     }
   }
 
-  private edit(action: Parameters<LineBuffer["apply"]>[0]): void {
-    if (this.buffer.apply(action)) this.render();
+  /**
+   * A key during Ctrl-R's search: text and Backspace change what is searched for, Ctrl-R goes older,
+   * Esc or Ctrl-G leaves the line as it was, Enter takes the line found; any other key takes it and
+   * then acts on it (an arrow, Ctrl-A), as in readline.
+   */
+  private searchKey(token: KeyToken): void {
+    const search = this.search as HistorySearch;
+    if (token.kind === "text" || token.kind === "paste") {
+      search.type(token.text);
+      return this.render();
+    }
+    const sequence = token.kind === "key" ? token.sequence : "";
+    const command = commandFor(sequence);
+    if (command === "search-history") search.older();
+    else if (command === "backspace") search.backspace();
+    else if (LEAVE_SEARCH.has(sequence)) return this.endSearch(false);
+    else {
+      this.endSearch(true);
+      if (command !== "enter") this.key(token);
+      return;
+    }
+    this.render();
   }
 
+  private endSearch(accept: boolean): void {
+    const found = this.search?.match;
+    this.search = undefined;
+    if (accept && found !== undefined) this.buffer.set(found);
+    this.render();
+  }
+
+  /** What is drawn: the prompt and the line, or the search in their place. */
+  private view(): SearchView {
+    return this.search ? this.search.view() : { prompt: this.prompt, text: this.buffer.text, cursor: this.buffer.cursor };
+  }
+
+  /**
+   * A key while the menu is open: Up and Down move its selection, Tab takes the item chosen with
+   * them, Esc closes it. True when the key was the menu's; Tab with no choice made completes as before.
+   */
+  private menuKey(sequence: string, command: ReturnType<typeof commandFor>): boolean {
+    if (command === "older" || command === "newer") {
+      this.menu.move(command === "older" ? -1 : 1);
+      this.render();
+      return true;
+    }
+    if (LEAVE_SEARCH.has(sequence)) {
+      this.menu.dismiss();
+      this.render();
+      return true;
+    }
+    const choice = command === "complete" && this.menu.chose ? this.menu.choice() : undefined;
+    if (!choice) return false;
+    this.menu.dismiss();
+    this.buffer.replaceBefore(choice.word.length, choice.item.value);
+    this.render();
+    this.menu.update(this.beforeCursor());
+    return true;
+  }
+
+  private edit(action: Parameters<LineBuffer["apply"]>[0]): void {
+    const text = this.buffer.text;
+    if (!this.buffer.apply(action)) return;
+    this.render();
+    // Only what changes the text asks the menu again: moving the cursor along a command leaves it.
+    if (this.buffer.text !== text) this.menu.update(this.beforeCursor());
+  }
+
+  private beforeCursor(): string {
+    return this.buffer.text.slice(0, this.buffer.cursor);
+  }
+
+  /** An earlier line recalled: the menu closes, so Up goes on through the history, not through a menu. */
   private recall(entry: string | undefined): void {
     if (entry === undefined) return;
+    this.menu.dismiss();
     this.buffer.set(entry);
     this.render();
   }
@@ -203,7 +300,8 @@ export class LineEditor {
 
   /** The cursor goes past the line's end and onto a new row; the line is the reader's. */
   private enter(newlineKey: boolean): void {
-    if (this.buffer.apply("end")) this.render();
+    const menuShown = this.menu.dismiss();
+    if (this.buffer.apply("end") || menuShown) this.render();
     this.output.write("\r\n");
     this.cursorRow = 0;
     const line = this.buffer.text;
@@ -231,12 +329,16 @@ export class LineEditor {
   private applyCompletion([candidates, word]: [string[], string], listIfStuck: boolean): void {
     if (candidates.length === 0) return;
     const prefix = commonPrefix(candidates.filter((candidate) => candidate !== ""));
-    if (prefix.startsWith(word) && prefix.length > word.length) return this.insert(prefix.slice(word.length));
+    if (prefix.startsWith(word) && prefix.length > word.length) {
+      this.insert(prefix.slice(word.length));
+      return this.menu.update(this.beforeCursor());
+    }
     if (!word.startsWith(prefix)) {
       this.buffer.replaceBefore(word.length, prefix);
       return this.render();
     }
-    if (!listIfStuck) return;
+    // The menu under the line lists them already.
+    if (!listIfStuck || this.menu.open) return;
     this.output.write(`${this.toEndRow()}\r\n${candidateColumns(candidates, this.output.columns)}\r\n`);
     this.cursorRow = 0;
     this.render();
@@ -244,12 +346,16 @@ export class LineEditor {
 
   /** Clears what was drawn and draws the prompt and the line, the cursor where it is in the line. */
   private render(): void {
-    const shown = this.prompt + this.buffer.text;
+    const view = this.view();
+    const shown = view.prompt + view.text;
     const end = this.position(shown);
-    const cursor = this.position(this.prompt + this.buffer.text.slice(0, this.buffer.cursor));
+    const cursor = this.position(view.prompt + view.text.slice(0, view.cursor));
     let out = `${this.toFirstRow()}\u001b[1G\u001b[J${shown}`;
     // At the last column the terminal waits to wrap: a blank makes it take the new row now.
     if (end.cols === 0 && end.rows > 0) out += " ";
+    // The menu's rows under the line (each shorter than a row, so none wraps), then back to the line's end.
+    const menu = this.search ? [] : this.menu.rows(this.output.columns);
+    if (menu.length) out += `\r\n${menu.join("\r\n")}\u001b[${menu.length}A\u001b[${end.cols + 1}G`;
     if (cursor.rows !== end.rows || cursor.cols !== end.cols || end.cols === 0) {
       out += `\u001b[${cursor.cols + 1}G`;
       if (end.rows > cursor.rows) out += `\u001b[${end.rows - cursor.rows}A`;
@@ -264,39 +370,13 @@ export class LineEditor {
 
   /** From the cursor to the line's last row. */
   private toEndRow(): string {
-    const rows = this.position(this.prompt + this.buffer.text).rows - this.cursorRow;
+    const view = this.view();
+    const rows = this.position(view.prompt + view.text).rows - this.cursorRow;
     return rows > 0 ? `\u001b[${rows}B` : "";
   }
 
-  /** Where the terminal's cursor is after writing `text` from the first column: rows down, and the column. */
   private position(text: string): { rows: number; cols: number } {
-    const columns = this.output.columns && this.output.columns > 0 ? this.output.columns : Infinity;
-    let offset = 0;
-    for (const char of Bun.stripANSI(text)) {
-      if (char === "\t") {
-        offset += TAB_SIZE - (offset % TAB_SIZE);
-        continue;
-      }
-      const width = Bun.stringWidth(char);
-      // A wide character does not split across rows: it starts the next one.
-      if (width === 2 && (offset + 1) % columns === 0) offset++;
-      offset += width;
-    }
-    if (columns === Infinity) return { rows: 0, cols: offset };
-    const cols = offset % columns;
-    return { rows: (offset - cols) / columns, cols };
+    return cursorPosition(text, this.output.columns);
   }
-}
 
-/** The candidates in columns across the terminal, as readline listed them. */
-function candidateColumns(candidates: string[], columns: number | undefined): string {
-  const widths = candidates.map((candidate) => Bun.stringWidth(candidate));
-  const width = Math.max(...widths) + 2;
-  const perRow = (columns && Math.floor(columns / width)) || 1;
-  const rows: string[] = [];
-  for (let i = 0; i < candidates.length; i += perRow) {
-    const row = candidates.slice(i, i + perRow);
-    rows.push(row.map((candidate, j) => (j < row.length - 1 ? candidate + " ".repeat(width - (widths[i + j] as number)) : candidate)).join(""));
-  }
-  return `${rows.join("\r\n")}\r\n`;
 }

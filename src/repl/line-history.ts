@@ -52,6 +52,26 @@ export class LineHistory {
     return draft;
   }
 
+  /**
+   * Ctrl-R: the index of the newest line at or before `from` that contains `query` (any case when
+   * the query is all lower case, as Claude Code's search), skipping `skip` (the line already shown);
+   * -1 when there is none. `from` past the end starts at the newest line.
+   */
+  search(query: string, from = this.entries.length - 1, skip?: string): number {
+    const folded = query === query.toLowerCase();
+    for (let i = Math.min(from, this.entries.length - 1); i >= 0; i--) {
+      const entry = this.entries[i] as string;
+      if (entry === skip) continue;
+      if ((folded ? entry.toLowerCase() : entry).includes(query)) return i;
+    }
+    return -1;
+  }
+
+  /** The line at `index` (from search). */
+  entry(index: number): string | undefined {
+    return this.entries[index];
+  }
+
   /** A new line is being edited: Up starts again from the newest. */
   restart(): void {
     this.at = undefined;

@@ -1,4 +1,5 @@
 import { createInterface, type Interface } from "node:readline";
+import type { MenuSource } from "./completion-menu.ts";
 import { LineEditor, type LineCompleter } from "./line-editor.ts";
 import { LineHistory } from "./line-history.ts";
 import { TerminalInput } from "./terminal-input.ts";
@@ -33,6 +34,8 @@ export interface ReadOptions {
   complete?: LineCompleter;
   /** At a terminal, one of these keys typed on an empty line is the answer at once, without Enter. */
   keys?: readonly string[];
+  /** The live menu under the line while a command or a mention is typed; none without it. */
+  menu?: MenuSource;
 }
 
 /** The prompt shown for the second and later lines of a message (`\` + Enter, Alt+Enter). */
@@ -87,7 +90,8 @@ export class LineReader {
       this.keys = new TerminalInput(input, output, {
         reading: () => this.waiter !== undefined,
         edit: (token) => this.editor?.key(token),
-        interrupt: () => this.interruptHandler?.(),
+        // Ctrl-C during Ctrl-R's search leaves the search, as Esc does; otherwise it is the REPL's.
+        interrupt: () => (this.waiter && this.editor?.cancelSearch()) || this.interruptHandler?.(),
         typedAhead: (line) => this.typedAhead(line),
         ended: () => this.end(),
         cycleMode: () => this.options.onCycleMode?.(),
@@ -125,12 +129,17 @@ export class LineReader {
    * or when `signal` aborts first.
    */
   read(prompt: string, options: ReadOptions = {}): Promise<string | null> {
-    const { signal, remember = true, complete, keys } = options;
+    const { signal, remember = true, complete, menu, keys } = options;
     if (signal?.aborted) return Promise.resolve(null);
     const queued = this.queue.shift();
     if (queued !== undefined) {
       // Nothing echoed it (a pipe, or a line typed during a turn): it is shown as what is sent.
       this.output.write(`${prompt}${queued.shown}\n`);
+      // A line typed during a turn was a prompt all the same: Up and Ctrl-R find it, as the history file does.
+      if (remember && this.editor) {
+        this.history.add(queued.shown);
+        if (queued.shown.trim() !== "") this.options.onHistoryLine?.(queued.shown);
+      }
       return Promise.resolve(queued.line);
     }
     if (this.ended) return Promise.resolve(null);
@@ -139,7 +148,7 @@ export class LineReader {
     this.parts = [];
     // Text typed during the turn starts this line, in view and editable, not merged out of sight.
     if (this.editor) {
-      this.editor.start(prompt, this.keys?.takeHeld(), complete, keys);
+      this.editor.start(prompt, this.keys?.takeHeld(), complete, menu, keys);
     } else {
       this.rl?.setPrompt(prompt);
       this.rl?.prompt();

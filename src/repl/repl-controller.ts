@@ -4,6 +4,7 @@ import type { ElicitationRequest, ElicitResult, ServerPool } from "../mcp/index.
 import type { ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
+import type { PermissionRules } from "../agent/permission-rules.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
@@ -15,6 +16,8 @@ import { AnswerDisplay } from "./answer-display.ts";
 import { createCompleter, type Completions } from "./completion.ts";
 import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
 import { ExitConfirmation } from "./exit-confirmation.ts";
+import { editInTerminal } from "./external-editor.ts";
+import { loadCustomCommands, type CustomCommand } from "./custom-commands.ts";
 import { fileCompletion } from "./file-completion.ts";
 import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
 import { LineReader } from "./line-reader.ts";
@@ -30,7 +33,9 @@ import { reviewPlan } from "./plan-review.ts";
 import { ReplRecording } from "./repl-recording.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
 import { runShellCommand, ShellContext } from "./shell-command.ts";
-import { BUILTIN_COMMAND_NAMES, runSlashCommand, type SlashOutcome } from "./slash-commands.ts";
+import { BUILTIN_COMMAND_NAMES, builtinCommandHelp, runSlashCommand, type SlashOutcome } from "./slash-commands.ts";
+import type { MenuSource } from "./completion-menu.ts";
+import { replMenuSource } from "./menu-source.ts";
 import { slashCompletion } from "./slash-completion.ts";
 import { isSlashCommand } from "./slash-or-path.ts";
 import { TerminalQuestions } from "./terminal-questions.ts";
@@ -52,6 +57,8 @@ export interface ReplOptions {
   firstPrompt?: string;
   /** settings.json, as loaded (and warned about) at start; absent: loaded here. */
   settings?: LoadedSettings;
+  /** --allowedTools and --disallowedTools: rules for this session only, listed by /permissions as the command line's. */
+  rules?: PermissionRules;
   /** Render answers as Markdown on a terminal (settings.json's `markdown`; default true). */
   markdown?: boolean;
   /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
@@ -117,6 +124,8 @@ export class ReplController {
   private questionOpen = false;
   /** News that came while it could not be shown above the prompt: printed before the next one. */
   private readonly notices: string[] = [];
+  /** The custom commands as read for the current prompt (see customCommands). */
+  private customCache: CustomCommand[] | undefined;
   /** `cat-code "question"`: taken as the first prompt's line, then gone. */
   private firstPrompt: string | undefined;
 
@@ -126,7 +135,7 @@ export class ReplController {
     this.firstPrompt = options.firstPrompt;
     const history = historyPath();
     // Tab's sources, one per kind of word: slash commands, @server: resources, @ file paths.
-    this.complete = createCompleter([slashCompletion({ pool: options.pool, remote: this.remote }), mentionCompletion({ pool: options.pool, remote: this.remote }), fileCompletion({ cwd: options.cwd })]);
+    this.complete = createCompleter([slashCompletion({ pool: options.pool, remote: this.remote, customNames: () => this.customCommands().map((command) => command.name) }), mentionCompletion({ pool: options.pool, remote: this.remote }), fileCompletion({ cwd: options.cwd })]);
     this.reader = new LineReader(this.input, this.output, {
       history: loadHistory(history),
       onHistoryLine: (line) => (this.input.isTTY ? appendHistory(history, line) : undefined),
@@ -159,6 +168,7 @@ export class ReplController {
     this.permissions = replPermissions({
       cwd: options.cwd,
       settings: options.settings,
+      rules: options.rules,
       allowAll: options.allowAll,
       mode: this.mode,
       ask,
@@ -173,7 +183,7 @@ export class ReplController {
       },
     });
     this.form = interactiveElicitation({ ask, onCancelKey: this.cancelKeys(), print: this.print, style: this.style });
-    this.saved = new ReplRecording({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: this.news });
+    this.saved = new ReplRecording({ home: options.home, cwd: options.cwd, model: options.model, currentModel: () => this.runtime.model, resumed: options.resumed, onError: this.news });
     this.runtime = new AgentRuntime({
       model: options.model,
       cwd: options.cwd,
@@ -210,7 +220,7 @@ export class ReplController {
       for (;;) {
         for (const notice of this.notices.splice(0)) this.print(notice);
         this.resetLogLines();
-        const line = this.firstPrompt ?? (await this.reader.read(this.prompt, { complete: this.complete }));
+        const line = this.firstPrompt ?? (await this.reader.read(this.prompt, { complete: this.complete, menu: this.menuSource() }));
         if (this.firstPrompt !== undefined) this.print(`${this.prompt}${sanitizeForTerminal(this.firstPrompt)}`);
         this.firstPrompt = undefined;
         if (line === null) break;
@@ -223,6 +233,7 @@ export class ReplController {
       this.detachFromPool();
       this.reader.close();
       this.saved.close();
+      this.sayHowToResume();
       await this.runtime.close();
     }
     return 0;
@@ -236,13 +247,14 @@ export class ReplController {
     if (text.startsWith("!") && text.length > 1) return this.onShellCommand(text.slice(1));
     // A message of several lines (a paste) is sent verbatim: its indentation is part of it.
     let prompt: string | PromptBlock[] = line.includes("\n") ? line : text;
+    let allow: readonly string[] | undefined;
     if (isSlashCommand(text, BUILTIN_COMMAND_NAMES)) {
       const outcome = await this.onSlashCommand(text);
       if (outcome === "exit") return "exit";
       if (outcome === "continue") return;
-      prompt = outcome.send;
+      ({ send: prompt, allow } = outcome);
     }
-    await this.onPrompt(prompt);
+    await this.onPrompt(prompt, allow);
   }
 
   /** `!command`: run in a shell, its output kept for the model's next prompt. */
@@ -260,11 +272,33 @@ export class ReplController {
       completions: this.remote,
       permissions: this.permissions.settings,
       columns: this.reader.isTerminal ? this.columns : undefined,
+      sessions: this.options.home === undefined ? undefined : { home: this.options.home, cwd: this.options.cwd, recording: this.saved },
+      customCommands: () => this.customCommands(),
+      edit: this.reader.isTerminal ? (path) => editInTerminal(path, this.reader) : undefined,
     });
   }
 
-  /** A prompt (typed, or a server's prompt as blocks) sent to the model as one turn. */
-  async onPrompt(prompt: string | PromptBlock[]): Promise<void> {
+  /**
+   * `.cat-code/commands` and `.claude/commands`, the project's and the user's: read again for each
+   * prompt (so a new file counts), once for all the keys typed at it (the live menu asks per key).
+   */
+  private customCommands(): CustomCommand[] {
+    return (this.customCache ??= loadCustomCommands(this.options.cwd, BUILTIN_COMMAND_NAMES));
+  }
+
+  /** The live menu for the prompt that starts now. */
+  private menuSource(): MenuSource {
+    this.customCache = undefined;
+    const describe = () => {
+      const about = builtinCommandHelp();
+      for (const command of this.customCommands()) about.set(`/${command.name}`, command.description);
+      return about;
+    };
+    return replMenuSource({ complete: this.complete, describe, pool: this.options.pool, remote: this.remote });
+  }
+
+  /** A prompt (typed, or a server's prompt as blocks) sent to the model as one turn; `allow`: rules for that turn only. */
+  async onPrompt(prompt: string | PromptBlock[], allow?: readonly string[]): Promise<void> {
     const agent = this.runtime.agentOrMissingKey();
     if ("missing" in agent) {
       this.print(`error: ${agent.missing}`);
@@ -275,6 +309,7 @@ export class ReplController {
     this.running = turn;
     let declined = false;
     let stopEsc = () => {};
+    const stopAllowing = allow?.length ? this.permissions.allowDuring(allow) : () => {};
     try {
       const renderer = (turn.renderer = await this.display.renderer());
       // Esc stops the turn as Ctrl-C does; at a question it is the question's (a form's cancel).
@@ -298,6 +333,7 @@ export class ReplController {
       }
     } finally {
       stopEsc();
+      stopAllowing();
       this.running = undefined;
     }
     if (declined) this.print(INSTEAD_QUESTION);
@@ -377,6 +413,12 @@ export class ReplController {
     });
     this.resetLogLines = listening.resetLogLines;
     this.detachFromPool = listening.detach;
+  }
+
+  /** Leaving a terminal session that has a conversation: the line that brings it back, as Claude Code prints it. */
+  private sayHowToResume(): void {
+    const id = this.saved.id;
+    if (this.reader.isTerminal && id && this.saved.hasConversation) this.print(this.style.dim(`Resume this session with: cat-code --resume ${id}`));
   }
 
   /** Work a slash command or `!` waits for (a sign-in): Ctrl-C cancels it as it would a turn, and so does Esc. */

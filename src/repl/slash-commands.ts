@@ -8,7 +8,9 @@ import { McpToolAdapter } from "../mcp/index.ts";
 import type { AgentRuntime } from "./agent-runtime.ts";
 import type { LineCompleter } from "./line-reader.ts";
 import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
-import { memoryText } from "./memory-command.ts";
+import { memoryCommand } from "./memory-edit-command.ts";
+import { initCommand } from "./init-command.ts";
+import { catCodeHome } from "../config/app-home.ts";
 import { modelCommand } from "./model-command.ts";
 import { replReconnect } from "./mcp-reconnect-command.ts";
 import { replSetEnabled } from "./mcp-disable-command.ts";
@@ -21,10 +23,16 @@ import { runCompact } from "./compact-command.ts";
 import { costText } from "./cost-command.ts";
 import { contextText } from "./context-command.ts";
 import { permissionsCommand } from "./permissions-command.ts";
+import { resumeCommand, type ReplSessions } from "./resume-command.ts";
+import type { CustomCommand } from "./custom-commands.ts";
+import { customCommandTurn } from "./custom-command-run.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
-/** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
-export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[] };
+/**
+ * After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt,
+ * a custom command), with rules allowing tools while that turn runs (a user's command's allowed-tools).
+ */
+export type SlashOutcome = "continue" | "exit" | { send: PromptBlock[]; allow?: readonly string[] };
 
 export interface SlashContext {
   runtime: AgentRuntime;
@@ -41,6 +49,12 @@ export interface SlashContext {
   permissions?: PermissionSettings;
   /** The terminal's width, to wrap long lists between words; absent when not a terminal. */
   columns?: number;
+  /** Where sessions are saved, for /clear and /resume; absent when nothing is saved. */
+  sessions?: ReplSessions;
+  /** Opens a file in $VISUAL/$EDITOR, the terminal handed over; absent when not a terminal. */
+  edit?: (path: string) => Promise<{ code: number } | { error: string }>;
+  /** The custom commands (`.claude/commands/*.md` and the like), read when asked. */
+  customCommands?: () => CustomCommand[];
 }
 
 interface SlashCommand {
@@ -56,7 +70,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     // A server slow to list its prompts holds /help up only until Esc or Ctrl-C (then it is left out).
     run: async (_args, context): Promise<SlashOutcome> => {
       const prompts = await context.cancellable((signal) => listPromptCommands(context.runtime.pool, { signal }));
-      context.print(helpText(prompts));
+      context.print(helpText(prompts, context.customCommands?.() ?? []));
       return "continue";
     },
   },
@@ -79,16 +93,25 @@ const COMMANDS: Record<string, SlashCommand> = {
   tools: { usage: "/tools", help: "List every tool the model can use, built-in and MCP", run: (_args, context) => (context.print(toolsText(context.runtime, context.columns)), "continue") },
   clear: {
     usage: "/clear",
-    help: "Start a new conversation (tools and servers stay)",
+    help: "Start a new conversation in a new session (the one before stays resumable; tools and servers stay)",
     run: (_args, context) => {
-      context.runtime.clearConversation();
+      if (context.sessions) context.sessions.recording.startNew();
+      else context.runtime.clearConversation();
       context.print("Started a new conversation.");
       return "continue";
     },
   },
   compact: { usage: "/compact [instructions]", help: "Replace the conversation by a summary (say what to keep)", run: async (args, context): Promise<SlashOutcome> => (await runCompact(args, context), "continue") },
   cost: { usage: "/cost", help: "Tokens used and their cost in dollars", run: (_args, context) => (context.print(costText(context.runtime.usage)), "continue") },
-  memory: { usage: "/memory", help: "List the memory files (AGENTS.md, CLAUDE.md) in the system prompt", run: (_args, context) => (context.print(memoryText(context.runtime.memory)), "continue") },
+  memory: {
+    usage: "/memory",
+    help: "List the memory files (AGENTS.md, CLAUDE.md) in the system prompt; at a terminal, open one in $VISUAL/$EDITOR",
+    run: async (_args, context): Promise<SlashOutcome> => {
+      const { runtime } = context;
+      await memoryCommand({ ...context, memory: runtime.memory, home: catCodeHome(), cwd: runtime.cwd, reload: () => runtime.reloadMemory() });
+      return "continue";
+    },
+  },
   model: { usage: "/model [id]", help: "Show the model and the known ones; /model <id> switches from the next request", run: (args, context) => (context.print(modelCommand(args, context.runtime)), "continue") },
   permissions: {
     usage: "/permissions [add [user] allow|ask|deny <rule> | remove <rule> | trust]",
@@ -100,12 +123,25 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "What the next request costs, by part (tokens from the API's count_tokens, else an estimate), and how full the context window is",
     run: async (_args, context): Promise<SlashOutcome> => (context.print(await context.cancellable((signal) => contextText(context.runtime, signal))), "continue"),
   },
+  resume: { usage: "/resume", help: "Pick one of this folder's sessions and go on with it (as cat-code --resume)", run: async (_args, context): Promise<SlashOutcome> => (await resumeCommand({ ...context, loadNow: () => context.runtime.agentOrMissingKey() }), "continue") },
+  init: {
+    usage: "/init",
+    help: "Have the model write a starting AGENTS.md for this project (asks before replacing one)",
+    run: async (_args, context): Promise<SlashOutcome> => {
+      const text = await initCommand({ ...context, projectRoot: context.runtime.memory.gitRoot ?? context.runtime.cwd });
+      return text === undefined ? "continue" : { send: [{ type: "text", text }] };
+    },
+  },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" };
 
 /** The built-in commands' names, without the slash: for Tab. */
 export const BUILTIN_COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+/** `/name` -> its help, for the live menu. */
+export function builtinCommandHelp(): Map<string, string> {
+  return new Map(Object.entries(COMMANDS).map(([name, command]) => [`/${name}`, command.help]));
+}
 /** What may follow `/mcp`: for Tab. */
 export const MCP_SUBCOMMANDS: readonly string[] = ["tools", "reconnect", "login", "logout", "disable", "enable"];
 
@@ -114,10 +150,15 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
   const [, name = "", args = ""] = /^\/(\S*)\s*(.*)$/s.exec(line.trim()) ?? [];
   const command = COMMANDS[ALIASES[name] ?? name];
   if (command) return command.run(args.trim(), context);
+  const custom = context.customCommands?.().find((candidate) => candidate.name === name);
+  if (custom) {
+    const turn = customCommandTurn(custom, args, context.print);
+    return { send: [{ type: "text", text: turn.text }], allow: turn.allow };
+  }
   const prompts = name.startsWith("mcp__") ? await context.cancellable((signal) => promptCommandsOnceConnected(context.runtime, signal)) : [];
   const prompt = prompts.find((candidate) => candidate.name === name);
   if (prompt) return sendPrompt(prompt, args, context);
-  const near = nearestNames(name, [...BUILTIN_COMMAND_NAMES, ...prompts.map((candidate) => candidate.name)]);
+  const near = nearestNames(name, [...BUILTIN_COMMAND_NAMES, ...(context.customCommands?.() ?? []).map((candidate) => candidate.name), ...prompts.map((candidate) => candidate.name)]);
   context.print(`Unknown command /${sanitizeForTerminal(name)}.${near.length ? ` Did you mean /${near[0]}?` : ""} /help lists the commands.`);
   return "continue";
 }
@@ -142,9 +183,10 @@ async function sendPrompt(prompt: PromptCommand, args: string, context: SlashCon
   return blocks ? { send: blocks } : "continue";
 }
 
-function helpText(prompts: PromptCommand[]): string {
+function helpText(prompts: PromptCommand[], custom: CustomCommand[]): string {
   const rows = Object.values(COMMANDS).map((c) => [c.usage, c.help]);
-  const lines = [...alignColumns(rows).map((line) => `  ${line}`), "  Esc or Ctrl-C cancels a running turn; Ctrl-C twice or Ctrl-D at an empty prompt exits.\n  !cmd runs a shell command; @path attaches a file; \\ + Enter or Alt+Enter starts a new line."];
+  const lines = [...alignColumns(rows).map((line) => `  ${line}`), "  Esc or Ctrl-C cancels a running turn; Ctrl-C twice or Ctrl-D at an empty prompt exits.\n  !cmd runs a shell command; @path attaches a file; \\ + Enter or Alt+Enter starts a new line; Ctrl-R searches earlier prompts."];
+  if (custom.length > 0) lines.push("Custom commands (.cat-code/commands, .claude/commands; $ARGUMENTS is what follows the name):", ...alignColumns(custom.map((c) => [`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`, c.description])).map((line) => `  ${line}`));
   if (prompts.length > 0) lines.push("MCP prompts (arguments in order, or name=value; Tab completes):", ...alignColumns(promptHelpRows(prompts)).map((line) => `  ${line}`));
   return lines.join("\n");
 }

@@ -8,6 +8,8 @@ import { BUILTIN_COMMAND_NAMES, MCP_SUBCOMMANDS } from "./slash-commands.ts";
 export interface SlashCompletionEnv {
   pool: Pick<ServerPool, "status" | "serversOffering">;
   remote: RemoteCompletions;
+  /** The custom commands' names (`.claude/commands/*.md`…), read when asked. */
+  customNames?: () => string[];
 }
 
 /**
@@ -28,7 +30,7 @@ export function slashCompletion(env: SlashCompletionEnv): CompletionSource {
     const text = line.trimStart();
     if (!text.startsWith("/")) return undefined;
     if (/^\/\S*$/.test(text)) {
-      const names = [...BUILTIN_COMMAND_NAMES, ...(await prompts()).map((command) => command.name)];
+      const names = [...BUILTIN_COMMAND_NAMES, ...(env.customNames?.() ?? []), ...(await prompts()).map((command) => command.name)];
       return [names.map((name) => `/${name}`), text];
     }
     const sub = /^\/mcp\s+(\S*)$/.exec(text);

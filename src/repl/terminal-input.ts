@@ -112,6 +112,8 @@ export class TerminalInput {
       case "\u001b":
       case "\u001b\u001b":
         this.source.emit("keypress", undefined, { sequence, name: "escape", ctrl: false, meta: sequence.length > 1, shift: false });
+        // At the prompt the editor has a use for it too: leaving Ctrl-R's search.
+        if (this.routing.reading()) this.routing.edit({ kind: "key", sequence });
         return true;
     }
     return false;

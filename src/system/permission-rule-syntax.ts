@@ -92,3 +92,27 @@ export function wrapperOnlyProblem(rule: ParsedRule): string | undefined {
   if (rule.kind !== "bash" || !namesOnlyWrapper(rule.words)) return undefined;
   return `${JSON.stringify(rule.text)} names only ${rule.words.join(" ")}, which runs another command, so as an allow rule it allows nothing; name the command it runs instead (Bash(npm test:*) also allows \`timeout 60 npm test\`)`;
 }
+
+/**
+ * `--allowedTools "Bash(npm test:*),Read"` and a command file's `allowed-tools`: rules separated by commas or spaces, except inside a
+ * rule's parentheses, where both may be part of the pattern.
+ */
+export function splitRules(values: readonly string[]): string[] {
+  const rules: string[] = [];
+  for (const value of values) {
+    let depth = 0;
+    let current = "";
+    for (const char of value) {
+      if (char === "(") depth++;
+      if (char === ")") depth = Math.max(0, depth - 1);
+      if (depth === 0 && (char === "," || /\s/.test(char))) {
+        if (current) rules.push(current);
+        current = "";
+        continue;
+      }
+      current += char;
+    }
+    if (current) rules.push(current);
+  }
+  return rules;
+}

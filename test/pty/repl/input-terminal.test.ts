@@ -32,7 +32,8 @@ async function startRepl(steps: Step[], project = tempDir()): Promise<PtyTermina
   return started;
 }
 
-const lastLine = (screen: string) => screen.split("\n").at(-1) ?? "";
+// The prompt's line: the last that is not one of the live menu's rows (`› /help …`, `  /mcp …`), which may be under it.
+const lastLine = (screen: string) => screen.split("\n").findLast((line) => !/^(› | {2})/.test(line)) ?? "";
 
 /** The text of the last user message of a request (its text blocks, joined by a blank line). */
 function lastUserText(request: RecordedRequest | undefined): string {
@@ -113,6 +114,9 @@ test("text typed while a turn runs is queued visibly as the next prompt, never m
   // The half-typed text waits at the next prompt, in view, to be finished or sent.
   await terminal.waitFor((s) => lastLine(s) === "> half typed", "the half-typed text at the prompt");
   expect(standIn!.requests).toHaveLength(2);
+  // The line typed during the turn was a prompt like any other: Up brings it back.
+  terminal.send("\u0015", "Up");
+  await terminal.waitFor((s) => lastLine(s) === "> XYZ", "the queued prompt recalled");
 }, 30_000);
 
 test("Ctrl-D at a permission question answers no and returns to the prompt; at an empty prompt it exits on a fresh line", async () => {

@@ -32,8 +32,8 @@ async function startRepl(): Promise<PtyTerminal> {
   return started;
 }
 
-/** The last line of the screen: the prompt and what is typed at it. */
-const lastLine = (screen: string) => screen.split("\n").at(-1) ?? "";
+/** The prompt and what is typed at it: the last line that is not one of the live menu's rows (`› /help …`, `  /mcp …`). */
+const lastLine = (screen: string) => screen.split("\n").findLast((line) => !/^(› | {2})/.test(line)) ?? "";
 
 async function lineBecomes(pty: PtyTerminal, expected: string): Promise<string> {
   return pty.waitFor((screen) => lastLine(screen) === expected, `the line to read ${JSON.stringify(expected)}`);

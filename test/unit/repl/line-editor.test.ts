@@ -7,6 +7,7 @@ import { Terminal as HeadlessTerminal } from "@xterm/headless";
 import { expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
 import { LineEditor, type LineCompleter } from "../../../src/repl/line-editor.ts";
+import type { MenuSource } from "../../../src/repl/completion-menu.ts";
 import { LineHistory } from "../../../src/repl/line-history.ts";
 import { KeyParser } from "../../../src/repl/terminal-keys.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
@@ -150,4 +151,45 @@ test("the keys readline had: Ctrl-_ undoes, Ctrl-^ redoes, Alt+Delete cuts the w
   expect((await screen()).text).toBe("> two");
   keys("\r");
   expect(entered).toEqual(["two"]);
+});
+
+test("Ctrl-R searches the history in place of the prompt: Enter takes the line found, Esc puts back the line typed", async () => {
+  const { editor, keys, screen, entered } = editorAt(["git status", "npm test", "git diff"]);
+  editor.start("> ");
+  keys("dra");
+  keys("\u0012git");
+  expect((await screen()).text).toBe("(reverse-i-search)`g\nit': git diff");
+  keys("\u0012");
+  expect((await screen()).text).toBe("(reverse-i-search)`g\nit': git status");
+  keys("\r");
+  expect((await screen()).text).toBe("> git status");
+  keys(" -s\r");
+  expect(entered).toEqual(["git status -s"]);
+  editor.start("> ");
+  keys("dra\u0012npm\u001b");
+  expect((await screen()).text).toContain("> dra");
+  keys("\u0012npm\u0007");
+  expect((await screen()).text).toContain("> dra");
+  // Another key takes the line found and then acts: Ctrl-A goes to its start.
+  keys("\u0012npm\u0001X\r");
+  expect(entered).toEqual(["git status -s", "Xnpm test"]);
+});
+
+test("the live menu: drawn under the line as its source answers, Down then Tab takes a row, Ctrl-R and Enter clear it", async () => {
+  const { editor, keys, screen, entered } = editorAt(["/help me"]);
+  const source: MenuSource = async (line) =>
+    line.startsWith("/") ? { word: line, items: ["/help", "/hello"].filter((value) => value.startsWith(line)).map((value) => ({ value, description: "" })) } : undefined;
+  editor.start("> ", "", undefined, source);
+  keys("/he");
+  await waitFor(async () => (await screen()).text === "> /he\n› /help\n  /hello", "the menu under the line");
+  expect((await screen()).cursor).toEqual([5, 0]);
+  keys("\u001b[B\t");
+  await waitFor(async () => (await screen()).text === "> /hello\n› /hello", "the row taken, the menu asked again");
+  keys("\u0012");
+  // 20 columns: the search's prompt wraps; no menu row is left under it.
+  expect((await screen()).text).toBe("(reverse-i-search)`'\n: /hello");
+  keys("\u0007");
+  expect((await screen()).text).toBe("> /hello");
+  keys("\r");
+  expect(entered).toEqual(["/hello"]);
 });

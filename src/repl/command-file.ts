@@ -1,0 +1,96 @@
+import { splitRules } from "../system/permission-rule-syntax.ts";
+import { splitShellWords } from "../system/shell-words.ts";
+import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
+
+/** Past this many characters a description is cut: it is one row of /help and of the menu. */
+const DESCRIPTION_CHARS = 200;
+/** Front matter lines read: a file that is nearly all front matter is not a command to trust further. */
+const FRONT_MATTER_LINES = 50;
+
+/**
+ * A custom command as Claude Code reads it from `commands/<name>.md`: optional front matter
+ * (`description`, `allowed-tools`, `argument-hint`) between `---` lines, then the prompt itself,
+ * with `$ARGUMENTS` (all that was typed after the name) and `$1`… (its words) filled in.
+ */
+export interface CommandFile {
+  /** One line, sanitized: what /help and the menu show. */
+  description: string;
+  argumentHint: string;
+  /** Rules in settings.json's syntax, as written; checked where they are used. */
+  allowedTools: string[];
+  body: string;
+}
+
+/** Reads one command file's text (already bounded in size by its reader). */
+export function parseCommandFile(text: string): CommandFile {
+  const { fields, body } = frontMatter(text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n"));
+  const tools = fields.get("allowed-tools");
+  const description = sanitizeForTerminal(fields.get("description")?.join(" ") ?? firstLine(body));
+  return {
+    description: description.length > DESCRIPTION_CHARS ? `${description.slice(0, DESCRIPTION_CHARS - 1)}…` : description,
+    argumentHint: sanitizeForTerminal(fields.get("argument-hint")?.join(" ") ?? "").slice(0, DESCRIPTION_CHARS),
+    // `[a, b]` is a YAML list; as one line, `a, b` is what splitRules reads anyway.
+    allowedTools: tools ? splitRules(tools.map((value) => value.replace(/^\[(.*)\]$/, "$1"))) : [],
+    body,
+  };
+}
+
+/**
+ * The prompt sent for `/name <args>`: `$ARGUMENTS` is everything typed after the name, `$1`… `$9`
+ * its words (quotes group words, as in a shell; a missing one is empty). A command that uses
+ * neither still gets what was typed, after it, as Claude Code does.
+ */
+export function expandArguments(body: string, args: string): string {
+  const typed = args.trim();
+  let used = false;
+  let words: string[] | undefined;
+  const expanded = body.replace(/\$ARGUMENTS\b|\$([1-9])(?![0-9])/g, (_match, position: string | undefined) => {
+    used = true;
+    if (position === undefined) return typed;
+    words ??= wordsOf(typed);
+    return words[Number(position) - 1] ?? "";
+  });
+  if (used || typed === "") return expanded;
+  return `${expanded.trimEnd()}\n\nARGUMENTS: ${typed}`;
+}
+
+function wordsOf(text: string): string[] {
+  try {
+    return splitShellWords(text);
+  } catch {
+    // An unclosed quote: plain blanks then, rather than an error for a prompt.
+    return text.split(/\s+/).filter(Boolean);
+  }
+}
+
+/**
+ * `---` … `---` at the very top, read as the simple YAML Claude Code's files use: `key: value`,
+ * a value in quotes, or a list of `- item` lines under the key. Anything else is prose.
+ */
+function frontMatter(text: string): { fields: Map<string, string[]>; body: string } {
+  const fields = new Map<string, string[]>();
+  const lines = text.split("\n");
+  if (lines[0]?.trim() !== "---") return { fields, body: text };
+  const end = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
+  if (end === -1 || end > FRONT_MATTER_LINES) return { fields, body: text };
+  let key: string | undefined;
+  for (const line of lines.slice(1, end)) {
+    const item = /^\s+-\s*(.*)$/.exec(line) ?? /^-\s+(.*)$/.exec(line);
+    if (item && key) {
+      fields.get(key)?.push(unquote(item[1] as string));
+      continue;
+    }
+    const pair = /^([A-Za-z][\w-]*)\s*:\s*(.*)$/.exec(line);
+    if (!pair) continue;
+    key = (pair[1] as string).toLowerCase();
+    const value = (pair[2] as string).trim();
+    fields.set(key, value ? [unquote(value)] : []);
+  }
+  return { fields, body: lines.slice(end + 1).join("\n").replace(/^\n+/, "") };
+}
+
+function unquote(value: string): string {
+  const trimmed = value.trim();
+  const quoted = /^(["'])(.*)\1$/.exec(trimmed);
+  return quoted ? (quoted[2] as string) : trimmed;
+}
