@@ -1,0 +1,45 @@
+import type { ServerPool, ServerStatus } from "../mcp/index.ts";
+import { ServeConnection } from "./serve-connection.ts";
+import { ServeMethods } from "./serve-methods.ts";
+import { StdioDownstream, type StdioStreams } from "./stdio-downstream.ts";
+
+/** This process's stdin and stdout: stdout carries JSON-RPC only (every log line goes to stderr). */
+export function processStreams(): StdioStreams {
+  return {
+    input: Bun.stdin.stream(),
+    write: (text) => new Promise((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+/**
+ * `cat-code mcp serve` over stdio: answers one client on `streams` with the servers of `pool`,
+ * until the client closes its end. The servers connect meanwhile: the handshake is answered at
+ * once, the lists wait for the connects to be over.
+ */
+export async function serveStdio(pool: ServerPool, streams: StdioStreams = processStreams()): Promise<void> {
+  const ready = pool.connectAll();
+  const methods = new ServeMethods(pool, ready);
+  const connection = new ServeConnection(new StdioDownstream(streams), methods, pool, { instructions: () => unavailableServers(pool.status()) });
+  await connection.start();
+  await connection.done;
+  await connection.close();
+}
+
+/**
+ * What the client is told of the servers that are configured but not served now: one that needs a
+ * sign-in, with the command that gives it; one that failed, with why. Undefined when all are served.
+ */
+export function unavailableServers(statuses: ServerStatus[]): string | undefined {
+  const lines = statuses.flatMap((status) => {
+    switch (status.state) {
+      case "needs-auth":
+        return [`- ${status.name}: needs a sign-in; run \`cat-code mcp login ${status.name}\``];
+      case "failed":
+        return [`- ${status.name}: not connected: ${status.reason.split("\n")[0]}`];
+      default:
+        return [];
+    }
+  });
+  if (lines.length === 0) return undefined;
+  return `cat-code serves the tools of its configured MCP servers as <server>__<tool>. Not available now:\n${lines.join("\n")}`;
+}
