@@ -111,6 +111,8 @@ export class DownstreamSession {
       capabilities: SERVED_CAPABILITIES,
       ...(instructions ? { instructions } : {}),
       resultType: "complete",
+      ttlMs: 0,
+      cacheScope: "private",
       _meta: { [MetaKey.serverInfo]: SERVER_INFO },
     };
   }
@@ -132,7 +134,9 @@ export class DownstreamSession {
     else result = await this.methods.handle(method, params, this.context(signal, progressTokenOf(meta)));
     const answered = result as Record<string, unknown>;
     const ownMeta = isPlainObject(answered._meta) ? answered._meta : {};
-    return { ...answered, resultType: "complete", _meta: { ...ownMeta, [MetaKey.serverInfo]: SERVER_INFO } };
+    // The revision's lists and discover say how long a client may cache them: not at all, since a server may come or go any moment.
+    const cacheable = method === "server/discover" || method.endsWith("/list") ? { ttlMs: 0, cacheScope: "private" } : {};
+    return { ...answered, ...cacheable, resultType: "complete", _meta: { ...ownMeta, [MetaKey.serverInfo]: SERVER_INFO } };
   }
 
   private context(signal: AbortSignal, progressToken: ProgressToken | undefined) {
