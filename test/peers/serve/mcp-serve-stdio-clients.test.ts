@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 const serveArgs = (...extra: string[]) => ["mcp", "serve", "--mcp-config", config, ...extra];
 const serveEnv = () => ({ ...(process.env as Record<string, string>), CAT_CODE_HOME: home });
-const text = (result: { content?: unknown }) => (result.content as Array<{ text?: string }>).map((block) => block.text).join("");
+const text = (result: object) => ((result as { content: unknown }).content as Array<{ text?: string }>).map((block) => block.text).join("");
 
 describe("the SDK v1 client", () => {
   let client: ClientV1;
