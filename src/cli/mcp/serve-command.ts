@@ -1,6 +1,9 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
+import { log } from "../../log.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
+import type { ServerPool } from "../../mcp/index.ts";
+import { onShutdown } from "../../terminal/shutdown.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { openPool } from "./open-pool.ts";
@@ -8,6 +11,9 @@ import { loadServerEntries, rootsFromArgs, serverSourceArgs } from "./server-sel
 
 const serveArgs = {
   server: { type: "string", description: "Serve only these configured servers (comma-separated names)", valueHint: "a,b" },
+  http: { type: "boolean", description: "Serve Streamable HTTP on 127.0.0.1 instead of stdio (a bearer token is required)" },
+  port: { type: "string", description: "With --http: the port (default: a free one, printed)", valueHint: "n" },
+  host: { type: "string", description: "With --http: the address to listen on (default 127.0.0.1; any other is reachable from the network)", valueHint: "address" },
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
 
@@ -19,10 +25,13 @@ export default defineCommand({
   args: serveArgs,
   async run({ args, rawArgs }) {
     rejectUnknownFlags(rawArgs, serveArgs);
+    if (!args.http && (args.port !== undefined || args.host !== undefined)) throw CliError.usage("--port and --host go with --http");
+    const port = parsePort(args.port);
     const roots = rootsFromArgs(rawArgs);
     const entries = selectServers(loadServerEntries(args), args.server);
     // The servers' questions go to the client when it can answer them (a pool made with a handler declares elicitation).
     const pool = openPool(entries, { roots, elicitation: async () => ({ action: "decline" }) }, args);
+    if (args.http) return serveOverHttp(pool, args.host ?? "127.0.0.1", port);
     const { serveStdio } = await import("../../serve/serve-stdio.ts");
     try {
       await serveStdio(pool);
@@ -31,6 +40,39 @@ export default defineCommand({
     }
   },
 });
+
+/** Listens until a signal ends cat-code (the shutdown closes the endpoint, then the servers). */
+async function serveOverHttp(pool: ServerPool, host: string, port: number): Promise<never> {
+  const [{ serveHttp }, { isLoopback }, { loadOrCreateServeToken, serveTokenPath }] = await Promise.all([
+    import("../../serve/serve-http.ts"),
+    import("../../serve/http-guard.ts"),
+    import("../../serve/serve-token.ts"),
+  ]);
+  if (!isLoopback(host)) {
+    log.warn(`listening on ${host}: every machine that can reach it may call your servers' tools with the token; use the default 127.0.0.1 unless you mean it`);
+  }
+  const { token, created } = loadOrCreateServeToken();
+  let endpoint;
+  try {
+    endpoint = serveHttp(pool, { host, port, token });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw CliError.unavailable(`cannot listen on ${host}:${port}: ${code === "EADDRINUSE" ? "the port is in use; choose another with --port" : (error as Error).message}`);
+  }
+  onShutdown(() => endpoint.stop());
+  // The token is shown once, when it is made; afterwards it is where the file says.
+  const tokenLine = created ? `token (shown once, kept in ${serveTokenPath()}): ${token}` : `token: in ${serveTokenPath()}`;
+  process.stderr.write(`cat-code mcp serve: listening on ${endpoint.url}\n${tokenLine}\n`);
+  return new Promise<never>(() => {});
+}
+
+/** `--port`: a whole number from 0 (any free port) to 65535. */
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535 || text.trim() === "") throw CliError.usage(`--port must be a whole number from 0 to 65535, got '${text}'`);
+  return port;
+}
 
 /** `--server a,b`: those entries, in config order; an unknown name is a usage error listing those that exist. */
 export function selectServers(entries: ServerEntry[], names: string | undefined): ServerEntry[] {
