@@ -1,5 +1,6 @@
 import type { ServerPool } from "../mcp/index.ts";
 import { HttpEndpoint } from "./http-endpoint.ts";
+import type { ServedBuiltins } from "./served-builtins.ts";
 import { ServeMethods } from "./serve-methods.ts";
 import { unavailableServers } from "./serve-stdio.ts";
 
@@ -7,6 +8,7 @@ export interface ServeHttpOptions {
   host: string;
   port: number;
   token: string;
+  builtins?: ServedBuiltins;
 }
 
 /**
@@ -15,8 +17,8 @@ export interface ServeHttpOptions {
  * listen. Returns the endpoint, listening; its `stop()` ends every session.
  */
 export function serveHttp(pool: ServerPool, options: ServeHttpOptions): HttpEndpoint {
-  const methods = new ServeMethods(pool, pool.connectAll());
-  const endpoint = new HttpEndpoint(methods, { ...options, instructions: () => unavailableServers(pool.status()) });
+  const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins });
+  const endpoint = new HttpEndpoint(methods, { host: options.host, port: options.port, token: options.token, instructions: () => unavailableServers(pool.status()) });
   const toolsChanged = () => endpoint.broadcast((session) => session.announce("notifications/tools/list_changed", {}));
   pool.on("tools-changed", toolsChanged);
   pool.on("server", (event) => (event.kind === "lost" || event.after !== "start" ? toolsChanged() : undefined));

@@ -3,6 +3,7 @@ import type { ServerPool, ServerStatus } from "../mcp/index.ts";
 import { ErrorCode, type CallToolResult } from "../mcp/protocol.ts";
 import type { ProgressToken } from "../mcp/stateless-protocol.ts";
 import { CallToolParams, CompleteParams, GetPromptParams, ListParams, parseParams, ReadResourceParams } from "./serve-params.ts";
+import type { ServedBuiltins } from "./served-builtins.ts";
 import { UpstreamCatalog } from "./upstream-catalog.ts";
 
 /** What a method is given beside its params: the client's request, as the session saw it. */
@@ -40,10 +41,14 @@ export class ServeMethods {
   constructor(
     pool: ServerPool,
     private readonly ready: Promise<void> = Promise.resolve(),
-    warn?: (line: string) => void,
+    options: { warn?: (line: string) => void; builtins?: ServedBuiltins } = {},
   ) {
-    this.catalog = new UpstreamCatalog(pool, warn);
+    this.catalog = new UpstreamCatalog(pool, options.warn);
+    this.builtins = options.builtins;
   }
+
+  /** cat-code's own tools, with `--builtin`: listed first, under their own names. */
+  private readonly builtins: ServedBuiltins | undefined;
 
   /** Whether `method` is one of these (the session answers the others: initialize, ping, …). */
   has(method: string): boolean {
@@ -60,7 +65,8 @@ export class ServeMethods {
   private readonly handlers: Record<string, (params: unknown, context: MethodContext) => Promise<unknown>> = {
     "tools/list": async (params) => {
       parseParams(ListParams, params, "tools/list");
-      return { tools: this.catalog.tools().map(({ name, definition }) => ({ ...definition, name })) };
+      const served = this.catalog.tools().map(({ name, definition }) => ({ ...definition, name }));
+      return { tools: [...(this.builtins?.definitions() ?? []), ...served] };
     },
     "tools/call": (params, context) => this.callTool(params, context),
     "resources/list": async (params, { signal }) => {
@@ -100,6 +106,7 @@ export class ServeMethods {
 
   private async callTool(params: unknown, context: MethodContext): Promise<CallToolResult> {
     const { name, arguments: args } = parseParams(CallToolParams, params, "tools/call");
+    if (this.builtins?.has(name)) return this.builtins.call(name, args, context.signal);
     const upstream = this.catalog.tool(name);
     if (!upstream) {
       const behind = this.catalog.statusBehind(name);

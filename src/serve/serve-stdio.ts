@@ -1,5 +1,6 @@
 import type { ServerPool, ServerStatus } from "../mcp/index.ts";
 import { ServeConnection } from "./serve-connection.ts";
+import type { ServedBuiltins } from "./served-builtins.ts";
 import { ServeMethods } from "./serve-methods.ts";
 import { StdioDownstream, type StdioStreams } from "./stdio-downstream.ts";
 
@@ -16,9 +17,9 @@ export function processStreams(): StdioStreams {
  * until the client closes its end. The servers connect meanwhile: the handshake is answered at
  * once, the lists wait for the connects to be over.
  */
-export async function serveStdio(pool: ServerPool, streams: StdioStreams = processStreams()): Promise<void> {
-  const ready = pool.connectAll();
-  const methods = new ServeMethods(pool, ready);
+export async function serveStdio(pool: ServerPool, options: { streams?: StdioStreams; builtins?: ServedBuiltins } = {}): Promise<void> {
+  const streams = options.streams ?? processStreams();
+  const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins });
   const connection = new ServeConnection(new StdioDownstream(streams), methods, pool, { instructions: () => unavailableServers(pool.status()) });
   await connection.start();
   await connection.done;

@@ -3,6 +3,7 @@ import { rejectUnknownFlags } from "../known-flags.ts";
 import { log } from "../../log.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import type { ServerPool } from "../../mcp/index.ts";
+import type { ServedBuiltins } from "../../serve/served-builtins.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
@@ -13,6 +14,7 @@ const serveArgs = {
   server: { type: "string", description: "Serve only these configured servers (comma-separated names)", valueHint: "a,b" },
   http: { type: "boolean", description: "Serve Streamable HTTP on 127.0.0.1 instead of stdio (a bearer token is required)" },
   port: { type: "string", description: "With --http: the port (default: a free one, printed)", valueHint: "n" },
+  builtin: { type: "boolean", description: "Also serve cat-code's own tools (read_file, write_file, edit_file, grep, glob, bash); a call that needs permission runs only if a settings rule allows it" },
   host: { type: "string", description: "With --http: the address to listen on (default 127.0.0.1; any other is reachable from the network)", valueHint: "address" },
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
@@ -31,10 +33,11 @@ export default defineCommand({
     const entries = selectServers(loadServerEntries(args), args.server);
     // The servers' questions go to the client when it can answer them (a pool made with a handler declares elicitation).
     const pool = openPool(entries, { roots, elicitation: async () => ({ action: "decline" }) }, args);
-    if (args.http) return serveOverHttp(pool, args.host ?? "127.0.0.1", port);
+    const builtins = args.builtin ? (await import("../../serve/served-builtins.ts")).servedBuiltinsIn(process.cwd()) : undefined;
+    if (args.http) return serveOverHttp(pool, { host: args.host ?? "127.0.0.1", port, builtins });
     const { serveStdio } = await import("../../serve/serve-stdio.ts");
     try {
-      await serveStdio(pool);
+      await serveStdio(pool, { builtins });
     } finally {
       await pool.closeAll();
     }
@@ -42,7 +45,8 @@ export default defineCommand({
 });
 
 /** Listens until a signal ends cat-code (the shutdown closes the endpoint, then the servers). */
-async function serveOverHttp(pool: ServerPool, host: string, port: number): Promise<never> {
+async function serveOverHttp(pool: ServerPool, options: { host: string; port: number; builtins?: ServedBuiltins }): Promise<never> {
+  const { host, port, builtins } = options;
   const [{ serveHttp }, { isLoopback }, { loadOrCreateServeToken, serveTokenPath }] = await Promise.all([
     import("../../serve/serve-http.ts"),
     import("../../serve/http-guard.ts"),
@@ -54,7 +58,7 @@ async function serveOverHttp(pool: ServerPool, host: string, port: number): Prom
   const { token, created } = loadOrCreateServeToken();
   let endpoint;
   try {
-    endpoint = serveHttp(pool, { host, port, token });
+    endpoint = serveHttp(pool, { host, port, token, builtins });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw CliError.unavailable(`cannot listen on ${host}:${port}: ${code === "EADDRINUSE" ? "the port is in use; choose another with --port" : (error as Error).message}`);
