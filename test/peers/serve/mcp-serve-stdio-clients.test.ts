@@ -8,11 +8,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { join } from "node:path";
 import { compiledBinary } from "../../helpers/binary.ts";
-import { BUN, CHAOS_SERVER, ECHO_SERVER, MODERN_SERVER, REPO, SDK_STDIO_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, MODERN_SERVER, REPO, SDK_STDIO_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 const RESOURCE_SERVER = join(REPO, "fixtures", "resources", "resource-server.ts");
 
@@ -29,6 +30,7 @@ beforeAll(async () => {
     modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] },
     files: { command: BUN, args: [RESOURCE_SERVER] },
     chaos: { command: BUN, args: [CHAOS_SERVER, "--crash-tool"] },
+    dual: { command: BUN, args: [SDK_V2_SERVER, "--stdio"] },
   });
 }, 120_000);
 
@@ -92,6 +94,45 @@ describe("an upstream server that dies mid-call", () => {
       await client.close();
     }
   }, 60_000);
+});
+
+describe("between the two sides", () => {
+  let client: ClientV1;
+  const asked: string[] = [];
+  beforeAll(async () => {
+    client = new ClientV1({ name: "sdk-v1-client", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: "accept", content: { name: "Grace" } };
+    });
+    await client.connect(new StdioV1({ command: binary, args: serveArgs("--server", "dual"), env: serveEnv(), stderr: "ignore" }));
+  }, 60_000);
+  afterAll(() => client?.close());
+
+  test("a server's progress reaches the client under the client's own token", async () => {
+    const updates: number[] = [];
+    const result = await client.callTool({ name: "dual__slow_progress", arguments: { steps: 3, delayMs: 1 } }, undefined, {
+      onprogress: (progress) => updates.push(progress.progress),
+    });
+    expect(result.isError).toBeFalsy();
+    expect(updates).toEqual([1, 2, 3]);
+  });
+
+  test("a server's question (an input_required of 2026-07-28) is put to the client as elicitation/create, and its answer goes back", async () => {
+    expect(text(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Grace");
+    expect(asked).toEqual(["dual: What is your name?"]);
+  });
+
+  test("a call the client cancels is given up, and the endpoint keeps serving", async () => {
+    const controller = new AbortController();
+    const call = client.callTool({ name: "dual__slow_progress", arguments: { steps: 1000, delayMs: 20 } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => controller.abort(),
+    });
+    await expect(call).rejects.toThrow();
+    const after = await client.callTool({ name: "dual__slow_progress", arguments: { steps: 1, delayMs: 1 } });
+    expect(after.isError).toBeFalsy();
+  });
 });
 
 describe("the SDK v2 client", () => {
