@@ -19,6 +19,17 @@ export const MAX_PARAMS_DEPTH = 64;
 /** Every version a client may speak to `mcp serve`: the modern one first, then the handshake ones. */
 export const SERVED_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
 
+/** The handshake revisions' methods the 2026-07-28 revision removed: Method not found there. */
+const REMOVED_IN_MODERN = ["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"];
+/**
+ * What a 2026-07-28 client is told: no `listChanged` (changes reach such a client through
+ * `subscriptions/listen`, not served yet) and no `logging` (`logging/setLevel` is gone; a request's
+ * own `logLevel` is not served yet).
+ */
+const MODERN_CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
+/** The 2026-07-28 results that say how long a client may cache them (besides every list). */
+const CACHEABLE = ["server/discover", "resources/read"];
+
 /** One request of the client, as a session answers it. */
 export interface ClientRequest {
   method: string;
@@ -108,7 +119,8 @@ export class DownstreamSession {
     const instructions = this.options.instructions?.();
     return {
       supportedVersions: SERVED_VERSIONS,
-      capabilities: SERVED_CAPABILITIES,
+      // No listChanged: list changes reach a 2026-07-28 client through subscriptions/listen, not served yet.
+      capabilities: MODERN_CAPABILITIES,
       ...(instructions ? { instructions } : {}),
       resultType: "complete",
       ttlMs: 0,
@@ -125,17 +137,15 @@ export class DownstreamSession {
         data: { supported: SERVED_VERSIONS, requested },
       });
     }
-    const capabilities = v.safeParse(ClientCapabilities, meta[MetaKey.clientCapabilities] ?? {});
-    if (!capabilities.success) throw new McpError(ErrorCode.InvalidParams, `_meta["${MetaKey.clientCapabilities}"] must be an object`);
-    let result: unknown;
-    if (method === "server/discover") result = this.discover();
-    else if (method === "ping") result = {};
-    else if (method === "initialize") throw new McpError(ErrorCode.InvalidRequest, "initialize is not part of protocol version 2026-07-28; send requests with their _meta instead");
-    else result = await this.methods.handle(method, params, this.context(signal, progressTokenOf(meta)));
+    // The revision: every request declares what its client can do; servers must not guess it.
+    const capabilities = v.safeParse(ClientCapabilities, meta[MetaKey.clientCapabilities]);
+    if (!capabilities.success) throw new McpError(ErrorCode.InvalidParams, `_meta["${MetaKey.clientCapabilities}"] must be an object (what this request's client can do)`);
+    if (REMOVED_IN_MODERN.includes(method)) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method} is not part of protocol version ${MODERN_PROTOCOL_VERSION}`);
+    const result = method === "server/discover" ? this.discover() : await this.methods.handle(method, params, this.context(signal, progressTokenOf(meta)));
     const answered = result as Record<string, unknown>;
     const ownMeta = isPlainObject(answered._meta) ? answered._meta : {};
     // The revision's lists and discover say how long a client may cache them: not at all, since a server may come or go any moment.
-    const cacheable = method === "server/discover" || method.endsWith("/list") ? { ttlMs: 0, cacheScope: "private" } : {};
+    const cacheable = CACHEABLE.includes(method) || method.endsWith("/list") ? { ttlMs: 0, cacheScope: "private" } : {};
     return { ...answered, ...cacheable, resultType: "complete", _meta: { ...ownMeta, [MetaKey.serverInfo]: SERVER_INFO } };
   }
 

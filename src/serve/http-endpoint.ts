@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import { ErrorCode, type JsonRpcResponse, type RequestId } from "../mcp/protocol.ts";
-import { MetaKey, ModernErrorCode } from "../mcp/stateless-protocol.ts";
+import { decodeHeaderValue } from "../mcp/index.ts";
+import { MetaKey, ModernErrorCode, MODERN_PROTOCOL_VERSION } from "../mcp/stateless-protocol.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { DownstreamSession } from "./downstream-session.ts";
 import { allowedAuthorities, plain, refusal } from "./http-guard.ts";
@@ -114,7 +115,8 @@ export class HttpEndpoint {
     const { id, method, params } = message;
     const isRequest = typeof method === "string" && (typeof id === "string" || typeof id === "number");
     const meta = isPlainObject(params) ? params._meta : undefined;
-    if (isRequest && isPlainObject(meta) && MetaKey.protocolVersion in meta) return this.modernRequest(request, id as RequestId, method as string, params, meta);
+    const modern = (isPlainObject(meta) && MetaKey.protocolVersion in meta) || request.headers.get("mcp-protocol-version") === MODERN_PROTOCOL_VERSION;
+    if (isRequest && modern) return this.modernRequest(request, id as RequestId, method as string, params, meta);
 
     if (method === "initialize" && isRequest) {
       const session = this.sessions.open(this.methods, this.options.instructions);
@@ -144,17 +146,40 @@ export class HttpEndpoint {
     }
   }
 
-  /** A 2026-07-28 request: its headers must agree with its body (-32020 otherwise), as the revision says; a refusal of the revision is a 400. */
-  private async modernRequest(request: Request, id: RequestId, method: string, params: unknown, meta: Record<string, unknown>): Promise<Response> {
-    const version = request.headers.get("mcp-protocol-version");
-    const named = request.headers.get("mcp-method");
-    const mismatch =
-      version !== meta[MetaKey.protocolVersion] ? "the MCP-Protocol-Version header must equal the _meta protocol version" : named !== method ? "the Mcp-Method header must equal the method" : undefined;
+  /**
+   * A 2026-07-28 request: its `_meta` must name the version (400 -32602 otherwise), its headers
+   * must agree with its body (400 -32020), as the revision says. A refusal of the revision is a 400,
+   * a method it does not have a 404.
+   */
+  private async modernRequest(request: Request, id: RequestId, method: string, params: unknown, meta: unknown): Promise<Response> {
+    if (!isPlainObject(meta) || typeof meta[MetaKey.protocolVersion] !== "string" || !isPlainObject(meta[MetaKey.clientCapabilities])) {
+      const message = `Invalid params: a ${MODERN_PROTOCOL_VERSION} request carries _meta with "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}"`;
+      return json(400, { jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message } });
+    }
+    const mismatch = headerMismatch(request.headers, method, params, meta);
     if (mismatch) return json(400, { jsonrpc: "2.0", id, error: { code: ModernErrorCode.HeaderMismatch, message: `Header mismatch: ${mismatch}` } });
     const reply = await replyTo(id, this.modern.answer({ method, params, signal: request.signal }));
-    const refusedRevision = "error" in reply && Object.values(ModernErrorCode).includes(reply.error.code as never);
-    return json(refusedRevision ? 400 : 200, reply);
+    if (!("error" in reply)) return json(200, reply);
+    const code = reply.error.code;
+    const status = code === ErrorCode.MethodNotFound ? 404 : Object.values(ModernErrorCode).includes(code as never) ? 400 : 200;
+    return json(status, reply);
   }
+}
+
+/** The methods whose target a 2026-07-28 request names in `Mcp-Name`, and the param that names it (as the client sends it). */
+const NAMED_BY: Record<string, "name" | "uri"> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+/** Why a 2026-07-28 request's headers disagree with its body; undefined when they agree. */
+function headerMismatch(headers: Headers, method: string, params: unknown, meta: Record<string, unknown>): string | undefined {
+  if (headers.get("mcp-protocol-version") !== meta[MetaKey.protocolVersion]) return "the MCP-Protocol-Version header must equal the _meta protocol version";
+  const named = headers.get("mcp-method");
+  if (named === null || decodeHeaderValue(named) !== method) return "the Mcp-Method header must equal the method";
+  const field = NAMED_BY[method];
+  const target = field && isPlainObject(params) ? params[field] : undefined;
+  if (typeof target !== "string") return undefined;
+  const name = headers.get("mcp-name");
+  if (name === null || decodeHeaderValue(name) !== target) return `the Mcp-Name header must equal the ${field} in the body`;
+  return undefined;
 }
 
 function json(status: number, body: JsonRpcResponse, headers: Record<string, string> = {}): Response {

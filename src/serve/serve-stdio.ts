@@ -6,9 +6,13 @@ import { StdioDownstream, type StdioStreams } from "./stdio-downstream.ts";
 
 /** This process's stdin and stdout: stdout carries JSON-RPC only (every log line goes to stderr). */
 export function processStreams(): StdioStreams {
+  // One write at a time, each after the last one was taken: the order of a call's progress and its
+  // result is the order the client reads them in, whatever the pipe's backpressure does.
+  let previous: Promise<void> = Promise.resolve();
+  const writeOne = (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
   return {
     input: Bun.stdin.stream(),
-    write: (text) => new Promise((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve()))),
+    write: (text) => (previous = previous.catch(() => {}).then(() => writeOne(text))),
   };
 }
 
