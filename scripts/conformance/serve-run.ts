@@ -68,10 +68,11 @@ export function parseSummary(revision: string, output: string): ScenarioLine[] {
   }));
 }
 
-export async function runServeConformance(options: { outDir?: string; log?: (line: string) => void } = {}): Promise<ScenarioLine[]> {
+/** `binary`: the compiled cat-code to serve with (default: built here, as a release is). */
+export async function runServeConformance(options: { outDir?: string; binary?: string; log?: (line: string) => void } = {}): Promise<ScenarioLine[]> {
   const log = options.log ?? ((line: string) => console.log(line));
   const outDir = options.outDir ?? mkdtempSync(join(tmpdir(), "cat-code-serve-conformance-"));
-  const binary = await buildBinary({ outfile: join(ROOT, "dist", "conformance", "cat-code") });
+  const binary = options.binary ?? (await buildBinary({ outfile: join(ROOT, "dist", "conformance", "cat-code") }));
   const home = mkdtempSync(join(tmpdir(), "cat-code-serve-home-"));
   const config = join(home, "mcp.json");
   writeFileSync(

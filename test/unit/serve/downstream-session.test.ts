@@ -103,6 +103,12 @@ describe("2026-07-28 requests", () => {
       data: { requested: "2099-01-01" },
     });
   });
+
+  test("a request whose _meta declares no client capabilities is -32602; methods the revision removed are -32601", async () => {
+    const { ask } = await session();
+    await expect(ask("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } })).rejects.toMatchObject({ code: -32602 });
+    for (const method of ["ping", "initialize", "logging/setLevel"]) await expect(ask(method, { _meta: MODERN_META })).rejects.toMatchObject({ code: -32601 });
+  });
 });
 
 describe("names and routing", () => {
