@@ -137,7 +137,8 @@ function unknownName(kind: "tool" | "prompt", name: string, behind: ServerStatus
   if (!behind || behind.state === "connected") return `Unknown ${kind}: ${name}`;
   switch (behind.state) {
     case "needs-auth":
-      return `MCP server '${behind.name}' needs a sign-in: run \`cat-code mcp login ${behind.name}\`, then call ${name} again (${behind.reason})`;
+      // The reason names the command that signs in, as this command's flags have it (--mcp-config…).
+      return `MCP server '${behind.name}' is not connected: ${behind.reason}; then call ${name} again`;
     case "failed":
     case "invalid":
       return `MCP server '${behind.name}' is not connected: ${behind.reason}`;

@@ -38,7 +38,7 @@ export function unavailableServers(statuses: ServerStatus[]): string | undefined
   const lines = statuses.flatMap((status) => {
     switch (status.state) {
       case "needs-auth":
-        return [`- ${status.name}: needs a sign-in; run \`cat-code mcp login ${status.name}\``];
+        return [`- ${status.name}: ${status.reason}`];
       case "failed":
         return [`- ${status.name}: not connected: ${status.reason.split("\n")[0]}`];
       default:

@@ -126,8 +126,9 @@ describe("names and routing", () => {
   });
 
   test("the client is told which servers need a sign-in, with the command that gives it", () => {
-    const text = unavailableServers([{ name: "linear", scope: "user", source: "x", description: "", state: "needs-auth", reason: "no tokens" }]);
-    expect(text).toContain("run `cat-code mcp login linear`");
+    const reason = "'linear' (https://mcp.linear.app/mcp) needs you to sign in: run cat-code mcp login linear";
+    const text = unavailableServers([{ name: "linear", scope: "user", source: "x", description: "", state: "needs-auth", reason }]);
+    expect(text).toContain(`- linear: ${reason}`);
     expect(unavailableServers([])).toBeUndefined();
   });
 });
