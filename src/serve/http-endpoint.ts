@@ -23,6 +23,7 @@ export interface HttpEndpointOptions {
   token: string;
   instructions?: () => string | undefined;
   maxInFlight?: number;
+  maxSessions?: number;
 }
 
 /**
@@ -36,7 +37,7 @@ export interface HttpEndpointOptions {
 export class HttpEndpoint {
   readonly url: string;
   private readonly server: Server<undefined>;
-  private readonly sessions = new HttpSessions();
+  private readonly sessions: HttpSessions;
   /** Answers 2026-07-28 requests: they carry all they need, so one stateless session serves them all. */
   private readonly modern: DownstreamSession;
   private inFlight = 0;
@@ -47,6 +48,7 @@ export class HttpEndpoint {
     private readonly options: HttpEndpointOptions,
   ) {
     this.maxInFlight = options.maxInFlight ?? MAX_HTTP_IN_FLIGHT;
+    this.sessions = new HttpSessions(options.maxSessions);
     this.modern = new DownstreamSession(methods, { notify: () => {}, instructions: options.instructions });
     let authorities = new Set<string>();
     this.server = Bun.serve({
