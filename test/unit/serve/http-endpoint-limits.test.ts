@@ -54,14 +54,14 @@ test("past the requests it answers at once, a client gets 503 with Retry-After u
   const session = (await initialize()).headers.get("mcp-session-id")!;
   const call = (id: number) => post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow__wait", arguments: {} } }, { "Mcp-Session-Id": session });
   const running = [call(2), call(3)];
-  await waitFor(() => waiting.length === 2);
+  await waitFor(() => waiting.length === 2, "both calls to reach the server");
   const refused = await call(4);
   expect(refused.status).toBe(503);
   expect(refused.headers.get("retry-after")).toBe("1");
   release();
   for (const response of await Promise.all(running)) expect(response.status).toBe(200);
   const again = call(5);
-  await waitFor(() => waiting.length === 1);
+  await waitFor(() => waiting.length === 1, "the call after the release to reach the server");
   release();
   expect((await again).status).toBe(200);
 });
@@ -89,6 +89,6 @@ test("a session's GET stream carries its notifications once the handshake is don
     const { value } = await reader.read();
     text += new TextDecoder().decode(value);
     return text.includes("notifications/tools/list_changed");
-  });
+  }, () => `the list change on the GET stream; got ${JSON.stringify(text)}`);
   await reader.cancel();
 });
