@@ -36,6 +36,8 @@ export interface ClientRequest {
   params?: unknown;
   /** Aborts when the client cancels it or goes away. */
   signal: AbortSignal;
+  /** Where this request's own notifications (progress) go, when not to the session's (HTTP: the request's response stream). */
+  notify?: (method: string, params: Record<string, unknown>) => void;
 }
 
 export interface DownstreamSessionOptions {
@@ -72,11 +74,11 @@ export class DownstreamSession {
   }
 
   async answer(request: ClientRequest): Promise<unknown> {
-    const { method, params, signal } = request;
+    const { method, params } = request;
     if (params !== undefined && !isPlainObject(params)) throw new McpError(ErrorCode.InvalidParams, `params of ${method} must be an object`);
     if (exceedsDepth(params, MAX_PARAMS_DEPTH)) throw new McpError(ErrorCode.InvalidParams, `params of ${method} nest more than ${MAX_PARAMS_DEPTH} levels deep`);
     const meta = params?._meta;
-    if (params && isPlainObject(meta) && MetaKey.protocolVersion in meta) return this.answerModern(method, params, meta, signal);
+    if (params && isPlainObject(meta) && MetaKey.protocolVersion in meta) return this.answerModern(request, params, meta);
     switch (method) {
       case "initialize":
         return this.initialize(params);
@@ -92,7 +94,7 @@ export class DownstreamSession {
         return {};
       }
     }
-    return this.methods.handle(method, params, this.context(signal, progressTokenOf(meta)));
+    return this.methods.handle(method, params, this.context(request, progressTokenOf(meta)));
   }
 
   /** A notification from the client: `notifications/initialized` opens the session's own notifications. */
@@ -130,7 +132,8 @@ export class DownstreamSession {
   }
 
   /** A 2026-07-28 request: its version checked, then answered like any other, its result saying who answered. */
-  private async answerModern(method: string, params: Record<string, unknown>, meta: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  private async answerModern(request: ClientRequest, params: Record<string, unknown>, meta: Record<string, unknown>): Promise<unknown> {
+    const { method } = request;
     const requested = meta[MetaKey.protocolVersion];
     if (requested !== MODERN_PROTOCOL_VERSION) {
       throw new McpError(ModernErrorCode.UnsupportedProtocolVersion, `unsupported protocol version ${JSON.stringify(requested)?.slice(0, 40)}`, {
@@ -141,7 +144,7 @@ export class DownstreamSession {
     const capabilities = v.safeParse(ClientCapabilities, meta[MetaKey.clientCapabilities]);
     if (!capabilities.success) throw new McpError(ErrorCode.InvalidParams, `_meta["${MetaKey.clientCapabilities}"] must be an object (what this request's client can do)`);
     if (REMOVED_IN_MODERN.includes(method)) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method} is not part of protocol version ${MODERN_PROTOCOL_VERSION}`);
-    const result = method === "server/discover" ? this.discover() : await this.methods.handle(method, params, this.context(signal, progressTokenOf(meta)));
+    const result = method === "server/discover" ? this.discover() : await this.methods.handle(method, params, this.context(request, progressTokenOf(meta)));
     const answered = result as Record<string, unknown>;
     const ownMeta = isPlainObject(answered._meta) ? answered._meta : {};
     // The revision's lists and discover say how long a client may cache them: not at all, since a server may come or go any moment.
@@ -149,12 +152,13 @@ export class DownstreamSession {
     return { ...answered, ...cacheable, resultType: "complete", _meta: { ...ownMeta, [MetaKey.serverInfo]: SERVER_INFO } };
   }
 
-  private context(signal: AbortSignal, progressToken: ProgressToken | undefined) {
-    return { signal, progressToken, notify: this.options.notify };
+  private context(request: ClientRequest, progressToken: ProgressToken | undefined) {
+    return { signal: request.signal, progressToken, notify: request.notify ?? this.options.notify };
   }
 }
 
-function progressTokenOf(meta: unknown): ProgressToken | undefined {
+/** The progress token a request's `_meta` carries, in either era. */
+export function progressTokenOf(meta: unknown): ProgressToken | undefined {
   if (!isPlainObject(meta)) return undefined;
   const parsed = v.safeParse(ProgressToken, meta[MetaKey.progressToken]);
   return parsed.success ? parsed.output : undefined;

@@ -3,10 +3,11 @@ import { ErrorCode, type JsonRpcResponse, type RequestId } from "../mcp/protocol
 import { decodeHeaderValue } from "../mcp/index.ts";
 import { MetaKey, ModernErrorCode, MODERN_PROTOCOL_VERSION } from "../mcp/stateless-protocol.ts";
 import { isPlainObject } from "../system/plain-object.ts";
-import { DownstreamSession } from "./downstream-session.ts";
+import { DownstreamSession, progressTokenOf } from "./downstream-session.ts";
 import { allowedAuthorities, plain, refusal } from "./http-guard.ts";
 import { HttpSessions, type HttpSession } from "./http-sessions.ts";
 import { replyTo } from "./rpc-reply.ts";
+import { streamedAnswer, wantsStream } from "./streamed-answer.ts";
 import type { ServeMethods } from "./serve-methods.ts";
 
 /** The largest request body a client may send (a file written through a tool is the largest real one). */
@@ -32,7 +33,7 @@ export interface HttpEndpointOptions {
  * `Mcp-Method` headers checked against the body; a handshake client gets an `Mcp-Session-Id` from
  * `initialize`, names it on every later request, may open the GET stream for notifications and
  * ends it with DELETE. Every request passes the guard first (Host, Origin, bearer token); answers
- * are JSON.
+ * are JSON, or an event stream for a request that asked for progress.
  */
 export class HttpEndpoint {
   readonly url: string;
@@ -141,11 +142,11 @@ export class HttpEndpoint {
       return new Response(null, { status: 202 });
     }
     const signal = session.started(id as RequestId);
-    try {
-      return json(200, await replyTo(id as RequestId, session.downstream.answer({ method: method as string, params, signal })));
-    } finally {
-      session.done(id as RequestId);
-    }
+    const answer = (notify?: (method: string, params: Record<string, unknown>) => void) =>
+      replyTo(id as RequestId, session.downstream.answer({ method: method as string, params, signal, notify })).finally(() => session.done(id as RequestId));
+    // Progress asked for: the answer is a stream that carries it; otherwise plain JSON.
+    if (wantsStream(request, progressTokenOf(meta))) return streamedAnswer(answer);
+    return json(200, await answer());
   }
 
   /**
@@ -160,7 +161,9 @@ export class HttpEndpoint {
     }
     const mismatch = headerMismatch(request.headers, method, params, meta);
     if (mismatch) return json(400, { jsonrpc: "2.0", id, error: { code: ModernErrorCode.HeaderMismatch, message: `Header mismatch: ${mismatch}` } });
-    const reply = await replyTo(id, this.modern.answer({ method, params, signal: request.signal }));
+    const answer = (notify?: (method: string, params: Record<string, unknown>) => void) => replyTo(id, this.modern.answer({ method, params, signal: request.signal, notify }));
+    if (wantsStream(request, progressTokenOf(meta))) return streamedAnswer(answer);
+    const reply = await answer();
     if (!("error" in reply)) return json(200, reply);
     const code = reply.error.code;
     const status = code === ErrorCode.MethodNotFound ? 404 : Object.values(ModernErrorCode).includes(code as never) ? 400 : 200;

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { catCode } from "../../helpers/binary.ts";
 import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-fixture.ts";
-import { BUN, ECHO_SERVER, MODERN_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { BUN, ECHO_SERVER, MODERN_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 let served: AnnouncedProcess<"ignore">;
 let url: string;
@@ -22,7 +22,11 @@ let home: string;
 
 beforeAll(async () => {
   home = tempDir();
-  const config = writeConfig({ echo: { command: ECHO_SERVER }, modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] } });
+  const config = writeConfig({
+    echo: { command: ECHO_SERVER },
+    modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] },
+    dual: { command: BUN, args: [SDK_V2_SERVER, "--stdio"] },
+  });
   served = await spawnAnnounced([...catCode(), "mcp", "serve", "--http", "--mcp-config", config], {
     ready: /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\ntoken \(shown once, kept in .*\): ([0-9a-f]{64})\n/,
     stdin: "ignore",
@@ -48,13 +52,17 @@ test("the token is printed once and kept 0600 in the app home", () => {
   expect(served.output().split(token).length - 1).toBe(1);
 });
 
-test("the SDK v1 client lists and calls tools over a handshake session", async () => {
+test("the SDK v1 client lists and calls tools over a handshake session, and hears a call's progress", async () => {
   const client = new ClientV1({ name: "sdk-v1-http", version: "1.0.0" });
   await client.connect(new HttpV1(new URL(url), { requestInit: authorized() }));
   try {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["echo__echo", "modern__echo"]));
     expect(text(await client.callTool({ name: "modern__echo", arguments: { text: "v1 over http" } }))).toBe("v1 over http");
+    // Progress comes on the call's own event stream, before its result.
+    const updates: number[] = [];
+    await client.callTool({ name: "dual__slow_progress", arguments: { steps: 3, delayMs: 1 } }, undefined, { onprogress: (progress) => updates.push(progress.progress) });
+    expect(updates).toEqual([1, 2, 3]);
   } finally {
     await client.close();
   }
@@ -65,12 +73,15 @@ describe("the SDK v2 client", () => {
     ["default", "2025-11-25"],
     ["auto", "2026-07-28"],
   ] as const) {
-    test(`(${mode} version negotiation) speaks ${version} and calls a tool`, async () => {
+    test(`(${mode} version negotiation) speaks ${version}, calls a tool and hears its progress`, async () => {
       const client = new ClientV2({ name: "sdk-v2-http", version: "2.4.0" }, mode === "auto" ? { versionNegotiation: { mode: "auto" } } : {});
       await client.connect(new HttpV2(new URL(url), { requestInit: authorized() }));
       try {
         expect(client.getNegotiatedProtocolVersion()).toBe(version);
         expect(text(await client.callTool({ name: "echo__echo", arguments: { text: `v2 ${mode}` } }))).toBe(`v2 ${mode}`);
+        const updates: number[] = [];
+        await client.callTool({ name: "dual__slow_progress", arguments: { steps: 2, delayMs: 1 } }, { onprogress: (progress) => updates.push(progress.progress) });
+        expect(updates).toEqual([1, 2]);
       } finally {
         await client.close();
       }
