@@ -54,6 +54,11 @@ export class HttpSession {
     return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "Mcp-Session-Id": this.id } });
   }
 
+  /** Neither answering a request nor holding a GET stream: a client that went away without DELETE looks like this. */
+  get idle(): boolean {
+    return this.running.size === 0 && this.stream === undefined;
+  }
+
   /** A notification that belongs to no request (a list change), once the client finished its handshake. */
   announce(method: string, params: Record<string, unknown>): void {
     if (this.downstream.acceptsNotifications) this.push(method, params);
@@ -82,22 +87,36 @@ export class HttpSession {
   }
 }
 
-/** The sessions of one endpoint, by id, at most MAX_HTTP_SESSIONS. */
+/**
+ * The sessions of one endpoint, by id, at most MAX_HTTP_SESSIONS. Kept in the order of their last
+ * use: at the bound, the least recently used idle one is ended to make room (a client that went
+ * away without DELETE must not lock the others out); only when every one is busy is a new one refused.
+ */
 export class HttpSessions {
   private readonly sessions = new Map<string, HttpSession>();
 
   constructor(private readonly max = MAX_HTTP_SESSIONS) {}
 
-  /** A new session, or undefined when the endpoint holds as many as it may. */
+  /** A new session, or undefined when the endpoint holds as many as it may and all are busy. */
   open(methods: ServeMethods, instructions?: () => string | undefined): HttpSession | undefined {
-    if (this.sessions.size >= this.max) return undefined;
+    if (this.sessions.size >= this.max) {
+      const idle = [...this.sessions.values()].find((session) => session.idle);
+      if (!idle) return undefined;
+      this.close(idle.id);
+    }
     const session = new HttpSession(methods, instructions);
     this.sessions.set(session.id, session);
     return session;
   }
 
+  /** The session, now its most recently used. */
   get(id: string): HttpSession | undefined {
-    return this.sessions.get(id);
+    const session = this.sessions.get(id);
+    if (session) {
+      this.sessions.delete(id);
+      this.sessions.set(id, session);
+    }
+    return session;
   }
 
   close(id: string): boolean {

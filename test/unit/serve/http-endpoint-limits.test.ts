@@ -66,14 +66,23 @@ test("past the requests it answers at once, a client gets 503 with Retry-After u
   expect((await again).status).toBe(200);
 });
 
-test("past the sessions it holds, initialize gets 503; ending one (DELETE) makes room", async () => {
-  const { url, initialize } = slowEndpoint({ maxSessions: 2 });
+test("past the sessions it holds, the least recently used idle one makes room; when all are busy, initialize gets 503", async () => {
+  const { url, post, initialize, waiting, release } = slowEndpoint({ maxSessions: 2 });
   const first = (await initialize()).headers.get("mcp-session-id")!;
-  expect((await initialize()).status).toBe(200);
+  const second = (await initialize()).headers.get("mcp-session-id")!;
+  const list = (session: string) => post({ jsonrpc: "2.0", id: 9, method: "tools/list", params: {} }, { "Mcp-Session-Id": session });
+  // The first used last: the second is the least recently used, and goes.
+  expect((await list(first)).status).toBe(200);
+  const third = (await initialize()).headers.get("mcp-session-id")!;
+  expect((await list(second)).status).toBe(404);
+  // Both left busy (a call running on one, a GET stream open on the other): no room.
+  const busy = post({ jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "slow__wait", arguments: {} } }, { "Mcp-Session-Id": first });
+  const stream = await fetch(url, { headers: { Authorization: `Bearer ${TOKEN}`, "Mcp-Session-Id": third } });
+  await waitFor(() => waiting.length === 1, "the call to reach the server");
   expect((await initialize()).status).toBe(503);
-  const ended = await fetch(url, { method: "DELETE", headers: { Authorization: `Bearer ${TOKEN}`, "Mcp-Session-Id": first } });
-  expect(ended.status).toBe(204);
-  expect((await initialize()).status).toBe(200);
+  release();
+  expect((await busy).status).toBe(200);
+  await stream.body?.cancel();
 });
 
 test("a session's GET stream carries its notifications once the handshake is done", async () => {
