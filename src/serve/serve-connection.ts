@@ -1,8 +1,9 @@
 import * as v from "valibot";
 import { log } from "../log.ts";
 import { JsonRpcConnection, McpError } from "../mcp/light-index.ts";
-import type { ElicitationRequest, ElicitResult, ServerPool, Transport } from "../mcp/index.ts";
+import type { ElicitationRequest, ElicitResult, RootsProvider, ServerPool, Transport } from "../mcp/index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
+import { adoptClientRoots } from "./client-roots.ts";
 import { DownstreamSession } from "./downstream-session.ts";
 import type { ServeMethods } from "./serve-methods.ts";
 
@@ -17,7 +18,8 @@ const ClientElicitResult = v.variant("action", [
  * One client connected to `mcp serve` over a message transport (stdio): the JSON-RPC conversation
  * (the project's own rpc layer, as for every peer), a DownstreamSession answering it, and the
  * upstream news passed on: tool list changes and server log messages go to a client that finished
- * its handshake; a server's question (elicitation) goes to a client that declared it can answer.
+ * its handshake; a server's question (elicitation) goes to a client that declared it can answer;
+ * the folders of a client that declared `roots` join the roots the servers are told of.
  * `done` settles when the client goes away; `close()` ends the conversation, safe to call twice.
  */
 export class ServeConnection {
@@ -26,12 +28,23 @@ export class ServeConnection {
   private readonly session: DownstreamSession;
   private readonly stopListening: Array<() => void> = [];
 
-  constructor(transport: Transport, methods: ServeMethods, pool: ServerPool, options: { instructions?: () => string | undefined } = {}) {
+  constructor(
+    transport: Transport,
+    methods: ServeMethods,
+    pool: ServerPool,
+    options: { instructions?: () => string | undefined; roots?: RootsProvider } = {},
+  ) {
     this.connection = new JsonRpcConnection(transport);
     // What the client asks is answered; nothing we ask the client is ever cancelled by a timer of ours.
     this.session = new DownstreamSession(methods, { notify: (method, params) => this.notify(method, params), instructions: options.instructions });
     this.connection.onRequest = (request, context) => this.session.answer({ method: request.method, params: request.params, signal: context.signal });
-    this.connection.onNotification = (notification) => this.session.heard(notification);
+    this.connection.onNotification = (notification) => {
+      this.session.heard(notification);
+      // The client's folders join the servers' roots once it is ready, and again when it says they changed.
+      const { roots } = options;
+      const rootsNews = notification.method === "notifications/initialized" || notification.method === "notifications/roots/list_changed";
+      if (roots && rootsNews && this.session.clientCapabilities.roots) void adoptClientRoots(() => this.connection.request("roots/list"), roots);
+    };
     let ended: () => void = () => {};
     this.done = new Promise((resolve) => (ended = resolve));
     this.connection.onClose = () => {

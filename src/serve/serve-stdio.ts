@@ -1,4 +1,4 @@
-import type { ServerPool, ServerStatus } from "../mcp/index.ts";
+import type { RootsProvider, ServerPool, ServerStatus } from "../mcp/index.ts";
 import { ServeConnection } from "./serve-connection.ts";
 import type { ServedBuiltins } from "./served-builtins.ts";
 import { ServeMethods } from "./serve-methods.ts";
@@ -21,10 +21,13 @@ export function processStreams(): StdioStreams {
  * until the client closes its end. The servers connect meanwhile: the handshake is answered at
  * once, the lists wait for the connects to be over.
  */
-export async function serveStdio(pool: ServerPool, options: { streams?: StdioStreams; builtins?: ServedBuiltins } = {}): Promise<void> {
+export async function serveStdio(pool: ServerPool, options: { streams?: StdioStreams; builtins?: ServedBuiltins; roots?: RootsProvider } = {}): Promise<void> {
   const streams = options.streams ?? processStreams();
   const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins });
-  const connection = new ServeConnection(new StdioDownstream(streams), methods, pool, { instructions: () => unavailableServers(pool.status()) });
+  const connection = new ServeConnection(new StdioDownstream(streams), methods, pool, {
+    instructions: () => unavailableServers(pool.status()),
+    roots: options.roots,
+  });
   await connection.start();
   await connection.done;
   await connection.close();

@@ -37,7 +37,7 @@ export default defineCommand({
     if (args.http) return serveOverHttp(pool, { host: args.host ?? "127.0.0.1", port, builtins });
     const { serveStdio } = await import("../../serve/serve-stdio.ts");
     try {
-      await serveStdio(pool, { builtins });
+      await serveStdio(pool, { builtins, roots });
     } finally {
       await pool.closeAll();
     }

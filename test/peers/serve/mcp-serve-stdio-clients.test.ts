@@ -8,11 +8,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { join } from "node:path";
 import { compiledBinary } from "../../helpers/binary.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, MODERN_SERVER, REPO, SDK_STDIO_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 const RESOURCE_SERVER = join(REPO, "fixtures", "resources", "resource-server.ts");
@@ -137,6 +140,25 @@ describe("between the two sides", () => {
     const after = await client.callTool({ name: "dual__slow_progress", arguments: { steps: 1, delayMs: 1 } });
     expect(after.isError).toBeFalsy();
   });
+});
+
+describe("the client's roots", () => {
+  test("a client that declares roots has its folders told to the servers behind (here a 2026-07-28 one asking for them)", async () => {
+    const folder = realpathSync(tempDir("cat-code-client-root-"));
+    const client = new ClientV1({ name: "sdk-v1-client", version: "1.0.0" }, { capabilities: { roots: { listChanged: true } } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(folder).href, name: "client folder" }] }));
+    await client.connect(new StdioV1({ command: binary, args: serveArgs("--server", "modern"), env: serveEnv(), stderr: "ignore" }));
+    try {
+      // The client is asked once it is ready; the call waits for nothing else, so poll the answer.
+      let listed = "";
+      await waitFor(async () => {
+        listed = text(await client.callTool({ name: "modern__list_roots", arguments: {} }));
+        return listed.includes(pathToFileURL(folder).href);
+      }, () => `the client's folder among the roots; the server listed: ${listed}`);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
 
 describe("the SDK v2 client", () => {
