@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ScriptedServer } from "../../../fixtures/http/scripted-server.ts";
 import { catCode, runBinary } from "../../helpers/binary.ts";
-import { ECHO_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, tempDir, uniqueSeconds, writeConfig } from "../../helpers/paths.ts";
+import { killAll, waitForNoProcesses } from "../../helpers/processes.ts";
 import { StdioPeer } from "../../helpers/raw-peers.ts";
 
 let protectedServer: ScriptedServer;
@@ -38,6 +39,24 @@ describe("a server that needs a sign-in", () => {
       expect(echo.result.content[0].text).toBe("served");
     } finally {
       await peer.close();
+    }
+  });
+});
+
+describe("the end of the client", () => {
+  test("when the client closes stdin, mcp serve answers what it was asked, exits 0 and leaves no server process behind", async () => {
+    const marker = uniqueSeconds();
+    // A server behind `sh -c` with a grandchild carrying the marker: "no process left" covers the whole tree.
+    const treeConfig = writeConfig({ tree: { command: "sh", args: ["-c", `${BUN} ${CHAOS_SERVER} --grandchild=${marker}; true`] } });
+    const peer = new StdioPeer([...catCode(), "mcp", "serve", "--mcp-config", treeConfig], { CAT_CODE_HOME: home });
+    try {
+      await peer.request(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+      const list = await peer.request(2, "tools/list");
+      expect(list.result.tools.length).toBeGreaterThan(0);
+      expect(await peer.close()).toBe(0);
+      expect(await waitForNoProcesses(marker)).toEqual([]);
+    } finally {
+      killAll(await waitForNoProcesses(marker, 0));
     }
   });
 });
