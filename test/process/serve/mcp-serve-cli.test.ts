@@ -61,6 +61,17 @@ describe("the end of the client", () => {
   });
 });
 
+describe("cat-code as the client", () => {
+  test("cat-code's own client reaches a server through mcp serve, in the 2026-07-28 revision", async () => {
+    const echoConfig = writeConfig({ echo: { command: ECHO_SERVER } });
+    const served = `${catCode().join(" ")} mcp serve --mcp-config ${echoConfig}`;
+    const call = await runBinary(["mcp", "call", "--no-keeper", "--stdio", served, "echo__echo", "text=through serve"], { env: { CAT_CODE_HOME: home } });
+    expect(call).toMatchObject({ exitCode: 0, stdout: "through serve\n" });
+    const list = await runBinary(["mcp", "list", "--no-keeper", "--json", "--stdio", served], { env: { CAT_CODE_HOME: home } });
+    expect(JSON.parse(list.stdout).servers[0]).toMatchObject({ state: "connected", era: "modern", tools: ["echo__echo"], serverInfo: { name: "cat-code" } });
+  });
+});
+
 describe("usage errors", () => {
   const serve = (...args: string[]) => runBinary(["mcp", "serve", "--mcp-config", config, ...args], { env: { CAT_CODE_HOME: home } });
 
