@@ -7,8 +7,16 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK_HOSTS.includes(host.replace(/^\[|\]$/g, ""));
 }
 
-/** The `host:port` forms a request to this endpoint may name, in its Host header and (with a scheme) its Origin. */
-export function allowedAuthorities(host: string, port: number): Set<string> {
+/** Every address of the machine: a client may reach it by any of its names. */
+const WILDCARD_HOSTS = ["0.0.0.0", "::", "[::]"];
+
+/**
+ * The `host:port` forms a request to this endpoint may name, in its Host header and (with a scheme)
+ * its Origin; undefined when listening on every address (`--host 0.0.0.0`), where any name of the
+ * machine may be used: then a request's Origin must name the same host as its Host header.
+ */
+export function allowedAuthorities(host: string, port: number): Set<string> | undefined {
+  if (WILDCARD_HOSTS.includes(host)) return undefined;
   const hosts = isLoopback(host) ? LOOPBACK_HOSTS : [host, ...LOOPBACK_HOSTS];
   return new Set(hosts.map((name) => `${name.includes(":") ? `[${name}]` : name}:${port}`));
 }
@@ -19,11 +27,12 @@ export function allowedAuthorities(host: string, port: number): Set<string> {
  * browser still sends it), an Origin of another site (a web page the user visits posting to
  * localhost), and no bearer token (any other local program). Nothing of the request is echoed.
  */
-export function refusal(request: Request, authorities: Set<string>, token: string): Response | undefined {
-  const host = request.headers.get("host");
-  if (host !== null && !authorities.has(host.toLowerCase())) return plain(403, "forbidden: the Host header does not name this server");
+export function refusal(request: Request, authorities: Set<string> | undefined, token: string): Response | undefined {
+  const host = request.headers.get("host")?.toLowerCase() ?? null;
+  if (host !== null && authorities && !authorities.has(host)) return plain(403, "forbidden: the Host header does not name this server");
   const origin = request.headers.get("origin");
-  if (origin !== null && !originAllowed(origin, authorities)) return plain(403, "forbidden: requests from web pages of other origins are refused");
+  const allowed = authorities ?? new Set(host === null ? [] : [host]);
+  if (origin !== null && !originAllowed(origin, allowed)) return plain(403, "forbidden: requests from web pages of other origins are refused");
   if (!carriesToken(request.headers.get("authorization"), token)) {
     return new Response("unauthorized: send the token of `cat-code mcp serve --http` as `Authorization: Bearer <token>`\n", {
       status: 401,
