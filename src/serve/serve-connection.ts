@@ -63,7 +63,7 @@ export class ServeConnection {
     try {
       this.stopListening.push(pool.answerQuestionsWith((request, signal) => this.ask(request, signal)));
     } catch {
-      // Another client holds the questions (HTTP): this one's are declined by the pool's default.
+      // Another front end holds the questions already: this client's are declined by the pool's default.
     }
   }
 
