@@ -15,6 +15,7 @@ import { largeResults } from "./bench/large-results.ts";
 import { modernThroughput } from "./bench/modern-throughput.ts";
 import { parallelConnect } from "./bench/parallel-connect.ts";
 import { replStart } from "./bench/repl-start.ts";
+import { serveOverhead } from "./bench/serve-overhead.ts";
 import { serversBackground } from "./bench/servers-background.ts";
 import { stdioThroughput } from "./bench/stdio-throughput.ts";
 import { toolSearchScale } from "./bench/tool-search-scale.ts";
@@ -57,5 +58,6 @@ await bench(8, "2026-07-28 revision", () => modernThroughput({ stdioCalls: quick
 await bench(9, "warm mcp call (connection keeper)", () => warmCall({ rounds: quick ? 3 : 10, warmPerRound: quick ? 3 : 5, log }));
 await bench(10, "REPL prompt and tools while servers connect", () => serversBackground({ rounds: quick ? 3 : 10, log }));
 await bench(11, "MCP at scale: tool search", () => toolSearchScale({ rounds: quick ? 1 : 5, log }));
+await bench(12, "mcp serve: a tool call through it vs direct", () => serveOverhead({ calls: quick ? 200 : 1000, rounds: quick ? 3 : 10, log }));
 
 log(`wrote ${path}`);

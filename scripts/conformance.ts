@@ -13,6 +13,10 @@
  * once (default 4). --out: where the results go (default: a new temp folder, never the repository);
  * each run keeps the suite's checks.json, the client's stdout/stderr and the suite's own output.
  * Exits 1 when a scenario failed, 2 on a usage error.
+ *
+ *   bun run conformance --serve
+ *
+ * runs the suite's SERVER scenarios against `cat-code mcp serve --http` instead (conformance/serve-run.ts).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -98,7 +102,15 @@ function parseArgs(argv: string[]): ConformanceOptions {
   return options;
 }
 
-if (import.meta.main) {
+if (import.meta.main && process.argv.includes("--serve")) {
+  // The server side: the suite's server scenarios against `cat-code mcp serve --http` (serve-run.ts).
+  const { ENDPOINT_SCENARIOS, runServeConformance } = await import("./conformance/serve-run.ts");
+  const lines = await runServeConformance();
+  const endpointFailed = lines.filter((line) => ENDPOINT_SCENARIOS.includes(line.scenario) && (line.failedOnEndpoint ?? line.failed) > 0);
+  const passed = lines.filter((line) => line.failed === 0).length;
+  console.log(`\n${passed}/${lines.length} passed; of the scenarios about the endpoint itself, ${endpointFailed.length} failed a check it could test`);
+  process.exit(endpointFailed.length > 0 ? 1 : 0);
+} else if (import.meta.main) {
   try {
     const options = parseArgs(process.argv.slice(2));
     const { outcomes, outDir } = await runConformance({ ...options, onOutcome: (outcome) => console.log(formatOutcome(outcome)) });

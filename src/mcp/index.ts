@@ -60,3 +60,6 @@ export { EraMemory } from "./client/era-memory.ts";
 // Transports, for the keeper's warm connections (which build them before the pool adopts them).
 export { createTransport, type TransportContext } from "./transport/create-transport.ts";
 export type { Transport } from "./transport/transport.ts";
+
+// The 2026-07-28 header values (Mcp-Name, Mcp-Method): what `mcp serve --http` reads back.
+export { decodeHeaderValue } from "./header-value.ts";

@@ -19,5 +19,6 @@ export default defineCommand({
     approve: () => import("./approval-commands.ts").then((m) => m.approve),
     deny: () => import("./approval-commands.ts").then((m) => m.deny),
     keeper: () => import("./keeper-command.ts").then((m) => m.default),
+    serve: () => import("./serve-command.ts").then((m) => m.default),
   },
 });

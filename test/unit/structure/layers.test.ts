@@ -11,9 +11,11 @@ import { REPO } from "../../helpers/paths.ts";
  * light sides light-index.ts and text-index.ts), config and protocol.ts only; the door may import every room behind it.
  */
 const ALLOWED: Record<string, string[]> = {
-  cli: ["repl", "keeper", "terminal", "settings", "agent", "mcp/door", "mcp/config", "mcp", "config", "system", "root"],
+  cli: ["repl", "keeper", "serve", "terminal", "settings", "agent", "mcp/door", "mcp/config", "mcp", "config", "system", "root"],
   // The connection keeper: a process that holds pools for commands; it renders nothing but the notes a command would print.
   keeper: ["terminal", "agent", "mcp/door", "mcp/config", "mcp", "config", "system", "root"],
+  // `mcp serve`: an MCP server in front of the pool for other clients; a front end like cli and repl.
+  serve: ["terminal", "settings", "agent", "mcp/door", "mcp/config", "mcp", "config", "system", "root"],
   repl: ["terminal", "settings", "agent", "mcp/door", "mcp/config", "mcp", "config", "system", "root"],
   terminal: ["settings", "agent", "mcp/door", "mcp/config", "mcp", "config", "system", "root"],
   // settings.json (user and project): model, permission rules, environment. DESIGN.md's config layer holds
@@ -39,8 +41,10 @@ const ALLOWED: Record<string, string[]> = {
 
 /** src/mcp's front door: the one way in for the layers above it (with config/* and protocol.ts). */
 const FRONT_DOOR = ["index.ts", "light-index.ts", "text-index.ts"];
+/** The wire types of both protocol generations: what a server front end (serve) reads and answers. */
+const WIRE_TYPES = ["protocol.ts", "stateless-protocol.ts"];
 /** The layers that may enter src/mcp by its front door only. */
-const THROUGH_THE_DOOR = ["cli", "repl", "keeper", "terminal", "settings"];
+const THROUGH_THE_DOOR = ["cli", "repl", "serve", "keeper", "terminal", "settings"];
 
 /** The layer a file belongs to; ".." for a file outside src (package.json). */
 function layerOf(file: string): string {
@@ -69,7 +73,7 @@ test("the layers above mcp enter it by its front door, config and protocol types
   for (const file of sourceFiles(join(REPO, "src")).filter((f) => THROUGH_THE_DOOR.includes(layerOf(f)))) {
     for (const { path, target } of relativeImports(file)) {
       const inside = relative(mcp, target);
-      if (inside.startsWith("..") || FRONT_DOOR.includes(inside) || inside === "protocol.ts" || inside.startsWith("config/")) continue;
+      if (inside.startsWith("..") || FRONT_DOOR.includes(inside) || WIRE_TYPES.includes(inside) || inside.startsWith("config/")) continue;
       deep.push(`${relative(REPO, file)} imports ${path}: import it from src/mcp/index.ts (values a keeper-served command needs: from light-index.ts or text-index.ts; export it there if it is missing), or from src/mcp/config/* or src/mcp/protocol.ts`);
     }
   }

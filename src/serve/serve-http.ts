@@ -1,0 +1,27 @@
+import type { ServerPool } from "../mcp/index.ts";
+import { HttpEndpoint } from "./http-endpoint.ts";
+import type { ServedBuiltins } from "./served-builtins.ts";
+import { ServeMethods } from "./serve-methods.ts";
+import { unavailableServers } from "./serve-stdio.ts";
+
+export interface ServeHttpOptions {
+  host: string;
+  port: number;
+  token: string;
+  builtins?: ServedBuiltins;
+}
+
+/**
+ * `cat-code mcp serve --http`: the endpoint on `host:port`, its servers connecting meanwhile (the
+ * lists wait for them), list changes and server logs passed on to the handshake sessions that
+ * listen. Returns the endpoint, listening; its `stop()` ends every session.
+ */
+export function serveHttp(pool: ServerPool, options: ServeHttpOptions): HttpEndpoint {
+  const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins });
+  const endpoint = new HttpEndpoint(methods, { host: options.host, port: options.port, token: options.token, instructions: () => unavailableServers(pool.status()) });
+  const toolsChanged = () => endpoint.broadcast((session) => session.announce("notifications/tools/list_changed", {}));
+  pool.on("tools-changed", toolsChanged);
+  pool.on("server", (event) => (event.kind === "lost" || event.after !== "start" ? toolsChanged() : undefined));
+  pool.on("log", (entry) => endpoint.broadcast((session) => session.downstream.forwardLog(entry)));
+  return endpoint;
+}

@@ -1,0 +1,148 @@
+import { isCancellation, McpError } from "../mcp/light-index.ts";
+import type { ServerPool, ServerStatus } from "../mcp/index.ts";
+import { ErrorCode, type CallToolResult } from "../mcp/protocol.ts";
+import type { ProgressToken } from "../mcp/stateless-protocol.ts";
+import { CallToolParams, CompleteParams, GetPromptParams, ListParams, parseParams, ReadResourceParams } from "./serve-params.ts";
+import type { ServedBuiltins } from "./served-builtins.ts";
+import { UpstreamCatalog } from "./upstream-catalog.ts";
+
+/** What a method is given beside its params: the client's request, as the session saw it. */
+export interface MethodContext {
+  /** Aborts when the client cancels the request or goes away: the upstream request is cancelled too. */
+  readonly signal: AbortSignal;
+  /** The client's `_meta.progressToken`: upstream progress is passed on under it. */
+  readonly progressToken?: ProgressToken;
+  /** Sends a notification to the client that sent the request (progress). */
+  notify(method: string, params: Record<string, unknown>): void;
+}
+
+/** What `mcp serve` declares, in either era: the union of what its servers may offer. */
+export const SERVED_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: {},
+  prompts: {},
+  completions: {},
+  logging: {},
+} as const;
+
+/**
+ * The feature methods of `mcp serve`, the same in both eras: each asks the upstream server behind
+ * a served name and answers with what it said. A tool call that fails upstream (the server died,
+ * timed out, wants a sign-in) is an error result for that call, never a failed endpoint; the other
+ * methods answer a failure as a JSON-RPC error with the upstream's code.
+ */
+export class ServeMethods {
+  readonly catalog: UpstreamCatalog;
+
+  /**
+   * `ready`: settles once the servers' first connects are over; the methods wait for it, so a
+   * client may start its handshake at once and still list every server's tools.
+   */
+  constructor(
+    pool: ServerPool,
+    private readonly ready: Promise<void> = Promise.resolve(),
+    options: { warn?: (line: string) => void; builtins?: ServedBuiltins } = {},
+  ) {
+    this.catalog = new UpstreamCatalog(pool, options.warn);
+    this.builtins = options.builtins;
+  }
+
+  /** cat-code's own tools, with `--builtin`: listed first, under their own names. */
+  private readonly builtins: ServedBuiltins | undefined;
+
+  /** Whether `method` is one of these (the session answers the others: initialize, ping, …). */
+  has(method: string): boolean {
+    return Object.hasOwn(this.handlers, method);
+  }
+
+  async handle(method: string, params: unknown, context: MethodContext): Promise<unknown> {
+    const handler = this.handlers[method];
+    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    await this.ready;
+    return handler(params, context);
+  }
+
+  private readonly handlers: Record<string, (params: unknown, context: MethodContext) => Promise<unknown>> = {
+    "tools/list": async (params) => {
+      parseParams(ListParams, params, "tools/list");
+      const served = this.catalog.tools().map(({ name, definition }) => ({ ...definition, name }));
+      return { tools: [...(this.builtins?.definitions() ?? []), ...served] };
+    },
+    "tools/call": (params, context) => this.callTool(params, context),
+    "resources/list": async (params, { signal }) => {
+      parseParams(ListParams, params, "resources/list");
+      return { resources: await this.catalog.resources(signal) };
+    },
+    "resources/templates/list": async (params, { signal }) => {
+      parseParams(ListParams, params, "resources/templates/list");
+      return { resourceTemplates: await this.catalog.templates(signal) };
+    },
+    "resources/read": async (params, { signal }) => {
+      const { uri } = parseParams(ReadResourceParams, params, "resources/read");
+      const upstream = await this.catalog.resource(uri, signal);
+      if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource not found: no connected server lists ${uri}`, { data: { uri } });
+      return upstream.client.readResource(uri, { signal });
+    },
+    "prompts/list": async (params, { signal }) => {
+      parseParams(ListParams, params, "prompts/list");
+      return { prompts: (await this.catalog.prompts(signal)).map(({ name, definition }) => ({ ...definition, name })) };
+    },
+    "prompts/get": async (params, { signal }) => {
+      const { name, arguments: args } = parseParams(GetPromptParams, params, "prompts/get");
+      const upstream = await this.catalog.prompt(name, signal);
+      if (!upstream) throw new McpError(ErrorCode.InvalidParams, unknownName("prompt", name, this.catalog.statusBehind(name)));
+      return upstream.client.getPrompt(upstream.name, args, { signal });
+    },
+    "completion/complete": async (params, { signal }) => {
+      const { ref, argument, context } = parseParams(CompleteParams, params, "completion/complete");
+      const upstream = ref.type === "ref/prompt" ? await this.catalog.prompt(ref.name, signal) : await this.catalog.template(ref.uri, signal);
+      // Nothing to complete for a name no server has: an empty completion, as a server without values answers.
+      if (!upstream) return { completion: { values: [], hasMore: false } };
+      const upstreamRef = ref.type === "ref/prompt" ? { type: "ref/prompt" as const, name: upstream.name } : { type: "ref/resource" as const, uri: ref.uri };
+      const completion = await upstream.client.complete(upstreamRef, { name: argument.name, value: argument.value }, { signal, context: context?.arguments });
+      return { completion };
+    },
+  };
+
+  private async callTool(params: unknown, context: MethodContext): Promise<CallToolResult> {
+    const { name, arguments: args } = parseParams(CallToolParams, params, "tools/call");
+    if (this.builtins?.has(name)) return this.builtins.call(name, args, context.signal);
+    const upstream = this.catalog.tool(name);
+    if (!upstream) {
+      const behind = this.catalog.statusBehind(name);
+      // A server that is configured but not connected is this call's failure, with the reason (a sign-in to give, a crash).
+      if (behind && behind.state !== "connected") return errorResult(unknownName("tool", name, behind));
+      throw new McpError(ErrorCode.InvalidParams, unknownName("tool", name, behind));
+    }
+    const { progressToken } = context;
+    try {
+      return await upstream.client.callTool(upstream.name, args, {
+        signal: context.signal,
+        onProgress:
+          progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update }),
+      });
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      return errorResult(`MCP server '${upstream.server}' failed on tool '${upstream.name}': ${(error as Error).message}`);
+    }
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** Why a served name has no upstream: its server is not connected (and why), or nothing has that name. */
+function unknownName(kind: "tool" | "prompt", name: string, behind: ServerStatus | undefined): string {
+  if (!behind || behind.state === "connected") return `Unknown ${kind}: ${name}`;
+  switch (behind.state) {
+    case "needs-auth":
+      // The reason names the command that signs in, as this command's flags have it (--mcp-config…).
+      return `MCP server '${behind.name}' is not connected: ${behind.reason}; then call ${name} again`;
+    case "failed":
+    case "invalid":
+      return `MCP server '${behind.name}' is not connected: ${behind.reason}`;
+    default:
+      return `MCP server '${behind.name}' is not connected (${behind.state})`;
+  }
+}

@@ -1,0 +1,30 @@
+import type { JsonRpcResponse } from "../mcp/protocol.ts";
+
+type Notify = (method: string, params: Record<string, unknown>) => void;
+
+/**
+ * An HTTP answer as a server-sent event stream, as Streamable HTTP allows: the request's own
+ * notifications (its progress) as they come, then its response, which ends the stream. For a
+ * request that asked for progress; every other answer is plain JSON.
+ */
+export function streamedAnswer(answer: (notify: Notify) => Promise<JsonRpcResponse>, headers: Record<string, string> = {}): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const event = (message: object) => {
+        if (open) controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+      };
+      const response = await answer((method, params) => event({ jsonrpc: "2.0", method, params }));
+      event(response);
+      open = false;
+      controller.close();
+    },
+  });
+  return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", ...headers } });
+}
+
+/** Whether a request asked for progress and takes an event stream for its answer. */
+export function wantsStream(request: Request, progressToken: unknown): boolean {
+  return progressToken !== undefined && (request.headers.get("accept") ?? "").includes("text/event-stream");
+}
