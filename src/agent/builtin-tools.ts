@@ -1,14 +1,18 @@
+import type { TodoList } from "./todo-list.ts";
 import type { Tool } from "./tool.ts";
 import { BashTool } from "./tools/bash-tool.ts";
 import { EditFileTool } from "./tools/edit-file-tool.ts";
 import { GlobTool } from "./tools/glob-tool.ts";
 import { GrepTool } from "./tools/grep-tool.ts";
 import { ReadFileTool } from "./tools/read-file-tool.ts";
+import { TodoWriteTool } from "./tools/todo-write-tool.ts";
 import { WriteFileTool } from "./tools/write-file-tool.ts";
 
 export interface BuiltinToolOptions {
   /** The directory relative paths and commands start from. */
   cwd: string;
+  /** The session's todo list, which todo_write writes and the REPL shows; a fresh one when absent. */
+  todos?: TodoList;
 }
 
 /** The tools cat-code brings itself; MCP tools join them in the same registry. */
@@ -21,5 +25,6 @@ export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
     new EditFileTool(cwd),
     new GlobTool(cwd),
     new GrepTool(cwd),
+    new TodoWriteTool(options.todos),
   ];
 }

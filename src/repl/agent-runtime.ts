@@ -6,6 +6,7 @@ import type { PermissionGate } from "../agent/permission.ts";
 import type { RetryPolicy } from "../agent/retry-policy.ts";
 import type { UsageMeter } from "../agent/usage-meter.ts";
 import type { ProjectMemory } from "../agent/project-memory.ts";
+import { TodoList } from "../agent/todo-list.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
 import { ListMcpResourcesTool, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
@@ -42,6 +43,8 @@ export class AgentRuntime {
   readonly memory: ProjectMemory;
   /** What the model is told in its next turn of servers that went away or came back. */
   readonly serverNotes = new ServerNotes();
+  /** The model's todo list (todo_write), shown under the status line; back from the conversation on resume. */
+  readonly todos = new TodoList();
   private agent: AgentLoop | undefined;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
   private readonly resourceTools = [
@@ -52,7 +55,7 @@ export class AgentRuntime {
   constructor(private readonly options: AgentRuntimeOptions) {
     this.pool = options.pool;
     this.memory = loadMemoryFiles(options.cwd, options.env);
-    for (const tool of createBuiltinTools({ cwd: options.cwd })) this.registry.register(tool);
+    for (const tool of createBuiltinTools({ cwd: options.cwd, todos: this.todos })) this.registry.register(tool);
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
     this.pool.on("server", (event) => {
@@ -136,12 +139,15 @@ export class AgentRuntime {
       retry: this.options.retry,
     });
     this.options.onAgent?.(this.agent);
+    // A resumed session was loaded by onAgent: its list is the last one its todo_write calls wrote.
+    this.todos.restore(this.agent.conversation.snapshot());
     return this.agent;
   }
 
   /** Starts a new conversation; tools and servers stay. */
   clearConversation(): void {
     this.agent?.conversation.clear();
+    this.todos.clear();
   }
 
   close(): Promise<void> {

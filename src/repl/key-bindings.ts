@@ -1,7 +1,7 @@
 import type { EditAction } from "./line-buffer.ts";
 
 /** What a key asks of the line editor: an edit of the line, or one of the editor's own commands. */
-export type EditorCommand = EditAction | "older" | "newer" | "complete" | "enter" | "ctrl-d" | "clear-screen" | "suspend";
+export type EditorCommand = EditAction | "older" | "newer" | "complete" | "enter" | "ctrl-d" | "clear-screen" | "suspend" | "toggle-todos";
 
 /**
  * The keys the prompt's editor knows, by the bytes a terminal sends for them (xterm and its
@@ -58,7 +58,9 @@ const BINDINGS: Record<string, EditorCommand> = {
   "\u001by": "yank-pop",
   "\u001f": "undo",
   "\u001e": "redo",
-  "\u0014": "transpose",
+  // Ctrl-T shows or hides the todo list (as in Claude Code), at the prompt and while a turn runs.
+  "\u0014": "toggle-todos",
+  "\u001bt": "transpose",
 };
 
 /** The command for one key (KeyParser's `key` token); undefined for a key the editor ignores. */

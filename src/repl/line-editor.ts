@@ -158,6 +158,9 @@ export class LineEditor {
         return this.redraw();
       case "suspend":
         return this.events.suspend();
+      // TerminalInput takes it before the editor does, also while no line is read.
+      case "toggle-todos":
+        return;
       default:
         return this.edit(command);
     }

@@ -20,6 +20,8 @@ export interface LineReaderOptions {
    * stop is ignored. Sends SIGTSTP to itself unless a test stands in.
    */
   stopProcess?: () => void;
+  /** Ctrl-T at a terminal, at the prompt or while a turn runs: show or hide the todo list. */
+  onToggleTodos?: () => void;
 }
 
 export interface ReadOptions {
@@ -85,6 +87,7 @@ export class LineReader {
         interrupt: () => this.interruptHandler?.(),
         typedAhead: (line) => this.typedAhead(line),
         ended: () => this.end(),
+        toggleTodos: () => this.options.onToggleTodos?.(),
       });
     } else {
       this.rl = createInterface({ input, output, terminal: false });

@@ -34,6 +34,7 @@ import { TerminalQuestions } from "./terminal-questions.ts";
 import { ToolChangeNews } from "./tool-change-news.ts";
 import type { Style } from "./tool-call-line.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
+import { TodoPanel } from "./todo-panel.ts";
 
 const PROMPT = "> ";
 /** What the REPL runs with (see ReplController). */
@@ -98,6 +99,7 @@ export class ReplController {
   private readonly complete: (line: string) => Promise<Completions>;
   private readonly shell = new ShellContext();
   private readonly exitConfirmation: ExitConfirmation;
+  private readonly todoPanel: TodoPanel;
   private readonly resourceUpdates: ResourceUpdates;
   private toolNews: ToolChangeNews | undefined;
   private resetLogLines = () => {};
@@ -122,9 +124,10 @@ export class ReplController {
     this.reader = new LineReader(this.input, this.output, {
       history: loadHistory(history),
       onHistoryLine: (line) => (this.input.isTTY ? appendHistory(history, line) : undefined),
+      onToggleTodos: () => this.toggleTodos(),
       onTypedAhead: (line) => this.turnRenderer?.notice(this.style.dim(`⎿ queued as your next prompt: ${sanitizeForTerminal(line)}`)),
     });
-    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown });
+    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => this.todoPanel.lines() });
     this.style = this.display.style;
     // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
     this.questions = new TerminalQuestions({
@@ -167,6 +170,7 @@ export class ReplController {
       autoCompact: options.settings?.settings.autoCompact,
       permissions: this.permissions.gate,
     });
+    this.todoPanel = new TodoPanel(this.runtime.todos, this.style);
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);
     this.reader.onInterrupt(() => this.onInterrupt());
@@ -371,6 +375,16 @@ export class ReplController {
   /** Esc and Ctrl-C as keys, at a terminal only (piped input has neither). */
   private cancelKeys(): ((listener: () => void) => () => void) | undefined {
     return this.reader.isTerminal ? cancelKeys(this.input) : undefined;
+  }
+
+  /** Ctrl-T: during a turn the list appears or goes at the status line's next tick; at the prompt it is printed, or a line says it is hidden. */
+  private toggleTodos(): void {
+    const shown = this.todoPanel.toggle();
+    if (this.running) return;
+    const rows = this.todoPanel.lines();
+    if (!shown) this.reader.printAbove(this.style.dim("Todo list hidden (ctrl+t shows it)"));
+    else if (rows.length === 0) this.reader.printAbove(this.style.dim("No todo list yet (the agent writes one for multi-step work)"));
+    else this.reader.printAbove(rows.map((row) => (row.paint ?? ((t: string) => t))(row.text)).join("\n"));
   }
 
   private get turnRenderer(): TurnRenderer | undefined {
