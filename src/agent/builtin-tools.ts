@@ -6,6 +6,7 @@ import { GlobTool } from "./tools/glob-tool.ts";
 import { GrepTool } from "./tools/grep-tool.ts";
 import { ReadFileTool } from "./tools/read-file-tool.ts";
 import { TodoWriteTool } from "./tools/todo-write-tool.ts";
+import { WebFetchTool } from "./tools/web-fetch-tool.ts";
 import { WriteFileTool } from "./tools/write-file-tool.ts";
 
 export interface BuiltinToolOptions {
@@ -26,5 +27,6 @@ export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
     new GlobTool(cwd),
     new GrepTool(cwd),
     new TodoWriteTool(options.todos),
+    new WebFetchTool(),
   ];
 }

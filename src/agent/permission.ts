@@ -25,6 +25,12 @@ export type PermissionGate = ((request: PermissionRequest) => Promise<Permission
    * permission (a `Read(.env)` rule holds for a read inside the project). See withRules.
    */
   deniedBy?: (toolName: string, input: Record<string, unknown>) => string | undefined;
+  /**
+   * The allow rules (their text) that cover this call. A tool that must refuse more than the user
+   * can approve with one "yes" reads it (web_fetch reaches a private address only for a host a
+   * rule names), through ToolContext.allowedBy.
+   */
+  allowedBy?: (toolName: string, input: Record<string, unknown>) => string[];
 };
 
 export const allowAll: PermissionGate = async () => "allow";

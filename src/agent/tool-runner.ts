@@ -84,7 +84,8 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, permission
   }
   const onProgress = observer?.onToolProgress && ((progress: ToolProgress) => observer.onToolProgress?.(call, progress));
   observer?.onToolStart?.(call);
-  return { result: await execute(tool, call.input, { signal, onProgress }) };
+  const allowedBy = permissions.allowedBy?.(tool.name, call.input);
+  return { result: await execute(tool, call.input, { signal, onProgress, allowedBy }) };
 }
 
 /** Tools promise never to throw; a broken one must still not take the conversation down. */

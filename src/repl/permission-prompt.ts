@@ -102,6 +102,8 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
 function alwaysWhat(toolName: string, rule: string): string {
   const prefix = /^Bash\((.*)\)$/.exec(rule)?.[1];
   if (toolName === "bash" && prefix) return `'${sanitizeForTerminal(prefix)}'`;
+  const domain = /^WebFetch\(domain:(.*)\)$/.exec(rule)?.[1];
+  if (domain) return `fetches from '${sanitizeForTerminal(domain)}'`;
   const server = /^read_mcp_resource\((.*)\)$/.exec(rule)?.[1];
   return server ? `reads from '${sanitizeForTerminal(server)}'` : "this tool";
 }
