@@ -1,5 +1,6 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
+import type { AgentHooks } from "./hooks/agent-hooks.ts";
 import { imageParam } from "./message-blocks.ts";
 import { declinedResult, deniedByRuleResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
@@ -10,6 +11,8 @@ export interface ToolRunOptions {
   permissions: PermissionGate;
   signal?: AbortSignal;
   observer?: AgentObserver;
+  /** Claude Code's hooks: PreToolUse decides around the permission question, PostToolUse hears the result. */
+  hooks?: AgentHooks;
 }
 
 const CANCELLED: ToolResult = { content: "Cancelled by the user before it ran.", isError: true };
@@ -67,25 +70,32 @@ async function runOne(call: ToolCall, ask: boolean, options: ToolRunOptions): Pr
   return outcome;
 }
 
-async function decideAndRun(call: ToolCall, ask: boolean, { registry, permissions, signal, observer }: ToolRunOptions): Promise<CallOutcome> {
+async function decideAndRun(call: ToolCall, ask: boolean, { registry, permissions, signal, observer, hooks }: ToolRunOptions): Promise<CallOutcome> {
   if (signal?.aborted) return { result: CANCELLED };
   const tool = registry.get(call.name);
   if (!tool) return { result: unknownTool(call.name, registry) };
-  // A deny rule holds for every call, also one that would not be asked about.
-  const deniedBy = permissions.deniedBy?.(tool.name, call.input);
+  // A PreToolUse hook may deny (the model reads why), rewrite the input, or decide whether to ask.
+  const hook = hooks ? await hooks.preToolUse(tool.name, call.input, signal) : {};
+  if (signal?.aborted) return { result: CANCELLED };
+  if (hook.decision === "deny") return { result: hookDeniedResult(tool.name, hook.reason), decision: "deny" };
+  const input = hook.input ?? call.input;
+  // A deny rule holds for every call, also one that would not be asked about (or that a hook allowed).
+  const deniedBy = permissions.deniedBy?.(tool.name, input);
   if (deniedBy !== undefined) return { result: deniedByRuleResult(tool.name, deniedBy), decision: "deny" };
-  if (ask) {
-    const preview = await previewOf(tool, call.input, signal);
+  if (hook.decision === "ask" || (ask && hook.decision !== "allow")) {
+    const preview = await previewOf(tool, input, signal);
     if (signal?.aborted) return { result: CANCELLED };
-    const decision = await permissions({ tool, input: call.input, preview, signal }).catch(() => "deny" as const);
+    const decision = await permissions({ tool, input, preview, signal }).catch(() => "deny" as const);
     if (signal?.aborted) return { result: CANCELLED };
     if (decision === "stop") return { result: stoppedResult(tool.name), decision };
     if (decision !== "allow") return { result: declinedResult(tool.name), decision };
   }
   const onProgress = observer?.onToolProgress && ((progress: ToolProgress) => observer.onToolProgress?.(call, progress));
   observer?.onToolStart?.(call);
-  const allowedBy = permissions.allowedBy?.(tool.name, call.input);
-  return { result: await execute(tool, call.input, { signal, onProgress, allowedBy }) };
+  const allowedBy = permissions.allowedBy?.(tool.name, input);
+  const result = await execute(tool, input, { signal, onProgress, allowedBy });
+  const feedback = hooks && !signal?.aborted ? await hooks.postToolUse(tool.name, input, result, signal) : undefined;
+  return { result: feedback ? { ...result, content: `${result.content}\n\n[PostToolUse hook] ${feedback}` } : result };
 }
 
 /** Tools promise never to throw; a broken one must still not take the conversation down. */
@@ -95,6 +105,11 @@ async function execute(tool: Tool, input: Record<string, unknown>, context: Tool
   } catch (error) {
     return { content: `Error: tool ${tool.name} failed: ${(error as Error)?.message ?? String(error)}`, isError: true };
   }
+}
+
+/** What the model gets when a PreToolUse hook denies a call: the hook's reason, which is meant for it. */
+function hookDeniedResult(toolName: string, reason: string | undefined): ToolResult {
+  return { content: `A PreToolUse hook denied ${toolName}${reason ? `: ${reason}` : " (it gave no reason)"}`, isError: true };
 }
 
 function unknownTool(name: string, registry: ToolRegistry): ToolResult {

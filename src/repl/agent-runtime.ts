@@ -7,6 +7,9 @@ import type { RetryPolicy } from "../agent/retry-policy.ts";
 import type { UsageMeter } from "../agent/usage-meter.ts";
 import type { ProjectMemory } from "../agent/project-memory.ts";
 import { TodoList } from "../agent/todo-list.ts";
+import { AgentHooks } from "../agent/hooks/agent-hooks.ts";
+import type { HooksConfig } from "../agent/hooks/hook-config.ts";
+import { HookRunner } from "../agent/hooks/hook-runner.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
 import { ListMcpResourcesTool, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
@@ -29,6 +32,10 @@ export interface AgentRuntimeOptions {
   /** settings.json's `autoCompact` (default true): compact near the model's context window. */
   autoCompact?: boolean;
   maxTokens?: number;
+  /** settings.json's `hooks` (the user's and the trusted project's). */
+  hooks?: HooksConfig;
+  /** The saved session hooks are told of (session_id, transcript_path). */
+  session?: () => { sessionId?: string; transcriptPath?: string };
 }
 
 /**
@@ -45,6 +52,8 @@ export class AgentRuntime {
   readonly serverNotes = new ServerNotes();
   /** The model's todo list (todo_write), shown under the status line; back from the conversation on resume. */
   readonly todos = new TodoList();
+  /** Claude Code's hooks; with none configured every event is a no-op. */
+  readonly hooks: AgentHooks;
   private agent: AgentLoop | undefined;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
   private readonly resourceTools = [
@@ -55,6 +64,8 @@ export class AgentRuntime {
   constructor(private readonly options: AgentRuntimeOptions) {
     this.pool = options.pool;
     this.memory = loadMemoryFiles(options.cwd, options.env);
+    const runner = new HookRunner({ config: () => options.hooks ?? {}, cwd: options.cwd, env: options.env, session: options.session });
+    this.hooks = new AgentHooks(runner, options.cwd);
     for (const tool of createBuiltinTools({ cwd: options.cwd, todos: this.todos })) this.registry.register(tool);
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
@@ -137,6 +148,7 @@ export class AgentRuntime {
       maxTokens: this.options.maxTokens,
       maxTurns: this.options.maxTurns,
       retry: this.options.retry,
+      hooks: this.hooks,
     });
     this.options.onAgent?.(this.agent);
     // A resumed session was loaded by onAgent: its list is the last one its todo_write calls wrote.
@@ -148,6 +160,7 @@ export class AgentRuntime {
   clearConversation(): void {
     this.agent?.conversation.clear();
     this.todos.clear();
+    void this.hooks.sessionStart("clear");
   }
 
   close(): Promise<void> {

@@ -132,6 +132,7 @@ export class ReplController {
     // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
     this.questions = new TerminalQuestions({
       begin: () => {
+        this.runtime.hooks.notification("cat-code needs your answer", "permission_prompt");
         this.questionOpen = true;
         this.turnRenderer?.hold();
         const dropped = this.reader.dropTypedAhead();
@@ -169,6 +170,8 @@ export class ReplController {
       maxTokens: options.maxTokens,
       autoCompact: options.settings?.settings.autoCompact,
       permissions: this.permissions.gate,
+      hooks: options.settings?.settings.hooks,
+      session: () => this.saved.session(),
     });
     this.todoPanel = new TodoPanel(this.runtime.todos, this.style);
     this.exitConfirmation = new ExitConfirmation(options.clock);
@@ -338,6 +341,14 @@ export class ReplController {
     // A resumed conversation is loaded into the agent now, so /cost and /compact see it before a prompt.
     if (options.resumed) runtime.agentOrMissingKey();
 
+    // A hook's line (it failed, timed out, or has a message) between a turn's lines, or as news.
+    runtime.hooks.onNotice((line) => {
+      const shown = style.dim(`⎿ ${sanitizeForTerminal(line)}`);
+      if (this.turnRenderer) this.turnRenderer.notice(shown);
+      else this.news(shown);
+    });
+    void runtime.hooks.sessionStart(options.resumed ? "resume" : "startup");
+
     this.display.preload();
     // After the prompt is drawn: spawning the servers' processes would otherwise delay it.
     setImmediate(() => void runtime.connectMcp().then((summary) => summary.line && this.news(summary.line)));
@@ -397,6 +408,7 @@ export class ReplController {
 
   private reportOutcome(outcome: RunOutcome): void {
     if (outcome.status === "cancelled") this.print(this.style.dim("⎿ Cancelled."));
+    else if (outcome.status === "blocked") this.print(this.style.red(`⎿ Prompt blocked by a UserPromptSubmit hook: ${sanitizeForTerminal(outcome.reason)}`));
     else if (outcome.status === "max_turns") this.print(this.style.dim(`⎿ Stopped after ${outcome.requests} model requests (--max-turns). Say "go on" to continue.`));
   }
 }

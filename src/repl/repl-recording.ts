@@ -21,6 +21,11 @@ export class ReplRecording {
     if (this.file) recordInto(this.file, agent, this.options.resumed);
   }
 
+  /** The session as hooks are told of it; empty without a file. */
+  session(): { sessionId?: string; transcriptPath?: string } {
+    return { sessionId: this.file?.id, transcriptPath: this.file?.path };
+  }
+
   /** The lines that show a resumed conversation; none for a new session. */
   resumedLines(columns: number | undefined): string[] {
     const resumed = this.options.resumed;

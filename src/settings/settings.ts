@@ -17,6 +17,8 @@ export interface Settings {
   env: v.InferOutput<typeof Env>;
   /** Render answers as Markdown at a terminal (default true). */
   markdown?: boolean;
+  /** Claude Code's hooks: commands run at events (src/agent/hooks); the user's and the trusted project's add up. */
+  hooks?: v.InferOutput<typeof Hooks>;
 }
 
 export interface LoadedSettings {
@@ -69,6 +71,19 @@ const Thinking = v.union(
 const ENV = mustBe("env", 'an object of string values, e.g. {"NAME": "value"}');
 const Env = v.record(v.string(ENV), v.string(ENV), ENV);
 
+const HOOK_EVENT_NAMES = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "PreCompact", "Notification"] as const;
+const HOOKS = mustBe("hooks", `an object of events (${HOOK_EVENT_NAMES.join(", ")}), each a list of {"matcher": "Bash", "hooks": [{"type": "command", "command": "…", "timeout": 60}]}`);
+const HookCommand = v.object(
+  {
+    type: v.literal("command", HOOKS),
+    command: v.pipe(v.string(HOOKS), v.nonEmpty(HOOKS), v.maxLength(10_000, HOOKS)),
+    timeout: v.optional(v.pipe(v.number(HOOKS), v.minValue(1, HOOKS), v.maxValue(3600, HOOKS))),
+  },
+  HOOKS,
+);
+const HookMatcherGroup = v.object({ matcher: v.optional(v.string(HOOKS)), hooks: v.pipe(v.array(HookCommand, HOOKS), v.maxLength(100, HOOKS)) }, HOOKS);
+const Hooks = v.record(v.picklist(HOOK_EVENT_NAMES, HOOKS), v.pipe(v.array(HookMatcherGroup, HOOKS), v.maxLength(100, HOOKS)), HOOKS);
+
 /**
  * Each key's schema, as server-config.ts has each field's: a value that fails is left out, with
  * its schema's message. `permissions` is read apart: each of its rules is kept or left out alone.
@@ -79,6 +94,7 @@ export const SETTING_KEYS = {
   autoCompact: v.boolean(mustBe("autoCompact", TRUE_OR_FALSE)),
   markdown: v.boolean(mustBe("markdown", TRUE_OR_FALSE)),
   env: Env,
+  hooks: Hooks,
 } as const;
 
 /** The keys inside "permissions". */
