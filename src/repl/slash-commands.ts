@@ -18,6 +18,7 @@ import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
 import { runCompact } from "./compact-command.ts";
 import { costText } from "./cost-command.ts";
 import { permissionsCommand } from "./permissions-command.ts";
+import { hooksText } from "./hooks-command.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
@@ -91,6 +92,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "List the permission rules and their files; remove one; trust the project's allow rules",
     run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
   },
+  hooks: { usage: "/hooks", help: "List the hooks (settings.json): the commands run at each event", run: (_args, context) => (context.print(hooksText(context.runtime.hooks.runner.config())), "continue") },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" };

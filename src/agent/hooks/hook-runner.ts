@@ -42,6 +42,11 @@ export class HookRunner {
     this.clock = options.clock ?? systemClock;
   }
 
+  /** The hooks in force now (for /hooks). */
+  config(): HooksConfig {
+    return this.options.config();
+  }
+
   /** Whether any hook is configured for the event (so callers can skip building its input). */
   has(event: HookEvent): boolean {
     return (this.options.config()[event]?.length ?? 0) > 0;

@@ -7,7 +7,7 @@ import { createBuiltinTools } from "../../../src/agent/builtin-tools.ts";
 import { AgentHooks } from "../../../src/agent/hooks/agent-hooks.ts";
 import type { HooksConfig } from "../../../src/agent/hooks/hook-config.ts";
 import { HookRunner } from "../../../src/agent/hooks/hook-runner.ts";
-import { allowAll, declineAll, type PermissionRequest } from "../../../src/agent/permission.ts";
+import { allowAll, type PermissionRequest } from "../../../src/agent/permission.ts";
 import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
 import { agentWith, standIn, stopAfterEach } from "../../helpers/loop-harness.ts";
