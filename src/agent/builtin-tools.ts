@@ -7,6 +7,8 @@ import { GrepTool } from "./tools/grep-tool.ts";
 import { ReadFileTool } from "./tools/read-file-tool.ts";
 import { TodoWriteTool } from "./tools/todo-write-tool.ts";
 import { WebFetchTool } from "./tools/web-fetch-tool.ts";
+import { TaskTool } from "./tools/task-tool.ts";
+import type { SubagentLauncher } from "./subagents/subagent-runner.ts";
 import { WriteFileTool } from "./tools/write-file-tool.ts";
 
 export interface BuiltinToolOptions {
@@ -14,6 +16,8 @@ export interface BuiltinToolOptions {
   cwd: string;
   /** The session's todo list, which todo_write writes and the REPL shows; a fresh one when absent. */
   todos?: TodoList;
+  /** Runs subagents for the task tool; without it there is no task tool. */
+  subagents?: SubagentLauncher;
 }
 
 /** The tools cat-code brings itself; MCP tools join them in the same registry. */
@@ -28,5 +32,6 @@ export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
     new GrepTool(cwd),
     new TodoWriteTool(options.todos),
     new WebFetchTool(),
+    ...(options.subagents ? [new TaskTool(options.subagents)] : []),
   ];
 }

@@ -13,6 +13,8 @@ export interface PermissionRequest {
   preview?: ToolCallPreview;
   /** Aborted when the turn is cancelled while the question is open. */
   signal?: AbortSignal;
+  /** The subagent (its type's name) whose call this is; absent for the main agent's. */
+  requester?: string;
 }
 
 /**

@@ -10,6 +10,9 @@ import { TodoList } from "../agent/todo-list.ts";
 import { AgentHooks } from "../agent/hooks/agent-hooks.ts";
 import type { HooksConfig } from "../agent/hooks/hook-config.ts";
 import { HookRunner } from "../agent/hooks/hook-runner.ts";
+import { loadAgentTypes, type AgentType } from "../agent/subagents/agent-types.ts";
+import { SubagentRunner } from "../agent/subagents/subagent-runner.ts";
+import { catCodeHome } from "../config/app-home.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
 import { ListMcpResourcesTool, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
@@ -54,6 +57,11 @@ export class AgentRuntime {
   readonly todos = new TodoList();
   /** Claude Code's hooks; with none configured every event is a no-op. */
   readonly hooks: AgentHooks;
+  /** The subagent types (built-in, the project's and the user's `agents/*.md`), read at start (`/agents`). */
+  readonly agentTypes: readonly AgentType[];
+  /** Agent files that could not be read, one line each. */
+  readonly agentTypeWarnings: readonly string[];
+  private client: ReturnType<typeof createModelClient> | undefined;
   private agent: AgentLoop | undefined;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
   private readonly resourceTools = [
@@ -66,7 +74,22 @@ export class AgentRuntime {
     this.memory = loadMemoryFiles(options.cwd, options.env);
     const runner = new HookRunner({ config: () => options.hooks ?? {}, cwd: options.cwd, env: options.env, session: options.session });
     this.hooks = new AgentHooks(runner, options.cwd);
-    for (const tool of createBuiltinTools({ cwd: options.cwd, todos: this.todos })) this.registry.register(tool);
+    const env = options.env ?? process.env;
+    const loaded = loadAgentTypes({ cwd: options.cwd, home: env.HOME, catCodeHome: catCodeHome(env) });
+    this.agentTypes = loaded.types;
+    this.agentTypeWarnings = loaded.warnings;
+    const subagents = new SubagentRunner({
+      parent: () => {
+        const agent = this.agentOrMissingKey();
+        return "missing" in agent || !this.client ? undefined : { client: this.client, model: agent.model, usage: agent.usage };
+      },
+      registry: this.registry,
+      permissions: options.permissions,
+      hooks: this.hooks,
+      types: () => this.agentTypes,
+      cwd: options.cwd,
+    });
+    for (const tool of createBuiltinTools({ cwd: options.cwd, todos: this.todos, subagents })) this.registry.register(tool);
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
     this.pool.on("server", (event) => {
@@ -137,8 +160,9 @@ export class AgentRuntime {
   agentOrMissingKey(): AgentLoop | { missing: string } {
     if (this.agent) return this.agent;
     if (!this.hasCredentials) return { missing: MISSING_CREDENTIALS_MESSAGE };
+    this.client = createModelClient();
     this.agent = new AgentLoop({
-      client: createModelClient(),
+      client: this.client,
       model: this.options.model,
       registry: this.registry,
       permissions: this.options.permissions,

@@ -58,7 +58,7 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
       print(style.red(`Could not save ${sanitizeForTerminal(rule)}: ${sanitizeForTerminal((error as Error).message)}; allowed until cat-code exits`));
     }
   };
-  return async ({ tool, input, preview = { kind: "arguments", input }, signal }) => {
+  return async ({ tool, input, preview = { kind: "arguments", input }, signal, requester }) => {
     if (ruleDecision({ allow: rulesUntilExit, deny: [] }, tool.name, input, cwd) === "allow") return "allow";
     options.before?.();
     const lines = permissionView(tool.name, preview, width, style);
@@ -70,7 +70,9 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
     }
     const rule = suggestedRule(tool.name, input);
     const always = rule ? ` / [a]lways for ${alwaysWhat(tool.name, rule)} in this project / [A] in all projects` : "";
-    const question = `Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} `;
+    // A subagent's call says whose it is: the user did not ask for that agent's work directly.
+    const whose = requester ? `(subagent ${sanitizeForTerminal(requester)}) ` : "";
+    const question = `${whose}Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} `;
     for (;;) {
       const answer = await ask(question, signal);
       if (answer === null) return "stop";

@@ -336,6 +336,7 @@ export class ReplController {
     // The model may come from a settings file (a project's, once trusted) or CAT_CODE_MODEL: not the terminal's to act on.
     this.print(`cat-code ${VERSION} · ${sanitizeForTerminal(options.model)} · /help for commands, Ctrl-D to exit`);
     for (const line of memoryWarningLines(runtime.memory)) this.print(style.dim(line));
+    for (const line of runtime.agentTypeWarnings) this.print(style.dim(`warning: ${sanitizeForTerminal(line)}`));
     if (!runtime.hasCredentials) this.print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
     for (const line of this.saved.resumedLines(this.columns)) this.print(style.dim(line));
     // A resumed conversation is loaded into the agent now, so /cost and /compact see it before a prompt.

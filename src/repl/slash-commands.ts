@@ -19,6 +19,7 @@ import { runCompact } from "./compact-command.ts";
 import { costText } from "./cost-command.ts";
 import { permissionsCommand } from "./permissions-command.ts";
 import { hooksText } from "./hooks-command.ts";
+import { agentsText } from "./agents-command.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
@@ -93,6 +94,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     run: async (args, context): Promise<SlashOutcome> => (await permissionsCommand(args, context.permissions, context.print), "continue"),
   },
   hooks: { usage: "/hooks", help: "List the hooks (settings.json): the commands run at each event", run: (_args, context) => (context.print(hooksText(context.runtime.hooks.runner.config())), "continue") },
+  agents: { usage: "/agents", help: "List the subagent types the task tool can start (.cat-code/agents, .claude/agents)", run: (_args, context) => (context.print(agentsText(context.runtime.agentTypes, context.columns)), "continue") },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" };

@@ -98,9 +98,13 @@ export class AgentHooks {
   }
 
   /** When the model is done: a reason to go on (for the model), or undefined to let it stop. */
-  async stop(stopHookActive: boolean, signal?: AbortSignal): Promise<string | undefined> {
-    if (!this.runner.has("Stop")) return undefined;
-    const runs = await this.run("Stop", { stop_hook_active: stopHookActive }, undefined, signal);
+  stop(stopHookActive: boolean, signal?: AbortSignal): Promise<string | undefined> {
+    return this.stopEvent("Stop", stopHookActive, signal);
+  }
+
+  private async stopEvent(event: "Stop" | "SubagentStop", stopHookActive: boolean, signal?: AbortSignal): Promise<string | undefined> {
+    if (!this.runner.has(event)) return undefined;
+    const runs = await this.run(event, { stop_hook_active: stopHookActive }, undefined, signal);
     for (const run of runs) {
       if (run.exitCode === 2 && run.stderr.trim()) return cutText(run.stderr.trim(), MAX_CONTEXT_CHARS);
       if (run.exitCode === 0 && run.json?.decision === "block" && run.json.continue !== false) {
@@ -131,6 +135,17 @@ export class AgentHooks {
   /** The user is waiting to be asked something; never awaited by the question. */
   notification(message: string, type: string): void {
     if (this.runner.has("Notification")) void this.run("Notification", { message, notification_type: type }, type);
+  }
+
+  /**
+   * The hooks as a subagent sees them: its tool calls go through PreToolUse and PostToolUse like the
+   * parent's; its prompt is not the user's (no UserPromptSubmit); its end is SubagentStop.
+   */
+  forSubagent(): AgentHooks {
+    const view = Object.create(this) as AgentHooks;
+    view.userPromptSubmit = async () => ({ context: [] });
+    view.stop = (stopHookActive, signal) => this.stopEvent("SubagentStop", stopHookActive, signal);
+    return view;
   }
 
   private async run(event: HookEvent, fields: Record<string, unknown>, matchValue?: string, signal?: AbortSignal): Promise<HookRun[]> {
