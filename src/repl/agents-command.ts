@@ -11,5 +11,5 @@ export function agentsText(types: readonly AgentType[], columns: number | undefi
     sanitizeForTerminal(type.description),
   ]);
   const lines = alignColumnsWrapped(rows.map(([name = "", from = "", how = "", what = ""]) => [name, `${what} (${how}; ${from})`]), columns);
-  return ["Subagent types (the model starts them with the task tool):", ...lines.map((line) => `  ${line}`), "Add your own as .cat-code/agents/<name>.md or .claude/agents/<name>.md (front matter name, description, tools, model; the body is its system prompt)."].join("\n");
+  return ["Subagent types (the model starts them with the task tool):", ...lines.map((line) => `  ${line}`), "Add your own: .cat-code/agents/<name>.md or .claude/agents/<name>.md, in Claude Code's format."].join("\n");
 }
