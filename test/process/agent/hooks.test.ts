@@ -107,3 +107,31 @@ test("hooks run side by side; one that hangs is killed at its timeout, one that 
   expect(resultText(toolResultsOf(standIn().requests[1]!)[0])).toContain("ran");
   expect(notices).toEqual(["PreToolUse hook `touch hanging; exec sleep 600` timed out and was stopped", "PreToolUse hook `echo broken >&2; exit 3` failed (exit 3): broken"]);
 });
+
+test("SessionStart's output goes with the first prompt; PreCompact and Notification get their fields", async () => {
+  const log = join(project, "events.jsonl");
+  const record = `cat >> ${log}; echo >> ${log}`;
+  const { hooks } = hooksFor({
+    SessionStart: [{ matcher: "startup", hooks: [command("echo 'Branch: main, 3 open issues'")] }, { matcher: "resume", hooks: [command("echo never")] }],
+    PreCompact: [{ matcher: "manual", hooks: [command(record)] }],
+    Notification: [{ hooks: [command(record)] }],
+  });
+  await hooks.sessionStart("startup");
+  const agent = agentWith([reply(text("Hi.")), reply(text("Summary of the talk."))], builtins(), { permissions: allowAll, hooks });
+  await agent.run("hello");
+  const sent = JSON.stringify(standIn().requests[0]!.body.messages[0]);
+  expect(sent).toContain("Branch: main, 3 open issues");
+  expect(sent).not.toContain("never");
+  await agent.compact({ instructions: "keep the plan" });
+  hooks.notification("cat-code needs your answer", "permission_prompt");
+  const events = await waitFor(() => {
+    const lines = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [];
+    return lines.length === 2 && lines.map((line) => JSON.parse(line));
+  }, "both hooks to write");
+  expect(events).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the plan" }),
+      expect.objectContaining({ hook_event_name: "Notification", message: "cat-code needs your answer" }),
+    ]),
+  );
+});
