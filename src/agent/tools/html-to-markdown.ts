@@ -3,7 +3,7 @@ import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
 
 /** Pages larger than this are not parsed whole: a DOM of it would take far more memory than the text is worth. */
-const MAX_HTML_CHARS = 2_000_000;
+const MAX_HTML_CHARS = 1_000_000;
 /**
  * Readability scores every element: ~2 s for a 300 KB page of 30,000 elements on the development
  * machine. Past this size the page is converted whole instead, which costs a fraction of that.
