@@ -9,6 +9,8 @@ import { TodoWriteTool } from "./tools/todo-write-tool.ts";
 import { WebFetchTool } from "./tools/web-fetch-tool.ts";
 import { TaskTool } from "./tools/task-tool.ts";
 import type { SubagentLauncher } from "./subagents/subagent-runner.ts";
+import { checkpointed } from "./checkpoints/checkpointed-tool.ts";
+import type { FileCheckpoints } from "./checkpoints/file-checkpoints.ts";
 import { WriteFileTool } from "./tools/write-file-tool.ts";
 
 export interface BuiltinToolOptions {
@@ -18,12 +20,14 @@ export interface BuiltinToolOptions {
   todos?: TodoList;
   /** Runs subagents for the task tool; without it there is no task tool. */
   subagents?: SubagentLauncher;
+  /** Where write_file and edit_file keep each file before they change it (/rewind); none: not kept. */
+  checkpoints?: FileCheckpoints;
 }
 
 /** The tools cat-code brings itself; MCP tools join them in the same registry. */
 export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
-  const { cwd } = options;
-  return [
+  const { cwd, checkpoints } = options;
+  const tools: Tool[] = [
     new BashTool({ cwd }),
     new ReadFileTool(cwd),
     new WriteFileTool(cwd),
@@ -34,4 +38,5 @@ export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
     new WebFetchTool(),
     ...(options.subagents ? [new TaskTool(options.subagents)] : []),
   ];
+  return checkpoints ? tools.map((tool) => checkpointed(tool, cwd, checkpoints)) : tools;
 }

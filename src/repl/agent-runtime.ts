@@ -13,6 +13,7 @@ import { HookRunner } from "../agent/hooks/hook-runner.ts";
 import { loadAgentTypes, type AgentType } from "../agent/subagents/agent-types.ts";
 import { SubagentRunner } from "../agent/subagents/subagent-runner.ts";
 import { catCodeHome } from "../config/app-home.ts";
+import { FileCheckpoints } from "../agent/checkpoints/file-checkpoints.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
 import { ListMcpResourcesTool, type ServerPool, ReadMcpResourceTool } from "../mcp/index.ts";
@@ -59,6 +60,8 @@ export class AgentRuntime {
   readonly hooks: AgentHooks;
   /** The subagent types (built-in, the project's and the user's `agents/*.md`), read at start (`/agents`). */
   readonly agentTypes: readonly AgentType[];
+  /** The files write_file and edit_file changed, per prompt, kept beside the session file (/rewind). */
+  readonly checkpoints: FileCheckpoints;
   /** Agent files that could not be read, one line each. */
   readonly agentTypeWarnings: readonly string[];
   private client: ReturnType<typeof createModelClient> | undefined;
@@ -74,6 +77,7 @@ export class AgentRuntime {
     this.memory = loadMemoryFiles(options.cwd, options.env);
     const runner = new HookRunner({ config: () => options.hooks ?? {}, cwd: options.cwd, env: options.env, session: options.session });
     this.hooks = new AgentHooks(runner, options.cwd);
+    this.checkpoints = new FileCheckpoints(() => options.session?.().transcriptPath?.replace(/\.jsonl$/, ".checkpoints.jsonl"));
     const env = options.env ?? process.env;
     const loaded = loadAgentTypes({ cwd: options.cwd, home: env.HOME, catCodeHome: catCodeHome(env) });
     this.agentTypes = loaded.types;
@@ -89,7 +93,7 @@ export class AgentRuntime {
       types: () => this.agentTypes,
       cwd: options.cwd,
     });
-    for (const tool of createBuiltinTools({ cwd: options.cwd, todos: this.todos, subagents })) this.registry.register(tool);
+    for (const tool of createBuiltinTools({ cwd: options.cwd, todos: this.todos, subagents, checkpoints: this.checkpoints })) this.registry.register(tool);
     // A crashed stdio server comes back once by itself; a session says so (see server-notes.ts).
     this.pool.restartCrashedServers();
     this.pool.on("server", (event) => {

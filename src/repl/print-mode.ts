@@ -126,6 +126,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     });
     let outcome: RunOutcome;
     try {
+      runtime.checkpoints.beginPrompt(options.prompt, agent.conversation.length);
       outcome = await agent.run(expanded.attached.length ? expanded.blocks : options.prompt, { observer: counting(renderer, (n) => (requests = n)) });
     } catch (error) {
       if (!(error instanceof AgentError)) throw error;

@@ -269,6 +269,7 @@ export class ReplController {
         if (blocks === undefined) return;
         // Piped input comes all at once: its first prompt must not lose the race with the servers.
         if (!this.reader.isTerminal) await this.runtime.serversSettled(abort.signal);
+        this.runtime.checkpoints.beginPrompt(typeof blocks === "string" ? blocks : blocks.flatMap((block) => (block.type === "text" ? [block.text] : [])).join(" "), agent.conversation.length);
         const outcome = await agent.run(this.runtime.serverNotes.prepend(blocks), { signal: abort.signal, observer: renderer });
         renderer.endLine();
         this.reportOutcome(outcome);

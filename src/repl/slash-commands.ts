@@ -20,6 +20,7 @@ import { costText } from "./cost-command.ts";
 import { permissionsCommand } from "./permissions-command.ts";
 import { hooksText } from "./hooks-command.ts";
 import { agentsText } from "./agents-command.ts";
+import { rewindCommand } from "./rewind-command.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
@@ -95,6 +96,15 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
   hooks: { usage: "/hooks", help: "List the hooks (settings.json): the commands run at each event", run: (_args, context) => (context.print(hooksText(context.runtime.hooks.runner.config())), "continue") },
   agents: { usage: "/agents", help: "List the subagent types the task tool can start (.cat-code/agents, .claude/agents)", run: (_args, context) => (context.print(agentsText(context.runtime.agentTypes, context.columns)), "continue") },
+  rewind: {
+    usage: "/rewind",
+    help: "Go back to before a prompt of this session: the conversation, the files the agent changed, or both",
+    run: async (_args, context): Promise<SlashOutcome> => {
+      const ask = context.ask;
+      await context.cancellable((signal) => rewindCommand(context.runtime, { print: context.print, ask: (question) => (ask ? ask(question, signal) : Promise.resolve(null)) }));
+      return "continue";
+    },
+  },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
 const ALIASES: Record<string, string> = { quit: "exit", "?": "help", "": "help" };
