@@ -1,4 +1,5 @@
-import { appendFileSync, chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { cutText } from "../../system/cut-text.ts";
 
 /** A file larger than this is not kept: the rewind says so instead of restoring it. */
@@ -118,6 +119,8 @@ export class FileCheckpoints {
     const path = this.path();
     if (path === undefined) return;
     try {
+      // The session's folder is made at its first line, which may come after the prompt's.
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       appendFileSync(path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
       chmodSync(path, 0o600);
     } catch {
