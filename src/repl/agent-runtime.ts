@@ -13,6 +13,7 @@ import { HookRunner } from "../agent/hooks/hook-runner.ts";
 import { loadAgentTypes, type AgentType } from "../agent/subagents/agent-types.ts";
 import { SubagentRunner } from "../agent/subagents/subagent-runner.ts";
 import { catCodeHome } from "../config/app-home.ts";
+import { basename, dirname, join } from "node:path";
 import { FileCheckpoints } from "../agent/checkpoints/file-checkpoints.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { ToolRegistry } from "../agent/tool-registry.ts";
@@ -77,7 +78,7 @@ export class AgentRuntime {
     this.memory = loadMemoryFiles(options.cwd, options.env);
     const runner = new HookRunner({ config: () => options.hooks ?? {}, cwd: options.cwd, env: options.env, session: options.session });
     this.hooks = new AgentHooks(runner, options.cwd);
-    this.checkpoints = new FileCheckpoints(() => options.session?.().transcriptPath?.replace(/\.jsonl$/, ".checkpoints.jsonl"));
+    this.checkpoints = new FileCheckpoints(() => checkpointsPath(options.session?.().transcriptPath));
     const env = options.env ?? process.env;
     const loaded = loadAgentTypes({ cwd: options.cwd, home: env.HOME, catCodeHome: catCodeHome(env) });
     this.agentTypes = loaded.types;
@@ -194,4 +195,14 @@ export class AgentRuntime {
   close(): Promise<void> {
     return this.pool.closeAll();
   }
+}
+
+/**
+ * A session's checkpoints: `<home>/checkpoints/<project>/<id>.jsonl` beside `<home>/sessions/<project>/<id>.jsonl`,
+ * out of the sessions folder, which holds sessions only.
+ */
+function checkpointsPath(transcript: string | undefined): string | undefined {
+  if (!transcript) return undefined;
+  const project = dirname(transcript);
+  return join(dirname(dirname(project)), "checkpoints", basename(project), basename(transcript));
 }

@@ -32,7 +32,7 @@ type Line = { type: "prompt"; ordinal: number; text: string; at: number } | ({ t
  * its rewind: before write_file or edit_file first touches a file in a prompt, its content is kept.
  * Rewinding to before a prompt writes every file back as the earliest kept state from that prompt
  * on (a file that did not exist is removed). What bash commands change is not tracked. They are
- * saved beside the session file (`<id>.checkpoints.jsonl`, 0600), so they survive --resume.
+ * saved with the session (0600, where the runtime says), so they survive --resume.
  */
 export class FileCheckpoints {
   private prompts: PromptCheckpoint[] = [];
