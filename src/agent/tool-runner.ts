@@ -82,7 +82,9 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, permission
   // A deny rule holds for every call, also one that would not be asked about (or that a hook allowed).
   const deniedBy = permissions.deniedBy?.(tool.name, input);
   if (deniedBy !== undefined) return { result: deniedByRuleResult(tool.name, deniedBy), decision: "deny" };
-  if (hook.decision === "ask" || (ask && hook.decision !== "allow")) {
+  // Rewritten input is asked about as what it now is (a path moved outside the project asks).
+  const asks = hook.input ? await needsPermission(tool, input) : ask;
+  if (hook.decision === "ask" || (asks && hook.decision !== "allow")) {
     const preview = await previewOf(tool, input, signal);
     if (signal?.aborted) return { result: CANCELLED };
     const decision = await permissions({ tool, input, preview, signal }).catch(() => "deny" as const);
