@@ -12,6 +12,7 @@ import type { ToolSearchMode } from "./tool-search-mode.ts";
 import { UsageMeter } from "./usage-meter.ts";
 import { addUsage, emptyUsage, promptTokens, usageOf, type TokenUsage } from "./usage.ts";
 import type { PermissionGate } from "./permission.ts";
+import type { AgentHooks } from "./hooks/agent-hooks.ts";
 import type { PromptBlock } from "./prompt-blocks.ts";
 import { sleep } from "../system/timers.ts";
 import { DEFAULT_RETRY_POLICY, retriesFor, retryDelayMs, type RetryPolicy } from "./retry-policy.ts";
@@ -51,6 +52,8 @@ export interface AgentLoopOptions {
   requestTools?: RequestTools;
   /** Cuts tool results past their limit, saving the whole (tools/output-limit.ts); absent: cut at TOOL_OUTPUT_LIMIT, not saved. */
   outputLimit?: OutputLimit;
+  /** Claude Code's hooks (settings.json `hooks`): around tool calls, prompts, the end of a turn, compaction. */
+  hooks?: AgentHooks;
 }
 
 export interface RunOptions {
@@ -66,6 +69,8 @@ export type RunOutcome =
   | { status: "cancelled"; requests: number }
   /** The user declined a tool call (a "stop" decision): the turn ends, and the REPL asks what to do instead. */
   | { status: "declined"; requests: number }
+  /** A UserPromptSubmit hook blocked the prompt: nothing was sent, and `reason` is for the user. */
+  | { status: "blocked"; reason: string; requests: number }
   | { status: "max_turns"; text: string; requests: number; usage: TokenUsage };
 
 /** What one run is doing, shared by its requests (and the compactions between them). */
@@ -111,9 +116,13 @@ export class AgentLoop {
    * it was before (a prompt that made the API refuse would make it refuse every prompt after it).
    */
   async run(prompt: string | PromptBlock[], { signal, observer }: RunOptions = {}): Promise<RunOutcome> {
+    const hooks = this.options.hooks;
+    const submitted = hooks ? await hooks.userPromptSubmit(promptText(prompt), signal) : { context: [] };
+    if ("blocked" in submitted) return { status: "blocked", reason: submitted.blocked, requests: 0 };
     let before = this.conversation.snapshot();
-    if (typeof prompt === "string") this.conversation.addUserText(prompt);
-    else this.conversation.addUserBlocks(prompt);
+    if (typeof prompt === "string" && submitted.context.length === 0) this.conversation.addUserText(prompt);
+    else this.conversation.addUserBlocks([...(typeof prompt === "string" ? [{ type: "text" as const, text: prompt }] : prompt), ...submitted.context.map((text) => ({ type: "text" as const, text }))]);
+    let stopHookActive = false;
     const state: RunState = { signal, observer, usage: emptyUsage() };
     const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
     let text = "";
@@ -141,9 +150,16 @@ export class AgentLoop {
         text = textOf(message);
 
         const calls = toolCalls(message);
-        if (calls.length === 0) return { status: "done", text, stopReason: message.stop_reason ?? "end_turn", requests: request, usage: state.usage };
+        if (calls.length === 0) {
+          // A Stop hook may send the model on with a reason (once it did, stop_hook_active says so).
+          const goOn = hooks && !signal?.aborted ? await hooks.stop(stopHookActive, signal) : undefined;
+          if (goOn === undefined || signal?.aborted) return { status: "done", text, stopReason: message.stop_reason ?? "end_turn", requests: request, usage: state.usage };
+          stopHookActive = true;
+          this.conversation.addUserText(`Stop hook feedback:\n${goOn}`);
+          continue;
+        }
         // Results are recorded even when cancelled, so every tool_use stays answered.
-        const { results, declined } = await runToolCalls(calls, { registry: this.options.registry, lookup: this.tools, permissions: this.options.permissions, signal, observer, outputLimit: this.outputLimit });
+        const { results, declined } = await runToolCalls(calls, { registry: this.options.registry, lookup: this.tools, permissions: this.options.permissions, signal, observer, outputLimit: this.outputLimit, hooks });
         this.tools.noteCalled(calls.map((call) => call.name));
         this.conversation.addToolResults(results);
         if (signal?.aborted) return this.cancelled(request, true);
@@ -181,6 +197,7 @@ export class AgentLoop {
     const { head, tail } = splitForCompaction(messages, reason !== "manual");
     // Automatically, a lone message (the last summary) is not worth a request: it would only be summarised again.
     if (head.length < (reason === "manual" ? 1 : 2)) return undefined;
+    await this.options.hooks?.preCompact(reason === "manual" ? "manual" : "auto", instructions);
     const summary = await requestSummary(head, { instructions, send: (summaryMessages) => this.summaryRequest(summaryMessages, state) });
     if (summary === undefined) return undefined;
     const compacted = compactedMessages(summary, tail);
@@ -270,6 +287,11 @@ export class AgentLoop {
     this.conversation.addUserText(duringTools ? INTERRUPTED_TOOLS_NOTE : INTERRUPTED_NOTE);
     return { status: "cancelled", requests };
   }
+}
+
+/** The prompt's text, as a UserPromptSubmit hook reads it. */
+function promptText(prompt: string | PromptBlock[]): string {
+  return typeof prompt === "string" ? prompt : prompt.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }
 
 function textOf(message: Message): string {

@@ -2,7 +2,7 @@ import { sep } from "node:path";
 import { deniedByRuleResult, needsPermission, type PermissionGate } from "./permission.ts";
 import type { PermissionMode } from "./permission-mode.ts";
 import { splitCommand } from "../system/bash-command-parts.ts";
-import { askingRule, denyingRule, parseRule, partAllowedByRules, ruleDecision, type PermissionRules } from "./permission-rules.ts";
+import { allowingRules, askingRule, denyingRule, parseRule, partAllowedByRules, ruleDecision, type PermissionRules } from "./permission-rules.ts";
 import { readOnlyCommand, readOnlyPart, type ReadGuard } from "./read-only-commands.ts";
 import type { Tool, ToolResult } from "./tool.ts";
 import { projectRelativePath } from "./tools/project-scope.ts";
@@ -64,6 +64,7 @@ export function withPolicy(context: PermissionContext, ask: PermissionGate): Per
   };
   gate.refusal = (tool, input) => refusal(context, tool, input);
   gate.deniedBy = (toolName, input) => denyingRule(context.rules(), toolName, input, context.cwd);
+  gate.allowedBy = (toolName, input) => allowingRules(context.rules(), toolName, input, context.cwd);
   return gate;
 }
 

@@ -71,7 +71,15 @@ export function withRules(rules: () => PermissionRules, gate: PermissionGate, cw
     return gate(request);
   };
   wrapped.deniedBy = (toolName, input) => denyingRule(rules(), toolName, input, cwd) ?? gate.deniedBy?.(toolName, input);
+  wrapped.allowedBy = (toolName, input) => allowingRules(rules(), toolName, input, cwd).concat(gate.allowedBy?.(toolName, input) ?? []);
   return wrapped;
+}
+
+/** The allow rules (their text) that each cover the call by themselves; a compound bash line is covered by none alone. */
+export function allowingRules(rules: PermissionRules, toolName: string, input: Record<string, unknown>, cwd: string): string[] {
+  return parsedRules(rules.allow)
+    .filter((rule) => allows([rule], toolName, input, cwd))
+    .map((rule) => rule.text);
 }
 
 function denies(rule: ParsedRule, toolName: string, input: Record<string, unknown>, cwd: string): boolean {
@@ -81,6 +89,8 @@ function denies(rule: ParsedRule, toolName: string, input: Record<string, unknow
     case "mcp":
     case "resource":
       return mcpMatches(rule, toolName, input);
+    case "domain":
+      return domainMatches(rule, toolName, input);
     case "path":
       return rule.tools.includes(toolName) && pathRuleMatches(resolvePathPattern(rule.pattern, cwd), pathOf(toolName, input), cwd, "any");
     case "bash": {
@@ -94,6 +104,7 @@ function denies(rule: ParsedRule, toolName: string, input: Record<string, unknow
 function allows(rules: ParsedRule[], toolName: string, input: Record<string, unknown>, cwd: string): boolean {
   if (rules.some((rule) => rule.kind === "tool" && rule.tools.includes(toolName))) return true;
   if (rules.some((rule) => (rule.kind === "mcp" || rule.kind === "resource") && mcpMatches(rule, toolName, input))) return true;
+  if (rules.some((rule) => rule.kind === "domain" && domainMatches(rule, toolName, input))) return true;
   if (toolName === "bash") return bashAllowed(rules, input.command);
   const path = pathOf(toolName, input);
   return rules.some((rule) => rule.kind === "path" && rule.tools.includes(toolName) && pathRuleMatches(resolvePathPattern(rule.pattern, cwd), path, cwd, "all"));
@@ -150,6 +161,23 @@ function partAllowed(part: CommandPart, rules: BashRule[]): boolean {
 function wordsMatch(rule: { words: readonly string[]; prefix: boolean }, words: readonly string[]): boolean {
   if (rule.prefix ? words.length < rule.words.length : words.length !== rule.words.length) return false;
   return rule.words.every((word, i) => words[i] === word);
+}
+
+/** The host web_fetch would fetch from, as the URL parser reads it (lower case, numeric forms made dotted); undefined for no URL. */
+export function fetchHost(input: Record<string, unknown>): string | undefined {
+  if (typeof input.url !== "string") return undefined;
+  try {
+    return new URL(input.url).hostname.toLowerCase() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function domainMatches(rule: Extract<ParsedRule, { kind: "domain" }>, toolName: string, input: Record<string, unknown>): boolean {
+  const host = toolName === "web_fetch" ? fetchHost(input) : undefined;
+  if (host === undefined) return false;
+  if (rule.domain.startsWith("*.")) return host.endsWith(rule.domain.slice(1));
+  return host === rule.domain;
 }
 
 /** The model's resource reads: a call names its server in `server` as configured; an mcp__ rule names it sanitized, as tool names do. */

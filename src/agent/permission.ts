@@ -13,6 +13,8 @@ export interface PermissionRequest {
   preview?: ToolCallPreview;
   /** Aborted when the turn is cancelled while the question is open. */
   signal?: AbortSignal;
+  /** The subagent (its type's name) whose call this is; absent for the main agent's. */
+  requester?: string;
 }
 
 /**
@@ -30,6 +32,12 @@ export type PermissionGate = ((request: PermissionRequest) => Promise<Permission
    * every call before anything else; where absent, deniedBy is. See permission-policy.ts.
    */
   refusal?: (tool: Tool, input: Record<string, unknown>) => Promise<ToolResult | undefined>;
+  /**
+   * The allow rules (their text) that cover this call. A tool that must refuse more than the user
+   * can approve with one "yes" reads it (web_fetch reaches a private address only for a host a
+   * rule names), through ToolContext.allowedBy.
+   */
+  allowedBy?: (toolName: string, input: Record<string, unknown>) => string[];
 };
 
 /** The refusal of a call by the gate: its own, or its deny rule's. */

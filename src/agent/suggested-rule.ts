@@ -1,8 +1,9 @@
 import { splitCommand, type CommandPart } from "../system/bash-command-parts.ts";
 import { wrappedCommand, wrapperOf } from "../system/command-wrappers.ts";
+import { fetchHost } from "./permission-rules.ts";
 
 /** Built-in tools whose Claude Code name covers exactly that tool; others are named as they are. */
-const RULE_NAMES: Record<string, string> = { write_file: "Write", glob: "Glob", grep: "Grep" };
+const RULE_NAMES: Record<string, string> = { write_file: "Write", glob: "Glob", grep: "Grep", todo_write: "TodoWrite" };
 
 /**
  * Commands whose second word (or third, after `run`) says what they do: `npm test`, `npm run build`.
@@ -23,6 +24,7 @@ const RUN_VERBS = new Set(["run", "exec", "run-script"]);
  */
 export function suggestedRule(toolName: string, input: Record<string, unknown>): string | undefined {
   if (toolName === "read_mcp_resource") return resourceRule(input.server);
+  if (toolName === "web_fetch") return domainRule(input);
   if (toolName !== "bash") return RULE_NAMES[toolName] ?? toolName;
   if (typeof input.command !== "string") return undefined;
   const split = splitCommand(input.command);
@@ -77,4 +79,10 @@ function partRule(part: CommandPart): string | undefined {
  */
 function resourceRule(server: unknown): string | undefined {
   return typeof server === "string" && /^[^()\s]+$/.test(server) ? `read_mcp_resource(${server})` : undefined;
+}
+
+/** Fetches from the one host asked about, as Claude Code writes it: `WebFetch(domain:example.com)`. */
+function domainRule(input: Record<string, unknown>): string | undefined {
+  const host = fetchHost(input);
+  return host && /^[a-z0-9_.-]+$|^\[[0-9a-f:.]+\]$/.test(host) ? `WebFetch(domain:${host})` : undefined;
 }

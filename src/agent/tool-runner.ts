@@ -1,5 +1,6 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
+import type { AgentHooks } from "./hooks/agent-hooks.ts";
 import { documentParam, imageParam } from "./message-blocks.ts";
 import { declinedResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, refusalOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
@@ -16,6 +17,8 @@ export interface ToolRunOptions {
   observer?: AgentObserver;
   /** Cuts a result past its limit to head and tail, saving the whole (tools/output-limit.ts). */
   outputLimit?: OutputLimit;
+  /** Claude Code's hooks: PreToolUse decides around the permission question, PostToolUse hears the result. */
+  hooks?: AgentHooks;
 }
 
 const CANCELLED: ToolResult = { content: "Cancelled by the user before it ran.", isError: true };
@@ -73,28 +76,38 @@ async function runOne(call: ToolCall, ask: boolean, options: ToolRunOptions): Pr
   return outcome;
 }
 
-async function decideAndRun(call: ToolCall, ask: boolean, { registry, lookup, permissions, signal, observer, outputLimit }: ToolRunOptions): Promise<CallOutcome> {
+async function decideAndRun(call: ToolCall, ask: boolean, { registry, lookup, permissions, signal, observer, outputLimit, hooks }: ToolRunOptions): Promise<CallOutcome> {
   if (signal?.aborted) return { result: CANCELLED };
   const tool = (lookup ?? registry).get(call.name);
   if (!tool) {
     const missing = lookup?.missing?.(call.name);
     return { result: missing ? { content: missing, isError: true } : unknownTool(call.name, registry) };
   }
-  // A deny rule (and plan mode) holds for every call, also one that would not be asked about.
-  // A check that fails refuses: never a reason to run a call unchecked.
-  const refused = await refusalOf(permissions, tool, call.input).catch((error: unknown) => ({ content: `Error: the permission check for ${tool.name} failed: ${(error as Error)?.message ?? String(error)}`, isError: true }));
+  // A PreToolUse hook may deny (the model reads why), rewrite the input, or decide whether to ask.
+  const hook = hooks ? await hooks.preToolUse(tool.name, call.input, signal) : {};
+  if (signal?.aborted) return { result: CANCELLED };
+  if (hook.decision === "deny") return { result: hookDeniedResult(tool.name, hook.reason), decision: "deny" };
+  const input = hook.input ?? call.input;
+  // A deny rule (and plan mode) holds for every call, also one that would not be asked about (or
+  // that a hook allowed). A check that fails refuses: never a reason to run a call unchecked.
+  const refused = await refusalOf(permissions, tool, input).catch((error: unknown) => ({ content: `Error: the permission check for ${tool.name} failed: ${(error as Error)?.message ?? String(error)}`, isError: true }));
   if (refused) return { result: refused, decision: "deny" };
-  if (ask) {
-    const preview = await previewOf(tool, call.input, signal);
+  // Rewritten input is asked about as what it now is (a path moved outside the project asks).
+  const asks = hook.input ? await needsPermission(tool, input) : ask;
+  if (hook.decision === "ask" || (asks && hook.decision !== "allow")) {
+    const preview = await previewOf(tool, input, signal);
     if (signal?.aborted) return { result: CANCELLED };
-    const decision = await permissions({ tool, input: call.input, preview, signal }).catch(() => "deny" as const);
+    const decision = await permissions({ tool, input, preview, signal }).catch(() => "deny" as const);
     if (signal?.aborted) return { result: CANCELLED };
     if (decision === "stop") return { result: stoppedResult(tool.name), decision };
     if (decision !== "allow") return { result: declinedResult(tool.name), decision };
   }
   const onProgress = observer?.onToolProgress && ((progress: ToolProgress) => observer.onToolProgress?.(call, progress));
   observer?.onToolStart?.(call);
-  const result = await execute(tool, call.input, { signal, onProgress });
+  const allowedBy = permissions.allowedBy?.(tool.name, input);
+  const executed = await execute(tool, input, { signal, onProgress, allowedBy });
+  const feedback = hooks && !signal?.aborted ? await hooks.postToolUse(tool.name, input, executed, signal) : undefined;
+  const result = feedback ? { ...executed, content: `${executed.content}\n\n[PostToolUse hook] ${feedback}` } : executed;
   if (!outputLimit) return { result };
   const limited = outputLimit.apply(call.id, tool.name, result);
   if (limited.cut) observer?.onToolOutputCut?.(call, limited.cut);
@@ -108,6 +121,11 @@ async function execute(tool: Tool, input: Record<string, unknown>, context: Tool
   } catch (error) {
     return { content: `Error: tool ${tool.name} failed: ${(error as Error)?.message ?? String(error)}`, isError: true };
   }
+}
+
+/** What the model gets when a PreToolUse hook denies a call: the hook's reason, which is meant for it. */
+function hookDeniedResult(toolName: string, reason: string | undefined): ToolResult {
+  return { content: `A PreToolUse hook denied ${toolName}${reason ? `: ${reason}` : " (it gave no reason)"}`, isError: true };
 }
 
 function unknownTool(name: string, registry: ToolRegistry): ToolResult {

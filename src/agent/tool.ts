@@ -25,6 +25,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Hears the tool's progress while it runs (an MCP server's `notifications/progress`); never after it returns. */
   onProgress?: (progress: ToolProgress) => void;
+  /** The user's allow rules that cover this call (see PermissionGate.allowedBy); empty or absent when none does. */
+  allowedBy?: readonly string[];
 }
 
 /**

@@ -9,6 +9,15 @@ import { ExitPlanModeTool, type PlanReview } from "../agent/tools/exit-plan-mode
 import type { RetryPolicy } from "../agent/retry-policy.ts";
 import type { UsageMeter } from "../agent/usage-meter.ts";
 import type { ProjectMemory } from "../agent/project-memory.ts";
+import { TodoList } from "../agent/todo-list.ts";
+import { AgentHooks } from "../agent/hooks/agent-hooks.ts";
+import type { HooksConfig } from "../agent/hooks/hook-config.ts";
+import { HookRunner } from "../agent/hooks/hook-runner.ts";
+import { loadAgentTypes, type AgentType } from "../agent/subagents/agent-types.ts";
+import { SubagentRunner } from "../agent/subagents/subagent-runner.ts";
+import { catCodeHome } from "../config/app-home.ts";
+import { basename, dirname, join } from "node:path";
+import { FileCheckpoints } from "../agent/checkpoints/file-checkpoints.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { resolveToolSearchMode } from "../agent/tool-search-mode.ts";
 import { RequestTools } from "../agent/request-tools.ts";
@@ -53,6 +62,10 @@ export interface AgentRuntimeOptions {
   mode?: PermissionModeState;
   /** Shows the model's plan to the user (exit_plan_mode); absent (print mode): nobody can accept one. */
   planReview?: PlanReview;
+  /** settings.json's `hooks` (the user's and the trusted project's). */
+  hooks?: HooksConfig;
+  /** The saved session hooks are told of (session_id, transcript_path). */
+  session?: () => { sessionId?: string; transcriptPath?: string };
 }
 
 /**
@@ -72,6 +85,17 @@ export class AgentRuntime {
   /** The system prompt as the next request sends it; `false` leaves the memory files out (/context). */
   readonly systemPrompt: (withMemory?: boolean) => string;
   readonly mode: PermissionModeState;
+  /** The model's todo list (todo_write), shown under the status line; back from the conversation on resume. */
+  readonly todos = new TodoList();
+  /** Claude Code's hooks; with none configured every event is a no-op. */
+  readonly hooks: AgentHooks;
+  /** The subagent types (built-in, the project's and the user's `agents/*.md`), read at start (`/agents`). */
+  readonly agentTypes: readonly AgentType[];
+  /** The files write_file and edit_file changed, per prompt, kept beside the session file (/rewind). */
+  readonly checkpoints: FileCheckpoints;
+  /** Agent files that could not be read, one line each. */
+  readonly agentTypeWarnings: readonly string[];
+  private client: ReturnType<typeof createModelClient> | undefined;
   private agent: AgentLoop | undefined;
   /** What wait_for_mcp_servers waits on; none without servers (the tool is then not offered). */
   private readonly serverWaiter: ServerWaiter | undefined;
@@ -87,7 +111,26 @@ export class AgentRuntime {
     this.pool = options.pool;
     this.serverWaiter = options.promptsBeforeServers && options.pool.size > 0 ? poolServerWaiter(options.pool) : undefined;
     this.memory = loadMemoryFiles(options.cwd, options.env);
-    for (const tool of createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter })) this.registry.register(tool);
+    const runner = new HookRunner({ config: () => options.hooks ?? {}, cwd: options.cwd, env: options.env, session: options.session });
+    this.hooks = new AgentHooks(runner, options.cwd);
+    this.checkpoints = new FileCheckpoints(() => checkpointsPath(options.session?.().transcriptPath));
+    const env = options.env ?? process.env;
+    const loaded = loadAgentTypes({ cwd: options.cwd, home: env.HOME, catCodeHome: catCodeHome(env) });
+    this.agentTypes = loaded.types;
+    this.agentTypeWarnings = loaded.warnings;
+    const subagents = new SubagentRunner({
+      parent: () => {
+        const agent = this.agentOrMissingKey();
+        return "missing" in agent || !this.client ? undefined : { client: this.client, model: agent.model, usage: agent.usage };
+      },
+      registry: this.registry,
+      permissions: options.permissions,
+      hooks: this.hooks,
+      types: () => this.agentTypes,
+      cwd: options.cwd,
+    });
+    const builtins = createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter, todos: this.todos, subagents, checkpoints: this.checkpoints });
+    for (const tool of builtins) this.registry.register(tool);
     const searchMode = resolveToolSearchMode(options.toolSearch, options.env ?? process.env, (line) => log.warn(line));
     this.requestTools = new RequestTools(this.registry, searchMode);
     this.mode = options.mode ?? new PermissionModeState();
@@ -185,8 +228,9 @@ export class AgentRuntime {
   agentOrMissingKey(): AgentLoop | { missing: string } {
     if (this.agent) return this.agent;
     if (!this.hasCredentials) return { missing: MISSING_CREDENTIALS_MESSAGE };
+    this.client = createModelClient();
     this.agent = new AgentLoop({
-      client: createModelClient(),
+      client: this.client,
       model: this.options.model,
       registry: this.registry,
       permissions: this.options.permissions,
@@ -198,8 +242,11 @@ export class AgentRuntime {
       retry: this.options.retry,
       requestTools: this.requestTools,
       outputLimit: this.outputLimit,
+      hooks: this.hooks,
     });
     this.options.onAgent?.(this.agent);
+    // A resumed session was loaded by onAgent: its list is the last one its todo_write calls wrote.
+    this.todos.restore(this.agent.conversation.snapshot());
     return this.agent;
   }
 
@@ -221,9 +268,21 @@ export class AgentRuntime {
   clearConversation(): void {
     this.agent?.conversation.clear();
     this.requestTools.reset();
+    this.todos.clear();
+    void this.hooks.sessionStart("clear");
   }
 
   close(): Promise<void> {
     return this.pool.closeAll();
   }
+}
+
+/**
+ * A session's checkpoints: `<home>/checkpoints/<project>/<id>.jsonl` beside `<home>/sessions/<project>/<id>.jsonl`,
+ * out of the sessions folder, which holds sessions only.
+ */
+function checkpointsPath(transcript: string | undefined): string | undefined {
+  if (!transcript) return undefined;
+  const project = dirname(transcript);
+  return join(dirname(dirname(project)), "checkpoints", basename(project), basename(transcript));
 }

@@ -1,7 +1,7 @@
 import type { Clock } from "../system/clock.ts";
 import { plainFormat } from "../terminal/answer-stream.ts";
 import { loadMarkdown, markdownFormat } from "../terminal/markdown-renderer.ts";
-import { StatusLine, type StatusStream } from "../terminal/status-line.ts";
+import { StatusLine, type StatusBelowLine, type StatusStream } from "../terminal/status-line.ts";
 import { ansiStyle, plainStyle, type Style } from "./tool-call-line.ts";
 import { TurnRenderer } from "./turn-renderer.ts";
 
@@ -13,6 +13,8 @@ export interface AnswerDisplayOptions {
   /** settings.json's `markdown` (default true). */
   markdown?: boolean;
   clock?: Clock;
+  /** Rows shown under the status line while a turn runs (the todo list). */
+  below?: () => readonly StatusBelowLine[];
 }
 
 /**
@@ -41,6 +43,7 @@ export class AnswerDisplay {
   async renderer(): Promise<TurnRenderer> {
     const { output, isTerminal, clock } = this.options;
     const status = isTerminal ? new StatusLine(output) : undefined;
+    if (status && this.options.below) status.below = this.options.below;
     const columns = () => Math.max(20, (output.columns ?? 80) - 1);
     const format = this.markdown ? await markdownFormat(columns, plainFormat(columns)) : undefined;
     return new TurnRenderer(output, output, this.style, status, { format, clock });

@@ -1,7 +1,7 @@
 import type { EditAction } from "./line-buffer.ts";
 
 /** What a key asks of the line editor: an edit of the line, or one of the editor's own commands. */
-export type EditorCommand = EditAction | "older" | "newer" | "complete" | "enter" | "ctrl-d" | "clear-screen" | "suspend" | "cycle-mode" | "search-history";
+export type EditorCommand = EditAction | "older" | "newer" | "complete" | "enter" | "ctrl-d" | "clear-screen" | "suspend" | "cycle-mode" | "search-history" | "toggle-todos";
 
 /**
  * The keys the prompt's editor knows, by the bytes a terminal sends for them (xterm and its
@@ -58,10 +58,12 @@ const BINDINGS: Record<string, EditorCommand> = {
   "\u001by": "yank-pop",
   "\u001f": "undo",
   "\u001e": "redo",
-  "\u0014": "transpose",
   // Shift+Tab: the next permission mode (default, accept edits, plan).
   "\u001b[Z": "cycle-mode",
   "\u0012": "search-history",
+  // Ctrl-T shows or hides the todo list (as in Claude Code), at the prompt and while a turn runs.
+  "\u0014": "toggle-todos",
+  "\u001bt": "transpose",
 };
 
 /** The command for one key (KeyParser's `key` token); undefined for a key the editor ignores. */

@@ -204,6 +204,9 @@ export class LineEditor {
         this.menu.dismiss();
         this.search = new HistorySearch(this.history, { text: this.buffer.text, cursor: this.buffer.cursor });
         return this.render();
+      // TerminalInput takes it before the editor does, also while no line is read.
+      case "toggle-todos":
+        return;
       default:
         return this.edit(command);
     }

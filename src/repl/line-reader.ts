@@ -23,6 +23,8 @@ export interface LineReaderOptions {
   stopProcess?: () => void;
   /** Shift+Tab at the prompt or while a turn runs (not at a question's answer): the REPL cycles the permission mode. */
   onCycleMode?: () => void;
+  /** Ctrl-T at a terminal, at the prompt or while a turn runs: show or hide the todo list. */
+  onToggleTodos?: () => void;
 }
 
 export interface ReadOptions {
@@ -95,6 +97,7 @@ export class LineReader {
         typedAhead: (line) => this.typedAhead(line),
         ended: () => this.end(),
         cycleMode: () => this.options.onCycleMode?.(),
+        toggleTodos: () => this.options.onToggleTodos?.(),
       });
     } else {
       this.rl = createInterface({ input, output, terminal: false });

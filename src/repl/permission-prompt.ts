@@ -85,7 +85,7 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
     else rulesUntilExit.push(...rules);
     print(style.dim(`Allowed until cat-code exits: ${rules.map((rule) => sanitizeForTerminal(rule)).join(", ")}`));
   };
-  return async ({ tool, input, preview = { kind: "arguments", input }, signal }) => {
+  return async ({ tool, input, preview = { kind: "arguments", input }, signal, requester }) => {
     const callKey = callKeyOf(tool.name, input);
     if ((callKey !== undefined && callsUntilExit.has(callKey)) || ruleDecision({ allow: rulesUntilExit, deny: [] }, tool.name, input, cwd) === "allow") return "allow";
     options.before?.();
@@ -98,7 +98,9 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
     }
     const rules = await rulesFor(tool.name, input, cwd);
     const always = rules ? ` / [a]lways for ${alwaysWhat(tool.name, rules)} in this project / [A] in all projects` : "";
-    const question = `Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} / [s] yes for this session `;
+    // A subagent's call says whose it is: the user did not ask for that agent's work directly.
+    const whose = requester ? `(subagent ${sanitizeForTerminal(requester)}) ` : "";
+    const question = `${whose}Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} / [s] yes for this session `;
     const keys = ANSWER_KEYS.filter((key) => rules || (key !== "a" && key !== "A"));
     for (;;) {
       const answer = await askWithEscape(ask, question, keys, signal, options.escape);
@@ -160,6 +162,8 @@ function callKeyOf(toolName: string, input: Record<string, unknown>): string | u
  */
 function alwaysWhat(toolName: string, rules: readonly string[]): string {
   if (toolName === "bash") return rules.map((rule) => `'${sanitizeForTerminal(/^Bash\((.*)\)$/.exec(rule)?.[1] ?? rule)}'`).join(", ");
+  const domain = /^WebFetch\(domain:(.*)\)$/.exec(rules[0] ?? "")?.[1];
+  if (domain) return `fetches from '${sanitizeForTerminal(domain)}'`;
   const server = /^read_mcp_resource\((.*)\)$/.exec(rules[0] ?? "")?.[1];
   return server ? `reads from '${sanitizeForTerminal(server)}'` : "this tool";
 }

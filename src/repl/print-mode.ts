@@ -78,13 +78,17 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     maxMcpOutputTokens: options.maxMcpOutputTokens ?? options.settings?.settings.maxMcpOutputTokens,
     outputsFolder: () => savedOutputsFolder(file.path),
     permissions: withPolicy({ rules: () => rules, mode: () => mode.mode, cwd: options.cwd }, gate),
+    hooks: options.settings?.settings.hooks,
+    session: () => ({ sessionId: file.id, transcriptPath: file.path }),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
   // Nobody is there to answer a server's question: decline it, and say so between the run's lines.
   listenToPool(runtime.pool, { elicitation: declinedElicitation((line) => renderer.notice(line)), serverLog: (line) => renderer.notice(line) });
   for (const warning of runtime.memory.warnings) log.warn(warning);
+  runtime.hooks.onNotice((line) => renderer.notice(`⎿ ${sanitizeForTerminal(line)}`));
   const file = openConversationLog({ home: options.home, cwd: options.cwd, model: options.model, resumed: options.resumed, onError: (line) => log.warn(line) });
+  void runtime.hooks.sessionStart(options.resumed ? "resume" : "startup");
   try {
     const agent = runtime.agentOrMissingKey();
     if ("missing" in agent) throw CliError.usage(agent.missing);
@@ -135,6 +139,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     });
     let outcome: RunOutcome;
     try {
+      runtime.checkpoints.beginPrompt(options.prompt, agent.conversation.length);
       outcome = await agent.run(expanded.attached.length ? expanded.blocks : options.prompt, { observer: counting(renderer, (n) => (requests = n)) });
     } catch (error) {
       if (!(error instanceof AgentError)) throw error;
@@ -147,7 +152,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     }
     if (format !== "text") {
       const [subtype, code] = outcome.status === "done" ? ["success", ExitCode.Ok] : outcome.status === "max_turns" ? ["error_max_turns", ExitCode.ToolError] : ["error_during_execution", ExitCode.Unavailable];
-      const text = "text" in outcome ? outcome.text : `the run ended: ${outcome.status}`;
+      const text = "text" in outcome ? outcome.text : outcome.status === "blocked" ? `a UserPromptSubmit hook blocked the prompt: ${outcome.reason}` : `the run ended: ${outcome.status}`;
       await finish(events, summary(subtype, code !== ExitCode.Ok, text));
       return code;
     }
@@ -161,6 +166,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
       console.error(`error: stopped after ${outcome.requests} model requests without a final answer (raise --max-turns)`);
       return ExitCode.ToolError;
     }
+    if (outcome.status === "blocked") console.error(`error: a UserPromptSubmit hook blocked the prompt: ${sanitizeForTerminal(outcome.reason)}`);
     return ExitCode.Unavailable;
   } finally {
     file.close();

@@ -24,8 +24,13 @@ export async function askProjectTrust(
   const file = sanitizeForTerminal(settings.projectFile);
   if (pending.length > 0) output.write(`${file} wants to allow these without asking:\n`);
   for (const rule of pending) output.write(`  ${sanitizeForTerminal(rule)}\n`);
-  if (values.length > 0) output.write(`${file} wants to choose what you pay for:\n`);
-  for (const value of values) output.write(`  ${sanitizeForTerminal(value)}\n`);
+  // Hooks are commands: shown whole, one line per command, under what they run at.
+  const costly = values.filter((value) => !value.startsWith("hooks:"));
+  const hooks = values.filter((value) => value.startsWith("hooks:"));
+  if (costly.length > 0) output.write(`${file} wants to choose what you pay for:\n`);
+  for (const value of costly) output.write(`  ${sanitizeForTerminal(value)}\n`);
+  if (hooks.length > 0) output.write(`${file} wants to run these commands (hooks):\n`);
+  for (const line of hooks.flatMap(hookLines)) output.write(`  ${sanitizeForTerminal(line)}\n`);
   const what = pending.length === 0 ? "settings" : values.length === 0 ? "rules" : "rules and settings";
   const reader = createInterface({ input, output, terminal: true });
   try {
@@ -44,5 +49,15 @@ export async function askProjectTrust(
     return settings;
   } finally {
     reader.close();
+  }
+}
+
+/** `hooks: {…}` as `PreToolUse Bash: ./check.sh`, one line per command; what does not parse, as written. */
+function hookLines(trustKey: string): string[] {
+  try {
+    const hooks = JSON.parse(trustKey.slice("hooks:".length)) as Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
+    return Object.entries(hooks).flatMap(([event, groups]) => groups.flatMap((group) => group.hooks.map((hook) => `${event}${group.matcher ? ` ${group.matcher}` : ""}: ${hook.command}`)));
+  } catch {
+    return [trustKey];
   }
 }

@@ -42,6 +42,7 @@ import { TerminalQuestions } from "./terminal-questions.ts";
 import { ToolChangeNews } from "./tool-change-news.ts";
 import type { Style } from "./tool-call-line.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
+import { TodoPanel } from "./todo-panel.ts";
 
 /** What the REPL runs with (see ReplController). */
 export interface ReplOptions {
@@ -113,6 +114,7 @@ export class ReplController {
   private readonly complete: (line: string) => Promise<Completions>;
   private readonly shell = new ShellContext();
   private readonly exitConfirmation: ExitConfirmation;
+  private readonly todoPanel: TodoPanel;
   private readonly resourceUpdates: ResourceUpdates;
   private toolNews: ToolChangeNews | undefined;
   private resetLogLines = () => {};
@@ -139,14 +141,16 @@ export class ReplController {
     this.reader = new LineReader(this.input, this.output, {
       history: loadHistory(history),
       onHistoryLine: (line) => (this.input.isTTY ? appendHistory(history, line) : undefined),
+      onToggleTodos: () => this.toggleTodos(),
       onTypedAhead: (line) => this.turnRenderer?.notice(this.style.dim(`⎿ queued as your next prompt: ${sanitizeForTerminal(line)}`)),
       onCycleMode: () => this.mode.cycle(),
     });
-    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown });
+    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => this.todoPanel.lines() });
     this.style = this.display.style;
     // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
     this.questions = new TerminalQuestions({
       begin: () => {
+        this.runtime.hooks.notification("cat-code needs your answer", "permission_prompt");
         this.questionOpen = true;
         this.turnRenderer?.hold();
         const dropped = this.reader.dropTypedAhead();
@@ -200,7 +204,10 @@ export class ReplController {
       promptsBeforeServers: true,
       mode: this.mode,
       planReview: (plan, signal) => this.questions.ask(() => reviewPlan(plan, { ask, print: this.print, style: this.style, signal, escape: this.cancelKeys() })),
+      hooks: options.settings?.settings.hooks,
+      session: () => this.saved.session(),
     });
+    this.todoPanel = new TodoPanel(this.runtime.todos, this.style);
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);
     this.reader.onInterrupt(() => this.onInterrupt());
@@ -321,6 +328,7 @@ export class ReplController {
         if (blocks === undefined) return;
         // Piped input comes all at once: its first prompt must not lose the race with the servers.
         if (!this.reader.isTerminal) await this.runtime.serversSettled(abort.signal);
+        this.runtime.checkpoints.beginPrompt(typeof blocks === "string" ? blocks : blocks.flatMap((block) => (block.type === "text" ? [block.text] : [])).join(" "), agent.conversation.length);
         const outcome = await agent.run(this.runtime.notedPrompt(blocks), { signal: abort.signal, observer: renderer });
         renderer.endLine();
         this.reportOutcome(outcome);
@@ -389,10 +397,19 @@ export class ReplController {
     // The model may come from a settings file (a project's, once trusted) or CAT_CODE_MODEL: not the terminal's to act on.
     this.print(`cat-code ${VERSION} · ${sanitizeForTerminal(options.model)} · /help for commands, Ctrl-D to exit`);
     for (const line of memoryWarningLines(runtime.memory)) this.print(style.dim(line));
+    for (const line of runtime.agentTypeWarnings) this.print(style.dim(`warning: ${sanitizeForTerminal(line)}`));
     if (!runtime.hasCredentials) this.print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));
     for (const line of this.saved.resumedLines(this.columns)) this.print(style.dim(line));
     // A resumed conversation is loaded into the agent now, so /cost and /compact see it before a prompt.
     if (options.resumed) runtime.agentOrMissingKey();
+
+    // A hook's line (it failed, timed out, or has a message) between a turn's lines, or as news.
+    runtime.hooks.onNotice((line) => {
+      const shown = style.dim(`⎿ ${sanitizeForTerminal(line)}`);
+      if (this.turnRenderer) this.turnRenderer.notice(shown);
+      else this.news(shown);
+    });
+    void runtime.hooks.sessionStart(options.resumed ? "resume" : "startup");
 
     this.display.preload();
     // After the prompt is drawn: spawning the servers' processes would otherwise delay it.
@@ -444,6 +461,16 @@ export class ReplController {
     return modePrompt(this.mode.mode, this.style);
   }
 
+  /** Ctrl-T: during a turn the list appears or goes at the status line's next tick; at the prompt it is printed, or a line says it is hidden. */
+  private toggleTodos(): void {
+    const shown = this.todoPanel.toggle();
+    if (this.running) return;
+    const rows = this.todoPanel.lines();
+    if (!shown) this.reader.printAbove(this.style.dim("Todo list hidden (ctrl+t shows it)"));
+    else if (rows.length === 0) this.reader.printAbove(this.style.dim("No todo list yet (the agent writes one for multi-step work)"));
+    else this.reader.printAbove(rows.map((row) => (row.paint ?? ((t: string) => t))(row.text)).join("\n"));
+  }
+
   private get turnRenderer(): TurnRenderer | undefined {
     return this.running?.kind === "turn" ? this.running.renderer : undefined;
   }
@@ -454,6 +481,7 @@ export class ReplController {
 
   private reportOutcome(outcome: RunOutcome): void {
     if (outcome.status === "cancelled") this.print(this.style.dim("⎿ Cancelled."));
+    else if (outcome.status === "blocked") this.print(this.style.red(`⎿ Prompt blocked by a UserPromptSubmit hook: ${sanitizeForTerminal(outcome.reason)}`));
     else if (outcome.status === "max_turns") this.print(this.style.dim(`⎿ Stopped after ${outcome.requests} model requests (--max-turns). Say "go on" to continue.`));
   }
 }

@@ -56,6 +56,11 @@ export class ReplRecording {
     return this.file && savedOutputsFolder(this.file.path);
   }
 
+  /** The session as hooks are told of it; empty without a file. */
+  session(): { sessionId?: string; transcriptPath?: string } {
+    return { sessionId: this.file?.id, transcriptPath: this.file?.path };
+  }
+
   /** The lines that show a resumed conversation; none for a new session. */
   resumedLines(columns: number | undefined): string[] {
     const resumed = this.resumed;

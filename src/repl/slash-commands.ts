@@ -26,6 +26,9 @@ import { permissionsCommand } from "./permissions-command.ts";
 import { resumeCommand, type ReplSessions } from "./resume-command.ts";
 import type { CustomCommand } from "./custom-commands.ts";
 import { customCommandTurn } from "./custom-command-run.ts";
+import { hooksText } from "./hooks-command.ts";
+import { agentsText } from "./agents-command.ts";
+import { rewindCommand } from "./rewind-command.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /**
@@ -130,6 +133,17 @@ const COMMANDS: Record<string, SlashCommand> = {
     run: async (_args, context): Promise<SlashOutcome> => {
       const text = await initCommand({ ...context, projectRoot: context.runtime.memory.gitRoot ?? context.runtime.cwd });
       return text === undefined ? "continue" : { send: [{ type: "text", text }] };
+    },
+  },
+  hooks: { usage: "/hooks", help: "List the hooks (settings.json): the commands run at each event", run: (_args, context) => (context.print(hooksText(context.runtime.hooks.runner.config())), "continue") },
+  agents: { usage: "/agents", help: "List the subagent types the task tool can start (.cat-code/agents, .claude/agents)", run: (_args, context) => (context.print(agentsText(context.runtime.agentTypes, context.columns)), "continue") },
+  rewind: {
+    usage: "/rewind",
+    help: "Go back to before a prompt of this session: the conversation, the files the agent changed, or both",
+    run: async (_args, context): Promise<SlashOutcome> => {
+      const ask = context.ask;
+      await context.cancellable((signal) => rewindCommand(context.runtime, { print: context.print, ask: (question) => (ask ? ask(question, signal) : Promise.resolve(null)) }));
+      return "continue";
     },
   },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },

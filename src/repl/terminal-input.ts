@@ -1,4 +1,5 @@
 import { StringDecoder } from "node:string_decoder";
+import { commandFor } from "./key-bindings.ts";
 import { KeyParser, PASTE_OFF, PASTE_ON, type KeyToken } from "./terminal-keys.ts";
 import { PastedText } from "./pasted-text.ts";
 
@@ -18,6 +19,8 @@ export interface KeyRouting {
   ended(): void;
   /** Shift+Tab while no read waits (a turn runs): the next permission mode. */
   cycleMode?(): void;
+  /** Ctrl-T, whether or not a read waits: the todo list is shown or hidden. */
+  toggleTodos?(): void;
 }
 
 /**
@@ -96,6 +99,10 @@ export class TerminalInput {
   private take(data: string): void {
     for (const token of this.parser.feed(data)) {
       if (token.kind === "key" && this.cancelKey(token.sequence)) continue;
+      if (token.kind === "key" && commandFor(token.sequence) === "toggle-todos") {
+        this.routing.toggleTodos?.();
+        continue;
+      }
       if (!this.routing.reading()) this.hold(token);
       else if (token.kind === "paste") this.routing.edit({ kind: "text", text: this.pasted.label(token.text, token.cut) });
       else this.routing.edit(token);

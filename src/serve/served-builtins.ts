@@ -1,6 +1,6 @@
 import { createBuiltinTools } from "../agent/builtin-tools.ts";
-import { needsPermission } from "../agent/permission.ts";
-import { denyingRule, ruleDecision, type PermissionRules } from "../agent/permission-rules.ts";
+import { decidePermission } from "../agent/permission-policy.ts";
+import type { PermissionRules } from "../agent/permission-rules.ts";
 import type { Tool, ToolResult } from "../agent/tool.ts";
 import type { CallToolResult, ToolDefinition } from "../mcp/protocol.ts";
 import { loadSettings } from "../settings/load-settings.ts";
@@ -26,7 +26,7 @@ export class ServedBuiltins {
     private readonly cwd: string,
     /** Read at every call, so rules saved meanwhile hold at once. */
     private readonly rules: () => PermissionRules,
-    tools: Tool[] = createBuiltinTools({ cwd }),
+    tools: Tool[] = createBuiltinTools({ cwd }).filter((tool) => SERVED.has(tool.name)),
   ) {
     this.tools = new Map(tools.map((tool) => [tool.name, tool]));
   }
@@ -47,14 +47,19 @@ export class ServedBuiltins {
   async call(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const tool = this.tools.get(name);
     if (!tool) return asCallResult({ content: `Unknown tool: ${name}`, isError: true });
-    const rules = this.rules();
-    const denied = denyingRule(rules, name, input, this.cwd);
-    if (denied !== undefined) return asCallResult({ content: `Refused: the rule ${denied} in cat-code's settings denies this call.`, isError: true });
-    const allowed = !(await needsPermission(tool, input)) || ruleDecision(rules, name, input, this.cwd) === "allow";
-    if (!allowed) return asCallResult({ content: refusalText(name), isError: true });
+    // The session's own policy, in the default mode: deny rules, read-only commands, allow rules.
+    const verdict = await decidePermission({ rules: this.rules, mode: () => "default", cwd: this.cwd }, tool, input);
+    if (verdict.decision === "refuse") return asCallResult(verdict.result);
+    if (verdict.decision === "ask") return asCallResult({ content: refusalText(name), isError: true });
     return asCallResult(await tool.execute(input, { signal }));
   }
 }
+
+/**
+ * The tools a client gets: files and commands. The rest of cat-code's own tools serve its own agent
+ * (its todo list, its subagents, its servers' start-up) and mean nothing to another client.
+ */
+const SERVED = new Set(["bash", "read_file", "write_file", "edit_file", "glob", "grep"]);
 
 /** Why a call that needs permission did not run, and what the user can do about it. */
 function refusalText(name: string): string {

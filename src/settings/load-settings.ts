@@ -49,8 +49,13 @@ export function loadSettings(options: { cwd: string; env?: Env }): LoadedSetting
   const project = readSettingsFile(projectFile, warnings);
   const costly = projectCostlySettings(user, project, options.cwd, env, warnings);
   for (const [scope, file, values] of [["user", userFile, user], ["project", projectFile, costly.kept]] as const) {
-    const { permissions, env: variables, ...single } = values;
+    const { permissions, env: variables, hooks, ...single } = values;
     Object.assign(settings, single);
+    // Hooks add up, event by event, as Claude Code merges its settings files.
+    for (const [event, groups] of Object.entries(hooks ?? {}) as [keyof NonNullable<Settings["hooks"]>, NonNullable<Settings["hooks"]>[keyof NonNullable<Settings["hooks"]>]][]) {
+      settings.hooks ??= {};
+      settings.hooks[event] = [...(settings.hooks[event] ?? []), ...(groups ?? [])];
+    }
     if (variables && scope === "user") settings.env = variables;
     for (const list of ["deny", "ask", "allow"] as const) for (const rule of permissions?.[list] ?? []) rules.push({ rule, list, scope, file, state: "active" });
     const mode = permissions?.defaultMode;
@@ -72,8 +77,11 @@ export function loadSettings(options: { cwd: string; env?: Env }): LoadedSetting
   return { settings, warnings, userFile, projectFile, untrustedAllow: [...new Set(untrustedAllow)], untrustedSettings: costly.untrusted, rules };
 }
 
-/** The project's settings that choose what the user pays for: trusted per folder and value, as its allow rules. */
-const COSTLY_KEYS = ["model", "thinking"] as const;
+/**
+ * The project's settings that choose what the user pays for, or run commands (its hooks): trusted
+ * per folder and value, as its allow rules.
+ */
+const COSTLY_KEYS = ["model", "thinking", "hooks"] as const;
 
 /** How a project's costly value is trusted and shown: the key and the value as JSON (`model: "claude-opus-4-1"`). */
 function settingTrustKey(key: (typeof COSTLY_KEYS)[number], value: unknown): string {

@@ -12,7 +12,8 @@ import { updateFile } from "../config/locked-file.ts";
  * start only once approved. Trust is kept per project folder (its real path) and per rule, exactly
  * as written, in the same `approvals.json` (under "permissionRules"): a rule added later by a
  * `git pull` is asked about again; one the REPL saved there itself is trusted as it is saved.
- * A project's `model` and `thinking` (they choose what the user pays for) are trusted the same way,
+ * A project's `model` and `thinking` (they choose what the user pays for) and `hooks` (commands it
+ * runs) are trusted the same way,
  * per value as written (`model: "claude-opus-4-1"`), under "projectSettings".
  */
 /** What the user said about a project's entries of one kind (rules as written, or `model: "…"` values). */
@@ -33,7 +34,7 @@ export type TrustKind = "permissionRules" | "projectSettings";
 
 const NEEDS_TRUST_AGAIN: Record<TrustKind, string> = {
   permissionRules: "the project's allow rules need trusting again",
-  projectSettings: "the project's model and thinking settings need trusting again",
+  projectSettings: "the project's model, thinking and hooks settings need trusting again",
 };
 
 /** The folder a project's trust is kept under. */

@@ -27,6 +27,8 @@ export interface Settings {
   maxMcpOutputTokens?: number;
   /** MCP servers not started in this project (`/mcp disable` writes the project's file). */
   disabledMcpServers?: string[];
+  /** Claude Code's hooks: commands run at events (src/agent/hooks); the user's and the trusted project's add up. */
+  hooks?: v.InferOutput<typeof Hooks>;
 }
 
 export interface LoadedSettings {
@@ -85,6 +87,19 @@ const DISABLED_MCP_SERVERS = mustBe("disabledMcpServers", 'a list of server name
 const ENV = mustBe("env", 'an object of string values, e.g. {"NAME": "value"}');
 const Env = v.record(v.string(ENV), v.string(ENV), ENV);
 
+const HOOK_EVENT_NAMES = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "PreCompact", "Notification"] as const;
+const HOOKS = mustBe("hooks", `an object of events (${HOOK_EVENT_NAMES.join(", ")}), each a list of {"matcher": "Bash", "hooks": [{"type": "command", "command": "…", "timeout": 60}]}`);
+const HookCommand = v.object(
+  {
+    type: v.literal("command", HOOKS),
+    command: v.pipe(v.string(HOOKS), v.nonEmpty(HOOKS), v.maxLength(10_000, HOOKS)),
+    timeout: v.optional(v.pipe(v.number(HOOKS), v.minValue(1, HOOKS), v.maxValue(3600, HOOKS))),
+  },
+  HOOKS,
+);
+const HookMatcherGroup = v.object({ matcher: v.optional(v.string(HOOKS)), hooks: v.pipe(v.array(HookCommand, HOOKS), v.maxLength(100, HOOKS)) }, HOOKS);
+const Hooks = v.record(v.picklist(HOOK_EVENT_NAMES, HOOKS), v.pipe(v.array(HookMatcherGroup, HOOKS), v.maxLength(100, HOOKS)), HOOKS);
+
 /**
  * Each key's schema, as server-config.ts has each field's: a value that fails is left out, with
  * its schema's message. `permissions` is read apart: each of its rules is kept or left out alone.
@@ -98,6 +113,7 @@ export const SETTING_KEYS = {
   toolSearch: ToolSearch,
   maxMcpOutputTokens: v.pipe(v.number(MAX_MCP_OUTPUT_TOKENS), v.integer(MAX_MCP_OUTPUT_TOKENS), v.minValue(1, MAX_MCP_OUTPUT_TOKENS)),
   disabledMcpServers: v.array(v.string(DISABLED_MCP_SERVERS), DISABLED_MCP_SERVERS),
+  hooks: Hooks,
 } as const;
 
 /** The rule lists inside "permissions" (besides them: "defaultMode"). */

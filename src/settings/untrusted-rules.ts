@@ -14,5 +14,6 @@ export function untrustedRulesWarning(loaded: LoadedSettings): string | undefine
 export function untrustedSettingsWarning(loaded: LoadedSettings): string | undefined {
   const values = loaded.untrustedSettings;
   if (values.length === 0) return undefined;
-  return `${loaded.projectFile}: ${values.map((value) => cutText(value, 80)).join(", ")} ignored, not yet trusted in this folder (they choose what you pay for); start cat-code here at a terminal to review them, or put them in ${loaded.userFile}`;
+  const why = values.every((value) => value.startsWith("hooks:")) ? "hooks run commands" : "they choose what you pay for, or run commands";
+  return `${loaded.projectFile}: ${values.map((value) => cutText(value, 80)).join(", ")} ignored, not yet trusted in this folder (${why}); start cat-code here at a terminal to review them, or put them in ${loaded.userFile}`;
 }

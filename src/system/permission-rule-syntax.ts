@@ -21,7 +21,12 @@ export type ParsedRule =
    */
   | { kind: "mcp"; text: string; server: string; tool?: string }
   /** `read_mcp_resource(<server>)`: the model's resource reads from this one server (its name as configured). */
-  | { kind: "resource"; text: string; server: string };
+  | { kind: "resource"; text: string; server: string }
+  /**
+   * `WebFetch(domain:example.com)`: web_fetch from this host (lower case), or from any host under it
+   * (`domain:*.example.com`). Only a rule naming the host exactly lets web_fetch reach a private address.
+   */
+  | { kind: "domain"; text: string; domain: string };
 
 /** Claude Code's tool names, and ours, for the built-in tools each covers. */
 const TOOL_NAMES: Record<string, readonly string[]> = {
@@ -37,11 +42,15 @@ const TOOL_NAMES: Record<string, readonly string[]> = {
   write_file: ["write_file"],
   glob: ["glob"],
   grep: ["grep"],
+  WebFetch: ["web_fetch"],
+  web_fetch: ["web_fetch"],
+  TodoWrite: ["todo_write"],
+  todo_write: ["todo_write"],
   list_mcp_resources: ["list_mcp_resources"],
   read_mcp_resource: ["read_mcp_resource"],
 };
 const PATH_TOOLS = new Set(["Read", "Edit", "Write", "Glob", "Grep", "read_file", "edit_file", "write_file", "glob", "grep"]);
-const KNOWN = "Bash, Read, Edit, Write, Glob, Grep, read_mcp_resource or mcp__<server>[__<tool>]";
+const KNOWN = "Bash, Read, Edit, Write, Glob, Grep, WebFetch, TodoWrite, read_mcp_resource or mcp__<server>[__<tool>]";
 
 export function parseRule(text: string): { ok: true; rule: ParsedRule } | { ok: false; error: string } {
   const fail = (error: string) => ({ ok: false as const, error: `${JSON.stringify(text)}: ${error}` });
@@ -65,8 +74,17 @@ export function parseRule(text: string): { ok: true; rule: ParsedRule } | { ok: 
   if (specifier.trim() === "") return fail("the (…) is empty; leave it out to cover every call");
   if (tools.includes("bash")) return parseBashRule(text, specifier, fail);
   if (name === "read_mcp_resource") return { ok: true, rule: { kind: "resource", text, server: specifier.trim() } };
+  if (tools.includes("web_fetch")) return parseDomainRule(text, specifier, fail);
   if (!PATH_TOOLS.has(name)) return fail(`${name} takes no (…)`);
   return { ok: true, rule: { kind: "path", text, tools, pattern: specifier.trim() } };
+}
+
+/** `domain:example.com`, `domain:*.example.com`, `domain:127.0.0.1`, `domain:[::1]`: a host name, not a URL. */
+function parseDomainRule(text: string, specifier: string, fail: (error: string) => { ok: false; error: string }) {
+  const domain = /^domain:(.+)$/.exec(specifier.trim())?.[1]?.trim().toLowerCase();
+  if (!domain) return fail("write WebFetch(domain:example.com)");
+  if (!/^(\*\.)?[a-z0-9_.-]+$|^\[[0-9a-f:.]+\]$/.test(domain)) return fail("the domain is a host name such as example.com or *.example.com, without scheme, port or path");
+  return { ok: true as const, rule: { kind: "domain" as const, text, domain } };
 }
 
 function parseBashRule(text: string, specifier: string, fail: (error: string) => { ok: false; error: string }) {

@@ -9,6 +9,12 @@ export interface StatusStream {
   off?(event: "resize", listener: () => void): unknown;
 }
 
+/** A line under the status line: its text, and its colour applied after cutting it to width. */
+export interface StatusBelowLine {
+  text: string;
+  paint?: (text: string) => string;
+}
+
 /** Back to the line's start and erase from there to the end of the screen. */
 const ERASE = "\r\u001b[J";
 
@@ -25,6 +31,12 @@ const ERASE = "\r\u001b[J";
  * there removes all of it. The line is redrawn at the new width on the 'resize' event.
  */
 export class StatusLine {
+  /**
+   * Lines drawn under the status text while it is shown (the todo list), read at every draw; each
+   * is cut to one row, then painted, and its text must be sanitized already. The cursor goes back up to the status line,
+   * so erasing from there still erases all of them.
+   */
+  below: () => readonly StatusBelowLine[] = () => [];
   private shown: { text: string; paint: (text: string) => string } | undefined;
   private readonly onResize = () => {
     const shown = this.shown;
@@ -60,7 +72,9 @@ export class StatusLine {
   show(text: string, paint: (text: string) => string = (t) => t): void {
     if (!this.isLive) return;
     const width = Math.max(10, (this.stream.columns ?? 80) - 1);
-    this.stream.write(`${ERASE}${paint(cutToColumns(text, width))}\r`);
+    const below = this.below().map((line) => `\n${(line.paint ?? ((t: string) => t))(cutToColumns(line.text, width))}`);
+    const back = below.length ? `\u001b[${below.length}A` : "";
+    this.stream.write(`${ERASE}${paint(cutToColumns(text, width))}${below.join("")}${back}\r`);
     if (!this.shown) this.stream.on?.("resize", this.onResize);
     this.shown = { text, paint };
   }

@@ -19,6 +19,8 @@ export interface RunBashOptions {
   signal?: AbortSignal;
   /** Ends the command's whole process tree after this many milliseconds; none without it. */
   timeoutMs?: number;
+  /** Written to the command's stdin (a hook's JSON); stdin is closed when absent. */
+  stdin?: string;
 }
 
 export type BashRun =
@@ -34,19 +36,19 @@ export type BashRun =
   | { ok: false; reason: string };
 
 /**
- * Runs `command` with `bash -c`, stdin closed, collecting both output streams up to `limit`. A
+ * Runs `command` with `bash -c`, stdin closed (or given), collecting both output streams up to `limit`. A
  * timeout or an abort sends SIGTERM to the command's process tree, then SIGKILL after a grace time.
  */
 export async function runBash(command: string, options: RunBashOptions): Promise<BashRun> {
   const bash = findBash();
   if (!bash.ok) return bash;
-  let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  let child: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
   try {
     // Its own process group (POSIX), so a timeout or Ctrl-C ends everything the command started.
     child = Bun.spawn([bash.path, "-c", command], {
       cwd: options.cwd,
       env: options.env,
-      stdin: "ignore",
+      stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
       stdout: "pipe",
       stderr: "pipe",
       detached: startsOwnGroup(process.platform),

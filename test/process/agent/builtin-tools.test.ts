@@ -42,6 +42,8 @@ describe("built-in tools", () => {
       ["edit_file", false],
       ["glob", true],
       ["grep", true],
+      ["todo_write", false],
+      ["web_fetch", true],
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");

@@ -46,7 +46,7 @@ test("print mode: the echo tool through fixtures/demo.mcp.json, the final answer
   expect(stderr).toContain('⏺ mcp__echo__echo {"text":"你好"} → "你好"');
   // It waited for the server: the first request already offered the MCP tool beside the built-ins.
   const tools = standIn!.requests[0]!.body.tools!.map((tool) => tool.name);
-  expect(tools).toEqual(["bash", "read_file", "write_file", "edit_file", "glob", "grep", "mcp__echo__echo"]);
+  expect(tools).toEqual(["bash", "read_file", "write_file", "edit_file", "glob", "grep", "todo_write", "web_fetch", "task", "mcp__echo__echo"]);
   expect(standIn!.requests[0]!.body.model).toBe("claude-sonnet-5-5");
 });
 

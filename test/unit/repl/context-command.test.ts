@@ -54,7 +54,7 @@ describe("/context", () => {
     const builtins = runtime.registry.list().filter((tool) => !tool.deferrable);
     const asApi = builtins.map((tool) => ({ name: tool.name, description: tool.description, input_schema: { type: "object", ...tool.inputSchema } }));
     const builtinTokens = standInTokens({ tools: asApi, messages: [{ role: "user", content: "." }] }) - base;
-    expect(text).toMatch(new RegExp(`▒ built-in tools \\(6\\) +${builtinTokens.toLocaleString("en-US")} `));
+    expect(text).toMatch(new RegExp(`▒ built-in tools \\(${builtins.length}\\) +${builtinTokens.toLocaleString("en-US")} `));
     expect(text).toMatch(/▚ MCP tools loaded \(1\) +[\d,]+ .*\n +wiki \(1 tool\)/);
     expect(text).toMatch(/▞ MCP tools deferred \(2\) +[\d,]+ +[\d.]+% +the search tool and the names; their definitions, ~\d+, are not sent\n +tracker \(2 tools\)/);
     expect(text).toMatch(/· free space +[\d,]+/);

@@ -50,7 +50,7 @@ test("a rule the settings would ignore is refused with the parser's reason, and 
   await run("add deny Bash(a && b)");
   await run("add maybe Bash(ls)");
   await run("add allow");
-  expect(printed[0]).toBe(`error: "Bsh(ls)": unknown tool 'Bsh'; use Bash, Read, Edit, Write, Glob, Grep, read_mcp_resource or mcp__<server>[__<tool>]; nothing was written`);
+  expect(printed[0]).toBe(`error: "Bsh(ls)": unknown tool 'Bsh'; use Bash, Read, Edit, Write, Glob, Grep, WebFetch, TodoWrite, read_mcp_resource or mcp__<server>[__<tool>]; nothing was written`);
   expect(printed[1]).toContain("names only timeout, which runs another command");
   expect(printed[2]).toContain("a Bash rule names one plain command");
   expect(printed[3]).toStartWith("Usage: /permissions lists the rules; /permissions add [user] allow|ask|deny <rule>");

@@ -118,10 +118,10 @@ describe("loadSettings", () => {
   });
 
   test("unknown keys: a warning each; a bad rule: a warning naming it, the other rules kept", () => {
-    writeUser(JSON.stringify({ modle: "x", hooks: {}, permissions: { allow: ["Bsh(ls)", "Bash(ls:*)", 7], additionalDirectories: [] } }));
+    writeUser(JSON.stringify({ modle: "x", colour: {}, permissions: { allow: ["Bsh(ls)", "Bash(ls:*)", 7], additionalDirectories: [] } }));
     const loaded = loadSettings({ cwd, env });
     expect(loaded.warnings.join("\n")).toContain('unknown setting "modle" is ignored');
-    expect(loaded.warnings.join("\n")).toContain('unknown setting "hooks" is ignored');
+    expect(loaded.warnings.join("\n")).toContain('unknown setting "colour" is ignored');
     expect(loaded.warnings.join("\n")).toContain(`"permissions.allow": "Bsh(ls)": unknown tool 'Bsh'`);
     expect(loaded.warnings.join("\n")).toContain('"permissions.allow" holds a number, not a rule');
     expect(loaded.warnings.join("\n")).toContain('"permissions.additionalDirectories" is not supported');

@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { cutText } from "../../system/cut-text.ts";
+
+/** A kind of subagent: Claude Code's `.claude/agents/<name>.md` (front matter, then the system prompt). */
+export interface AgentType {
+  name: string;
+  description: string;
+  /** Tool names as written (Claude Code's `Read, Grep` or ours); undefined: the read-only tools. */
+  tools?: string[];
+  /** A model id, an alias (`sonnet`, `opus`, `haiku`) or `inherit`; undefined: the parent's model. */
+  model?: string;
+  systemPrompt: string;
+  /** The file it came from; undefined for the built-in one. */
+  file?: string;
+}
+
+const MAX_FILE_BYTES = 64 * 1024;
+const MAX_TYPES = 100;
+
+export const GENERAL_PURPOSE: AgentType = {
+  name: "general-purpose",
+  description: "Researches a question in the project: searches and reads files (and web pages) and reports what it found. It changes nothing.",
+  systemPrompt:
+    "You are a subagent of cat-code, a coding agent. You get one self-contained task. Do it with the tools you have, then answer with a complete, concise report: what you found, with file paths and line numbers where they matter. Your final message is all the parent agent sees.",
+};
+
+/**
+ * The agent types a project and the user define, in Claude Code's files and ours: the project's
+ * `.cat-code/agents/*.md` and `.claude/agents/*.md`, then the user's `~/.cat-code/agents` and
+ * `~/.claude/agents` (the first of a name wins), after the built-in `general-purpose`. A file that
+ * does not parse is a warning, not a failure; files are bounded in size and number.
+ */
+export function loadAgentTypes(options: { cwd: string; home?: string; catCodeHome?: string }): { types: AgentType[]; warnings: string[] } {
+  const home = options.home ?? homedir();
+  const folders = [join(options.cwd, ".cat-code", "agents"), join(options.cwd, ".claude", "agents"), join(options.catCodeHome ?? join(home, ".cat-code"), "agents"), join(home, ".claude", "agents")];
+  const types: AgentType[] = [GENERAL_PURPOSE];
+  const warnings: string[] = [];
+  for (const folder of folders) {
+    for (const file of markdownFiles(folder)) {
+      if (types.length > MAX_TYPES) return { types, warnings: [...warnings, `more than ${MAX_TYPES} agent types; the rest are ignored`] };
+      const parsed = parseAgentFile(file);
+      if ("error" in parsed) warnings.push(`${file}: ${parsed.error}; it is ignored`);
+      else if (!types.some((type) => type.name === parsed.name)) types.push(parsed);
+    }
+  }
+  return { types, warnings };
+}
+
+function markdownFiles(folder: string): string[] {
+  try {
+    return readdirSync(folder)
+      .filter((name) => name.endsWith(".md"))
+      .sort()
+      .map((name) => join(folder, name))
+      .filter((path) => statSync(path).isFile());
+  } catch {
+    return [];
+  }
+}
+
+/** `---\nname: x\ndescription: …\ntools: Read, Grep\nmodel: sonnet\n---\n<system prompt>`. */
+export function parseAgentFile(file: string, text?: string): AgentType | { error: string } {
+  let content = text;
+  if (content === undefined) {
+    try {
+      if (statSync(file).size > MAX_FILE_BYTES) return { error: `larger than ${MAX_FILE_BYTES / 1024} KB` };
+      content = readFileSync(file, "utf8");
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  }
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(content);
+  if (!match) return { error: "no front matter: start it with ---, then name: and description:, then ---" };
+  const fields = new Map<string, string>();
+  for (const line of (match[1] ?? "").split(/\r?\n/)) {
+    const field = /^([A-Za-z_-]+):\s*(.*)$/.exec(line);
+    if (field) fields.set((field[1] ?? "").toLowerCase(), unquote(field[2] ?? ""));
+  }
+  const name = fields.get("name") ?? "";
+  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(name)) return { error: "name: must be a name of letters, digits, - and _ (at most 64)" };
+  const description = fields.get("description") ?? "";
+  if (description === "") return { error: "description: is missing (it tells the model when to use this agent)" };
+  const tools = fields.get("tools");
+  const model = fields.get("model");
+  return {
+    name,
+    description: cutText(description, 1_000),
+    tools: tools ? tools.split(",").map((tool) => tool.trim()).filter(Boolean) : undefined,
+    model: model || undefined,
+    systemPrompt: (match[2] ?? "").trim() || GENERAL_PURPOSE.systemPrompt,
+    file,
+  };
+}
+
+function unquote(value: string): string {
+  const trimmed = value.trim();
+  return /^(["']).*\1$/.test(trimmed) ? trimmed.slice(1, -1) : trimmed;
+}

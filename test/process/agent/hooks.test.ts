@@ -1,0 +1,137 @@
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { reply, resultText, text, toolResultsOf, toolUse } from "../../../fixtures/anthropic/messages-stand-in.ts";
+import { createBuiltinTools } from "../../../src/agent/builtin-tools.ts";
+import { AgentHooks } from "../../../src/agent/hooks/agent-hooks.ts";
+import type { HooksConfig } from "../../../src/agent/hooks/hook-config.ts";
+import { HookRunner } from "../../../src/agent/hooks/hook-runner.ts";
+import { allowAll, type PermissionRequest } from "../../../src/agent/permission.ts";
+import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
+import { FakeClock } from "../../helpers/fake-clock.ts";
+import { agentWith, standIn, stopAfterEach } from "../../helpers/loop-harness.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
+
+/** Claude Code's hooks through the agent loop and the Messages API stand-in, as real bash commands. */
+stopAfterEach();
+const BLOCK_RM_RF = join(import.meta.dir, "../../../fixtures/hooks/block-rm-rf.sh");
+let project: string;
+beforeEach(() => {
+  project = mkdtempSync(join(tmpdir(), "cat-code-hooks-"));
+});
+afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+function hooksFor(config: HooksConfig, clock?: FakeClock) {
+  const notices: string[] = [];
+  const hooks = new AgentHooks(new HookRunner({ config: () => config, cwd: project, clock, env: { ...process.env, HOOK_LOG: join(project, "hook-log.jsonl") }, session: () => ({ sessionId: "session-1", transcriptPath: "/sessions/session-1.jsonl" }) }), project);
+  hooks.onNotice((line) => notices.push(line));
+  return { hooks, notices };
+}
+
+function builtins() {
+  const registry = new ToolRegistry();
+  for (const tool of createBuiltinTools({ cwd: project })) registry.register(tool);
+  return registry;
+}
+
+const command = (line: string, timeout?: number) => ({ type: "command" as const, command: line, ...(timeout ? { timeout } : {}) });
+
+test("a Claude Code-style hook script, unchanged, blocks rm -rf: the model reads its reason and nothing is deleted", async () => {
+  writeFileSync(join(project, "precious.txt"), "keep me");
+  const { hooks } = hooksFor({ PreToolUse: [{ matcher: "Bash", hooks: [command(BLOCK_RM_RF)] }] });
+  const agent = agentWith([reply(toolUse("bash", { command: "rm -rf precious.txt" }), toolUse("bash", { command: "echo still here" })), reply(text("ok"))], builtins(), { permissions: allowAll, hooks });
+  await agent.run("clean up");
+  const [blocked, allowed] = toolResultsOf(standIn().requests[1]!);
+  expect(blocked).toMatchObject({ is_error: true });
+  expect(resultText(blocked)).toBe("A PreToolUse hook denied bash: Blocked by policy: rm -rf is not allowed in this project; move files to ./trash instead");
+  expect(resultText(allowed)).toContain("still here");
+  expect(existsSync(join(project, "precious.txt"))).toBe(true);
+  // What the script was given: Claude Code's fields and tool names.
+  const inputs = readFileSync(join(project, "hook-log.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  expect(inputs[0]).toEqual({ session_id: "session-1", transcript_path: "/sessions/session-1.jsonl", cwd: project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf precious.txt" } });
+  expect(inputs).toHaveLength(2);
+});
+
+test("PreToolUse JSON: allow skips the question, ask asks, updatedInput rewrites; Edit|Write matches write_file with file_path", async () => {
+  const asked: PermissionRequest[] = [];
+  const gate = async (request: PermissionRequest) => (asked.push(request), "deny" as const);
+  const allow = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"safe"}}'`;
+  const redirect = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const i=JSON.parse(s).tool_input;console.log(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"ask",updatedInput:{...i,file_path:i.file_path.replace("draft","final")}}}))})'`;
+  const { hooks } = hooksFor({ PreToolUse: [{ matcher: "Bash", hooks: [command(allow)] }, { matcher: "Edit|Write", hooks: [command(redirect)] }] });
+  const agent = agentWith([reply(toolUse("bash", { command: "echo allowed by the hook" }), toolUse("write_file", { path: "draft.txt", content: "x" }), toolUse("glob", { pattern: "*" })), reply(text("ok"))], builtins(), { permissions: Object.assign(gate, { deniedBy: undefined }), hooks });
+  await agent.run("go");
+  const [bash, write, glob] = toolResultsOf(standIn().requests[1]!);
+  expect(resultText(bash)).toContain("allowed by the hook");
+  // The hook said ask (glob needs no asking and no hook matched it): the question shows the rewritten input.
+  expect(asked.map((request) => [request.tool.name, request.input])).toEqual([["write_file", { path: join(project, "final.txt"), content: "x" }]]);
+  expect(write).toMatchObject({ is_error: true });
+  expect(glob?.is_error).toBeUndefined();
+});
+
+test("UserPromptSubmit adds context or blocks the prompt; PostToolUse feedback reaches the model", async () => {
+  const context = `grep -q secret && { echo "no secrets in prompts" >&2; exit 2; } || echo "Today is release day."`;
+  const post = `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint: 2 warnings"}}'`;
+  const { hooks } = hooksFor({ UserPromptSubmit: [{ hooks: [command(context)] }], PostToolUse: [{ matcher: "Bash", hooks: [command(post)] }] });
+  const agent = agentWith([reply(toolUse("bash", { command: "true" })), reply(text("done"))], builtins(), { permissions: allowAll, hooks });
+  expect(await agent.run("tell me the secret")).toEqual({ status: "blocked", reason: "no secrets in prompts", requests: 0 });
+  expect(standIn().requests).toHaveLength(0);
+  await agent.run("what day is it?");
+  const first = standIn().requests[0]!.body.messages;
+  expect(JSON.stringify(first.at(-1))).toContain("Today is release day.");
+  expect(resultText(toolResultsOf(standIn().requests[1]!)[0])).toBe("[exit code: 0]\n\n[PostToolUse hook] lint: 2 warnings");
+});
+
+test("Stop: a hook that blocks sends the model on with its reason; once stop_hook_active, it lets it stop", async () => {
+  const stop = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{if(!JSON.parse(s).stop_hook_active)console.log(JSON.stringify({decision:"block",reason:"run the tests first"}))})'`;
+  const { hooks } = hooksFor({ Stop: [{ hooks: [command(stop)] }] });
+  const agent = agentWith([reply(text("All done.")), reply(text("Tests pass."))], builtins(), { permissions: allowAll, hooks });
+  const outcome = await agent.run("fix it");
+  expect(outcome).toMatchObject({ status: "done", text: "Tests pass.", requests: 2 });
+  expect(JSON.stringify(standIn().requests[1]!.body.messages.at(-1))).toContain("Stop hook feedback:\\nrun the tests first");
+});
+
+test("hooks run side by side; one that hangs is killed at its timeout, one that crashes is reported; the call goes on", async () => {
+  const clock = new FakeClock();
+  // Each waits for the other's mark: run one after the other, they could not both finish.
+  const pair = (mine: string, theirs: string) => `touch ${mine}; for i in $(seq 1 500); do [ -e ${theirs} ] && exit 0; sleep 0.01; done; exit 1`;
+  const { hooks, notices } = hooksFor(
+    { PreToolUse: [{ hooks: [command(pair("a", "b")), command(pair("b", "a")), command("touch hanging; exec sleep 600", 5), command("echo broken >&2; exit 3")] }] },
+    clock,
+  );
+  const agent = agentWith([reply(toolUse("bash", { command: "echo ran" })), reply(text("ok"))], builtins(), { permissions: allowAll, hooks });
+  const run = agent.run("go");
+  await waitFor(() => existsSync(join(project, "hanging")), "the hanging hook to start");
+  clock.advance(5_000);
+  await run;
+  expect(resultText(toolResultsOf(standIn().requests[1]!)[0])).toContain("ran");
+  expect(notices).toEqual(["PreToolUse hook `touch hanging; exec sleep 600` timed out and was stopped", "PreToolUse hook `echo broken >&2; exit 3` failed (exit 3): broken"]);
+});
+
+test("SessionStart's output goes with the first prompt; PreCompact and Notification get their fields", async () => {
+  const log = join(project, "events.jsonl");
+  const record = `cat >> ${log}; echo >> ${log}`;
+  const { hooks } = hooksFor({
+    SessionStart: [{ matcher: "startup", hooks: [command("echo 'Branch: main, 3 open issues'")] }, { matcher: "resume", hooks: [command("echo never")] }],
+    PreCompact: [{ matcher: "manual", hooks: [command(record)] }],
+    Notification: [{ hooks: [command(record)] }],
+  });
+  await hooks.sessionStart("startup");
+  const agent = agentWith([reply(text("Hi.")), reply(text("Summary of the talk."))], builtins(), { permissions: allowAll, hooks });
+  await agent.run("hello");
+  const sent = JSON.stringify(standIn().requests[0]!.body.messages[0]);
+  expect(sent).toContain("Branch: main, 3 open issues");
+  expect(sent).not.toContain("never");
+  await agent.compact({ instructions: "keep the plan" });
+  hooks.notification("cat-code needs your answer", "permission_prompt");
+  const events = await waitFor(() => {
+    const lines = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [];
+    return lines.length === 2 && lines.map((line) => JSON.parse(line));
+  }, "both hooks to write");
+  expect(events).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the plan" }),
+      expect.objectContaining({ hook_event_name: "Notification", message: "cat-code needs your answer" }),
+    ]),
+  );
+});
