@@ -6,6 +6,7 @@ import { GrepTool } from "./tools/grep-tool.ts";
 import { ReadFileTool } from "./tools/read-file-tool.ts";
 import { WriteFileTool } from "./tools/write-file-tool.ts";
 import { WaitForServersTool, type ServerWaiter } from "./tools/wait-for-servers-tool.ts";
+import type { FileChangeJournal } from "./tools/file-change-journal.ts";
 
 export interface BuiltinToolOptions {
   /** The directory relative paths and commands start from. */
@@ -14,16 +15,18 @@ export interface BuiltinToolOptions {
   savedOutputs?: () => string | undefined;
   /** Servers that may still be connecting (the front end's MCP servers): with it, wait_for_mcp_servers. */
   servers?: ServerWaiter;
+  /** Hears every file write_file and edit_file are about to change (checkpoints); none: changes are not kept. */
+  journal?: FileChangeJournal;
 }
 
 /** The tools cat-code brings itself; MCP tools join them in the same registry. */
 export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
-  const { cwd, savedOutputs, servers } = options;
+  const { cwd, savedOutputs, servers, journal } = options;
   return [
     new BashTool({ cwd }),
     new ReadFileTool(cwd, savedOutputs),
-    new WriteFileTool(cwd),
-    new EditFileTool(cwd),
+    new WriteFileTool(cwd, journal),
+    new EditFileTool(cwd, journal),
     new GlobTool(cwd),
     new GrepTool(cwd, savedOutputs),
     ...(servers ? [new WaitForServersTool(servers)] : []),
