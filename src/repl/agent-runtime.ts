@@ -20,6 +20,7 @@ import { ServerNotes } from "./server-notes.ts";
 import { poolServerWaiter } from "./server-waiter.ts";
 import type { ServerWaiter } from "../agent/tools/wait-for-servers-tool.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
+import { SessionCheckpoints } from "../agent/checkpoints/session-checkpoints.ts";
 
 export interface AgentRuntimeOptions {
   model: string;
@@ -42,6 +43,8 @@ export interface AgentRuntimeOptions {
   maxMcpOutputTokens?: number;
   /** Where the session saves outputs too large for the model; none: they are cut without saving. */
   outputsFolder?: () => string | undefined;
+  /** The saved session's own folder, where each prompt's checkpoint is kept; none: files are not checkpointed. */
+  sessionFolder?: () => string | undefined;
   /**
    * Prompts may be sent while servers still connect (the REPL; print mode waits for them first):
    * the model is told which, and gets wait_for_mcp_servers, when there are servers at all.
@@ -71,6 +74,8 @@ export class AgentRuntime {
   /** Every tool result's limit: MCP tools' from MAX_MCP_OUTPUT_TOKENS, built-ins' the default. */
   readonly outputLimit: OutputLimit;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
+  /** What write_file and edit_file changed, per prompt, for /rewind. */
+  readonly checkpoints: SessionCheckpoints;
   private readonly resourceTools = [
     new ListMcpResourcesTool(() => this.pool.serversOffering("resources")),
     new ReadMcpResourceTool(() => this.pool.serversOffering("resources")),
@@ -80,7 +85,9 @@ export class AgentRuntime {
     this.pool = options.pool;
     this.serverWaiter = options.promptsBeforeServers && options.pool.size > 0 ? poolServerWaiter(options.pool) : undefined;
     this.memory = loadMemoryFiles(options.cwd, options.env);
-    for (const tool of createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter })) this.registry.register(tool);
+    this.checkpoints = new SessionCheckpoints({ sessionFolder: () => options.sessionFolder?.() });
+    const builtins = createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter, journal: this.checkpoints });
+    for (const tool of builtins) this.registry.register(tool);
     const mode = resolveToolSearchMode(options.toolSearch, options.env ?? process.env, (line) => log.warn(line));
     this.requestTools = new RequestTools(this.registry, mode);
     this.systemPrompt = liveSystemPrompt({ cwd: options.cwd, memory: this.memory, pool: this.pool });
@@ -194,6 +201,16 @@ export class AgentRuntime {
   notedPrompt(prompt: string | PromptBlock[]): string | PromptBlock[] {
     if (this.serverWaiter) this.serverNotes.connecting(this.serverWaiter.connecting(), this.serverWaiter.boundMs);
     return this.serverNotes.prepend(prompt);
+  }
+
+  /**
+   * A prompt is about to be sent: the files its tools change from now on are checkpointed under it,
+   * and the conversation as it is now is where /rewind cuts back to. The list names it by its text
+   * (a server's prompt by its first text block).
+   */
+  beginCheckpoint(prompt: string | PromptBlock[]): void {
+    const text = typeof prompt === "string" ? prompt : (prompt.find((block) => block.type === "text")?.text ?? "(a prompt without text)");
+    this.checkpoints.beginPrompt(text, this.conversationMessages());
   }
 
   /** Starts a new conversation; tools and servers stay. */

@@ -4,7 +4,7 @@ import type { RunOutcome } from "../agent/agent-loop.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
 import { withRules, type PermissionRules } from "../agent/permission-rules.ts";
 import { openConversationLog, recordInto, type ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
-import { savedOutputsFolder } from "../agent/conversation-log/conversation-log-paths.ts";
+import { savedOutputsFolder, sessionFilesFolder } from "../agent/conversation-log/conversation-log-paths.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
@@ -71,6 +71,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     permissions: withRules(() => rules, gate, options.cwd),
     maxMcpOutputTokens: options.maxMcpOutputTokens ?? options.settings?.settings.maxMcpOutputTokens,
     outputsFolder: () => savedOutputsFolder(file.path),
+    sessionFolder: () => sessionFilesFolder(file.path),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
@@ -128,6 +129,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     });
     let outcome: RunOutcome;
     try {
+      runtime.beginCheckpoint(options.prompt);
       outcome = await agent.run(expanded.attached.length ? expanded.blocks : options.prompt, { observer: counting(renderer, (n) => (requests = n)) });
     } catch (error) {
       if (!(error instanceof AgentError)) throw error;

@@ -171,6 +171,7 @@ export class ReplController {
       permissions: this.permissions.gate,
       maxMcpOutputTokens: options.maxMcpOutputTokens ?? options.settings?.settings.maxMcpOutputTokens,
       outputsFolder: () => this.saved.outputsFolder(),
+      sessionFolder: () => this.saved.sessionFolder(),
       promptsBeforeServers: true,
     });
     this.exitConfirmation = new ExitConfirmation(options.clock);
@@ -268,6 +269,7 @@ export class ReplController {
         if (blocks === undefined) return;
         // Piped input comes all at once: its first prompt must not lose the race with the servers.
         if (!this.reader.isTerminal) await this.runtime.serversSettled(abort.signal);
+        this.runtime.beginCheckpoint(prompt);
         const outcome = await agent.run(this.runtime.notedPrompt(blocks), { signal: abort.signal, observer: renderer });
         renderer.endLine();
         this.reportOutcome(outcome);

@@ -1,7 +1,7 @@
 import type { AgentLoop } from "../agent/agent-loop.ts";
 import { openConversationLog, recordInto, type ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import type { ConversationLog } from "../agent/conversation-log/conversation-log.ts";
-import { savedOutputsFolder } from "../agent/conversation-log/conversation-log-paths.ts";
+import { savedOutputsFolder, sessionFilesFolder } from "../agent/conversation-log/conversation-log-paths.ts";
 import { resumedLines } from "../terminal/resumed-view.ts";
 
 /**
@@ -25,6 +25,11 @@ export class ReplRecording {
   /** Where this session saves tool outputs too large for the model; none when it is not saved. */
   outputsFolder(): string | undefined {
     return this.file && savedOutputsFolder(this.file.path);
+  }
+
+  /** The session's own folder (checkpoints live there); none when it is not saved. */
+  sessionFolder(): string | undefined {
+    return this.file && sessionFilesFolder(this.file.path);
   }
 
   /** The lines that show a resumed conversation; none for a new session. */

@@ -21,6 +21,7 @@ import { runCompact } from "./compact-command.ts";
 import { costText } from "./cost-command.ts";
 import { contextText } from "./context-command.ts";
 import { permissionsCommand } from "./permissions-command.ts";
+import { runRewind } from "./rewind-command.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /** After a command: read the next line, leave, or send blocks as the user's turn (a server's prompt). */
@@ -99,6 +100,11 @@ const COMMANDS: Record<string, SlashCommand> = {
     usage: "/context",
     help: "What the next request costs, by part (tokens from the API's count_tokens, else an estimate), and how full the context window is",
     run: async (_args, context): Promise<SlashOutcome> => (context.print(await context.cancellable((signal) => contextText(context.runtime, signal))), "continue"),
+  },
+  rewind: {
+    usage: "/rewind [n]",
+    help: "Restore the conversation, the files, or both to before a prompt of this session (or Esc Esc at an empty prompt); bash commands' changes are not tracked",
+    run: async (args, context): Promise<SlashOutcome> => (await runRewind(args, context), "continue"),
   },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };
