@@ -125,6 +125,7 @@ export class ReplController {
       history: loadHistory(history),
       onHistoryLine: (line) => (this.input.isTTY ? appendHistory(history, line) : undefined),
       onTypedAhead: (line) => this.turnRenderer?.notice(this.style.dim(`⎿ queued as your next prompt: ${sanitizeForTerminal(line)}`)),
+      clock: options.clock,
     });
     this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown });
     this.style = this.display.style;
@@ -177,6 +178,8 @@ export class ReplController {
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);
     this.reader.onInterrupt(() => this.onInterrupt());
+    // Esc Esc at an empty prompt opens /rewind, as in Claude Code.
+    this.reader.onDoubleEscapeAtEmptyPrompt(() => this.reader.enterForKey("/rewind"));
   }
 
   /**
