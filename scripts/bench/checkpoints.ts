@@ -50,7 +50,7 @@ async function round(): Promise<{ plain: number; journaled: number; list: number
   }
 }
 
-const rounds = [];
+const rounds: Array<Awaited<ReturnType<typeof round>>> = [];
 for (let i = 0; i < ROUNDS; i++) rounds.push(await round());
 const of = (key: "plain" | "journaled" | "list" | "rewind") => formatMs(median(rounds.map((r) => r[key])));
 console.log(`| ${FILES} edits of ${FILE_BYTES / 1000} KB files, no journal | ${of("plain")} |`);
