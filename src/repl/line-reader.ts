@@ -121,6 +121,14 @@ export class LineReader {
   }
 
   /**
+   * The next prompt's line starts with `text`, in view and editable (a rewound prompt, given back as
+   * Claude Code gives it). At a terminal only, and only text of one line: a line break there would send it.
+   */
+  startNextLineWith(text: string): void {
+    if (this.keys && !text.includes("\n")) this.keys.held = text;
+  }
+
+  /**
    * Answers the prompt's read with `line` as if it had been typed, shown after the prompt but kept
    * out of the history: for a key that stands for a command (Esc Esc is /rewind).
    */

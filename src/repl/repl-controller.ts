@@ -246,6 +246,7 @@ export class ReplController {
       completions: this.remote,
       permissions: this.permissions.settings,
       columns: this.reader.isTerminal ? this.columns : undefined,
+      startNextLine: (text) => this.reader.startNextLineWith(text),
     });
   }
 

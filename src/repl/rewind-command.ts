@@ -10,6 +10,7 @@ export interface RewindContext {
   cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   ask?: (question: string, signal: AbortSignal) => Promise<string | null>;
   columns?: number;
+  startNextLine?: (text: string) => void;
 }
 
 /** Said above the list, as Claude Code says it: what a rewind cannot undo. */
@@ -53,6 +54,8 @@ export async function runRewind(args: string, context: RewindContext): Promise<v
     agent.conversation.replace(cut);
     runtime.checkpoints.conversationRewound(prompt);
     print(`The conversation is back to before: ${sanitizeForTerminal(firstLine(prompt.text))} (${cut.length} message(s) kept).`);
+    // As in Claude Code, the prompt comes back on the line, to edit and send again (when it was kept whole).
+    if (!prompt.cut && !prompt.text.includes("\n")) context.startNextLine?.(sanitizeForTerminal(prompt.text));
   }
 }
 

@@ -42,6 +42,8 @@ export interface SlashContext {
   permissions?: PermissionSettings;
   /** The terminal's width, to wrap long lists between words; absent when not a terminal. */
   columns?: number;
+  /** Puts text on the next prompt's line, to edit and send (a rewound prompt); at a terminal only. */
+  startNextLine?: (text: string) => void;
 }
 
 interface SlashCommand {

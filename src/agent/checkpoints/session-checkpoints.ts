@@ -12,14 +12,16 @@ import { restoreFile, type RestoreTarget } from "./file-restore.ts";
 /** What one session keeps of files as they were, at most: past it, a prompt's checkpoint is incomplete. */
 export const CHECKPOINT_BYTES = 100 * 1024 * 1024;
 /** How much of a prompt the list keeps (the conversation has the whole). */
-const PROMPT_TEXT_CHARS = 200;
+const PROMPT_TEXT_CHARS = 4000;
 
 /** One prompt of the session, as /rewind lists it. */
 export interface PromptCheckpoint {
   id: number;
   time: Date;
-  /** The prompt as typed, cut to 200 characters (the caller sanitizes it for a terminal). */
+  /** The prompt as typed, cut to 4,000 characters (the caller sanitizes it for a terminal). */
   text: string;
+  /** The text was longer than that. */
+  cut: boolean;
   at: PromptPosition;
   /** The files its tools changed (and the checkpoint kept), real paths. */
   files: string[];
@@ -122,7 +124,7 @@ export class SessionCheckpoints implements FileChangeJournal {
     this.opened();
     const prompts = new Map<number, PromptCheckpoint>();
     for (const line of this.lines) {
-      if (line.type === "prompt") prompts.set(line.id, { id: line.id, time: new Date(line.time), text: line.text, at: line.at, files: [], incomplete: [] });
+      if (line.type === "prompt") prompts.set(line.id, { id: line.id, time: new Date(line.time), text: line.text, cut: line.text.length >= PROMPT_TEXT_CHARS, at: line.at, files: [], incomplete: [] });
       else if (line.type === "before") prompts.get(line.prompt)?.files.push(line.path);
       else if (line.type === "incomplete") prompts.get(line.prompt)?.incomplete.push({ path: line.path, reason: line.reason });
       else if (line.type === "rewound") for (const id of prompts.keys()) if (id >= line.prompt) prompts.delete(id);

@@ -7,7 +7,7 @@ import { replUnderTest } from "../../helpers/repl-under-test.ts";
 /** Esc Esc at an empty prompt: the list of the session's prompts, and a choice that restores files. */
 const repl = replUnderTest();
 
-test("Esc Esc on an empty prompt lists the prompts under a header saying bash changes are not tracked; files only restores the files", async () => {
+test("Esc Esc on an empty prompt lists the prompts under a header saying bash changes are not tracked; files only restores the files; the conversation gives the prompt back on the line", async () => {
   const cwd = repl.tempDir("cat-code-rewind-pty-");
   writeFileSync(join(cwd, "kept.txt"), "original\n");
   repl.startStandIn([
@@ -39,6 +39,16 @@ test("Esc Esc on an empty prompt lists the prompts under a header saying bash ch
   expect(terminal.screen()).toContain("Restored 1 file(s): kept.txt");
   expect(terminal.screen()).not.toContain("The conversation is back");
   expect([existsSync(join(cwd, "created.txt")), readFileSync(join(cwd, "kept.txt"), "utf8")]).toEqual([false, "original\n"]);
-  terminal.send("C-d");
+
+  // The conversation too: the prompt comes back on the line, to edit and send again.
+  await terminal.waitFor((shown) => shown.split("\n").at(-1) === ">", "the prompt after the rewind");
+  terminal.send("Escape", "Escape");
+  await terminal.waitForText("Rewind to before which prompt? [1-1, Enter: none]");
+  terminal.type("1");
+  await terminal.waitForText("2) conversation only");
+  terminal.type("2");
+  await terminal.waitForText("The conversation is back to before: change the files (0 message(s) kept).");
+  await terminal.waitFor((shown) => shown.split("\n").at(-1) === "> change the files", "the rewound prompt on the line");
+  terminal.send("\u0015", "C-d");
   await terminal.waitForText("[exit 0]");
 }, 60_000);
