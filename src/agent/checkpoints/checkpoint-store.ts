@@ -43,6 +43,10 @@ export class CheckpointStore {
     return lines;
   }
 
+  hasJournal(): boolean {
+    return existsSync(this.journalPath);
+  }
+
   append(line: CheckpointLine): void {
     this.ensureFolder(this.folder);
     const fd = openSync(this.journalPath, "a", 0o600);

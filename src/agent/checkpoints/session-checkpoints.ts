@@ -56,6 +56,11 @@ export interface SessionCheckpointsOptions {
 export class SessionCheckpoints implements FileChangeJournal {
   private store: CheckpointStore | undefined;
   private lines: CheckpointLine[] = [];
+  /**
+   * Prompt lines not yet on disk: they wait until the session has something to keep (a file change,
+   * a rewind), so a session whose tools change no file leaves no checkpoint folder behind.
+   */
+  private held: CheckpointLine[] = [];
   private usedBytes = 0;
   /** The prompt changes are counted to: the last begun in this process (none after a resume until one is sent). */
   private current: number | undefined;
@@ -192,12 +197,18 @@ export class SessionCheckpoints implements FileChangeJournal {
       this.lines = this.store.read();
       this.usedBytes = this.store.blobBytes();
       this.current = undefined;
+      this.held = [];
     }
     return this.store;
   }
 
   private write(store: CheckpointStore, line: CheckpointLine): void {
-    store.append(line);
+    if (line.type === "prompt" && !store.hasJournal()) {
+      this.held.push(line);
+    } else {
+      for (const waiting of this.held.splice(0)) store.append(waiting);
+      store.append(line);
+    }
     this.lines.push(line);
   }
 }

@@ -155,3 +155,18 @@ test("without a saved session nothing is kept, and the tools still write", async
   expect(result.isError).toBe(false);
   expect(checkpoints.prompts()).toEqual([]);
 });
+
+test("prompts that change no file leave no folder; they are written with the first change, and listed after a reload", async () => {
+  const { checkpoints, write } = tools();
+  checkpoints.beginPrompt("just a question", []);
+  checkpoints.beginPrompt("another", []);
+  expect(existsSync(session)).toBe(false);
+  expect(checkpoints.prompts()).toHaveLength(2);
+  checkpoints.beginPrompt("now write", []);
+  await write("a.txt", "a");
+  expect(new SessionCheckpoints({ sessionFolder: () => session }).prompts().map((prompt) => [prompt.text, prompt.files.length])).toEqual([
+    ["now write", 1],
+    ["another", 0],
+    ["just a question", 0],
+  ]);
+});
