@@ -9,10 +9,9 @@ import { TodoWriteTool } from "./tools/todo-write-tool.ts";
 import { WebFetchTool } from "./tools/web-fetch-tool.ts";
 import { TaskTool } from "./tools/task-tool.ts";
 import type { SubagentLauncher } from "./subagents/subagent-runner.ts";
-import { checkpointed } from "./checkpoints/checkpointed-tool.ts";
-import type { FileCheckpoints } from "./checkpoints/file-checkpoints.ts";
 import { WriteFileTool } from "./tools/write-file-tool.ts";
 import { WaitForServersTool, type ServerWaiter } from "./tools/wait-for-servers-tool.ts";
+import type { FileChangeJournal } from "./tools/file-change-journal.ts";
 
 export interface BuiltinToolOptions {
   /** The directory relative paths and commands start from. */
@@ -25,18 +24,18 @@ export interface BuiltinToolOptions {
   todos?: TodoList;
   /** Runs subagents for the task tool; without it there is no task tool. */
   subagents?: SubagentLauncher;
-  /** Where write_file and edit_file keep each file before they change it (/rewind); none: not kept. */
-  checkpoints?: FileCheckpoints;
+  /** Hears every file write_file and edit_file are about to change (checkpoints); none: changes are not kept. */
+  journal?: FileChangeJournal;
 }
 
 /** The tools cat-code brings itself; MCP tools join them in the same registry. */
 export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
-  const { cwd, savedOutputs, servers, checkpoints } = options;
-  const tools: Tool[] = [
+  const { cwd, savedOutputs, servers, journal } = options;
+  return [
     new BashTool({ cwd }),
     new ReadFileTool(cwd, savedOutputs),
-    new WriteFileTool(cwd),
-    new EditFileTool(cwd),
+    new WriteFileTool(cwd, journal),
+    new EditFileTool(cwd, journal),
     new GlobTool(cwd),
     new GrepTool(cwd, savedOutputs),
     new TodoWriteTool(options.todos),
@@ -44,5 +43,4 @@ export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
     ...(options.subagents ? [new TaskTool(options.subagents)] : []),
     ...(servers ? [new WaitForServersTool(servers)] : []),
   ];
-  return checkpoints ? tools.map((tool) => checkpointed(tool, cwd, checkpoints)) : tools;
 }

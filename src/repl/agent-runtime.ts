@@ -16,8 +16,6 @@ import { HookRunner } from "../agent/hooks/hook-runner.ts";
 import { loadAgentTypes, type AgentType } from "../agent/subagents/agent-types.ts";
 import { SubagentRunner } from "../agent/subagents/subagent-runner.ts";
 import { catCodeHome } from "../config/app-home.ts";
-import { basename, dirname, join } from "node:path";
-import { FileCheckpoints } from "../agent/checkpoints/file-checkpoints.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { resolveToolSearchMode } from "../agent/tool-search-mode.ts";
 import { RequestTools } from "../agent/request-tools.ts";
@@ -31,6 +29,7 @@ import { ServerNotes } from "./server-notes.ts";
 import { poolServerWaiter } from "./server-waiter.ts";
 import type { ServerWaiter } from "../agent/tools/wait-for-servers-tool.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
+import { SessionCheckpoints } from "../agent/checkpoints/session-checkpoints.ts";
 
 export interface AgentRuntimeOptions {
   model: string;
@@ -53,6 +52,8 @@ export interface AgentRuntimeOptions {
   maxMcpOutputTokens?: number;
   /** Where the session saves outputs too large for the model; none: they are cut without saving. */
   outputsFolder?: () => string | undefined;
+  /** The saved session's own folder, where each prompt's checkpoint is kept; none: files are not checkpointed. */
+  sessionFolder?: () => string | undefined;
   /**
    * Prompts may be sent while servers still connect (the REPL; print mode waits for them first):
    * the model is told which, and gets wait_for_mcp_servers, when there are servers at all.
@@ -91,8 +92,6 @@ export class AgentRuntime {
   readonly hooks: AgentHooks;
   /** The subagent types (built-in, the project's and the user's `agents/*.md`), read at start (`/agents`). */
   readonly agentTypes: readonly AgentType[];
-  /** The files write_file and edit_file changed, per prompt, kept beside the session file (/rewind). */
-  readonly checkpoints: FileCheckpoints;
   /** Agent files that could not be read, one line each. */
   readonly agentTypeWarnings: readonly string[];
   private client: ReturnType<typeof createModelClient> | undefined;
@@ -102,6 +101,8 @@ export class AgentRuntime {
   /** Every tool result's limit: MCP tools' from MAX_MCP_OUTPUT_TOKENS, built-ins' the default. */
   readonly outputLimit: OutputLimit;
   private mcpStartup: Promise<McpStartupSummary> | undefined;
+  /** What write_file and edit_file changed, per prompt, for /rewind. */
+  readonly checkpoints: SessionCheckpoints;
   private readonly resourceTools = [
     new ListMcpResourcesTool(() => this.pool.serversOffering("resources")),
     new ReadMcpResourceTool(() => this.pool.serversOffering("resources")),
@@ -113,7 +114,7 @@ export class AgentRuntime {
     this.memory = loadMemoryFiles(options.cwd, options.env);
     const runner = new HookRunner({ config: () => options.hooks ?? {}, cwd: options.cwd, env: options.env, session: options.session });
     this.hooks = new AgentHooks(runner, options.cwd);
-    this.checkpoints = new FileCheckpoints(() => checkpointsPath(options.session?.().transcriptPath));
+    this.checkpoints = new SessionCheckpoints({ sessionFolder: () => options.sessionFolder?.() });
     const env = options.env ?? process.env;
     const loaded = loadAgentTypes({ cwd: options.cwd, home: env.HOME, catCodeHome: catCodeHome(env) });
     this.agentTypes = loaded.types;
@@ -129,7 +130,7 @@ export class AgentRuntime {
       types: () => this.agentTypes,
       cwd: options.cwd,
     });
-    const builtins = createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter, todos: this.todos, subagents, checkpoints: this.checkpoints });
+    const builtins = createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter, todos: this.todos, subagents, journal: this.checkpoints });
     for (const tool of builtins) this.registry.register(tool);
     const searchMode = resolveToolSearchMode(options.toolSearch, options.env ?? process.env, (line) => log.warn(line));
     this.requestTools = new RequestTools(this.registry, searchMode);
@@ -264,6 +265,16 @@ export class AgentRuntime {
     return this.serverNotes.prepend(prompt);
   }
 
+  /**
+   * A prompt is about to be sent: the files its tools change from now on are checkpointed under it,
+   * and the conversation as it is now is where /rewind cuts back to. The list names it by its text
+   * (a server's prompt by its first text block).
+   */
+  beginCheckpoint(prompt: string | PromptBlock[]): void {
+    const text = typeof prompt === "string" ? prompt : (prompt.find((block) => block.type === "text")?.text ?? "(a prompt without text)");
+    this.checkpoints.beginPrompt(text, this.conversationMessages());
+  }
+
   /** Starts a new conversation; tools and servers stay. */
   clearConversation(): void {
     this.agent?.conversation.clear();
@@ -275,14 +286,4 @@ export class AgentRuntime {
   close(): Promise<void> {
     return this.pool.closeAll();
   }
-}
-
-/**
- * A session's checkpoints: `<home>/checkpoints/<project>/<id>.jsonl` beside `<home>/sessions/<project>/<id>.jsonl`,
- * out of the sessions folder, which holds sessions only.
- */
-function checkpointsPath(transcript: string | undefined): string | undefined {
-  if (!transcript) return undefined;
-  const project = dirname(transcript);
-  return join(dirname(dirname(project)), "checkpoints", basename(project), basename(transcript));
 }

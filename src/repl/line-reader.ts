@@ -3,6 +3,8 @@ import type { MenuSource } from "./completion-menu.ts";
 import { LineEditor, type LineCompleter } from "./line-editor.ts";
 import { LineHistory } from "./line-history.ts";
 import { TerminalInput } from "./terminal-input.ts";
+import { DoubleEscape } from "./double-escape.ts";
+import type { Clock } from "../system/clock.ts";
 
 export type { LineCompleter } from "./line-editor.ts";
 
@@ -25,6 +27,8 @@ export interface LineReaderOptions {
   onCycleMode?: () => void;
   /** Ctrl-T at a terminal, at the prompt or while a turn runs: show or hide the todo list. */
   onToggleTodos?: () => void;
+  /** For the second of Esc Esc (default the system's). */
+  clock?: Pick<Clock, "now">;
 }
 
 export interface ReadOptions {
@@ -74,6 +78,10 @@ export class LineReader {
   private readonly history: LineHistory;
   private ended = false;
   private interruptHandler: (() => void) | undefined;
+  private doubleEscapeHandler: (() => void) | undefined;
+  private readonly doubleEscape: DoubleEscape;
+  /** The line being delivered stands for a key (Esc Esc): it is not kept in the history file. */
+  private deliveringKey = false;
 
   constructor(
     input: Input,
@@ -82,6 +90,7 @@ export class LineReader {
   ) {
     this.isTerminal = Boolean(input.isTTY && output.isTTY);
     this.history = new LineHistory(options.history);
+    this.doubleEscape = new DoubleEscape(options.clock);
     if (this.isTerminal) {
       this.editor = new LineEditor(output, this.history, {
         enter: (line, newlineKey) => this.onLine(line, newlineKey),
@@ -91,9 +100,13 @@ export class LineReader {
       });
       this.keys = new TerminalInput(input, output, {
         reading: () => this.waiter !== undefined,
-        edit: (token) => this.editor?.key(token),
+        edit: (token) => {
+          this.doubleEscape.reset();
+          this.editor?.key(token);
+        },
         // Ctrl-C during Ctrl-R's search leaves the search, as Esc does; otherwise it is the REPL's.
         interrupt: () => (this.waiter && this.editor?.cancelSearch()) || this.interruptHandler?.(),
+        escape: (sequence) => this.escape(sequence),
         typedAhead: (line) => this.typedAhead(line),
         ended: () => this.end(),
         cycleMode: () => this.options.onCycleMode?.(),
@@ -113,6 +126,34 @@ export class LineReader {
 
   interrupt(): void {
     this.interruptHandler?.();
+  }
+
+  /** Esc Esc at the prompt while nothing is typed (not at a question's answer). */
+  onDoubleEscapeAtEmptyPrompt(handler: () => void): void {
+    this.doubleEscapeHandler = handler;
+  }
+
+  /**
+   * The next prompt's line starts with `text`, in view and editable (a rewound prompt, given back as
+   * Claude Code gives it). At a terminal only, and only text of one line: a line break there would send it.
+   */
+  startNextLineWith(text: string): void {
+    if (this.keys && !text.includes("\n")) this.keys.held = text;
+  }
+
+  /**
+   * Answers the prompt's read with `line` as if it had been typed, shown after the prompt but kept
+   * out of the history: for a key that stands for a command (Esc Esc is /rewind).
+   */
+  enterForKey(line: string): void {
+    if (!this.waiter || !this.editor) return;
+    this.output.write(`${line}\r\n`);
+    this.deliveringKey = true;
+    try {
+      this.deliver(line);
+    } finally {
+      this.deliveringKey = false;
+    }
   }
 
   /** True while a prompt is shown and nothing has been entered. */
@@ -159,7 +200,7 @@ export class LineReader {
     return new Promise((resolve) => {
       const settle = (line: string | null) => {
         signal?.removeEventListener("abort", onAbort);
-        if (remember && line !== null && line.trim() !== "") this.options.onHistoryLine?.(line);
+        if (remember && !this.deliveringKey && line !== null && line.trim() !== "") this.options.onHistoryLine?.(line);
         // The history keeps a paste's label; the model gets the text.
         resolve(line !== null && this.keys ? this.keys.pasted.expand(line) : line);
       };
@@ -249,6 +290,14 @@ export class LineReader {
     this.rl?.close();
     this.editor?.close();
     this.keys?.close();
+  }
+
+  private escape(sequence: string): void {
+    // At the prompt the editor has a use for it too: leaving Ctrl-R's search, closing the menu.
+    if (this.waiter !== undefined) this.editor?.key({ kind: "key", sequence });
+    const atEmptyPrompt = this.waiter !== undefined && this.readMode.remember && this.parts.length === 0 && this.editor?.line === "";
+    if (!atEmptyPrompt) return this.doubleEscape.reset();
+    if (this.doubleEscape.press(sequence)) this.doubleEscapeHandler?.();
   }
 
   /** Ctrl-D on an empty line: at a question, no answer (the session goes on); at the prompt, the end. */

@@ -6,7 +6,7 @@ import type { PermissionRules } from "../agent/permission-rules.ts";
 import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
 import { withPolicy } from "../agent/permission-policy.ts";
 import { openConversationLog, recordInto, type ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
-import { savedOutputsFolder } from "../agent/conversation-log/conversation-log-paths.ts";
+import { savedOutputsFolder, sessionFilesFolder } from "../agent/conversation-log/conversation-log-paths.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
 import { CliError, ExitCode } from "../terminal/cli-error.ts";
 import { printResult } from "../terminal/output.ts";
@@ -80,6 +80,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     permissions: withPolicy({ rules: () => rules, mode: () => mode.mode, cwd: options.cwd }, gate),
     hooks: options.settings?.settings.hooks,
     session: () => ({ sessionId: file.id, transcriptPath: file.path }),
+    sessionFolder: () => sessionFilesFolder(file.path),
   });
   // Tool calls go to stderr; a running tool's progress too, when stderr is a terminal.
   const renderer = new TurnRenderer(undefined, process.stderr, undefined, new StatusLine(process.stderr));
@@ -139,7 +140,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     });
     let outcome: RunOutcome;
     try {
-      runtime.checkpoints.beginPrompt(options.prompt, agent.conversation.length);
+      runtime.beginCheckpoint(options.prompt);
       outcome = await agent.run(expanded.attached.length ? expanded.blocks : options.prompt, { observer: counting(renderer, (n) => (requests = n)) });
     } catch (error) {
       if (!(error instanceof AgentError)) throw error;

@@ -144,6 +144,7 @@ export class ReplController {
       onToggleTodos: () => this.toggleTodos(),
       onTypedAhead: (line) => this.turnRenderer?.notice(this.style.dim(`⎿ queued as your next prompt: ${sanitizeForTerminal(line)}`)),
       onCycleMode: () => this.mode.cycle(),
+      clock: options.clock,
     });
     this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => this.todoPanel.lines() });
     this.style = this.display.style;
@@ -201,6 +202,7 @@ export class ReplController {
       permissions: this.permissions.gate,
       maxMcpOutputTokens: options.maxMcpOutputTokens ?? options.settings?.settings.maxMcpOutputTokens,
       outputsFolder: () => this.saved.outputsFolder(),
+      sessionFolder: () => this.saved.sessionFolder(),
       promptsBeforeServers: true,
       mode: this.mode,
       planReview: (plan, signal) => this.questions.ask(() => reviewPlan(plan, { ask, print: this.print, style: this.style, signal, escape: this.cancelKeys() })),
@@ -211,6 +213,8 @@ export class ReplController {
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);
     this.reader.onInterrupt(() => this.onInterrupt());
+    // Esc Esc at an empty prompt opens /rewind, as in Claude Code.
+    this.reader.onDoubleEscapeAtEmptyPrompt(() => this.reader.enterForKey("/rewind"));
   }
 
   /**
@@ -282,6 +286,7 @@ export class ReplController {
       sessions: this.options.home === undefined ? undefined : { home: this.options.home, cwd: this.options.cwd, recording: this.saved },
       customCommands: () => this.customCommands(),
       edit: this.reader.isTerminal ? (path) => editInTerminal(path, this.reader) : undefined,
+      startNextLine: (text) => this.reader.startNextLineWith(text),
     });
   }
 
@@ -328,7 +333,7 @@ export class ReplController {
         if (blocks === undefined) return;
         // Piped input comes all at once: its first prompt must not lose the race with the servers.
         if (!this.reader.isTerminal) await this.runtime.serversSettled(abort.signal);
-        this.runtime.checkpoints.beginPrompt(typeof blocks === "string" ? blocks : blocks.flatMap((block) => (block.type === "text" ? [block.text] : [])).join(" "), agent.conversation.length);
+        this.runtime.beginCheckpoint(prompt);
         const outcome = await agent.run(this.runtime.notedPrompt(blocks), { signal: abort.signal, observer: renderer });
         renderer.endLine();
         this.reportOutcome(outcome);

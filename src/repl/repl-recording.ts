@@ -1,7 +1,7 @@
 import type { AgentLoop } from "../agent/agent-loop.ts";
 import { openConversationLog, recordInto, type ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import { ConversationLog } from "../agent/conversation-log/conversation-log.ts";
-import { savedOutputsFolder } from "../agent/conversation-log/conversation-log-paths.ts";
+import { savedOutputsFolder, sessionFilesFolder } from "../agent/conversation-log/conversation-log-paths.ts";
 import { resumedLines } from "../terminal/resumed-view.ts";
 
 /**
@@ -59,6 +59,11 @@ export class ReplRecording {
   /** The session as hooks are told of it; empty without a file. */
   session(): { sessionId?: string; transcriptPath?: string } {
     return { sessionId: this.file?.id, transcriptPath: this.file?.path };
+  }
+
+  /** The session's own folder (checkpoints live there); none when it is not saved. */
+  sessionFolder(): string | undefined {
+    return this.file && sessionFilesFolder(this.file.path);
   }
 
   /** The lines that show a resumed conversation; none for a new session. */

@@ -1,69 +1,95 @@
-import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import type { PromptCheckpoint } from "../agent/checkpoints/file-checkpoints.ts";
-import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import type { FilesRewind, PromptCheckpoint } from "../agent/checkpoints/session-checkpoints.ts";
+import { displayPath } from "../agent/tools/workspace-path.ts";
+import { clockTime } from "../terminal/clock-time.ts";
+import { alignColumns, cutToColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import type { AgentRuntime } from "./agent-runtime.ts";
 
-export interface RewindIo {
+export interface RewindContext {
+  runtime: AgentRuntime;
   print(text: string): void;
-  /** One answer at the terminal; null when input ended or it was cancelled. */
-  ask(question: string): Promise<string | null>;
+  cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  ask?: (question: string, signal: AbortSignal) => Promise<string | null>;
+  columns?: number;
+  startNextLine?: (text: string) => void;
 }
+
+/** Said above the list, as Claude Code says it: what a rewind cannot undo. */
+export const REWIND_HEADER = "Rewind to before a prompt: the conversation, the files, or both. Only changes made by write_file and edit_file are tracked; changes made by bash commands are not.";
+
+type Choice = { label: string; conversation: boolean; files: boolean };
+const CHOICES: Choice[] = [
+  { label: "conversation and files", conversation: true, files: true },
+  { label: "conversation only", conversation: true, files: false },
+  { label: "files only", conversation: false, files: true },
+];
 
 /**
- * `/rewind`: the session's prompts, newest last, each with the files its tool calls changed; the
- * one chosen is undone with all after it: the conversation goes back to before it, the files
- * write_file and edit_file changed are written back, or both. What bash commands changed is not
- * tracked (the list says so). A conversation compacted since that prompt can only have its files
- * rewound.
+ * `/rewind` (and Esc Esc at an empty prompt): the session's prompts, newest first, with when each
+ * was sent and how many files its tools changed; the one picked, and what to restore to before it.
+ * The conversation is cut where that prompt began (the session file records it, so --resume shows
+ * the rewound conversation); the files are put back as the prompt's checkpoint kept them.
  */
-export async function rewindCommand(runtime: AgentRuntime, io: RewindIo): Promise<void> {
-  const prompts = runtime.checkpoints.list();
-  if (prompts.length === 0) {
-    io.print("Nothing to rewind: no prompt was sent in this session yet.");
-    return;
-  }
-  io.print("Prompts of this session (changes made by bash commands are not tracked):");
-  for (const prompt of prompts) io.print(`  ${prompt.ordinal}  ${sanitizeForTerminal(prompt.text)}${filesNote(prompt)}`);
-  const first = prompts[0]?.ordinal ?? 1;
-  const last = prompts.at(-1)?.ordinal ?? 1;
-  const chosen = (await io.ask(`Rewind to before which prompt? [${first}-${last}, Enter: none] `))?.trim() ?? "";
-  const prompt = prompts.find((candidate) => String(candidate.ordinal) === chosen);
-  if (!prompt) {
-    io.print(chosen === "" ? "Nothing rewound." : `No prompt ${sanitizeForTerminal(chosen)} in the list; nothing rewound.`);
-    return;
-  }
+export async function runRewind(args: string, context: RewindContext): Promise<void> {
+  const { runtime, print } = context;
   const agent = runtime.agentOrMissingKey();
-  const messages = "missing" in agent ? [] : agent.conversation.snapshot();
-  const conversationOk = !("missing" in agent) && startsPrompt(messages, prompt.at);
-  const choices = conversationOk ? "[c]onversation, [f]iles or [b]oth" : "[f]iles (the conversation was compacted or cleared since)";
-  const what = (await io.ask(`Restore ${choices}? `))?.trim().toLowerCase() ?? "";
-  const conversation = conversationOk && (what === "c" || what === "b");
-  const files = what === "f" || what === "b";
-  if (!conversation && !files) {
-    io.print("Nothing rewound.");
-    return;
-  }
-  if (files) {
-    const { restored, failed } = runtime.checkpoints.restoreFiles(prompt.ordinal);
-    io.print(`Restored ${restored.length} file(s)${restored.length ? `: ${restored.map((path) => sanitizeForTerminal(path)).join(", ")}` : ""}`);
-    for (const line of failed) io.print(`  not restored: ${sanitizeForTerminal(line)}`);
-  }
-  if (conversation && !("missing" in agent)) {
-    agent.conversation.replace(messages.slice(0, prompt.at));
-    runtime.todos.restore(agent.conversation.snapshot());
-    runtime.checkpoints.truncate(prompt.ordinal);
-    io.print(`The conversation is back to before prompt ${prompt.ordinal} (${prompt.at} message(s)).`);
+  if ("missing" in agent) return print(`error: ${agent.missing}`);
+  const prompts = runtime.checkpoints.prompts();
+  if (prompts.length === 0) return print("Nothing to rewind: no prompt was sent in this session yet (or it is not saved).");
+  print(REWIND_HEADER);
+  print(promptRows(prompts, context.columns).join("\n"));
+  const picked = args === "" ? await askNumber(`Rewind to before which prompt? [1-${prompts.length}, Enter: none] `, prompts.length, context) : Number(args);
+  const prompt = picked === undefined ? undefined : prompts[picked - 1];
+  if (!prompt) return print(picked === undefined ? "Nothing was rewound." : `There is no prompt ${sanitizeForTerminal(args)}: /rewind lists them.`);
+
+  const cut = runtime.checkpoints.conversationBefore(prompt, agent.conversation.snapshot());
+  const choices = cut ? CHOICES : CHOICES.filter((choice) => !choice.conversation);
+  if (!cut) print("The conversation was compacted or cleared since that prompt: only the files can be restored.");
+  const options = choices.map((choice, i) => `${i + 1}) ${choice.label}`).join("  ");
+  const which = await askNumber(`Restore ${options} [1-${choices.length}, Enter: none] `, choices.length, context);
+  const choice = which === undefined ? undefined : choices[which - 1];
+  if (!choice) return print("Nothing was rewound.");
+
+  if (choice.files) for (const line of filesLines(await runtime.checkpoints.rewindFiles(prompt), runtime.cwd)) print(line);
+  if (choice.conversation && cut) {
+    agent.conversation.replace(cut);
+    runtime.checkpoints.conversationRewound(prompt);
+    print(`The conversation is back to before: ${sanitizeForTerminal(firstLine(prompt.text))} (${cut.length} message(s) kept).`);
+    // As in Claude Code, the prompt comes back on the line, to edit and send again (when it was kept whole).
+    if (!prompt.cut && !prompt.text.includes("\n")) context.startNextLine?.(sanitizeForTerminal(prompt.text));
   }
 }
 
-function filesNote(prompt: PromptCheckpoint): string {
-  const count = prompt.files.length;
-  return count === 0 ? "" : `  (${count} file${count === 1 ? "" : "s"} changed)`;
+/** Newest first: number, time, files changed (and those not kept), the prompt's first line. */
+function promptRows(prompts: readonly PromptCheckpoint[], columns = 100): string[] {
+  const rows = prompts.map((prompt, i) => {
+    const files = `${prompt.files.length} file(s)${prompt.incomplete.length ? `, incomplete: ${prompt.incomplete.length} not kept` : ""}`;
+    return [String(i + 1), clockTime(prompt.time.getTime()), files, sanitizeForTerminal(firstLine(prompt.text))];
+  });
+  return alignColumns(rows).map((line) => cutToColumns(`  ${line}`, columns));
 }
 
-/** Whether the conversation still has this prompt where it began: a user turn that is not tool results. */
-function startsPrompt(messages: readonly MessageParam[], at: number): boolean {
-  const message = messages[at];
-  if (!message || message.role !== "user") return false;
-  return typeof message.content === "string" || message.content.some((block) => block.type !== "tool_result");
+function filesLines(report: FilesRewind, cwd: string): string[] {
+  const shown = (paths: readonly string[]) => paths.map((path) => sanitizeForTerminal(displayPath(cwd, path))).join(", ");
+  const lines: string[] = [];
+  if (report.restored.length) lines.push(`Restored ${report.restored.length} file(s): ${shown(report.restored)}`);
+  if (report.removed.length) lines.push(`Removed ${report.removed.length} file(s) the session had created: ${shown(report.removed)}`);
+  if (report.changedOutside.length) lines.push(`Changed outside cat-code since (restored all the same): ${shown(report.changedOutside)}`);
+  for (const { path, reason } of report.skipped) lines.push(`Not restored: ${shown([path])}: ${sanitizeForTerminal(reason)}`);
+  for (const { path, reason } of report.notKept) lines.push(`Not restored (the checkpoint is incomplete): ${shown([path])}: ${sanitizeForTerminal(reason)}`);
+  if (lines.length === 0) lines.push("No file to restore: those prompts changed none (bash commands' changes are not tracked).");
+  return lines;
+}
+
+/** A number from 1 to `count`, asked until given; undefined for Enter, q, Esc, Ctrl-C or the end of input. */
+async function askNumber(question: string, count: number, context: RewindContext): Promise<number | undefined> {
+  const ask = context.ask;
+  if (!ask) return undefined;
+  for (;;) {
+    const answer = await context.cancellable((signal) => ask(question, signal));
+    const text = answer?.trim().toLowerCase() ?? "";
+    if (answer === null || text === "" || text === "q") return undefined;
+    const number = Number(text);
+    if (Number.isInteger(number) && number >= 1 && number <= count) return number;
+    context.print(`Type a number from 1 to ${count}, or Enter for none.`);
+  }
 }

@@ -28,7 +28,7 @@ import type { CustomCommand } from "./custom-commands.ts";
 import { customCommandTurn } from "./custom-command-run.ts";
 import { hooksText } from "./hooks-command.ts";
 import { agentsText } from "./agents-command.ts";
-import { rewindCommand } from "./rewind-command.ts";
+import { runRewind } from "./rewind-command.ts";
 import type { PermissionSettings } from "../settings/permission-settings.ts";
 
 /**
@@ -58,6 +58,8 @@ export interface SlashContext {
   edit?: (path: string) => Promise<{ code: number } | { error: string }>;
   /** The custom commands (`.claude/commands/*.md` and the like), read when asked. */
   customCommands?: () => CustomCommand[];
+  /** Puts text on the next prompt's line, to edit and send (a rewound prompt); at a terminal only. */
+  startNextLine?: (text: string) => void;
 }
 
 interface SlashCommand {
@@ -138,13 +140,9 @@ const COMMANDS: Record<string, SlashCommand> = {
   hooks: { usage: "/hooks", help: "List the hooks (settings.json): the commands run at each event", run: (_args, context) => (context.print(hooksText(context.runtime.hooks.runner.config())), "continue") },
   agents: { usage: "/agents", help: "List the subagent types the task tool can start (.cat-code/agents, .claude/agents)", run: (_args, context) => (context.print(agentsText(context.runtime.agentTypes, context.columns)), "continue") },
   rewind: {
-    usage: "/rewind",
-    help: "Go back to before a prompt of this session: the conversation, the files the agent changed, or both",
-    run: async (_args, context): Promise<SlashOutcome> => {
-      const ask = context.ask;
-      await context.cancellable((signal) => rewindCommand(context.runtime, { print: context.print, ask: (question) => (ask ? ask(question, signal) : Promise.resolve(null)) }));
-      return "continue";
-    },
+    usage: "/rewind [n]",
+    help: "Restore the conversation, the files, or both to before a prompt of this session (or Esc Esc at an empty prompt); bash commands' changes are not tracked",
+    run: async (args, context): Promise<SlashOutcome> => (await runRewind(args, context), "continue"),
   },
   exit: { usage: "/exit", help: "Leave cat-code (or Ctrl-D)", run: () => "exit" },
 };

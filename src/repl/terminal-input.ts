@@ -13,6 +13,8 @@ export interface KeyRouting {
   edit(token: KeyToken): void;
   /** Ctrl-C, whether or not a read waits. */
   interrupt(): void;
+  /** Esc (`\u001b`, or `\u001b\u001b` for two in one read), whether or not a read waits. */
+  escape(sequence: string): void;
   /** Enter while no read waits: a line typed ahead, as typed (pastes as their labels). */
   typedAhead(line: string): void;
   /** The terminal's input ended. */
@@ -119,8 +121,7 @@ export class TerminalInput {
       case "\u001b":
       case "\u001b\u001b":
         this.source.emit("keypress", undefined, { sequence, name: "escape", ctrl: false, meta: sequence.length > 1, shift: false });
-        // At the prompt the editor has a use for it too: leaving Ctrl-R's search.
-        if (this.routing.reading()) this.routing.edit({ kind: "key", sequence });
+        this.routing.escape(sequence);
         return true;
     }
     return false;

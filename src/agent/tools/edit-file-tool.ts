@@ -5,6 +5,7 @@ import { MAX_READ_BYTES } from "./read-file-tool.ts";
 import { describeFsError, readRegularFile } from "./regular-file.ts";
 import { errorResult, okResult, parseToolInput } from "./tool-input.ts";
 import { displayPath, resolveInWorkspace } from "./workspace-path.ts";
+import type { FileChangeJournal } from "./file-change-journal.ts";
 
 const DESCRIPTION = `Replaces an exact string in a file with another.
 - old_string must match the file exactly, whitespace and indentation included (read the file first).
@@ -34,7 +35,10 @@ export class EditFileTool implements Tool {
     required: ["path", "old_string", "new_string"],
   };
 
-  constructor(private readonly cwd: string) {}
+  constructor(
+    private readonly cwd: string,
+    private readonly journal?: FileChangeJournal,
+  ) {}
 
   async preview(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolCallPreview> {
     const parsed = v.safeParse(EditFileInput, input);
@@ -70,7 +74,9 @@ export class EditFileTool implements Tool {
     if ("error" in applied) return errorResult(applied.error);
     if (context.signal?.aborted) return errorResult("cancelled by the user; the file was not changed");
     try {
+      await this.journal?.beforeChange(file);
       await Bun.write(file, applied.text);
+      await this.journal?.changed(file, applied.text);
     } catch (error) {
       return errorResult(describeFsError(shown, error));
     }

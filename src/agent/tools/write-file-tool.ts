@@ -6,6 +6,7 @@ import { fileChangePreview } from "./file-change-preview.ts";
 import { describeFsError } from "./regular-file.ts";
 import { errorResult, okResult, parseToolInput } from "./tool-input.ts";
 import { displayPath, resolveInWorkspace } from "./workspace-path.ts";
+import type { FileChangeJournal } from "./file-change-journal.ts";
 
 const DESCRIPTION = `Writes a file, creating it (and its parent directories) or replacing all of its content.
 - path: absolute, or relative to the working directory.
@@ -29,7 +30,10 @@ export class WriteFileTool implements Tool {
     required: ["path", "content"],
   };
 
-  constructor(private readonly cwd: string) {}
+  constructor(
+    private readonly cwd: string,
+    private readonly journal?: FileChangeJournal,
+  ) {}
 
   async preview(input: Record<string, unknown>, context: ToolContext = {}): Promise<ToolCallPreview> {
     const parsed = v.safeParse(WriteFileInput, input);
@@ -58,8 +62,10 @@ export class WriteFileTool implements Tool {
         },
       );
       if (context.signal?.aborted) return errorResult("cancelled by the user; nothing was written");
+      await this.journal?.beforeChange(file);
       await mkdir(dirname(file), { recursive: true });
       await Bun.write(file, content);
+      await this.journal?.changed(file, content);
       const lines = content === "" ? 0 : content.replace(/\n$/, "").split("\n").length;
       return okResult(`${existed ? "Replaced" : "Created"} ${shown} (${lines} line(s), ${Buffer.byteLength(content)} bytes)`);
     } catch (error) {

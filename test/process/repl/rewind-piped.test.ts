@@ -1,46 +1,59 @@
-import { beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, text, toolUse, type MessagesStandIn } from "../../../fixtures/anthropic/messages-stand-in.ts";
-import { catCode } from "../../helpers/binary.ts";
-import { childEnv, PipedCli } from "../../helpers/cli-process.ts";
+import { reply, text, toolUse } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { replUnderTest } from "../../helpers/repl-under-test.ts";
+import { childEnv, PipedCli } from "../../helpers/cli-process.ts";
 
-/** Checkpoints outlive the process: a -p run changes files, a --continue REPL rewinds them with /rewind. */
+/** /rewind through the agent loop: the real SDK against the Messages stand-in, tools writing real files. */
 const repl = replUnderTest();
-let home: string;
-let work: string;
-let standIn: MessagesStandIn | undefined;
-beforeEach(() => {
-  home = repl.tempDir("cat-code-rewind-home-");
-  work = repl.tempDir("cat-code-rewind-work-");
-});
 
-test("after --continue, /rewind lists the earlier prompts and restores files and conversation to before the chosen one", async () => {
-  writeFileSync(join(work, "notes.txt"), "original\n");
-  standIn = repl.startStandIn([
-    reply(toolUse("write_file", { path: "notes.txt", content: "rewritten\n" }), toolUse("write_file", { path: "new.txt", content: "new\n" })),
-    reply(text("Rewrote the notes.")),
-    (request) => reply(text(`${request.body.messages.length} message(s) in`)),
+test("two prompts edit files; /rewind to before the second restores the files, and the next request lacks the second prompt, also after --continue", async () => {
+  const home = repl.tempDir("cat-code-rewind-home-");
+  const work = repl.tempDir("cat-code-rewind-work-");
+  writeFileSync(join(work, "notes.txt"), "v0\n");
+  const standIn = repl.startStandIn([
+    reply(toolUse("edit_file", { path: "notes.txt", old_string: "v0", new_string: "v1" })),
+    reply(text("Edited once.")),
+    reply(toolUse("write_file", { path: "made/new.txt", content: "new\n" }), toolUse("edit_file", { path: "notes.txt", old_string: "v1", new_string: "v2" })),
+    reply(text("Edited twice.")),
+    reply(text("Third answer.")),
+    reply(text("Fourth answer.")),
   ]);
-  const env = childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, CAT_CODE_MODEL: "claude-sonnet-5-5" });
-  const first = Bun.spawn([...catCode(), "-p", "rewrite the notes", "--allow-all"], { cwd: work, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  expect(await first.exited).toBe(0);
-  expect([readFileSync(join(work, "notes.txt"), "utf8"), existsSync(join(work, "new.txt"))]).toEqual(["rewritten\n", true]);
+  const cli = repl.piped({ home, cwd: work, mcpConfig: false, args: ["--allow-all"] });
+  cli.send("first prompt");
+  let at = await cli.waitFor("Edited once.");
+  cli.send("second prompt");
+  at = await cli.waitFor("Edited twice.", at);
+  expect([readFileSync(join(work, "notes.txt"), "utf8"), existsSync(join(work, "made/new.txt"))]).toEqual(["v2\n", true]);
 
-  const cli = repl.track(new PipedCli(["--continue"], { cwd: work, env }));
-  await cli.waitFor("> ");
   cli.send("/rewind");
-  let at = await cli.waitFor("Rewind to before which prompt? [1-1, Enter: none]");
-  expect(cli.output).toContain("Prompts of this session (changes made by bash commands are not tracked):\n  1  rewrite the notes  (2 files changed)");
+  at = await cli.waitFor("Rewind to before which prompt? [1-2, Enter: none]", at);
+  expect(cli.output.slice(at - 400)).toContain("changes made by bash commands are not.");
+  expect(cli.output).toMatch(/ {2}1 {2}\d\d:\d\d {2}2 file\(s\) {2}second prompt\n {2}2 {2}\d\d:\d\d {2}1 file\(s\) {2}first prompt\n/);
   cli.send("1");
-  at = await cli.waitFor("Restore [c]onversation, [f]iles or [b]oth?", at);
-  cli.send("b");
-  at = await cli.waitFor("The conversation is back to before prompt 1 (0 message(s)).", at);
-  expect(cli.output).toContain("Restored 2 file(s)");
-  expect([readFileSync(join(work, "notes.txt"), "utf8"), existsSync(join(work, "new.txt"))]).toEqual(["original\n", false]);
-  cli.send("what now?");
-  await cli.waitFor("1 message(s) in", at);
-  cli.end();
+  at = await cli.waitFor("Restore 1) conversation and files  2) conversation only  3) files only [1-3, Enter: none]", at);
+  cli.send("1");
+  at = await cli.waitFor("The conversation is back to before: second prompt (4 message(s) kept).", at);
+  expect(cli.output).toContain("Restored 1 file(s): notes.txt\n");
+  expect(cli.output).toContain("Removed 1 file(s) the session had created: made/new.txt\n");
+  expect([readFileSync(join(work, "notes.txt"), "utf8"), existsSync(join(work, "made/new.txt"))]).toEqual(["v1\n", false]);
+
+  cli.send("third prompt");
+  at = await cli.waitFor("Third answer.", at);
+  const sent = JSON.stringify(standIn.requests[4]!.body.messages);
+  expect(standIn.requests[4]!.body.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+  expect(sent).toContain("first prompt");
+  expect(sent).toContain("third prompt");
+  expect(sent).not.toContain("second prompt");
+  cli.send("/exit");
   expect(await cli.exited).toBe(0);
-});
+
+  // The session file recorded the rewind: going on with it sends the rewound conversation.
+  const resumed = new PipedCli(["--continue", "-p", "fourth prompt"], { cwd: work, env: childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url }) });
+  repl.track(resumed);
+  expect(await resumed.exited).toBe(0);
+  const continued = JSON.stringify(standIn.requests[5]!.body.messages);
+  expect(continued).toContain("third prompt");
+  expect(continued).not.toContain("second prompt");
+}, 60_000);

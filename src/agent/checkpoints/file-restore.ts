@@ -1,0 +1,90 @@
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { sha256 } from "./checkpoint-store.ts";
+
+/** What a file is put back to: its bytes and mode, or null for a file that did not exist. */
+export type RestoreTarget = { bytes: Uint8Array; mode?: number } | null;
+
+export type FileRestore =
+  /** `previous` is the sha256 of what was there (null: nothing), to compare with what cat-code wrote. */
+  | { outcome: "restored" | "removed" | "unchanged"; previous: string | null }
+  | { outcome: "skipped"; reason: string };
+
+/**
+ * Puts one file back as a checkpoint kept it. The path comes from the model, and the folder may have
+ * changed since: a symbolic link planted in its place (or in place of its folder) is never followed,
+ * and the new content is written to a fresh file in the same folder and renamed over the old one,
+ * so no write lands anywhere but at `path` itself.
+ */
+export async function restoreFile(path: string, target: RestoreTarget): Promise<FileRestore> {
+  const folder = dirname(path);
+  try {
+    const folderState = await realFolder(folder);
+    if (folderState === "link") return { outcome: "skipped", reason: "a folder on its path is now a symbolic link; not followed" };
+    if (folderState === "missing") {
+      if (target === null) return { outcome: "unchanged", previous: null };
+      await mkdir(folder, { recursive: true });
+      if ((await realFolder(folder)) !== "same") return { outcome: "skipped", reason: "its folder could not be made again safely" };
+    }
+    const current = await currentFile(path);
+    if ("reason" in current) return { outcome: "skipped", reason: current.reason };
+    const previous = current.bytes === null ? null : sha256(current.bytes);
+    if (target === null) {
+      if (current.bytes === null) return { outcome: "unchanged", previous };
+      await unlink(path);
+      return { outcome: "removed", previous };
+    }
+    if (previous === sha256(target.bytes) && (target.mode === undefined || target.mode === current.mode)) return { outcome: "unchanged", previous };
+    await replaceWith(path, target);
+    return { outcome: "restored", previous };
+  } catch (error) {
+    return { outcome: "skipped", reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+  }
+}
+
+/** "same" when the folder's real path is its path: no link anywhere on the way. */
+async function realFolder(folder: string): Promise<"same" | "link" | "missing"> {
+  try {
+    return (await realpath(folder)) === folder ? "same" : "link";
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
+    throw error;
+  }
+}
+
+async function currentFile(path: string): Promise<{ bytes: Uint8Array | null; mode?: number } | { reason: string }> {
+  try {
+    const info = await lstat(path);
+    if (info.isSymbolicLink()) return { reason: "it is now a symbolic link; not followed" };
+    if (!info.isFile()) return { reason: "it is no longer a regular file" };
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      return { bytes: await handle.readFile(), mode: (await handle.stat()).mode & 0o7777 };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { bytes: null };
+    throw error;
+  }
+}
+
+async function replaceWith(path: string, target: { bytes: Uint8Array; mode?: number }): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.cat-code-rewind-${randomBytes(6).toString("hex")}`);
+  // O_EXCL: a name planted in the folder since is never written through.
+  const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  try {
+    await handle.writeFile(target.bytes);
+    await handle.chmod(target.mode ?? 0o644);
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    throw error;
+  }
+}
