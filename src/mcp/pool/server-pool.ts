@@ -125,6 +125,11 @@ export class ServerPool {
     return this.connections.map((connection) => connection.status);
   }
 
+  /** The status of the server of that name (the first, as `status()` lists them), without a walk over every server. */
+  statusOf(name: string): ServerStatus | undefined {
+    return this.named(name)?.status;
+  }
+
   /** The connected servers whose client offers the feature (resources, prompts...), in config order. */
   serversOffering(feature: ServerFeature): Array<{ name: string; client: McpClient }> {
     const offering: Array<{ name: string; client: McpClient }> = [];

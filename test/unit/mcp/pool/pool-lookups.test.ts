@@ -67,3 +67,15 @@ describe("ServerPool.offeredBySome", () => {
     await pool.closeAll();
   });
 });
+
+describe("ServerPool.statusOf", () => {
+  test("the status of the first server of that name, as status() lists it; undefined for no such server", async () => {
+    const { pool } = poolOf([entry("docs", "plain", "user"), entry("git"), entry("docs", "files", "project")]);
+    expect(pool.statusOf("git")).toMatchObject({ name: "git", state: "pending" });
+    await pool.connectAll();
+    expect(pool.statusOf("git")).toBe(pool.status()[1]!);
+    expect(pool.statusOf("docs")).toBe(pool.status()[0]!);
+    expect(pool.statusOf("nope")).toBeUndefined();
+    await pool.closeAll();
+  });
+});
