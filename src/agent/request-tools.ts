@@ -43,6 +43,9 @@ export class RequestTools implements ToolLookup {
   readonly index = new ToolSearchIndex();
   readonly searchTool: ToolSearchTool;
   private readonly loaded = new Set<string>();
+  /** Names to load as soon as they are indexed: a resumed conversation's, whose servers may still be connecting. */
+  private readonly wanted = new Set<string>();
+  private readonly loadedListeners = new Set<(names: string[]) => void>();
   /** Names of deferrable tools that left the registry, and their server: "disconnected", not "unknown". */
   private readonly gone = new Map<string, string>();
   /** The deferrable tools' definitions, in characters (kept as they join and leave). */
@@ -88,7 +91,33 @@ export class RequestTools implements ToolLookup {
   }
 
   load(names: string[]): void {
-    for (const name of names) if (this.index.get(name) && !this.loaded.has(name)) this.loaded.add(name);
+    let grew = false;
+    for (const name of names) {
+      if (!this.index.get(name) || this.loaded.has(name)) continue;
+      this.loaded.add(name);
+      grew = true;
+    }
+    if (grew) this.tellLoaded();
+  }
+
+  /**
+   * A resumed conversation's tools (those it had loaded, and those its messages called): loaded
+   * now, or the moment they are indexed, since their servers may still be connecting. So the model
+   * finds callable the tools it was shown, and the request carries a definition for every tool
+   * its history names.
+   */
+  restore(names: string[]): void {
+    for (const name of names) if (!this.index.get(name)) this.wanted.add(name);
+    this.load(names);
+  }
+
+  /**
+   * Hears the names of the loaded tools, all of them in load order, each time the list grows or a
+   * new conversation empties it (the session file keeps them, for a resume); returns what stops it.
+   */
+  onLoadedChange(listener: (names: string[]) => void): () => void {
+    this.loadedListeners.add(listener);
+    return () => void this.loadedListeners.delete(listener);
   }
 
   /** The model called these: a deferred one it named without searching is loaded from now on. */
@@ -98,7 +127,10 @@ export class RequestTools implements ToolLookup {
 
   /** A new conversation starts with nothing loaded. */
   reset(): void {
+    this.wanted.clear();
+    if (this.loaded.size === 0) return;
     this.loaded.clear();
+    this.tellLoaded();
   }
 
   get(name: string): Tool | undefined {
@@ -117,6 +149,12 @@ export class RequestTools implements ToolLookup {
     this.index.add(tool);
     this.deferrableChars += definitionChars(tool);
     this.noteStale = true;
+    if (this.wanted.delete(tool.name)) this.load([tool.name]);
+  }
+
+  private tellLoaded(): void {
+    const names = [...this.loaded];
+    for (const listener of this.loadedListeners) listener(names);
   }
 
   private removed(tool: Tool): void {

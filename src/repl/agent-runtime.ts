@@ -218,7 +218,7 @@ export class AgentRuntime {
    * resources; called after startup and whenever a server's tools change (a reconnect, a sign-in).
    */
   syncResourceTools(): void {
-    const wanted = this.pool.serversOffering("resources").length > 0;
+    const wanted = this.pool.offeredBySome("resources");
     for (const tool of this.resourceTools) {
       if (wanted && !this.registry.has(tool.name)) this.registry.register(tool);
       else if (!wanted && this.registry.get(tool.name) === tool) this.registry.unregister(tool.name);

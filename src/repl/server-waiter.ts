@@ -29,7 +29,8 @@ export function poolServerWaiter(pool: ServerPool, clock: Clock = systemClock): 
     async wait(names, signal) {
       const known = new Set(pool.status().map((status) => status.name));
       const wanted = (names ?? connecting()).filter((name) => known.has(name));
-      const stillPending = () => wanted.filter((name) => pool.status().find((status) => status.name === name)?.state === "pending");
+      // Asked at every server's event: by name, not a walk over every server per name waited for.
+      const stillPending = () => wanted.filter((name) => pool.statusOf(name)?.state === "pending");
       if (stillPending().length > 0 && !signal?.aborted) {
         await new Promise<void>((resolve) => {
           const done = () => {

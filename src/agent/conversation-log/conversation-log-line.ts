@@ -18,6 +18,8 @@ export const ConversationLogLine = v.variant("type", [
   v.object({ type: v.literal("update-last"), message: Message }),
   v.object({ type: v.literal("reset"), messages: v.array(Message) }),
   v.object({ type: v.literal("usage"), model: v.string(), usage: Usage }),
+  /** The deferred tools the search had loaded (all of them, in load order) as of this line. */
+  v.object({ type: v.literal("tools-loaded"), names: v.array(v.string()) }),
 ]);
 export type ConversationLogLine = v.InferOutput<typeof ConversationLogLine>;
 

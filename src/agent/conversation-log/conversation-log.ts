@@ -13,6 +13,11 @@ export interface UsageSource {
   onAdd: ((model: string, usage: TokenUsage) => void) | undefined;
 }
 
+/** What the file needs of the request's tools: to hear which deferred tools are loaded (RequestTools). */
+export interface LoadedToolsSource {
+  onLoadedChange(listener: (names: string[]) => void): () => void;
+}
+
 export interface ConversationLogOptions {
   home: string;
   cwd: string;
@@ -63,14 +68,16 @@ export class ConversationLog {
     const file = ConversationLog.create(options);
     file.opening.push(encodeLine({ type: "reset", messages: read.messages }));
     for (const entry of read.usage) file.opening.push(encodeLine({ type: "usage", ...entry }));
+    if (read.loadedTools.length) file.opening.push(encodeLine({ type: "tools-loaded", names: read.loadedTools }));
     file.flush();
     return file;
   }
 
-  /** Writes every change of this conversation and every usage the meter adds, from now on. */
-  attach(conversation: Conversation, usage: UsageSource): void {
+  /** Writes every change of this conversation, every usage the meter adds, and the loaded tools, from now on. */
+  attach(conversation: Conversation, usage: UsageSource, tools?: LoadedToolsSource): void {
     conversation.onChange = (change) => this.write(lineOf(change));
     usage.onAdd = (model, tokens) => this.write(encodeLine({ type: "usage", model, usage: tokens }));
+    tools?.onLoadedChange((names) => this.write(encodeLine({ type: "tools-loaded", names })));
   }
 
   close(): void {

@@ -1,4 +1,5 @@
 import type { Conversation } from "../conversation.ts";
+import type { RequestTools } from "../request-tools.ts";
 import type { UsageMeter } from "../usage-meter.ts";
 import type { LoggedConversation } from "./read-conversation-log.ts";
 import { ConversationLog, type ConversationLogOptions } from "./conversation-log.ts";
@@ -15,13 +16,15 @@ export function openConversationLog(options: ConversationLogOptions & { resumed?
 }
 
 /**
- * Starts saving an agent's conversation and usage, after loading a resumed session's into it (so
- * /cost counts the earlier requests too). Loading reports no change: the file has them already.
+ * Starts saving an agent's conversation, usage and loaded tools, after loading a resumed session's
+ * into it (so /cost counts the earlier requests too, and the tools it had loaded are loaded again).
+ * Loading reports no change: the file has them already.
  */
-export function recordInto(file: ConversationLog, agent: { conversation: Conversation; usage: UsageMeter }, resumed?: ResumedConversation): void {
+export function recordInto(file: ConversationLog, agent: { conversation: Conversation; usage: UsageMeter; tools?: RequestTools }, resumed?: ResumedConversation): void {
   if (resumed) {
     agent.conversation.load(resumed.read.messages);
     agent.usage.restore(resumed.read.usage);
+    agent.tools?.restore(resumed.read.loadedTools);
   }
-  file.attach(agent.conversation, agent.usage);
+  file.attach(agent.conversation, agent.usage, agent.tools);
 }

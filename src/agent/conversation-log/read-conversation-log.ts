@@ -11,6 +11,11 @@ export const DEFAULT_CONVERSATION_LOG_LIMITS: LineLimits = { maxLineBytes: 32 * 
 export interface LoggedConversation {
   messages: MessageParam[];
   usage: Array<{ model: string; usage: TokenUsage }>;
+  /**
+   * The tools to load again: those the tool search had loaded, then those the messages call (a
+   * request whose history calls a tool carries its definition), each once.
+   */
+  loadedTools: string[];
   /** The model of the last request, else the one the session started with. */
   model?: string;
   /** One line each: the file was cut, corrupt, or too large; what was read is still good. */
@@ -32,7 +37,7 @@ export interface LoggedConversation {
  * and the line: resuming a conversation up to a point is worth more than refusing it.
  */
 export function readConversationLog(path: string, limits: LineLimits = DEFAULT_CONVERSATION_LOG_LIMITS): LoggedConversation {
-  const read: LoggedConversation = { messages: [], usage: [], warnings: [], clean: true, repaired: false };
+  const read: LoggedConversation = { messages: [], usage: [], loadedTools: [], warnings: [], clean: true, repaired: false };
   const name = basename(path);
   let lastGood = 0;
   try {
@@ -73,6 +78,9 @@ export function readConversationLog(path: string, limits: LineLimits = DEFAULT_C
           read.usage.push({ model: line.model, usage: line.usage });
           read.model = line.model;
           break;
+        case "tools-loaded":
+          read.loadedTools = line.names;
+          break;
       }
     }
   } catch (error) {
@@ -80,6 +88,7 @@ export function readConversationLog(path: string, limits: LineLimits = DEFAULT_C
     read.clean = false;
     return read;
   }
+  read.loadedTools = [...new Set([...read.loadedTools, ...calledTools(read.messages)])];
   const answered = answerDanglingToolUses(read.messages);
   read.repaired = answered !== read.messages;
   read.messages = answered;
@@ -97,6 +106,11 @@ export function promptText(message: MessageParam): string | undefined {
   if (typeof message.content === "string") return message.content;
   const block = message.content.find((b) => b.type === "text");
   return block && block.type === "text" ? block.text : undefined;
+}
+
+/** The names of the tools the messages' tool_use blocks call, in order. */
+function calledTools(messages: MessageParam[]): string[] {
+  return messages.flatMap((message) => (typeof message.content === "string" ? [] : message.content.flatMap((block) => (block.type === "tool_use" ? [block.name] : []))));
 }
 
 export const ENDED_MID_CALL = "The session ended before this tool call finished; it may or may not have run.";

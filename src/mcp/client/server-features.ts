@@ -2,6 +2,7 @@ import { isPlainObject } from "../../system/plain-object.ts";
 
 /** What a server may offer besides tools, as it declared in its capabilities. */
 export type ServerFeature = "resources" | "resourceSubscriptions" | "prompts" | "completions";
+export const SERVER_FEATURES: readonly ServerFeature[] = ["resources", "resourceSubscriptions", "prompts", "completions"];
 
 /**
  * Whether the capabilities a server declared (`initialize`, or `server/discover` in the modern

@@ -3,6 +3,7 @@ import type { AuthContext } from "../auth/server-authorizer.ts";
 import type { SignInInteraction } from "../auth/sign-in.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
 import type { McpClient, ServerFeature } from "../client/mcp-client.ts";
+import { SERVER_FEATURES } from "../client/server-features.ts";
 import type { ServerEntry } from "../config/server-config.ts";
 import { systemClock, type Clock } from "../../system/clock.ts";
 import { AutoRestarts } from "./auto-restarts.ts";
@@ -26,6 +27,14 @@ export type { ServerPoolOptions } from "./server-pool-options.ts";
  */
 export class ServerPool {
   private readonly connections: ServerConnection[];
+  /** The connections of each name (a user's and a project's entry may share one), in config order. */
+  private readonly byName = new Map<string, ServerConnection[]>();
+  /**
+   * Connections that offered a feature when they last connected: a superset of those that offer it
+   * now (one that went away is dropped when `offeredBySome` next meets it), so that question is not
+   * a walk over every server.
+   */
+  private readonly offering = new Map<ServerFeature, Set<ServerConnection>>();
   private readonly auth: AuthContext | undefined;
   private readonly eraMemory: EraMemoryHandles | undefined;
   private readonly registrations = new ToolRegistrations();
@@ -56,6 +65,15 @@ export class ServerPool {
       restarts: () => this.restarts,
     };
     this.connections = entries.map((entry) => new ServerConnection(entry, shared));
+    for (const connection of this.connections) {
+      const named = this.byName.get(connection.entry.name);
+      if (named) named.push(connection);
+      else this.byName.set(connection.entry.name, [connection]);
+    }
+    // Added first, so every other listener of a connect already finds the server in `offering`.
+    this.events.on("server", (event) => {
+      if (event.kind === "connected") for (const connection of this.byName.get(event.server) ?? []) this.noteOffers(connection);
+    });
   }
 
   get size(): number {
@@ -67,7 +85,12 @@ export class ServerPool {
    * registries (see registerInto) the moment it is ready, not when the slowest is. Never rejects.
    */
   async connectAll(options: { signal?: AbortSignal } = {}): Promise<void> {
-    await Promise.all(this.connections.map((connection) => connection.connect(options)));
+    const signals = options.signal && fanOut(options.signal);
+    try {
+      await Promise.all(this.connections.map((connection) => connection.connect({ signal: signals?.next() })));
+    } finally {
+      signals?.end();
+    }
   }
 
   /**
@@ -102,6 +125,11 @@ export class ServerPool {
     return this.connections.map((connection) => connection.status);
   }
 
+  /** The status of the server of that name (the first, as `status()` lists them), without a walk over every server. */
+  statusOf(name: string): ServerStatus | undefined {
+    return this.named(name)?.status;
+  }
+
   /** The connected servers whose client offers the feature (resources, prompts...), in config order. */
   serversOffering(feature: ServerFeature): Array<{ name: string; client: McpClient }> {
     const offering: Array<{ name: string; client: McpClient }> = [];
@@ -112,9 +140,24 @@ export class ServerPool {
     return offering;
   }
 
+  /**
+   * Whether any connected server offers the feature. Cheap enough for a listener of every server
+   * event to ask (the agent session does, to offer the resource tools or not): a walk over every
+   * server there made N servers' start O(N²).
+   */
+  offeredBySome(feature: ServerFeature): boolean {
+    const candidates = this.offering.get(feature);
+    for (const connection of candidates ?? []) {
+      const { client } = connection;
+      if (client?.state.status === "connected" && client.offers(feature)) return true;
+      candidates!.delete(connection);
+    }
+    return false;
+  }
+
   /** The live client of a connected server. */
   client(name: string): McpClient | undefined {
-    return this.connections.find((c) => c.entry.name === name)?.client;
+    return this.named(name)?.client;
   }
 
   /**
@@ -138,7 +181,7 @@ export class ServerPool {
 
   /** The entry of a configured server. */
   entry(name: string): ServerEntry | undefined {
-    return this.connections.find((c) => c.entry.name === name)?.entry;
+    return this.named(name)?.entry;
   }
 
   /**
@@ -150,7 +193,7 @@ export class ServerPool {
    * a new authorization server once it sees the new token, SEP-2352, is signed in to there too).
    */
   async reconnect(name: string, options: { signal?: AbortSignal; interaction?: SignInInteraction } = {}): Promise<ServerStatus | undefined> {
-    const connection = this.connections.find((c) => c.entry.name === name);
+    const connection = this.named(name);
     return connection && this.userRestart(connection, options.signal, options.interaction);
   }
 
@@ -160,6 +203,23 @@ export class ServerPool {
     return Promise.all(failed.map((connection) => this.userRestart(connection, options.signal)));
   }
 
+  /** The first connection of that name, as a walk in config order would find it, without the walk. */
+  private named(name: string): ServerConnection | undefined {
+    return this.byName.get(name)?.[0];
+  }
+
+  /** Puts a connection that just connected among those offering each feature its server offers. */
+  private noteOffers(connection: ServerConnection): void {
+    const { client } = connection;
+    if (!client) return;
+    for (const feature of SERVER_FEATURES) {
+      if (!client.offers(feature)) continue;
+      let candidates = this.offering.get(feature);
+      if (!candidates) this.offering.set(feature, (candidates = new Set()));
+      candidates.add(connection);
+    }
+  }
+
   private userRestart(connection: ServerConnection, signal: AbortSignal | undefined, interaction?: SignInInteraction): Promise<ServerStatus> {
     this.restarts?.reset(connection.entry.name);
     return connection.restart("reconnect", signal, interaction);
@@ -167,13 +227,13 @@ export class ServerPool {
 
   /** `/mcp disable <name>`: see ServerConnection.disable; false when no usable entry has that name. */
   async disable(name: string): Promise<boolean> {
-    const connection = this.connections.find((c) => c.entry.name === name);
+    const connection = this.named(name);
     return connection ? connection.disable() : false;
   }
 
   /** `/mcp enable <name>`: connects it again; its new status, or undefined when no server has that name. */
   async enable(name: string, options: { signal?: AbortSignal } = {}): Promise<ServerStatus | undefined> {
-    const connection = this.connections.find((c) => c.entry.name === name);
+    const connection = this.named(name);
     return connection?.enable(options.signal);
   }
 
@@ -185,4 +245,26 @@ export class ServerPool {
       .then(() => {});
     return this.closing;
   }
+}
+
+/**
+ * A signal of its own for each of many connects, all aborted from one listener on `signal`: Bun's
+ * addEventListener looks through a signal's listeners for a duplicate, so a thousand clients each
+ * listening on the caller's one signal made connecting them O(N²) (half the CPU time at 16,000).
+ */
+function fanOut(signal: AbortSignal): { next(): AbortSignal; end(): void } {
+  const controllers: AbortController[] = [];
+  const abort = () => {
+    for (const controller of controllers) controller.abort(signal.reason);
+  };
+  signal.addEventListener("abort", abort, { once: true });
+  return {
+    next: () => {
+      const controller = new AbortController();
+      if (signal.aborted) controller.abort(signal.reason);
+      controllers.push(controller);
+      return controller.signal;
+    },
+    end: () => signal.removeEventListener("abort", abort),
+  };
 }

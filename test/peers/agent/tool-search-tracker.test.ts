@@ -81,3 +81,34 @@ test("the model sees only the search tool and the names, searches, loads create_
     expect(JSON.stringify(later.body.system)).toBe(system);
   }
 }, 60_000);
+
+test("a resumed session (-c) loads again the tools the search loaded and those it called, in that order, from its first request", async () => {
+  const calls = join(home, "calls.jsonl");
+  const config = writeConfig({ tracker: { command: BUN, args: [TRACKER, calls] } }, home);
+  standIn = startMessagesStandIn(
+    [
+      reply(toolUse("tool_search", { query: "create issue" })),
+      // Named without a search: loaded as it is called.
+      reply(toolUse("mcp__tracker__close_issue", { number: 1 })),
+      reply(text("Found the tool; closed #1.")),
+      reply(text("Still here.")),
+    ],
+    { apiKey: "sk-test" },
+  );
+  const env = childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, ENABLE_TOOL_SEARCH: "always" });
+  const run = async (...args: string[]) => {
+    const child = Bun.spawn([...catCode(), "-p", ...args, "--mcp-config", config, "--allowedTools", "mcp__tracker__close_issue"], { cwd: home, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect({ code, stderr }).toMatchObject({ code: 0 });
+    return stdout;
+  };
+  expect(await run("find the tool to file bugs, and close #1")).toBe("Found the tool; closed #1.\n");
+  const loadedBefore = toolNames(standIn.requests[2]!);
+  expect(loadedBefore.slice(-2)).toEqual(["mcp__tracker__create_issue", "mcp__tracker__close_issue"]);
+
+  expect(await run("-c", "are you there?")).toBe("Still here.\n");
+  const resumed = standIn.requests[3]!;
+  // The same tools in the same order: the tools' cached prefix is as the session left it.
+  expect(toolNames(resumed)).toEqual(loadedBefore);
+  expect(resumed.body.messages.length).toBeGreaterThan(3);
+}, 60_000);

@@ -12,6 +12,7 @@ import type { ServerEntry } from "../../../src/mcp/config/server-config.ts";
 import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
 import { generatedTools } from "../../../fixtures/bench/many-tools-server.ts";
 import { MemoryTransport } from "../../helpers/memory-transport.ts";
+import { cpuMs, growthRatio } from "../../helpers/cpu-ratio.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
 const entry = (name: string): ServerEntry => ({ name, scope: "user", source: "test", ok: true, config: { type: "stdio", command: name, args: [], env: {} } });
@@ -21,15 +22,6 @@ afterEach(async () => {
   for (const pool of pools) await pool.closeAll();
   pools = [];
 });
-
-/**
- * This process's CPU time, not the wall clock: on a loaded machine the wall clock also counts the
- * time other processes had the cores, which says nothing about this code.
- */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
 
 interface Run {
   /** CPU milliseconds of the connect. */
@@ -75,19 +67,13 @@ async function connect(servers: number, perServer: number): Promise<Run> {
   return { ms, registry, tools, transports, indexed: () => indexed };
 }
 
-/** The fastest of three runs: the machine is shared, and a slow outlier says nothing about the code. */
-async function fastest(servers: number, perServer: number): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    // A collection left over from the last run would be billed to this one.
-    Bun.gc(true);
-    const run = await connect(servers, perServer);
-    expect(run.registry.list()).toHaveLength(servers * perServer);
-    expect(run.tools.index.size).toBe(servers * perServer);
-    best = Math.min(best, run.ms);
-    await pools.pop()!.closeAll();
-  }
-  return best;
+/** The CPU milliseconds of one connect, its tools all registered and indexed. */
+async function measured(servers: number, perServer: number): Promise<number> {
+  const run = await connect(servers, perServer);
+  expect(run.registry.list()).toHaveLength(servers * perServer);
+  expect(run.tools.index.size).toBe(servers * perServer);
+  await pools.pop()!.closeAll();
+  return run.ms;
 }
 
 // Linear work gives a ratio near 8 for eight times the tools (8.7 and 9.6 measured); quadratic work
@@ -96,16 +82,7 @@ async function fastest(servers: number, perServer: number): Promise<number> {
 // what quadratic work takes.
 const MAX_RATIO = 20;
 
-/**
- * The ratio of the times at 8N and at N. Measured again, up to three times, while it is over the
- * bound: noise rarely strikes three times in a row, quadratic work always does.
- */
-async function ratio(n: [number, number], eightN: [number, number]): Promise<number> {
-  await fastest(n[0], Math.max(1, n[1] / 5)); // warms the code paths
-  let best = Infinity;
-  for (let attempt = 0; attempt < 3 && best >= MAX_RATIO; attempt++) best = Math.min(best, (await fastest(...eightN)) / (await fastest(...n)));
-  return best;
-}
+const ratio = (n: [number, number], eightN: [number, number]) => growthRatio(() => measured(...n), () => measured(...eightN), MAX_RATIO);
 
 describe("tool search at scale", () => {
   test("one server of 500 tools and one of 4,000: eight times the tools, not sixty-four times the time", async () => {
