@@ -1,23 +1,25 @@
 import type { Token } from "marked";
-import { wrapToWidth, type TextFormat } from "./answer-stream.ts";
-import { CODE_THEME, MARKDOWN_STYLES, underline } from "./markdown-styles.ts";
+import type { TextFormat } from "./answer-stream.ts";
+import { renderBlock, type Highlight } from "./markdown-blocks.ts";
+import { openBlockRows } from "./markdown-open-block.ts";
+import { CODE_THEME, MARKDOWN_STYLES } from "./markdown-styles.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
 /**
- * What `marked` gives us, loaded on first use: with marked-terminal and highlight.js it takes ~200 ms
- * from source and ~60 ms in the compiled binary, which the prompt must not wait for.
+ * What `marked` gives us, loaded on first use: with highlight.js it takes ~200 ms from source and
+ * ~60 ms in the compiled binary, which the prompt must not wait for.
  */
 interface Loaded {
   lex(source: string): Token[];
-  render(block: string): string;
+  highlight: Highlight;
 }
 
 let loading: Promise<Loaded> | undefined;
 
 /**
- * Starts loading the Markdown renderer (marked, marked-terminal, cli-highlight) in the background
- * and resolves when it is ready. The REPL calls it once its prompt is up, so the prompt never waits
- * for it, and awaits it before a turn, by which time it has long been loaded.
+ * Starts loading the Markdown renderer (marked, cli-highlight) in the background and resolves when
+ * it is ready. The REPL calls it once its prompt is up, so the prompt never waits for it, and awaits
+ * it before a turn, by which time it has long been loaded.
  */
 export function loadMarkdown(): Promise<void> {
   loading ??= load();
@@ -25,15 +27,15 @@ export function loadMarkdown(): Promise<void> {
 }
 
 /**
- * The model's answer as Markdown for a terminal, a finished block at a time (see AnswerStream):
- * headings, bold, lists, tables, code blocks with syntax highlighting. Resolves once the renderer
- * is loaded (normally long since, by `loadMarkdown`); if it cannot be loaded, `fallback` (plain lines).
+ * The model's answer as Markdown for a terminal `width()` columns wide (see AnswerStream): a
+ * finished block at a time, and of the block still being written, the rows that can no longer
+ * change (markdown-open-block.ts). marked cuts the text into blocks; the blocks are drawn here
+ * (markdown-blocks.ts). Resolves once the renderer is loaded (normally long since, by
+ * `loadMarkdown`); if it cannot be loaded, `fallback` (plain lines).
  *
  * The model's text is hostile. Escape sequences and control characters are taken out before
  * marked sees it (character references to them too: `&#27;` could be decoded into an ESC), and
- * after rendering only SGR (colour and weight) sequences are let through: whatever else
- * marked-terminal might emit, an OSC 8 hyperlink included, does not reach the terminal. Links are
- * shown as `text (url)`, so a link cannot look like another address than the one it opens.
+ * after rendering only SGR (colour and weight) sequences are let through.
  */
 export async function markdownFormat(width: () => number, fallback: TextFormat): Promise<TextFormat> {
   const loaded = await (loading ??= load()).catch(() => undefined);
@@ -43,6 +45,8 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
    * fence can end it, so while the lines after them have none they need not be lexed again.
    */
   let openFence: string | undefined;
+  /** The kind of the block last seen growing: only a paragraph gains a row without a line end. */
+  let openKind: string | undefined;
   return {
     finishedLength(pending, atEnd) {
       if (atEnd) return pending.length;
@@ -61,19 +65,27 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
       openFence = only?.type === "code" && OPENING_FENCE.test(only.raw) && !CLOSING_FENCE.test(lastLine(only.raw)) ? lines : undefined;
       return tokens.slice(0, Math.max(0, last)).reduce((sum, token) => sum + token.raw.length, 0);
     },
-    format(finished) {
-      const blocks = loaded.lex(safeSource(finished));
-      return blocks
+    format(finished, firstWidth) {
+      let first = firstWidth;
+      return loaded
+        .lex(safeSource(finished))
         .map((token) => {
-          const rendered = onlySgr(loaded.render(token.raw));
-          if (token.type === "space") return rendered;
-          if (token.type !== "table") return wrapToWidth(rendered, width());
-          // A table is as wide as its cells need; wrapped by the terminal its frame would fall apart,
-          // so one wider than the window is shown as its Markdown source, wrapped.
-          const fits = rendered.split("\n").every((line) => Bun.stringWidth(line) <= width());
-          return fits ? rendered : `${wrapToWidth(token.raw.trimEnd(), width())}\n\n`;
+          const rows = renderBlock(token, first ?? width(), loaded.highlight);
+          if (rows.length === 0) return "";
+          first = undefined;
+          return `${onlySgr(rows.join("\n"))}\n\n`;
         })
         .join("");
+    },
+    openLines(pending, lineEnded, shownWidth) {
+      if (!lineEnded && openKind !== "paragraph") return undefined;
+      const source = safeSource(pending);
+      const blocks = loaded.lex(source).filter((token) => token.type !== "space");
+      const [block] = blocks;
+      openKind = block?.type;
+      if (!block || blocks.length !== 1) return undefined;
+      const columns = shownWidth ?? width();
+      return { rows: openBlockRows(block, source, columns, loaded.highlight).map(onlySgr), width: columns };
     },
   };
 }
@@ -89,31 +101,18 @@ function lastLine(text: string): string {
 }
 
 async function load(): Promise<Loaded> {
-  const [{ Marked }, { markedTerminal }, { highlight }] = await Promise.all([import("marked"), import("marked-terminal"), import("cli-highlight")]);
+  const [{ Marked }, { highlight }] = await Promise.all([import("marked"), import("cli-highlight")]);
   const marked = new Marked();
-  marked.use(markedTerminal({ ...MARKDOWN_STYLES, emoji: false, reflowText: false, tab: 2, width: 80 }, { theme: CODE_THEME }));
-  marked.use({
-    renderer: {
-      // marked-terminal highlights only when its chalk found colour by itself; the REPL has decided already.
-      code(token) {
-        let body: string;
-        try {
-          body = highlight(token.text, { language: token.lang || undefined, ignoreIllegals: true, theme: CODE_THEME });
-        } catch {
-          body = MARKDOWN_STYLES.code(token.text);
-        }
-        return `${body.replace(/^/gm, "  ")}\n\n`;
-      },
-      link(token) {
-        const text = this.parser.parseInline(token.tokens);
-        const plainText = Bun.stripANSI(text);
-        return plainText === token.href ? underline(token.href) : `${text} (${underline(token.href)})`;
-      },
-    },
-  });
   return {
     lex: (source) => marked.lexer(source),
-    render: (block) => marked.parse(block, { async: false }) as string,
+    highlight(code, language) {
+      try {
+        return highlight(code, { language, ignoreIllegals: true, theme: CODE_THEME });
+      } catch {
+        // A language highlight.js does not know.
+        return MARKDOWN_STYLES.code(code);
+      }
+    },
   };
 }
 
