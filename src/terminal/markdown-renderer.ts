@@ -45,8 +45,8 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
    * fence can end it, so while the lines after them have none they need not be lexed again.
    */
   let openFence: string | undefined;
-  /** The kind of the block last seen growing: only a paragraph gains a row without a line end. */
-  let openKind: string | undefined;
+  /** The block last seen growing, its text then and its kind: only a paragraph gains a row without a line end. */
+  let open: { pending: string; kind: string | undefined } | undefined;
   return {
     finishedLength(pending, atEnd) {
       if (atEnd) return pending.length;
@@ -78,11 +78,12 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
         .join("");
     },
     openLines(pending, lineEnded, shownWidth) {
-      if (!lineEnded && openKind !== "paragraph") return undefined;
+      // The same block as last time (it only grows) and not a paragraph: no new row without a line end.
+      if (!lineEnded && open && open.kind !== "paragraph" && pending.startsWith(open.pending)) return undefined;
       const source = safeSource(pending);
       const blocks = loaded.lex(source).filter((token) => token.type !== "space");
       const [block] = blocks;
-      openKind = block?.type;
+      open = { pending, kind: block?.type };
       if (!block || blocks.length !== 1) return undefined;
       const columns = shownWidth ?? width();
       return { rows: openBlockRows(block, source, columns, loaded.highlight).map(onlySgr), width: columns };
@@ -106,6 +107,8 @@ async function load(): Promise<Loaded> {
   return {
     lex: (source) => marked.lexer(source),
     highlight(code, language) {
+      // Guessing the language tries every one highlight.js knows: too slow to do for each new line.
+      if (language === undefined) return MARKDOWN_STYLES.code(code);
       try {
         return highlight(code, { language, ignoreIllegals: true, theme: CODE_THEME });
       } catch {
