@@ -2,9 +2,6 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { AnswerStream, plainFormat, type TextFormat } from "../../../src/terminal/answer-stream.ts";
 import { markdownFormat } from "../../../src/terminal/markdown-renderer.ts";
 
-// And as on a terminal that supports OSC 8 hyperlinks, where marked-terminal would write them.
-process.env.FORCE_HYPERLINK = "1";
-
 let format: TextFormat;
 beforeAll(async () => {
   format = await markdownFormat(() => 60, plainFormat());
