@@ -15,8 +15,9 @@ export interface TextFormat {
    * whatever comes next, each without its line end: what can be shown of it already. `width`: the
    * width its first rows were shown at, if any. Undefined when there is nothing new to tell
    * (`lineEnded` false: the delta had no line end, and only a paragraph can grow a row without one).
+   * `sameBlock`: `pending` is the text given last time, grown (the format may keep what it made of it).
    */
-  openLines?(pending: string, lineEnded: boolean, width?: number): { rows: string[]; width: number } | undefined;
+  openLines?(pending: string, lineEnded: boolean, width: number | undefined, sameBlock: boolean): { rows: string[]; width: number } | undefined;
 }
 
 /**
@@ -61,6 +62,8 @@ export class AnswerStream {
   private open: { rows: string[]; width: number } | undefined;
   /** How much of `source` the open rows were made from. */
   private openUpTo = 0;
+  /** Where the text last given to `openLines` began (a `shown`), while it only grows; undefined once it is another text. */
+  private growing: number | undefined;
   /** What an earlier attempt showed, until this one has matched it or gone another way; with its `shown`. */
   private replay: { text: string; shown: number } | undefined;
 
@@ -75,6 +78,7 @@ export class AnswerStream {
     this.source = "";
     this.shown = 0;
     this.open = undefined;
+    this.growing = undefined;
     this.replay = undefined;
   }
 
@@ -82,6 +86,7 @@ export class AnswerStream {
   retry(): void {
     // Not caught up yet: what the earlier attempt showed is still what is to be matched.
     this.replay ??= { text: this.source.slice(0, Math.max(this.shown, this.open ? this.openUpTo : 0)), shown: this.shown };
+    this.growing = undefined;
     this.source = "";
     this.shown = 0;
   }
@@ -123,13 +128,15 @@ export class AnswerStream {
   private restart(): void {
     this.shown = 0;
     this.open = undefined;
+    this.growing = undefined;
     this.onRestart();
   }
 
   private emit(atEnd: boolean, lineEnded: boolean): void {
     if (lineEnded) this.emitFinished(atEnd);
     if (atEnd || !this.format.openLines) return;
-    const open = this.format.openLines(this.source.slice(this.shown), lineEnded, this.open?.width);
+    const open = this.format.openLines(this.source.slice(this.shown), lineEnded, this.open?.width, this.growing === this.shown);
+    this.growing = this.shown;
     if (!open || open.rows.length <= (this.open?.rows.length ?? 0)) return;
     const rows = open.rows.slice(this.open?.rows.length ?? 0);
     this.open = open;

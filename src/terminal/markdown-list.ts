@@ -29,8 +29,9 @@ function itemRows(item: Tokens.ListItem, width: number, renderChild: (token: Tok
     if (child.type === "checkbox" || child.type === "space") continue;
     const block = child.type === "list" ? renderList(child as Tokens.List, width, renderChild, depth + 1) : renderChild(child, width);
     if (block.length === 0) continue;
-    // Blocks of one item are set apart as in the source (a loose item), a nested list never.
-    if (previous && item.loose && child.type !== "list" && previous.type !== "list") rows.push("");
+    // Blocks of one item are set apart by a blank row, a nested list never: the same whether or
+    // not the list is loose, which marked may decide only at its end (a list streams).
+    if (previous && child.type !== "list" && previous.type !== "list") rows.push("");
     rows.push(...block);
     previous = child;
   }

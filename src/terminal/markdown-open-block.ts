@@ -1,7 +1,8 @@
 import type { Token, Tokens } from "marked";
 import { codeRows, expandTabs, renderBlock, type Highlight } from "./markdown-blocks.ts";
 import { renderInline } from "./markdown-inline.ts";
-import { wrapIndented } from "./text-wrap.ts";
+import { renderList } from "./markdown-list.ts";
+import { stylesPerLine, wrapIndented } from "./text-wrap.ts";
 
 /**
  * Characters after which a paragraph's text may still change its look: an emphasis, a code span,
@@ -9,13 +10,28 @@ import { wrapIndented } from "./text-wrap.ts";
  * `_` only where it can open emphasis: inside a word (`snake_case`) it is a letter.
  */
 const MAY_CHANGE = /[*`~[<|]|(?<![\p{L}\p{N}])_/u;
+/** A fenced code block's first line: its indentation, its fence, its language. */
+const FENCE = /^( {0,3})(`{3,}|~{3,})/;
+/** A new line of code is highlighted with this many lines before it: a string or comment begun there is coloured right. */
+const CONTEXT_LINES = 4;
 
-/** Past this much code, a new line is highlighted with only the lines just before it as context. */
-const WHOLE_HIGHLIGHT_LIMIT = 16_000;
-const CONTEXT_LINES = 40;
+export interface MarkdownLexer {
+  blocks(source: string): Token[];
+  inline(source: string): Token[];
+}
+
+/** What is kept of the block being written between two calls, so each call does only the new part. */
+type State = { width: number } & (
+  /** `computedAt`: how much of the raw text the rows were made from; `room`: the columns left on their last row. */
+  | { kind: "paragraph"; cut: number; head: string; computedAt: number; room: number }
+  /** `consumed`: how much of the raw text was read, whole lines. */
+  | { kind: "code"; language: string | undefined; fence: string; indent: number; consumed: number; lines: string[]; rows: string[]; closed: boolean }
+  | { kind: "list"; items: number; rows: string[] }
+  | { kind: "other" }
+);
 
 /**
- * The rows of a Markdown block still being written (the model's answer streams) that will be the
+ * The rows of the Markdown block still being written (the model's answer streams) that will be the
  * first rows of the block once it is whole, whatever comes next: what can be shown already.
  *
  * - a paragraph: its full rows, up to where an open emphasis, code span or link could still change
@@ -24,66 +40,149 @@ const CONTEXT_LINES = 40;
  * - a list: every item but the one still being written (the last, deepest one);
  * - a heading or a rule once its line has ended;
  * - a table, a quote, HTML: nothing until they end (a table's columns need all its rows).
+ *
+ * Each call is given the block's text so far. While it only grows (`sameBlock`), only what is new
+ * is lexed, highlighted and cleaned, so a long block costs about one pass over it, not one per line.
  */
-export function openBlockRows(token: Token, source: string, width: number, highlight: Highlight): string[] {
-  const lineEnded = source.endsWith("\n");
-  switch (token.type) {
-    case "paragraph":
-      return paragraphRows(token as Tokens.Paragraph, width);
-    case "code":
-      return /^ {0,3}(?:```|~~~)/.test(token.raw) ? fencedRows(token as Tokens.Code, lineEnded, width, highlight) : [];
-    case "list":
-      return renderBlock(withoutLastItem(structuredClone(token) as Tokens.List), width, highlight);
-    case "heading":
-    case "hr":
-      return lineEnded ? renderBlock(token, width, highlight) : [];
-    default:
-      return [];
-  }
-}
+export class OpenBlock {
+  private state: State | undefined;
 
-function paragraphRows(paragraph: Tokens.Paragraph, width: number): string[] {
-  const tokens = paragraph.tokens ?? [];
-  let stable = "";
-  for (const token of tokens) {
-    if (token.type === "text" && !("tokens" in token && token.tokens?.length)) {
-      const at = MAY_CHANGE.exec(token.text)?.index;
-      if (at !== undefined) {
-        stable += renderInline([{ ...token, text: token.text.slice(0, at) }]);
+  /**
+   * `prepare`: makes the model's raw text safe to lex (the renderer's input filter); `clean`: applied
+   * to each row once it is made (its output filter).
+   */
+  constructor(
+    private readonly lex: MarkdownLexer,
+    private readonly highlight: Highlight,
+    private readonly prepare: (raw: string) => string,
+    private readonly clean: (row: string) => string,
+  ) {}
+
+  /** The final rows of the block whose raw text so far is `raw`, at `width`; undefined when nothing new can be final. */
+  rows(raw: string, lineEnded: boolean, width: number, sameBlock: boolean): string[] | undefined {
+    const previous = sameBlock && this.state?.width === width ? this.state : undefined;
+    if (previous?.kind === "code") return this.codeRows(previous, raw);
+    // A line end may end a paragraph (a blank line) or make it something else: lexed again then.
+    if (previous?.kind === "paragraph" && !lineEnded) return this.paragraphRows(previous, raw, false);
+    if (previous && !lineEnded) return undefined;
+    // Whole lines decide what the block is (and are what was just lexed to find the finished blocks).
+    const lines = raw.slice(0, raw.lastIndexOf("\n") + 1);
+    const blocks = this.lex.blocks(this.prepare(lines || raw)).filter((token) => token.type !== "space");
+    const block = blocks[0];
+    this.state = { kind: "other", width };
+    if (!block || blocks.length !== 1) return undefined;
+    switch (block.type) {
+      case "paragraph":
+        this.state = previous?.kind === "paragraph" ? previous : { kind: "paragraph", width, cut: 0, head: "", computedAt: 0, room: 0 };
+        return this.paragraphRows(this.state, raw, true);
+      case "code": {
+        const fence = FENCE.exec(block.raw);
+        // An indented block, or a fence whose first line is still being written: nothing to show yet.
+        if (!fence || !raw.includes("\n")) return [];
+        const language = (block as Tokens.Code).lang || undefined;
+        const consumed = raw.indexOf("\n") + 1;
+        const state: State = { kind: "code", width, language, fence: fence[2] ?? "```", indent: fence[1]?.length ?? 0, consumed, lines: [], rows: [], closed: false };
+        this.state = state;
+        return this.codeRows(state, raw);
+      }
+      case "list": {
+        this.state = previous?.kind === "list" ? previous : { kind: "list", width, items: 0, rows: [] };
+        // A line being written may be the next item's start: the item before it is done then.
+        const list = lines === raw ? block : this.lex.blocks(this.prepare(raw)).find((token) => token.type !== "space");
+        return list?.type === "list" ? this.listRows(this.state, list as Tokens.List) : undefined;
+      }
+      case "heading":
+      case "hr":
+        return lineEnded ? renderBlock(block, width, this.highlight).map(this.clean) : [];
+      default:
+        return [];
+    }
+  }
+
+  /**
+   * A paragraph's rows: its text up to where it could still change, rendered and wrapped, all but the
+   * last row. The text before `cut` (a space in the text, with nothing open before it) was lexed
+   * already and is kept rendered in `head`; only the rest is lexed again.
+   */
+  private paragraphRows(state: State & { kind: "paragraph" }, raw: string, lineEnded: boolean): string[] | undefined {
+    const width = state.width;
+    // No row can be full before the new text is at least as wide as the room left on the last one.
+    if (!lineEnded && state.computedAt > 0 && Bun.stringWidth(raw.slice(state.computedAt)) < state.room) return undefined;
+    state.computedAt = raw.length;
+    const prepared = this.prepare(raw).trimStart();
+    // Ended by a blank line since it was lexed: its rows wait for the next line end, which shows it whole.
+    if (/\n[ \t]*\n/.test(prepared)) return undefined;
+    const text = prepared.replace(/\n$/, "");
+    const tail = text.slice(state.cut);
+    let stable = "";
+    let cutAt = 0;
+    let cutHead = "";
+    let offset = 0;
+    for (const token of this.lex.inline(tail)) {
+      if (token.type === "text" && !("tokens" in token && token.tokens?.length) && token.text === token.raw) {
+        const open = MAY_CHANGE.exec(token.text)?.index;
+        const usable = token.text.slice(0, open ?? token.text.length);
+        const space = usable.search(/\s\S*$/);
+        if (space > 0 || (space === 0 && offset > 0)) {
+          cutAt = offset + space;
+          cutHead = stable + renderInline([{ ...token, raw: usable.slice(0, space), text: usable.slice(0, space) }]);
+        }
+        if (open !== undefined) {
+          stable += renderInline([{ ...token, raw: usable, text: usable }]);
+          break;
+        }
+      } else if (token.type === "text" && MAY_CHANGE.test(token.raw)) {
         break;
       }
+      stable += renderInline([token]);
+      offset += token.raw.length;
     }
-    stable += renderInline([token]);
+    const all = wrapIndented(state.head + stable, width);
+    state.room = Math.max(1, width - Bun.stringWidth(all.at(-1) ?? ""));
+    if (cutAt > 0) {
+      state.head += cutHead;
+      state.cut += cutAt;
+    }
+    return all.slice(0, -1).map(this.clean);
   }
-  return wrapIndented(stable, width).slice(0, -1);
-}
 
-function fencedRows(code: Tokens.Code, lineEnded: boolean, width: number, highlight: Highlight): string[] {
-  const raw = code.raw.endsWith("\n") ? code.raw.slice(0, -1) : code.raw;
-  const rawLines = raw.split("\n");
-  const closed = rawLines.length > 1 && CLOSING_FENCE.test(rawLines.at(-1) ?? "") && lineEnded;
-  // The fence's line is not code; the line being written is not shown yet, a line that has ended is final.
-  const count = closed ? rawLines.length - 2 : rawLines.length - 1 - (lineEnded ? 0 : 1);
-  if (count <= 0) return [];
-  const lines = expandTabs(code.text).split("\n").slice(0, count);
-  while (lines.length < count) lines.push("");
-  return codeRows(highlightLines(lines, code.lang || undefined, highlight), width);
-}
+  /** A fenced block's lines that have ended (up to a closing fence), each highlighted once, with a few lines before it as context. */
+  private codeRows(state: State & { kind: "code" }, raw: string): string[] {
+    if (state.closed) return [...state.rows];
+    const end = raw.lastIndexOf("\n") + 1;
+    if (end <= state.consumed) return [...state.rows];
+    const fresh = this.prepare(raw.slice(state.consumed, end)).split("\n").slice(0, -1);
+    state.consumed = end;
+    const lines: string[] = [];
+    for (const line of fresh) {
+      if (closesFence(line, state.fence)) {
+        state.closed = true;
+        break;
+      }
+      lines.push(expandTabs(line.replace(new RegExp(`^ {0,${state.indent}}`), "")));
+    }
+    if (lines.length === 0) return [...state.rows];
+    const context = state.lines.slice(-CONTEXT_LINES);
+    const highlighted = stylesPerLine(this.highlight([...context, ...lines].join("\n"), state.language)).slice(context.length);
+    state.lines.push(...lines);
+    state.rows.push(...codeRows(highlighted.join("\n"), state.width).map(this.clean));
+    return [...state.rows];
+  }
 
-/** A line that closes a fence. */
-const CLOSING_FENCE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*$/;
-
-/**
- * `lines` highlighted together (a string or a comment over several lines is coloured right). Of a
- * long block only the last lines are highlighted, with a few before them as context: the rows
- * before them were shown already, and only their number matters now; highlighting the whole block
- * again for each new line would take ever longer.
- */
-function highlightLines(lines: string[], language: string | undefined, highlight: Highlight): string {
-  const whole = lines.join("\n");
-  if (whole.length <= WHOLE_HIGHLIGHT_LIMIT) return highlight(whole, language);
-  const tail = highlight(lines.slice(-CONTEXT_LINES).join("\n"), language);
-  return `${lines.slice(0, -CONTEXT_LINES).join("\n")}\n${tail}`;
+  /** A list's items but the last, each rendered once; and of the last, what comes before its last nested item. */
+  private listRows(state: State & { kind: "list" }, list: Tokens.List): string[] {
+    const start = typeof list.start === "number" ? list.start : 1;
+    const render = (items: Tokens.ListItem[], from: number) =>
+      renderList({ ...list, items, start: start + from }, state.width, (child, childWidth) => renderBlock(child, childWidth, this.highlight)).map(this.clean);
+    const done = list.items.length - 1;
+    if (done > state.items) {
+      state.rows.push(...render(list.items.slice(state.items, done), state.items));
+      state.items = done;
+    }
+    const last = list.items.at(-1);
+    const rest = last ? withoutLastItem({ ...list, items: [structuredClone(last)] }).items : [];
+    return [...state.rows, ...(rest.length > 0 ? render(rest, done) : [])];
+  }
 }
 
 /** A list without the item still being written: its last item, or, when that item ends in a nested list, that list's. */
@@ -93,4 +192,11 @@ function withoutLastItem(list: Tokens.List): Tokens.List {
   if (last?.type === "list" && (last as Tokens.List).items.length > 0) withoutLastItem(last as Tokens.List);
   else list.items.pop();
   return list;
+}
+
+
+/** A line that closes a fence opened by `fence`: the same character, at least as many, nothing after but blanks. */
+function closesFence(line: string, fence: string): boolean {
+  const match = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
+  return match?.[1] !== undefined && match[1][0] === fence[0] && match[1].length >= fence.length;
 }

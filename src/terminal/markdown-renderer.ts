@@ -1,7 +1,7 @@
 import type { Token } from "marked";
 import type { TextFormat } from "./answer-stream.ts";
 import { renderBlock, type Highlight } from "./markdown-blocks.ts";
-import { openBlockRows } from "./markdown-open-block.ts";
+import { OpenBlock } from "./markdown-open-block.ts";
 import { CODE_THEME, MARKDOWN_STYLES } from "./markdown-styles.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
@@ -11,6 +11,7 @@ import { sanitizeForTerminal } from "./terminal-text.ts";
  */
 interface Loaded {
   lex(source: string): Token[];
+  lexInline(source: string): Token[];
   highlight: Highlight;
 }
 
@@ -45,8 +46,10 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
    * fence can end it, so while the lines after them have none they need not be lexed again.
    */
   let openFence: string | undefined;
-  /** The block last seen growing, its text then and its kind: only a paragraph gains a row without a line end. */
-  let open: { pending: string; kind: string | undefined } | undefined;
+  /** The text last lexed into blocks, and its tokens: finding the finished blocks and showing the open one lex the same lines. */
+  let lexed: { source: string; tokens: Token[] } | undefined;
+  const lexBlocks = (source: string) => (lexed?.source === source ? lexed.tokens : (lexed = { source, tokens: loaded.lex(source) }).tokens);
+  const open = new OpenBlock({ blocks: lexBlocks, inline: (source) => loaded.lexInline(source) }, loaded.highlight, safeSource, onlySgr);
   return {
     finishedLength(pending, atEnd) {
       if (atEnd) return pending.length;
@@ -56,14 +59,16 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
         openFence = lines;
         return 0;
       }
-      const tokens = loaded.lex(lines);
+      const tokens = lexBlocks(lines);
       // The last block may still grow (a paragraph, a list, an open code fence); the ones before it are done.
       let last = tokens.length - 1;
       while (last >= 0 && tokens[last]?.type === "space") last--;
       const only = last === 0 ? tokens[0] : undefined;
       // A fence whose last line could close it may be closed: lexed again next time.
       openFence = only?.type === "code" && OPENING_FENCE.test(only.raw) && !CLOSING_FENCE.test(lastLine(only.raw)) ? lines : undefined;
-      return tokens.slice(0, Math.max(0, last)).reduce((sum, token) => sum + token.raw.length, 0);
+      // …unless a blank line has ended it: a paragraph, a heading, a table or a rule cannot go on after one.
+      const ended = last < tokens.length - 1 && ENDED_BY_BLANK_LINE.has(tokens[last]?.type ?? "");
+      return tokens.slice(0, ended ? tokens.length : Math.max(0, last)).reduce((sum, token) => sum + token.raw.length, 0);
     },
     format(finished, firstWidth) {
       let first = firstWidth;
@@ -77,19 +82,16 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
         })
         .join("");
     },
-    openLines(pending, lineEnded, shownWidth) {
-      // The same block as last time (it only grows) and not a paragraph: no new row without a line end.
-      if (!lineEnded && open && open.kind !== "paragraph" && pending.startsWith(open.pending)) return undefined;
-      const source = safeSource(pending);
-      const blocks = loaded.lex(source).filter((token) => token.type !== "space");
-      const [block] = blocks;
-      open = { pending, kind: block?.type };
-      if (!block || blocks.length !== 1) return undefined;
+    openLines(pending, lineEnded, shownWidth, sameBlock) {
       const columns = shownWidth ?? width();
-      return { rows: openBlockRows(block, source, columns, loaded.highlight).map(onlySgr), width: columns };
+      const rows = open.rows(pending, lineEnded, columns, sameBlock);
+      return rows && { rows, width: columns };
     },
   };
 }
+
+/** Blocks that a blank line after them ends (a list, a quote or indented code may go on after one). */
+const ENDED_BY_BLANK_LINE = new Set(["paragraph", "heading", "table", "hr"]);
 
 /** A fenced code block's first line (an indented one is ended by any line that is not). */
 const OPENING_FENCE = /^ {0,3}(?:```|~~~)/;
@@ -106,6 +108,7 @@ async function load(): Promise<Loaded> {
   const marked = new Marked();
   return {
     lex: (source) => marked.lexer(source),
+    lexInline: (source) => marked.Lexer.lexInline(source, marked.defaults),
     highlight(code, language) {
       // Guessing the language tries every one highlight.js knows: too slow to do for each new line.
       if (language === undefined) return MARKDOWN_STYLES.code(code);

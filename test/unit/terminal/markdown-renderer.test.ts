@@ -36,19 +36,19 @@ describe("the answer as Markdown on a terminal", () => {
     expect(plain(out)).not.toContain("**");
   });
 
-  test("each finished block is written as soon as the next one starts, before the answer ends", () => {
+  test("each finished block is written as soon as a blank line or the next block ends it, before the answer ends", () => {
     const writes: string[] = [];
     const stream = new AnswerStream((text) => writes.push(text), format);
     stream.push("First paragraph, ");
     stream.push("still going.\n");
     expect(writes).toEqual([]);
     stream.push("\nSecond ");
-    expect(writes.length).toBe(0);
-    stream.push("paragraph.\n\n- a");
-    expect(writes.map(plain).join("")).toContain("First paragraph, still going.");
-    expect(writes.map(plain).join("")).not.toContain("Second");
+    expect(writes.map(plain).join("")).toBe("First paragraph, still going.\n\n");
+    stream.push("paragraph.\n- a\n");
+    expect(writes.map(plain).join("")).toContain("Second paragraph.");
+    expect(writes.map(plain).join("")).not.toContain("• a");
     stream.end();
-    expect(plain(writes.join(""))).toContain("Second paragraph.");
+    expect(plain(writes.join(""))).toBe("First paragraph, still going.\n\nSecond paragraph.\n\n• a\n");
   });
 
   test("a table split at odd places is drawn with its frame, wide characters aligned", () => {
