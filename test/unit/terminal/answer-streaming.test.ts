@@ -124,6 +124,13 @@ describe("an answer shown line by line as it streams", () => {
     expect(plain(streamed(source, size))).toBe(plain(whole(source)));
   });
 
+  test("escape sequences in rows shown while their block grows never reach the terminal", () => {
+    const hostile = `${"word \u001b]0;title\u0007 &#27;[2J ".repeat(20)}\n\n\`\`\`\nline \u001b[2J \u009b31m\n${"more ".repeat(30)}\u001bP+q\u001b\\\n\`\`\`\n\n- item \u001b[?1049h\n- next\n`;
+    const out = streamed(hostile, 1);
+    expect(out).not.toMatch(/\u001b(?!\[[0-9;]*m)|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]/);
+    expect(plain(out)).toContain("line  31m");
+  });
+
   test("a retried stream does not show again the rows of a block it showed while it grew", () => {
     const { stream, shown } = streamOf();
     const answer = `Intro.\n\n${"long paragraph words ".repeat(12)}end.\n\n\`\`\`\nline one\nline two\n\`\`\`\n`;
