@@ -27,6 +27,8 @@ export interface TextFormat {
  * its own line breaks.
  */
 export function plainFormat(width?: () => number): TextFormat {
+  /** Where the rows were last made and the room left on their last one: no row can fill before that much more text. */
+  let last: { at: number; room: number } | undefined;
   return {
     finishedLength: (pending, atEnd) => (atEnd ? pending.length : pending.lastIndexOf("\n") + 1),
     format(finished, firstWidth) {
@@ -34,10 +36,12 @@ export function plainFormat(width?: () => number): TextFormat {
       return width ? wrapToWidth(safe, firstWidth ?? width()) : safe;
     },
     openLines: width
-      ? (pending, _lineEnded, shownWidth) => {
-          // Called with the line not yet ended: `pending` is part of one line.
+      ? (pending, _lineEnded, shownWidth, sameBlock) => {
+          // `pending` is part of one line: whole lines were finished before.
+          if (sameBlock && last && Bun.stringWidth(pending.slice(last.at)) < last.room) return undefined;
           const columns = shownWidth ?? width();
           const rows = wrapToWidth(sanitizeForTerminal(pending), columns).split("\n");
+          last = { at: pending.length, room: Math.max(1, columns - Bun.stringWidth(rows.at(-1) ?? "")) };
           return { rows: rows.slice(0, -1), width: columns };
         }
       : undefined,
