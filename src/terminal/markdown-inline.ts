@@ -35,7 +35,8 @@ function renderToken(token: Token): string {
     case "image":
       return `${S.em(token.text || "image")} (${S.href(token.href)})`;
     case "html":
-      return S.html(token.text);
+      // `<br>` is how a table cell holds two lines; other tags are shown as written.
+      return /^<br\s*\/?>$/i.test(token.text) ? "\n" : S.html(token.text);
     case "checkbox":
       return token.checked ? "[x] " : "[ ] ";
     default:

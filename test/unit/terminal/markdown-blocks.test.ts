@@ -95,6 +95,12 @@ describe("tables", () => {
     expect(plainRows(wide, 120)[0]).toStartWith("┌");
   });
 
+  test("a cell's <br> is a line break inside the cell", () => {
+    const out = plainRows("| step | notes |\n|---|---|\n| build | first line<br>second line |\n", 120);
+    expect(out).toContain("│ build │ first line  │");
+    expect(out).toContain("│       │ second line │");
+  });
+
   test("a key/value line longer than the window wraps under its key", () => {
     const wide = `| alpha | bravo | charlie | delta | echo | foxtrot | golf |\n|${"---|".repeat(7)}\n| ${"long text ".repeat(10)}| 2 | 3 | 4 | 5 | 6 | 7 |\n`;
     const out = plainRows(wide, 40);
