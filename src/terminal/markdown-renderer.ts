@@ -63,11 +63,11 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
       // The last block may still grow (a paragraph, a list, an open code fence); the ones before it are done.
       let last = tokens.length - 1;
       while (last >= 0 && tokens[last]?.type === "space") last--;
+      // …unless a blank line has ended it: a paragraph, a heading, a table or a rule cannot go on after one.
+      const ended = last < tokens.length - 1 && ENDED_BY_BLANK_LINE.has(tokens[last]?.type ?? "");
       const only = last === 0 ? tokens[0] : undefined;
       // A fence whose last line could close it may be closed: lexed again next time.
       openFence = only?.type === "code" && OPENING_FENCE.test(only.raw) && !CLOSING_FENCE.test(lastLine(only.raw)) ? lines : undefined;
-      // …unless a blank line has ended it: a paragraph, a heading, a table or a rule cannot go on after one.
-      const ended = last < tokens.length - 1 && ENDED_BY_BLANK_LINE.has(tokens[last]?.type ?? "");
       return tokens.slice(0, ended ? tokens.length : Math.max(0, last)).reduce((sum, token) => sum + token.raw.length, 0);
     },
     format(finished, firstWidth) {
