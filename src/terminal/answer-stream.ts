@@ -6,18 +6,19 @@ export interface TextFormat {
   /** How much of `pending` (which starts where a block starts) is finished and can be shown; all of it `atEnd`. */
   finishedLength(pending: string, atEnd: boolean): number;
   /**
-   * Finished text as the terminal shows it: sanitized, styled, ending with a newline. `firstWidth`:
-   * the width the first block was shown at while it grew (`openLines`), so its lines come out the same.
+   * Finished text as the terminal shows it: sanitized, styled, ending with a newline. `grown`: the
+   * first block's first rows were shown while it grew (`openLines`); they must come out the same
+   * (the caller leaves them out), so it is laid out as they were, at the width they were made at.
    */
-  format(finished: string, firstWidth?: number): string;
+  format(finished: string, grown: boolean): string;
   /**
    * The rows of the unfinished block `pending` (one block, still growing) that will not change
-   * whatever comes next, each without its line end: what can be shown of it already. `width`: the
-   * width its first rows were shown at, if any. Undefined when there is nothing new to tell
-   * (`lineEnded` false: the delta had no line end, and only a paragraph can grow a row without one).
-   * `sameBlock`: `pending` is the text given last time, grown (the format may keep what it made of it).
+   * whatever comes next, each without its line end: what can be shown of it already. Undefined when
+   * there is nothing new to tell (`lineEnded` false: the delta had no line end, and only a paragraph
+   * can grow a row without one). `sameBlock`: `pending` is the text given last time, grown (the
+   * format may keep what it made of it, and only look at what is new).
    */
-  openLines?(pending: string, lineEnded: boolean, width: number | undefined, sameBlock: boolean): { rows: string[]; width: number } | undefined;
+  openLines?(pending: string, lineEnded: boolean, sameBlock: boolean): string[] | undefined;
 }
 
 /**
@@ -27,22 +28,26 @@ export interface TextFormat {
  * its own line breaks.
  */
 export function plainFormat(width?: () => number): TextFormat {
-  /** Where the rows were last made and the room left on their last one: no row can fill before that much more text. */
-  let last: { at: number; room: number } | undefined;
+  /** The line growing: where its rows were last made, the room left on their last one, and their width. */
+  let last: { at: number; room: number; columns: number } | undefined;
   return {
     finishedLength: (pending, atEnd) => (atEnd ? pending.length : pending.lastIndexOf("\n") + 1),
-    format(finished, firstWidth) {
+    format(finished, grown) {
       const safe = sanitizeForTerminal(finished, { keepNewlines: true });
-      return width ? wrapToWidth(safe, firstWidth ?? width()) : safe;
+      if (!width) return safe;
+      const columns = grown && last ? last.columns : width();
+      last = undefined;
+      return wrapToWidth(safe, columns);
     },
     openLines: width
-      ? (pending, _lineEnded, shownWidth, sameBlock) => {
-          // `pending` is part of one line: whole lines were finished before.
+      ? (pending, _lineEnded, sameBlock) => {
+          // `pending` is part of one line: whole lines were finished before. No row can fill before
+          // the new text is as wide as the room left on the last one.
           if (sameBlock && last && Bun.stringWidth(pending.slice(last.at)) < last.room) return undefined;
-          const columns = shownWidth ?? width();
+          const columns = sameBlock && last ? last.columns : width();
           const rows = wrapToWidth(sanitizeForTerminal(pending), columns).split("\n");
-          last = { at: pending.length, room: Math.max(1, columns - Bun.stringWidth(rows.at(-1) ?? "")) };
-          return { rows: rows.slice(0, -1), width: columns };
+          last = { at: pending.length, room: Math.max(1, columns - Bun.stringWidth(rows.at(-1) ?? "")), columns };
+          return rows.slice(0, -1);
         }
       : undefined,
   };
@@ -62,8 +67,8 @@ export class AnswerStream {
   private source = "";
   /** How much of `source` has been written: whole blocks. */
   private shown = 0;
-  /** The rows written of the block that starts at `shown`, still growing, and the width they were made for. */
-  private open: { rows: string[]; width: number } | undefined;
+  /** The rows written of the block that starts at `shown`, still growing. */
+  private open: string[] | undefined;
   /** How much of `source` the open rows were made from. */
   private openUpTo = 0;
   /** Where the text last given to `openLines` began (a `shown`), while it only grows; undefined once it is another text. */
@@ -139,10 +144,10 @@ export class AnswerStream {
   private emit(atEnd: boolean, lineEnded: boolean): void {
     if (lineEnded) this.emitFinished(atEnd);
     if (atEnd || !this.format.openLines) return;
-    const open = this.format.openLines(this.source.slice(this.shown), lineEnded, this.open?.width, this.growing === this.shown);
+    const open = this.format.openLines(this.source.slice(this.shown), lineEnded, this.growing === this.shown);
     this.growing = this.shown;
-    if (!open || open.rows.length <= (this.open?.rows.length ?? 0)) return;
-    const rows = open.rows.slice(this.open?.rows.length ?? 0);
+    if (!open || open.length <= (this.open?.length ?? 0)) return;
+    const rows = open.slice(this.open?.length ?? 0);
     this.open = open;
     this.openUpTo = this.source.length;
     this.write(`${rows.join("\n")}\n`);
@@ -154,8 +159,8 @@ export class AnswerStream {
     const length = this.format.finishedLength(pending, atEnd);
     if (length <= 0) return;
     this.shown += length;
-    let text = this.format.format(pending.slice(0, length), this.open?.width);
-    if (this.open) text = withoutShownRows(text, this.open.rows);
+    let text = this.format.format(pending.slice(0, length), this.open !== undefined);
+    if (this.open) text = withoutShownRows(text, this.open);
     this.open = undefined;
     // The answer's end is one line end: a Markdown block's blank line after it would only push the prompt down.
     const shownText = atEnd ? text.replace(/\n+$/, "") : text;

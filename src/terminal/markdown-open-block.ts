@@ -58,10 +58,18 @@ export class OpenBlock {
     private readonly clean: (row: string) => string,
   ) {}
 
-  /** The final rows of the block whose raw text so far is `raw`, at `width`; undefined when nothing new can be final. */
+  /**
+   * The final rows of the block whose raw text so far is `raw`; undefined when nothing new can be
+   * final. `width`: the window's now. A code block's new lines and a list's new items are laid out
+   * at it, a resize taking effect at the next line; a paragraph keeps the width it began with (its
+   * rows are made from its whole text, and those shown must stay the same).
+   */
   rows(raw: string, lineEnded: boolean, width: number, sameBlock: boolean): string[] | undefined {
-    const previous = sameBlock && this.state?.width === width ? this.state : undefined;
-    if (previous?.kind === "code") return this.codeRows(previous, raw);
+    const previous = sameBlock ? this.state : undefined;
+    if (previous?.kind === "code") {
+      previous.width = width;
+      return this.codeRows(previous, raw);
+    }
     // A line end may end a paragraph (a blank line) or make it something else: lexed again then.
     if (previous?.kind === "paragraph" && !lineEnded) return this.paragraphRows(previous, raw, false);
     if (previous && !lineEnded) return undefined;
@@ -86,10 +94,10 @@ export class OpenBlock {
         return this.codeRows(state, raw);
       }
       case "list": {
-        this.state = previous?.kind === "list" ? previous : { kind: "list", width, items: 0, rows: [] };
+        this.state = previous?.kind === "list" ? { ...previous, width } : { kind: "list", width, items: 0, rows: [] };
         // A line being written may be the next item's start: the item before it is done then.
         const list = lines === raw ? block : this.lex.blocks(this.prepare(raw)).find((token) => token.type !== "space");
-        return list?.type === "list" ? this.listRows(this.state, list as Tokens.List) : undefined;
+        return list?.type === "list" ? this.listRows(this.state, list as Tokens.List, false) : undefined;
       }
       case "heading":
       case "hr":
@@ -97,6 +105,21 @@ export class OpenBlock {
       default:
         return [];
     }
+  }
+
+  /**
+   * The rows of the block that grew here, now whole (`block`, lexed from `raw`, the finished text it
+   * begins): the rows shown while it grew, then the rest (a code block's lines and a list's items at
+   * `width`, a paragraph at the width it began with). Undefined when this
+   * is not the block that grew (it became something else): it is rendered anew then.
+   */
+  whole(block: Token, raw: string, width: number): string[] | undefined {
+    const state = this.state;
+    this.state = undefined;
+    if (state?.kind === "code" && block.type === "code") return this.codeRows({ ...state, width }, raw.endsWith("\n") ? raw : `${raw}\n`);
+    if (state?.kind === "list" && block.type === "list") return this.listRows({ ...state, width }, block as Tokens.List, true);
+    if (state?.kind === "paragraph" && block.type === "paragraph") return renderBlock(block, state.width, this.highlight).map(this.clean);
+    return undefined;
   }
 
   /**
@@ -169,17 +192,17 @@ export class OpenBlock {
     return [...state.rows];
   }
 
-  /** A list's items but the last, each rendered once; and of the last, what comes before its last nested item. */
-  private listRows(state: State & { kind: "list" }, list: Tokens.List): string[] {
+  /** A list's items but the last (all of them once it is `whole`), each rendered once; and of the last, what comes before its last nested item. */
+  private listRows(state: State & { kind: "list" }, list: Tokens.List, whole: boolean): string[] {
     const start = typeof list.start === "number" ? list.start : 1;
     const render = (items: Tokens.ListItem[], from: number) =>
       renderList({ ...list, items, start: start + from }, state.width, (child, childWidth) => renderBlock(child, childWidth, this.highlight)).map(this.clean);
-    const done = list.items.length - 1;
+    const done = whole ? list.items.length : list.items.length - 1;
     if (done > state.items) {
       state.rows.push(...render(list.items.slice(state.items, done), state.items));
       state.items = done;
     }
-    const last = list.items.at(-1);
+    const last = whole ? undefined : list.items.at(-1);
     const rest = last ? withoutLastItem({ ...list, items: [structuredClone(last)] }).items : [];
     return [...state.rows, ...(rest.length > 0 ? render(rest, done) : [])];
   }

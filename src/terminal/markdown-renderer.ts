@@ -70,22 +70,21 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
       openFence = only?.type === "code" && OPENING_FENCE.test(only.raw) && !CLOSING_FENCE.test(lastLine(only.raw)) ? lines : undefined;
       return tokens.slice(0, ended ? tokens.length : Math.max(0, last)).reduce((sum, token) => sum + token.raw.length, 0);
     },
-    format(finished, firstWidth) {
-      let first = firstWidth;
+    format(finished, grown) {
+      let first = grown;
       return loaded
         .lex(safeSource(finished))
         .map((token) => {
-          const rows = renderBlock(token, first ?? width(), loaded.highlight);
-          if (rows.length === 0) return "";
-          first = undefined;
-          return `${onlySgr(rows.join("\n"))}\n\n`;
+          if (token.type === "space") return "";
+          // The block shown while it grew comes out as it was shown (markdown-open-block.ts).
+          const rows = (first && open.whole(token, finished, width())) || renderBlock(token, width(), loaded.highlight).map(onlySgr);
+          first = false;
+          return rows.length === 0 ? "" : `${rows.join("\n")}\n\n`;
         })
         .join("");
     },
-    openLines(pending, lineEnded, shownWidth, sameBlock) {
-      const columns = shownWidth ?? width();
-      const rows = open.rows(pending, lineEnded, columns, sameBlock);
-      return rows && { rows, width: columns };
+    openLines(pending, lineEnded, sameBlock) {
+      return open.rows(pending, lineEnded, width(), sameBlock);
     },
   };
 }

@@ -125,4 +125,20 @@ describe("after a resize", () => {
     expect(narrow.length).toBeGreaterThan(3);
     for (const row of narrow) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
   });
+
+  test("a code block being shown lays out its next lines at the new width; the lines shown stay", () => {
+    width = 120;
+    const writes: string[] = [];
+    const stream = new AnswerStream((text) => writes.push(text), format);
+    const line = (n: number) => `const value${n} = "${"long words in a string ".repeat(3)}";\n`;
+    stream.push(`\`\`\`ts\n${line(1)}${line(2)}`);
+    width = 40;
+    stream.push(`${line(3)}${line(4)}\`\`\`\n\nAfter.\n`);
+    stream.end();
+    const out = plain(writes.join("")).split("\n");
+    expect(out.filter((row) => row.includes("const value1"))[0]!.length).toBeGreaterThan(60);
+    const later = out.slice(out.findIndex((row) => row.includes("const value3")));
+    for (const row of later) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+    for (const n of [1, 2, 3, 4]) expect(out.filter((row) => row.includes(`const value${n} `)).length).toBe(1);
+  });
 });
