@@ -2,7 +2,7 @@ import type { Token, Tokens } from "marked";
 import { codeRows, expandTabs, renderBlock, type Highlight } from "./markdown-blocks.ts";
 import { renderInline } from "./markdown-inline.ts";
 import { renderList } from "./markdown-list.ts";
-import { stylesPerLine, wrapIndented } from "./text-wrap.ts";
+import { offsetAfterRows, stylesOpenAfter, stylesPerLine, wrapIndented } from "./text-wrap.ts";
 
 /**
  * Characters after which a paragraph's text may still change its look: an emphasis, a code span,
@@ -22,11 +22,17 @@ export interface MarkdownLexer {
 
 /** What is kept of the block being written between two calls, so each call does only the new part. */
 type State = { width: number } & (
-  /** `computedAt`: how much of the raw text the rows were made from; `room`: the columns left on their last row. */
-  | { kind: "paragraph"; cut: number; head: string; computedAt: number; room: number }
+  /**
+   * `computedAt`: how much of the raw text the rows were made from; `room`: the columns left on
+   * their last row; `done`: the rows made final so far, and `doneText`, the styled text they were
+   * made from (with the blanks after them): the rest is wrapped at the window's width now.
+   */
+  | { kind: "paragraph"; cut: number; head: string; computedAt: number; room: number; done: string[]; doneText: string }
   /** `consumed`: how much of the raw text was read, whole lines. */
   | { kind: "code"; language: string | undefined; fence: string; indent: number; consumed: number; lines: string[]; rows: string[]; closed: boolean }
   | { kind: "list"; items: number; rows: string[] }
+  /** A heading or a rule shown once its line ended: shown again as it was, whatever the width now. */
+  | { kind: "line"; type: string; rows: string[] }
   | { kind: "other" }
 );
 
@@ -60,9 +66,8 @@ export class OpenBlock {
 
   /**
    * The final rows of the block whose raw text so far is `raw`; undefined when nothing new can be
-   * final. `width`: the window's now. A code block's new lines and a list's new items are laid out
-   * at it, a resize taking effect at the next line; a paragraph keeps the width it began with (its
-   * rows are made from its whole text, and those shown must stay the same).
+   * final. `width`: the window's now: what was shown stays as it is, what comes next is laid out at
+   * it (a code block's next lines, a paragraph's next rows; a list keeps the width it began with).
    */
   rows(raw: string, lineEnded: boolean, width: number, sameBlock: boolean): string[] | undefined {
     const previous = sameBlock ? this.state : undefined;
@@ -71,7 +76,7 @@ export class OpenBlock {
       return this.codeRows(previous, raw);
     }
     // A line end may end a paragraph (a blank line) or make it something else: lexed again then.
-    if (previous?.kind === "paragraph" && !lineEnded) return this.paragraphRows(previous, raw, false);
+    if (previous?.kind === "paragraph" && !lineEnded) return this.paragraphRows(Object.assign(previous, { width }), raw, false);
     if (previous && !lineEnded) return undefined;
     // Whole lines decide what the block is (and are what was just lexed to find the finished blocks).
     const lines = raw.slice(0, raw.lastIndexOf("\n") + 1);
@@ -81,7 +86,13 @@ export class OpenBlock {
     if (!block || blocks.length !== 1) return undefined;
     switch (block.type) {
       case "paragraph":
-        this.state = previous?.kind === "paragraph" ? previous : { kind: "paragraph", width, cut: 0, head: "", computedAt: 0, room: 0 };
+        // `1` may be the start of `1. item`, `-` of a list or a rule, `#` of a heading: a paragraph
+        // only once its first word is whole (a block's kind is decided by how its first line starts).
+        if (!/^\s*\S+\s/.test(raw)) {
+          this.state = undefined;
+          return undefined;
+        }
+        this.state = previous?.kind === "paragraph" ? Object.assign(previous, { width }) : { kind: "paragraph", width, cut: 0, head: "", computedAt: 0, room: 0, done: [], doneText: "" };
         return this.paragraphRows(this.state, raw, true);
       case "code": {
         const fence = FENCE.exec(block.raw);
@@ -94,14 +105,20 @@ export class OpenBlock {
         return this.codeRows(state, raw);
       }
       case "list": {
-        this.state = previous?.kind === "list" ? { ...previous, width } : { kind: "list", width, items: 0, rows: [] };
+        // A list keeps the width it began with: its last item's first rows may be on the screen.
+        this.state = previous?.kind === "list" ? previous : { kind: "list", width, items: 0, rows: [] };
         // A line being written may be the next item's start: the item before it is done then.
         const list = lines === raw ? block : this.lex.blocks(this.prepare(raw)).find((token) => token.type !== "space");
         return list?.type === "list" ? this.listRows(this.state, list as Tokens.List, false) : undefined;
       }
       case "heading":
-      case "hr":
-        return lineEnded ? renderBlock(block, width, this.highlight).map(this.clean) : [];
+      case "hr": {
+        // Its line must have ended (`# Hea` is not the heading yet).
+        if (lines === "") return [];
+        const rows = renderBlock(block, width, this.highlight).map(this.clean);
+        this.state = { kind: "line", width, type: block.type, rows };
+        return rows;
+      }
       default:
         return [];
     }
@@ -109,16 +126,19 @@ export class OpenBlock {
 
   /**
    * The rows of the block that grew here, now whole (`block`, lexed from `raw`, the finished text it
-   * begins): the rows shown while it grew, then the rest (a code block's lines and a list's items at
-   * `width`, a paragraph at the width it began with). Undefined when this
+   * begins): the rows shown while it grew, then the rest at `width` (a list at its own). Undefined when this
    * is not the block that grew (it became something else): it is rendered anew then.
    */
   whole(block: Token, raw: string, width: number): string[] | undefined {
     const state = this.state;
     this.state = undefined;
     if (state?.kind === "code" && block.type === "code") return this.codeRows({ ...state, width }, raw.endsWith("\n") ? raw : `${raw}\n`);
-    if (state?.kind === "list" && block.type === "list") return this.listRows({ ...state, width }, block as Tokens.List, true);
-    if (state?.kind === "paragraph" && block.type === "paragraph") return renderBlock(block, state.width, this.highlight).map(this.clean);
+    if (state?.kind === "list" && block.type === "list") return this.listRows(state, block as Tokens.List, true);
+    if (state?.kind === "line" && block.type === state.type) return state.rows;
+    if (state?.kind === "paragraph" && block.type === "paragraph") {
+      const rest = this.wrapRest(Object.assign(state, { width }), renderInline((block as Tokens.Paragraph).tokens));
+      return rest && [...state.done, ...rest.map(this.clean)];
+    }
     return undefined;
   }
 
@@ -160,13 +180,32 @@ export class OpenBlock {
       stable += renderInline([token]);
       offset += token.raw.length;
     }
-    const all = wrapIndented(state.head + stable, width);
-    state.room = Math.max(1, width - Bun.stringWidth(all.at(-1) ?? ""));
+    const styled = state.head + stable;
     if (cutAt > 0) {
       state.head += cutHead;
       state.cut += cutAt;
     }
-    return all.slice(0, -1).map(this.clean);
+    const rows = this.wrapRest(state, styled);
+    if (rows === undefined) return undefined;
+    const last = rows.pop();
+    state.room = Math.max(1, width - Bun.stringWidth(last ?? ""));
+    if (rows.length > 0) {
+      state.doneText = styled.slice(0, offsetAfterRows(styled, state.doneText.length, rows));
+      state.done.push(...rows.map(this.clean));
+    }
+    return [...state.done];
+  }
+
+  /**
+   * A paragraph's styled text so far, past the rows already final, wrapped at the width now: rows
+   * shown stay as they are, and what comes after them fits the window even after a resize. (Greedy
+   * wrapping from the start of a row makes the same rows as from the start of the text.)
+   */
+  private wrapRest(state: State & { kind: "paragraph" }, text: string): string[] | undefined {
+    // The text before the final rows cannot change (nothing was open in it); if it did, nothing more is shown of it.
+    if (!text.startsWith(state.doneText)) return undefined;
+    const rest = stylesOpenAfter(state.doneText).join("") + text.slice(state.doneText.length);
+    return wrapIndented(rest, state.width);
   }
 
   /** A fenced block's lines that have ended (up to a closing fence), each highlighted once, with a few lines before it as context. */

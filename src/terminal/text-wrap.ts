@@ -68,16 +68,47 @@ export function stylesPerLine(text: string): string[] {
   let open: string[] = [];
   return lines.map((line) => {
     const prefix = open.join("");
-    for (const match of line.matchAll(SGR)) {
-      const params = match[1] === "" ? [0] : (match[1] ?? "").split(";").map(Number);
-      const code = params[0] ?? 0;
-      if (code === 0) open = [];
-      else if (familyOf(code) === undefined && [22, 23, 24, 27, 29, 39, 49].includes(code)) open = open.filter((seq) => familyOf(firstParam(seq)) !== code);
-      else if (familyOf(code) !== undefined) open.push(match[0]);
-    }
+    open = stylesOpenAfter(line, open);
     return prefix + line + (open.length > 0 ? "\u001b[0m" : "");
   });
 }
+
+/** The SGR sequences still in effect after `text`, those in effect before it being `open`. */
+export function stylesOpenAfter(text: string, open: readonly string[] = []): string[] {
+  let now = [...open];
+  for (const match of text.matchAll(SGR)) {
+    const code = match[1] === "" ? 0 : Number((match[1] ?? "").split(";")[0]);
+    if (code === 0) now = [];
+    else if (familyOf(code) === undefined && [22, 23, 24, 27, 29, 39, 49].includes(code)) now = now.filter((seq) => familyOf(firstParam(seq)) !== code);
+    else if (familyOf(code) !== undefined) now.push(match[0]);
+  }
+  return now;
+}
+
+/**
+ * Where in styled `text`, from `from`, the rows `rows` (made from it by `wrapLine`) end, with the
+ * blanks after them: the start of the text the next row is made from. Colour codes count for nothing.
+ */
+export function offsetAfterRows(text: string, from: number, rows: readonly string[]): number {
+  let at = from;
+  const skipStyles = () => {
+    for (let match = SGR_AT.exec(text.slice(at, at + 32)); match; match = SGR_AT.exec(text.slice(at, at + 32))) at += match[0].length;
+  };
+  const skipBlanks = () => {
+    for (skipStyles(); at < text.length && /\s/.test(text[at] ?? ""); skipStyles()) at++;
+  };
+  for (const row of rows) {
+    skipBlanks();
+    for (let left = Bun.stripANSI(row).trimStart().length; left > 0 && at < text.length; left--) {
+      skipStyles();
+      at++;
+    }
+  }
+  skipBlanks();
+  return at;
+}
+
+const SGR_AT = /^\u001b\[[0-9;]*m/;
 
 function firstParam(sequence: string): number {
   return Number(/\[(\d*)/.exec(sequence)?.[1] || 0);

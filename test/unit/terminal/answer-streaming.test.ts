@@ -4,8 +4,10 @@ import { markdownFormat } from "../../../src/terminal/markdown-renderer.ts";
 import { stylesPerLine, wrapLine } from "../../../src/terminal/text-wrap.ts";
 
 let format: TextFormat;
+/** The window's width, changed by the resize tests. */
+let columns = 60;
 beforeAll(async () => {
-  format = await markdownFormat(() => 60, plainFormat());
+  format = await markdownFormat(() => columns, plainFormat());
 });
 
 const plain = (text: string) => Bun.stripANSI(text);
@@ -129,6 +131,52 @@ describe("an answer shown line by line as it streams", () => {
     const out = streamed(hostile, 1);
     expect(out).not.toMatch(/\u001b(?!\[[0-9;]*m)|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]/);
     expect(plain(out)).toContain("line  31m");
+  });
+
+  test("with the window resized at random while it streams, every word is shown once, in order", () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const source = [
+      `A paragraph ${WORDS.join(" ")} ${WORDS.join(" ")} ${WORDS.join(" ")}`,
+      "",
+      "1. one with **bold** and a long tail of words that wraps",
+      "   - nested item that is long enough to wrap at narrow widths, as it does here",
+      "2. two",
+      "",
+      "```ts",
+      ...Array.from({ length: 8 }, (_, i) => `const line${i} = "${"some words ".repeat(i)}";`),
+      "```",
+      "",
+      `Last ${WORDS.join(" ")}`,
+      "Text with **bold that spans",
+      "two lines** and a heading after it",
+      "",
+      "# Heading",
+      "",
+      "---",
+      "",
+      "> a quote",
+      "",
+      "Tail 你好世界 emoji 🙂🙂 text.",
+    ].join("\n");
+    // Compared without blanks (a word longer than a narrow row is cut in two) and rules (as wide as the window).
+    const normalized = (text: string) => plain(text).replace(/─+/g, "─").replace(/\s+/g, "");
+    try {
+      for (let round = 0; round < 30; round++) {
+        const { stream, writes } = streamOf();
+        for (let at = 0; at < source.length; ) {
+          if (random() < 0.1) columns = 20 + Math.floor(random() * 100);
+          const size = 1 + Math.floor(random() * 12);
+          stream.push(source.slice(at, at + size));
+          at += size;
+        }
+        stream.end();
+        columns = 200;
+        expect(normalized(writes.join(""))).toBe(normalized(whole(source)));
+      }
+    } finally {
+      columns = 60;
+    }
   });
 
   test("a retried stream does not show again the rows of a block it showed while it grew", () => {

@@ -141,4 +141,21 @@ describe("after a resize", () => {
     for (const row of later) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
     for (const n of [1, 2, 3, 4]) expect(out.filter((row) => row.includes(`const value${n} `)).length).toBe(1);
   });
+
+  test("a paragraph being shown wraps its next rows at the new width; the rows shown stay", () => {
+    width = 100;
+    const writes: string[] = [];
+    const stream = new AnswerStream((text) => writes.push(text), format);
+    const words = Array.from({ length: 80 }, (_, i) => (i % 9 === 4 ? `**w${i}**` : `w${i}`));
+    stream.push(`${words.slice(0, 40).join(" ")} `);
+    const before = plain(writes.join("")).split("\n").filter((row) => row !== "");
+    expect(before.length).toBeGreaterThan(0);
+    width = 30;
+    stream.push(`${words.slice(40).join(" ")}\n\nAfter.\n`);
+    stream.end();
+    const out = plain(writes.join("")).split("\n");
+    expect(out.slice(0, before.length)).toEqual(before);
+    for (const row of out.slice(before.length)) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(30);
+    expect(out.join(" ").replace(/\s+/g, " ").trim()).toBe(`${words.join(" ").replaceAll("**", "")} After.`);
+  });
 });
