@@ -7,9 +7,10 @@ import { offsetAfterRows, stylesOpenAfter, stylesPerLine, wrapIndented } from ".
 /**
  * Characters after which a paragraph's text may still change its look: an emphasis, a code span,
  * a link or HTML still open (`**bold` before its `**`), a strike-through, a table's first row.
- * `_` only where it can open emphasis: inside a word (`snake_case`) it is a letter.
+ * Only where they can open something: `*`, `~` and `_` not before a blank (`2 * 3`), `_` not inside
+ * a word (`snake_case`), `<` before a letter (`a < b` is text).
  */
-const MAY_CHANGE = /[*`~[<|]|(?<![\p{L}\p{N}])_/u;
+const MAY_CHANGE = /[`[|]|[*~](?!\s)|(?<![\p{L}\p{N}])_(?!\s)|<(?![^A-Za-z/!?])/u;
 /** A fenced code block's first line: its indentation, its fence, its language. */
 const FENCE = /^( {0,3})(`{3,}|~{3,})/;
 /** A new line of code is highlighted with this many lines before it: a string or comment begun there is coloured right. */

@@ -90,6 +90,13 @@ describe("an answer shown line by line as it streams", () => {
     expect(writes.join("")).toContain("\u001b[1m");
   });
 
+  test("text that only looks like markup (2 * 3, a < b, snake_case) does not hold the rows back", () => {
+    const { stream, shown } = streamOf();
+    stream.push(`${"so 2 * 3 is 6 and a < b holds for snake_case names, ".repeat(4)}and more`);
+    expect(shown().split("\n").filter((row) => row !== "").length).toBeGreaterThanOrEqual(2);
+    stream.end();
+  });
+
   test("a table waits for its end: its columns need every row", () => {
     const { stream, shown } = streamOf();
     stream.push("| a | b |\n|---|---|\n| 1 | 2 |\n");
