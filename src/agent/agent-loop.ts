@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { APIUserAbortError } from "@anthropic-ai/sdk";
-import type { Message, MessageParam, ThinkingConfigParam, ToolChoice } from "@anthropic-ai/sdk/resources/messages";
+import type { ContentBlock, Message, MessageParam, ThinkingConfigParam, ToolChoice } from "@anthropic-ai/sdk/resources/messages";
 import { AgentError, toAgentError, unknownModelError } from "./agent-error.ts";
 import type { AgentObserver, CompactionNotice, ToolCall } from "./agent-observer.ts";
 import { AUTO_COMPACT_SHARE, compactedMessages, isPromptTooLong, requestSummary, splitForCompaction, SUMMARY_MAX_TOKENS } from "./compaction.ts";
@@ -78,6 +78,8 @@ interface RunState {
   signal: AbortSignal | undefined;
   observer: AgentObserver | undefined;
   usage: TokenUsage;
+  /** The text the model had written when its answer was cancelled midway (Esc): it was shown, so it is kept. */
+  partial?: ContentBlock[];
 }
 
 /**
@@ -145,7 +147,7 @@ export class AgentLoop {
           before = compacted;
           message = await this.turnRequest(state);
         }
-        if (!message) return this.cancelled(request, false);
+        if (!message) return this.cancelled(request, false, state.partial);
         this.conversation.addAssistant(message.content);
         text = textOf(message);
 
@@ -258,6 +260,7 @@ export class AgentLoop {
       const { tools, stableCount, deferredNote } = this.tools.forRequest(this.contextWindow);
       const prompt = withCacheBreakpoints({ system, systemNote: deferredNote, tools, stableTools: stableCount, messages: params.messages });
       const stream = this.options.client.messages.stream({ ...params, model, ...prompt }, { signal, maxRetries: 0 });
+      state.partial = undefined;
       if (streamToObserver && observer?.onText) stream.on("text", (delta) => observer.onText?.(delta));
       if (streamToObserver && observer?.onThinking) stream.on("thinking", (delta) => observer.onThinking?.(delta));
       if (streamToObserver && observer?.onTextBlockEnd) stream.on("contentBlock", (block) => block.type === "text" && observer.onTextBlockEnd?.());
@@ -269,7 +272,10 @@ export class AgentLoop {
         observer?.onUsage?.(usage, model);
         return message;
       } catch (error) {
-        if (signal?.aborted || error instanceof APIUserAbortError) return undefined;
+        if (signal?.aborted || error instanceof APIUserAbortError) {
+          if (streamToObserver) state.partial = shownText(stream.currentMessage);
+          return undefined;
+        }
         const maxRetries = retriesFor(error, this.retry);
         if (attempt > maxRetries) {
           const failure = toAgentError(error, attempt);
@@ -282,8 +288,13 @@ export class AgentLoop {
     }
   }
 
-  /** A cancelled turn leaves a note, so the next request tells the model its turn was cut short. */
-  private cancelled(requests: number, duringTools: boolean): RunOutcome {
+  /**
+   * A cancelled turn leaves a note, so the next request tells the model its turn was cut short. An
+   * answer cancelled while it streamed is kept as far as it got, as the model's message before the
+   * note (as Claude Code does): the user saw it, and the next prompt is a message of its own after it.
+   */
+  private cancelled(requests: number, duringTools: boolean, partial: ContentBlock[] = []): RunOutcome {
+    this.conversation.addAssistant(partial);
     this.conversation.addUserText(duringTools ? INTERRUPTED_TOOLS_NOTE : INTERRUPTED_NOTE);
     return { status: "cancelled", requests };
   }
@@ -292,6 +303,11 @@ export class AgentLoop {
 /** The prompt's text, as a UserPromptSubmit hook reads it. */
 function promptText(prompt: string | PromptBlock[]): string {
   return typeof prompt === "string" ? prompt : prompt.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+}
+
+/** The text blocks of an answer cut short, those with something to read (the API refuses blank ones); its unfinished tool calls left out. */
+function shownText(message: Message | undefined): ContentBlock[] {
+  return (message?.content ?? []).filter((block) => block.type === "text" && block.text.trim() !== "");
 }
 
 function textOf(message: Message): string {

@@ -1,6 +1,7 @@
 import type { ServerStatus } from "../mcp/index.ts";
 import { revisionText, type LoginHint } from "../terminal/render-status.ts";
 import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { wrapIndented } from "../terminal/text-wrap.ts";
 
 /**
  * The REPL's `/mcp`: one row per server, the same columns for all (state, tool count, revision,
@@ -12,8 +13,9 @@ import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/termin
  *     linear  NEEDS-AUTH                                            run: /mcp login linear              (http: https://…)
  *
  * A failure's further lines (its stderr tail) follow its row, indented. Server text is sanitized.
+ * At a terminal `columns` wide, a longer row wraps between words, its next lines indented.
  */
-export function mcpTable(statuses: ServerStatus[], loginHint: LoginHint): string[] {
+export function mcpTable(statuses: ServerStatus[], loginHint: LoginHint, columns?: number): string[] {
   const rows: string[][] = [];
   const details = new Map<number, string[]>();
   for (const status of statuses) {
@@ -28,10 +30,11 @@ export function mcpTable(statuses: ServerStatus[], loginHint: LoginHint): string
   }
   const used = rows[0]?.map((_, column) => rows.some((row) => row[column] !== "")) ?? [];
   const shown = rows.map((row) => row.filter((_, column) => used[column]).map((cell) => sanitizeForTerminal(cell)));
-  return alignColumns(shown).flatMap((line, i) => [
+  const lines = alignColumns(shown).flatMap((line, i) => [
     line.trimEnd(),
     ...(details.get(i) ?? []).map((detail) => `    ${sanitizeForTerminal(detail)}`),
   ]);
+  return columns === undefined ? lines : lines.flatMap((line) => wrapIndented(line.trimStart(), columns, /^ */.exec(line)?.[0] ?? "", "      "));
 }
 
 /** The last error, or what to do about the state; a project server is tagged. */

@@ -2,7 +2,7 @@ import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import type { Tool } from "../agent/tool.ts";
 import { replLoginHint } from "../terminal/render-status.ts";
 import { nearestNames } from "../terminal/suggest.ts";
-import { alignColumns, firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { alignColumnsWrapped } from "../terminal/wrapped-columns.ts";
 import { McpToolAdapter } from "../mcp/index.ts";
 import type { AgentRuntime } from "./agent-runtime.ts";
@@ -16,7 +16,8 @@ import { replReconnect } from "./mcp-reconnect-command.ts";
 import { replSetEnabled } from "./mcp-disable-command.ts";
 import { projectSettingsPath } from "../settings/load-settings.ts";
 import { mcpTable } from "./mcp-table.ts";
-import { listPromptCommands, promptHelpRows, runPromptCommand, type PromptCommand } from "./prompt-commands.ts";
+import { listPromptCommands, runPromptCommand, type PromptCommand } from "./prompt-commands.ts";
+import { helpText } from "./help-text.ts";
 import type { RemoteCompletions } from "./remote-completion.ts";
 import { argumentAnswerCompleter } from "./prompt-argument-completion.ts";
 import { runCompact } from "./compact-command.ts";
@@ -75,7 +76,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     // A server slow to list its prompts holds /help up only until Esc or Ctrl-C (then it is left out).
     run: async (_args, context): Promise<SlashOutcome> => {
       const prompts = await context.cancellable((signal) => listPromptCommands(context.runtime.pool, { signal }));
-      context.print(helpText(prompts, context.customCommands?.() ?? []));
+      context.print(helpText(Object.values(COMMANDS), prompts, context.columns, context.customCommands?.() ?? []));
       return "continue";
     },
   },
@@ -86,7 +87,7 @@ const COMMANDS: Record<string, SlashCommand> = {
       const [sub = "", name = ""] = args.split(/\s+/, 2);
       const signIn = { pool: context.runtime.pool, print: context.print, cancellable: context.cancellable, open: context.open };
       if (args === "tools") context.print(mcpToolsText(context.runtime, context.columns));
-      else if (args === "") context.print(mcpStatusText(context.runtime));
+      else if (args === "") context.print(mcpStatusText(context.runtime, context.columns));
       else if (sub === "login") await replLogin(name, signIn);
       else if (sub === "logout") await replLogout(name, signIn);
       else if (sub === "reconnect") await replReconnect(name, { ...signIn, loginHint: context.runtime.pool.authContext?.loginHint ?? replLoginHint });
@@ -195,19 +196,11 @@ async function sendPrompt(prompt: PromptCommand, args: string, context: SlashCon
   return blocks ? { send: blocks } : "continue";
 }
 
-function helpText(prompts: PromptCommand[], custom: CustomCommand[]): string {
-  const rows = Object.values(COMMANDS).map((c) => [c.usage, c.help]);
-  const lines = [...alignColumns(rows).map((line) => `  ${line}`), "  Esc or Ctrl-C cancels a running turn; Ctrl-C twice or Ctrl-D at an empty prompt exits.\n  !cmd runs a shell command; @path attaches a file; \\ + Enter or Alt+Enter starts a new line; Ctrl-R searches earlier prompts."];
-  if (custom.length > 0) lines.push("Custom commands (.cat-code/commands, .claude/commands; $ARGUMENTS is what follows the name):", ...alignColumns(custom.map((c) => [`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`, c.description])).map((line) => `  ${line}`));
-  if (prompts.length > 0) lines.push("MCP prompts (arguments in order, or name=value; Tab completes):", ...alignColumns(promptHelpRows(prompts)).map((line) => `  ${line}`));
-  return lines.join("\n");
-}
-
 /** The `/mcp` table (mcp-table.ts) under `MCP servers:`. */
-export function mcpStatusText(runtime: AgentRuntime): string {
+export function mcpStatusText(runtime: AgentRuntime, columns?: number): string {
   const statuses = runtime.pool.status();
   if (statuses.length === 0) return "MCP servers: none configured (add them to ~/.cat-code/mcp.json, or pass --mcp-config <file>)";
-  return ["MCP servers:", ...mcpTable(statuses, runtime.pool.authContext?.loginHint ?? replLoginHint).map((line) => `  ${line}`)].join("\n");
+  return ["MCP servers:", ...mcpTable(statuses, runtime.pool.authContext?.loginHint ?? replLoginHint, columns && columns - 2).map((line) => `  ${line}`)].join("\n");
 }
 
 function mcpToolsText(runtime: AgentRuntime, columns?: number): string {

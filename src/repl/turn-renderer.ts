@@ -7,6 +7,7 @@ import { AnswerStream, plainFormat, type TextFormat } from "../terminal/answer-s
 import { progressText } from "../terminal/progress-text.ts";
 import type { StatusLine } from "../terminal/status-line.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { wrapIndented } from "../terminal/text-wrap.ts";
 import { WorkStatus } from "../terminal/work-status.ts";
 import { formatToolCall, formatToolResult, formatToolStart, plainStyle, type Style } from "./tool-call-line.ts";
 
@@ -129,7 +130,7 @@ export class TurnRenderer implements AgentObserver {
       // Nothing was written since the call's start line: it becomes the line with the result.
       this.lastStart = undefined;
       this.work.hide();
-      this.status?.replaceLineAbove(formatToolCall(call, result, this.style));
+      this.status?.replaceLineAbove(this.fit(formatToolCall(call, result, this.style)));
       this.showWork();
       return;
     }
@@ -217,8 +218,25 @@ export class TurnRenderer implements AgentObserver {
     }
     this.lastStart = undefined;
     this.work?.hide();
-    this.info.write(`${line}\n`);
+    this.info.write(`${this.fit(line)}\n`);
     this.showWork();
+  }
+
+  /**
+   * At a terminal, lines wider than the window (a tool's arguments, a server's warning) wrapped
+   * between words, their next rows indented under their text: the terminal would cut words in two.
+   * The width is read now, so after a resize what is written next fits the new one.
+   */
+  private fit(text: string): string {
+    const columns = this.work && this.status ? this.status.columns - 1 : undefined;
+    if (columns === undefined || Bun.stringWidth(text) <= columns) return text;
+    return text
+      .split("\n")
+      .flatMap((line) => {
+        const own = /^ */.exec(line)?.[0] ?? "";
+        return wrapIndented(line.slice(own.length), columns, own, `${own}  `);
+      })
+      .join("\n");
   }
 
   private showWork(): void {

@@ -1,23 +1,26 @@
 import type { Token } from "marked";
-import { wrapToWidth, type TextFormat } from "./answer-stream.ts";
-import { CODE_THEME, MARKDOWN_STYLES, underline } from "./markdown-styles.ts";
+import type { TextFormat } from "./answer-stream.ts";
+import { renderBlock, type Highlight } from "./markdown-blocks.ts";
+import { OpenBlock } from "./markdown-open-block.ts";
+import { CODE_THEME, MARKDOWN_STYLES } from "./markdown-styles.ts";
 import { sanitizeForTerminal } from "./terminal-text.ts";
 
 /**
- * What `marked` gives us, loaded on first use: with marked-terminal and highlight.js it takes ~200 ms
- * from source and ~60 ms in the compiled binary, which the prompt must not wait for.
+ * What `marked` gives us, loaded on first use: with highlight.js it takes ~200 ms from source and
+ * ~60 ms in the compiled binary, which the prompt must not wait for.
  */
 interface Loaded {
   lex(source: string): Token[];
-  render(block: string): string;
+  lexInline(source: string): Token[];
+  highlight: Highlight;
 }
 
 let loading: Promise<Loaded> | undefined;
 
 /**
- * Starts loading the Markdown renderer (marked, marked-terminal, cli-highlight) in the background
- * and resolves when it is ready. The REPL calls it once its prompt is up, so the prompt never waits
- * for it, and awaits it before a turn, by which time it has long been loaded.
+ * Starts loading the Markdown renderer (marked, cli-highlight) in the background and resolves when
+ * it is ready. The REPL calls it once its prompt is up, so the prompt never waits for it, and awaits
+ * it before a turn, by which time it has long been loaded.
  */
 export function loadMarkdown(): Promise<void> {
   loading ??= load();
@@ -25,15 +28,15 @@ export function loadMarkdown(): Promise<void> {
 }
 
 /**
- * The model's answer as Markdown for a terminal, a finished block at a time (see AnswerStream):
- * headings, bold, lists, tables, code blocks with syntax highlighting. Resolves once the renderer
- * is loaded (normally long since, by `loadMarkdown`); if it cannot be loaded, `fallback` (plain lines).
+ * The model's answer as Markdown for a terminal `width()` columns wide (see AnswerStream): a
+ * finished block at a time, and of the block still being written, the rows that can no longer
+ * change (markdown-open-block.ts). marked cuts the text into blocks; the blocks are drawn here
+ * (markdown-blocks.ts). Resolves once the renderer is loaded (normally long since, by
+ * `loadMarkdown`); if it cannot be loaded, `fallback` (plain lines).
  *
  * The model's text is hostile. Escape sequences and control characters are taken out before
  * marked sees it (character references to them too: `&#27;` could be decoded into an ESC), and
- * after rendering only SGR (colour and weight) sequences are let through: whatever else
- * marked-terminal might emit, an OSC 8 hyperlink included, does not reach the terminal. Links are
- * shown as `text (url)`, so a link cannot look like another address than the one it opens.
+ * after rendering only SGR (colour and weight) sequences are let through.
  */
 export async function markdownFormat(width: () => number, fallback: TextFormat): Promise<TextFormat> {
   const loaded = await (loading ??= load()).catch(() => undefined);
@@ -43,6 +46,10 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
    * fence can end it, so while the lines after them have none they need not be lexed again.
    */
   let openFence: string | undefined;
+  /** The text last lexed into blocks, and its tokens: finding the finished blocks and showing the open one lex the same lines. */
+  let lexed: { source: string; tokens: Token[] } | undefined;
+  const lexBlocks = (source: string) => (lexed?.source === source ? lexed.tokens : (lexed = { source, tokens: loaded.lex(source) }).tokens);
+  const open = new OpenBlock({ blocks: lexBlocks, inline: (source) => loaded.lexInline(source) }, loaded.highlight, safeSource, onlySgr);
   return {
     finishedLength(pending, atEnd) {
       if (atEnd) return pending.length;
@@ -52,31 +59,38 @@ export async function markdownFormat(width: () => number, fallback: TextFormat):
         openFence = lines;
         return 0;
       }
-      const tokens = loaded.lex(lines);
+      const tokens = lexBlocks(lines);
       // The last block may still grow (a paragraph, a list, an open code fence); the ones before it are done.
       let last = tokens.length - 1;
       while (last >= 0 && tokens[last]?.type === "space") last--;
+      // …unless a blank line has ended it: a paragraph, a heading, a table or a rule cannot go on after one.
+      const ended = last < tokens.length - 1 && ENDED_BY_BLANK_LINE.has(tokens[last]?.type ?? "");
       const only = last === 0 ? tokens[0] : undefined;
       // A fence whose last line could close it may be closed: lexed again next time.
       openFence = only?.type === "code" && OPENING_FENCE.test(only.raw) && !CLOSING_FENCE.test(lastLine(only.raw)) ? lines : undefined;
-      return tokens.slice(0, Math.max(0, last)).reduce((sum, token) => sum + token.raw.length, 0);
+      return tokens.slice(0, ended ? tokens.length : Math.max(0, last)).reduce((sum, token) => sum + token.raw.length, 0);
     },
-    format(finished) {
-      const blocks = loaded.lex(safeSource(finished));
-      return blocks
+    format(finished, grown) {
+      let first = grown;
+      return loaded
+        .lex(safeSource(finished))
         .map((token) => {
-          const rendered = onlySgr(loaded.render(token.raw));
-          if (token.type === "space") return rendered;
-          if (token.type !== "table") return wrapToWidth(rendered, width());
-          // A table is as wide as its cells need; wrapped by the terminal its frame would fall apart,
-          // so one wider than the window is shown as its Markdown source, wrapped.
-          const fits = rendered.split("\n").every((line) => Bun.stringWidth(line) <= width());
-          return fits ? rendered : `${wrapToWidth(token.raw.trimEnd(), width())}\n\n`;
+          if (token.type === "space") return "";
+          // The block shown while it grew comes out as it was shown (markdown-open-block.ts).
+          const rows = (first && open.whole(token, finished, width())) || renderBlock(token, width(), loaded.highlight).map(onlySgr);
+          first = false;
+          return rows.length === 0 ? "" : `${rows.join("\n")}\n\n`;
         })
         .join("");
     },
+    openLines(pending, lineEnded, sameBlock) {
+      return open.rows(pending, lineEnded, width(), sameBlock);
+    },
   };
 }
+
+/** Blocks that a blank line after them ends (a list, a quote or indented code may go on after one). */
+const ENDED_BY_BLANK_LINE = new Set(["paragraph", "heading", "table", "hr"]);
 
 /** A fenced code block's first line (an indented one is ended by any line that is not). */
 const OPENING_FENCE = /^ {0,3}(?:```|~~~)/;
@@ -89,31 +103,21 @@ function lastLine(text: string): string {
 }
 
 async function load(): Promise<Loaded> {
-  const [{ Marked }, { markedTerminal }, { highlight }] = await Promise.all([import("marked"), import("marked-terminal"), import("cli-highlight")]);
+  const [{ Marked }, { highlight }] = await Promise.all([import("marked"), import("cli-highlight")]);
   const marked = new Marked();
-  marked.use(markedTerminal({ ...MARKDOWN_STYLES, emoji: false, reflowText: false, tab: 2, width: 80 }, { theme: CODE_THEME }));
-  marked.use({
-    renderer: {
-      // marked-terminal highlights only when its chalk found colour by itself; the REPL has decided already.
-      code(token) {
-        let body: string;
-        try {
-          body = highlight(token.text, { language: token.lang || undefined, ignoreIllegals: true, theme: CODE_THEME });
-        } catch {
-          body = MARKDOWN_STYLES.code(token.text);
-        }
-        return `${body.replace(/^/gm, "  ")}\n\n`;
-      },
-      link(token) {
-        const text = this.parser.parseInline(token.tokens);
-        const plainText = Bun.stripANSI(text);
-        return plainText === token.href ? underline(token.href) : `${text} (${underline(token.href)})`;
-      },
-    },
-  });
   return {
     lex: (source) => marked.lexer(source),
-    render: (block) => marked.parse(block, { async: false }) as string,
+    lexInline: (source) => marked.Lexer.lexInline(source, marked.defaults),
+    highlight(code, language) {
+      // Guessing the language tries every one highlight.js knows: too slow to do for each new line.
+      if (language === undefined) return MARKDOWN_STYLES.code(code);
+      try {
+        return highlight(code, { language, ignoreIllegals: true, theme: CODE_THEME });
+      } catch {
+        // A language highlight.js does not know.
+        return MARKDOWN_STYLES.code(code);
+      }
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The colours of rendered Markdown, as plain SGR sequences. marked-terminal's defaults (chalk) and
- * cli-highlight's (chalk too) decide on colour by themselves, from the environment at the moment
- * they load; here the REPL has decided already (a terminal, no NO_COLOR), so the styles are fixed.
+ * The colours of rendered Markdown, as plain SGR sequences. cli-highlight's defaults (chalk) decide
+ * on colour by themselves, from the environment at the moment they load; here the REPL has decided
+ * already (a terminal, no NO_COLOR), so the styles are fixed.
  */
 const sgr = (open: number | string, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
 
@@ -19,25 +19,24 @@ const cyan = sgr(36, 39);
 const gray = sgr(90, 39);
 const plain = (text: string) => text;
 
-export { underline };
-
-/** marked-terminal's style options. */
+/** How each part of an answer in Markdown looks. */
 export const MARKDOWN_STYLES = {
+  /** A code block that could not be highlighted. */
   code: yellow,
+  codespan: yellow,
   blockquote: (text: string) => gray(italic(text)),
   html: gray,
   heading: (text: string) => green(bold(text)),
   firstHeading: (text: string) => magenta(underline(bold(text))),
-  hr: plain,
-  listitem: plain,
-  table: plain,
-  paragraph: plain,
   strong: bold,
   em: italic,
-  codespan: yellow,
   del: (text: string) => dim(strike(text)),
-  link: blue,
+  /** A link's address, and an address written as itself. */
   href: (text: string) => blue(underline(text)),
+  /** Rules, table frames, list markers of nested lists. */
+  frame: dim,
+  /** A table's header cells, and the keys of a table shown row by row. */
+  tableHeader: bold,
 };
 
 /** cli-highlight's theme for code blocks: highlight.js classes to styles. */

@@ -76,7 +76,7 @@ describe("thinking, usage, the model", () => {
     expect((await agent.run("hi").catch((e) => e)).message).toContain("max_tokens: must be at most 128000");
   });
 
-  test("a cancelled answer leaves a note that the request was interrupted, before the next prompt", async () => {
+  test("a cancelled answer is kept as far as it streamed, then the note that it was interrupted, then the next prompt", async () => {
     const agent = agentWith([hang("Half an ans"), reply(text("ok"))], new ToolRegistry());
     const controller = new AbortController();
     let streamed = "";
@@ -86,14 +86,28 @@ describe("thinking, usage, the model", () => {
     expect(await run).toMatchObject({ status: "cancelled" });
     await agent.run("second");
     expect(standIn().requests[1]!.body.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "first" }] },
+      { role: "assistant", content: [{ type: "text", text: "Half an ans" }] },
       {
         role: "user",
         content: [
-          { type: "text", text: "first" },
           { type: "text", text: "[Request interrupted by user]" },
           { type: "text", text: "second", cache_control: { type: "ephemeral" } },
         ],
       },
     ]);
   });
+
+  test("an answer cancelled before any text leaves only the note: nothing blank is sent as the model's", async () => {
+    const agent = agentWith([hang("   "), reply(text("ok"))], new ToolRegistry());
+    const controller = new AbortController();
+    let streamed = "";
+    const run = agent.run("first", { signal: controller.signal, observer: { onText: (delta) => (streamed += delta) } });
+    await waitFor(() => streamed.length > 0, "the answer to start streaming");
+    controller.abort();
+    expect(await run).toMatchObject({ status: "cancelled" });
+    await agent.run("second");
+    expect(standIn().requests[1]!.body.messages.map((message: { role: string }) => message.role)).toEqual(["user"]);
+  });
+
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { AnswerStream, plainFormat, wrapToWidth } from "../../../src/terminal/answer-stream.ts";
+import { AnswerStream, plainFormat } from "../../../src/terminal/answer-stream.ts";
+import { wrapToWidth } from "../../../src/terminal/text-wrap.ts";
 
 /** An answer stream writing plain lines into `writes`; `restarts` counts "the retried answer differs". */
 function plainStream(width?: number) {
