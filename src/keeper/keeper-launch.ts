@@ -52,8 +52,6 @@ export async function findOrStartKeeper(options: KeeperLaunchOptions): Promise<K
   const tooLong = socketPathProblem(paths);
   if (tooLong) throw new Error(tooLong);
   prepareKeeperFolder(paths.folder);
-  // Checked before anything is started or contacted: a token others can read is no secret.
-  checkKeeperFile(paths.info);
   const found = await look(options, clock);
   if (found.kind === "ready") return found.client;
   if (found.kind === "other") found.client.close(); // Looked at again under the lock: someone may have replaced it meanwhile.
@@ -70,6 +68,9 @@ export async function findOrStartKeeper(options: KeeperLaunchOptions): Promise<K
 /** Connects and says hello, within HELLO_TIMEOUT_MS; says what answered. */
 async function look(options: KeeperLaunchOptions, clock: Clock): Promise<Found> {
   const { paths, version } = options;
+  // keeper.json once, and first: checked before anything is contacted (a token others can read is
+  // no secret: KeeperFolderError), and a keeper writes it before it binds the socket (keeper-server.ts).
+  const info = readKeeperInfo(paths.info);
   checkKeeperFile(paths.socket);
   let client: KeeperClient;
   try {
@@ -77,9 +78,8 @@ async function look(options: KeeperLaunchOptions, clock: Clock): Promise<Found> 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ECONNREFUSED") return { kind: "absent" };
-    return { kind: "hung", info: readKeeperInfo(paths.info), why: (error as Error).message };
+    return { kind: "hung", info, why: (error as Error).message };
   }
-  const info = readKeeperInfo(paths.info);
   if (!info) {
     client.close();
     return { kind: "hung", info, why: `a socket answers but ${paths.info} is missing or unreadable` };
