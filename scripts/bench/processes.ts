@@ -12,6 +12,8 @@ export function benchBinary(): Promise<string> {
 
 export interface TimedRun {
   ms: number;
+  /** The child's own CPU time (user + system, its threads included): less moved by the machine's load than `ms`. */
+  cpuMs: number;
   exitCode: number;
   stdout: string;
   stderr: string;
@@ -31,7 +33,9 @@ export async function timedRun(argv: string[], options: { env?: Record<string, s
   const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   const ms = performance.now() - started;
   clearTimeout(timer);
-  return { ms, exitCode, stdout, stderr };
+  const usage = child.resourceUsage();
+  const cpuMs = usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000 : Number.NaN;
+  return { ms, cpuMs, exitCode, stdout, stderr };
 }
 
 /**

@@ -49,7 +49,7 @@ export async function main(rawArgs: string[]): Promise<number> {
     const word = subcommandWord(rawArgs, rootArgs, Object.keys(subCommands)) as keyof typeof subCommands | undefined;
     // `cat-code mcp …` goes straight to its command: through the root, citty would first parse the
     // whole line against the agent's flags for nothing (~0.4 ms of a warm command's CPU, issue 32).
-    if (word && rawArgs[0] === word) await runCommand(await subCommands[word](), { rawArgs: rawArgs.slice(1) });
+    if (word === "mcp" && rawArgs[0] === word) await (await import("./mcp/mcp-command.ts")).runMcpCommand(rawArgs.slice(1));
     else await runCommand(word ? root : promptRoot, { rawArgs });
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.Ok;
   } catch (error) {

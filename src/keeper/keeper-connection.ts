@@ -4,9 +4,10 @@ import * as v from "valibot";
 import type { ServerLogEntry, ServerStatus } from "../mcp/index.ts";
 import { JsonRpcConnection, type ServerRequestContext } from "../mcp/light-index.ts";
 import { ErrorCode, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
+import { argumentProblem } from "../terminal/argument-check.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
-import { keeperFailure, keeperRefusal, type KeeperErrorData } from "./keeper-errors.ts";
+import { keeperFailure, keeperRefusal, keeperUsageError, type KeeperErrorData } from "./keeper-errors.ts";
 import { describeIssue, KEEPER_EVENT_METHOD, KEEPER_HEARTBEAT_MS, KeeperRequest, type KeeperEvent, type KeeperOp, type KeeperResult } from "./keeper-protocol.ts";
 import { KeeperSocketTransport } from "./keeper-socket-transport.ts";
 import type { WarmConnections } from "./warm-connections.ts";
@@ -37,8 +38,8 @@ export class KeeperConnection {
   private greeted = false;
   /** Closed for a broken rule: nothing more it sent is read, and the socket ends after the refusal. */
   private refused = false;
-  /** The server names of the last `connect`, each with its connection's fingerprint. */
-  private servers = new Map<string, string>();
+  /** The server names of the last `connect`, each with its connection's fingerprint and status (its tools' schemas). */
+  private servers = new Map<string, { fingerprint: string; status: ServerStatus }>();
   private readonly transport: KeeperSocketTransport;
   private readonly connection: JsonRpcConnection;
   /** Connects and calls running: while there are any, a heartbeat goes out. */
@@ -141,13 +142,19 @@ export class KeeperConnection {
       onWarning: (message: string) => this.send({ requestId: id, event: "warning", message }),
     };
     const connected = await this.host.warm.connect(request.servers, request.roots, listener, request.elicitation ?? true, request.callFollows ?? false);
-    this.servers = new Map(request.servers.map((server, index) => [server.entry.name, connected[index]!.fingerprint]));
+    this.servers = new Map(request.servers.map((server, index) => [server.entry.name, connected[index]!]));
     return { statuses: connected.map((c) => onlyTool(c.status, request.tool)) };
   }
 
   private async call(id: number, request: Request<"call">, signal: AbortSignal): Promise<KeeperResult<"call">> {
-    const fingerprint = this.servers.get(request.server);
-    if (fingerprint === undefined) throw keeperRefusal(`server '${request.server}' was not connected on this socket; send connect first`);
+    const server = this.servers.get(request.server);
+    if (server === undefined) throw keeperRefusal(`server '${request.server}' was not connected on this socket; send connect first`);
+    // Checked here, against the schema this connect gave the command, as the cold command checks
+    // before sending: the command then loads no validator, and says the same line (issue 32).
+    const tool = server.status.state === "connected" ? server.status.tools.find((t) => t.name === request.tool) : undefined;
+    const problem = tool && argumentProblem(request.arguments, tool.inputSchema as Record<string, unknown>);
+    if (problem) throw keeperUsageError(problem);
+    const { fingerprint } = server;
     const note = (line: string) => this.send({ requestId: id, event: "note", line });
     const result = await this.host.warm.call(fingerprint, request.tool, request.arguments, {
       socket: this,

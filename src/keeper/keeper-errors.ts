@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { MCP_ERROR_KINDS, McpError } from "../mcp/light-index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
+import { CliError } from "../terminal/cli-error.ts";
 
 /**
  * How a failure crosses the keeper's socket: as a JSON-RPC error whose `data` carries what the
@@ -17,6 +18,8 @@ export const KeeperErrorData = v.object({
   data: v.optional(v.unknown()),
   /** Not an McpError: a bug or a refusal of the keeper itself (bad token, bad request). */
   keeper: v.optional(v.literal(true)),
+  /** The command's own mistake, said as the cold command says it (arguments the tool's schema refuses): exit 2. */
+  usage: v.optional(v.literal(true)),
 });
 export type KeeperErrorData = v.InferOutput<typeof KeeperErrorData>;
 
@@ -37,18 +40,30 @@ export function keeperRefusal(message: string, code: number = ErrorCode.InvalidR
   return refusal;
 }
 
+/**
+ * A mistake in the command line that the keeper found for the command (argumentProblem): the
+ * command fails with this message as a usage error, as it would have cold.
+ */
+export function keeperUsageError(message: string): McpError {
+  const mistake = new McpError(ErrorCode.InvalidParams, message, { data: { usage: true } satisfies KeeperErrorData });
+  refusals.add(mistake);
+  return mistake;
+}
+
 /** The keeper's own refusals, told apart from a server's McpError whose data merely looks like one. */
 const refusals = new WeakSet<McpError>();
 
 /**
- * The one place a command rebuilds what the keeper answered: the McpError of the server, or the
- * keeper's own failure as an McpError without a code. Any other error (the socket went) is kept.
+ * The one place a command rebuilds what the keeper answered: the McpError of the server, the
+ * keeper's own failure as an McpError without a code, or the command's own mistake as its usage
+ * error. Any other error (the socket went) is kept.
  */
 export function errorFromKeeper(error: unknown): unknown {
   if (!(error instanceof McpError) || error.data === undefined) return error;
   const parsed = v.safeParse(KeeperErrorData, error.data);
   if (!parsed.success) return new McpError(undefined, `${error.message} (the connection keeper sent error data that is not its own)`);
-  const { code, kind, status, url, data, keeper } = parsed.output;
+  const { code, kind, status, url, data, keeper, usage } = parsed.output;
+  if (usage) return CliError.usage(error.message);
   if (keeper) return new McpError(undefined, error.message);
   return new McpError(code, error.message, { kind, status, url, data });
 }

@@ -30,9 +30,16 @@ export interface KeeperLaunchOptions {
   kill?: (pid: number, signal: NodeJS.Signals) => void;
 }
 
+/**
+ * A request sent right behind `hello`, before its answer (one round trip less for a warm command):
+ * its answer counts only from a keeper that proves ready; otherwise it is dropped, and the request is
+ * made again on the keeper the command ends up with.
+ */
+export type FirstRequest<T> = (client: KeeperClient) => Promise<T>;
+
 /** What was found on the socket. */
-type Found =
-  | { kind: "ready"; client: KeeperClient }
+type Found<T = undefined> =
+  | { kind: "ready"; client: KeeperClient; first?: Promise<T> }
   | { kind: "absent" }
   /** Another version or protocol: greeted, so it can be asked to stop. */
   | { kind: "other"; client: KeeperClient; info: KeeperInfo }
@@ -47,17 +54,23 @@ type Found =
  * then runs cold.
  */
 export async function findOrStartKeeper(options: KeeperLaunchOptions): Promise<KeeperClient> {
+  return (await findOrStartKeeperWith(options)).client;
+}
+
+/**
+ * findOrStartKeeper, with `first` sent right behind `hello` to a keeper that is running (see
+ * FirstRequest): resolves with the client and that request's answer, still pending.
+ */
+export async function findOrStartKeeperWith<T = undefined>(options: KeeperLaunchOptions, first?: FirstRequest<T>): Promise<{ client: KeeperClient; first?: Promise<T> }> {
   const { paths } = options;
   const clock = options.clock ?? systemClock;
   const tooLong = socketPathProblem(paths);
   if (tooLong) throw new Error(tooLong);
   prepareKeeperFolder(paths.folder);
-  // Checked before anything is started or contacted: a token others can read is no secret.
-  checkKeeperFile(paths.info);
-  const found = await look(options, clock);
-  if (found.kind === "ready") return found.client;
+  const found = await look(options, clock, first);
+  if (found.kind === "ready") return found;
   if (found.kind === "other") found.client.close(); // Looked at again under the lock: someone may have replaced it meanwhile.
-  return withKeeperLock(paths.lock, clock, START_WAIT_MS + STOP_WAIT_MS + KILL_GRACE_MS, async () => {
+  const client = await withKeeperLock(paths.lock, clock, START_WAIT_MS + STOP_WAIT_MS + KILL_GRACE_MS, async () => {
     // Another command may have started one while this one waited for the lock.
     const again = await look(options, clock);
     if (again.kind === "ready") return again.client;
@@ -65,11 +78,15 @@ export async function findOrStartKeeper(options: KeeperLaunchOptions): Promise<K
     (options.spawn ?? (await startingKeeper()).spawnKeeper)(paths);
     return awaitStart(options, clock);
   });
+  return { client, first: first?.(client) };
 }
 
-/** Connects and says hello, within HELLO_TIMEOUT_MS; says what answered. */
-async function look(options: KeeperLaunchOptions, clock: Clock): Promise<Found> {
+/** Connects and says hello, within HELLO_TIMEOUT_MS (`first` right behind it); says what answered. */
+async function look<T>(options: KeeperLaunchOptions, clock: Clock, first?: FirstRequest<T>): Promise<Found<T>> {
   const { paths, version } = options;
+  // keeper.json once, and first: checked before anything is contacted (a token others can read is
+  // no secret: KeeperFolderError), and a keeper writes it before it binds the socket (keeper-server.ts).
+  const info = readKeeperInfo(paths.info);
   checkKeeperFile(paths.socket);
   let client: KeeperClient;
   try {
@@ -77,21 +94,24 @@ async function look(options: KeeperLaunchOptions, clock: Clock): Promise<Found> 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ECONNREFUSED") return { kind: "absent" };
-    return { kind: "hung", info: readKeeperInfo(paths.info), why: (error as Error).message };
+    return { kind: "hung", info, why: (error as Error).message };
   }
-  const info = readKeeperInfo(paths.info);
   if (!info) {
     client.close();
     return { kind: "hung", info, why: `a socket answers but ${paths.info} is missing or unreadable` };
   }
   try {
     const hello = client.request({ op: "hello", protocol: KEEPER_PROTOCOL, version, token: info.token });
+    // The keeper reads the two in order: `first` is served once hello is accepted, refused otherwise.
+    const early = first?.(client);
+    // Dropped unless the keeper proves ready: its failure then is no one's.
+    early?.catch(() => {});
     const answer = await within(hello, clock, HELLO_TIMEOUT_MS);
     if (!answer) {
       client.close();
       return { kind: "hung", info, why: `no answer to hello within ${HELLO_TIMEOUT_MS} ms` };
     }
-    if (answer.version === version && info.protocol === KEEPER_PROTOCOL) return { kind: "ready", client };
+    if (answer.version === version && info.protocol === KEEPER_PROTOCOL) return { kind: "ready", client, first: early };
     return { kind: "other", client, info };
   } catch (error) {
     client.close();

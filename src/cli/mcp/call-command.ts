@@ -5,7 +5,6 @@ import { CallFeedback } from "../../terminal/call-feedback.ts";
 import { CliError, ExitCode } from "../../terminal/cli-error.ts";
 import { printResult } from "../../terminal/output.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
-import { checkArguments } from "./argument-check.ts";
 import { parseJsonArguments, parseKeyValueArguments } from "./call-arguments.ts";
 import { parseKeepAlive } from "./keep-alive-choice.ts";
 import { cliErrorFor } from "./server-errors.ts";
@@ -68,10 +67,10 @@ export default defineCommand({
       const tool = status.tools.find((t) => t.name === toolName);
       if (!tool) throw CliError.usage(`server '${serverName}': ${unknownNameMessage("tool", toolName, status.tools.map((t) => t.name))}`);
       const toolArguments = jsonArguments ?? parseKeyValueArguments(pairs, tool.inputSchema as Record<string, unknown>);
-      checkArguments(toolArguments, tool.inputSchema as Record<string, unknown>);
 
       let result;
       try {
+        // The arguments are checked against the tool's schema first: a mistake is exit 2, nothing sent.
         result = await servers.call(serverName, toolName, toolArguments, { onProgress: (update) => feedback.progress(update) });
       } catch (error) {
         // Exit 5 for a refresh refused mid-call, or more scope than a sign-in without --login can give; 3 for any other failure.

@@ -2,6 +2,7 @@ import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import type { ServerPool, ServerStatus } from "../../mcp/index.ts";
 import { McpError } from "../../mcp/light-index.ts";
 import { ErrorCode } from "../../mcp/protocol.ts";
+import { checkArguments } from "../../terminal/argument-check.ts";
 import { declinedElicitation, defaultsOrDecline } from "../../terminal/declined-elicitation.ts";
 import type { ServerAccess, ServerAccessOptions } from "./server-access-contract.ts";
 import { cliAuth, openPool } from "./open-pool.ts";
@@ -28,9 +29,12 @@ export class ColdServerAccess implements ServerAccess {
     return this.pool.status();
   }
 
-  call(...[server, tool, args, options]: Parameters<ServerAccess["call"]>) {
+  async call(...[server, tool, args, options]: Parameters<ServerAccess["call"]>) {
     const client = this.pool.client(server);
-    if (!client) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, `MCP server '${server}' is not connected`));
+    if (!client) throw new McpError(ErrorCode.ConnectionClosed, `MCP server '${server}' is not connected`);
+    const status = this.pool.status().find((s) => s.name === server);
+    const definition = status?.state === "connected" ? status.tools.find((t) => t.name === tool) : undefined;
+    if (definition) checkArguments(args, definition.inputSchema as Record<string, unknown>);
     return client.callTool(tool, args, options);
   }
 

@@ -13,7 +13,11 @@ export interface ServerAccess {
   connectAll(): Promise<void>;
   /** One per entry given, in that order, as the pool gives them. */
   status(): ServerStatus[];
-  /** Rejects with an `McpError` (code, message and kind kept), as a client's `callTool` does. */
+  /**
+   * Checks the arguments against the tool's input schema first (checkArguments: a usage `CliError`,
+   * nothing sent); cold here, warm in the keeper, so a warm command loads no validator. Then rejects
+   * with an `McpError` (code, message and kind kept), as a client's `callTool` does.
+   */
   call(
     server: string,
     tool: string,

@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import type { AuthContext, RootsProvider, ServerStatus } from "../../mcp/index.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import type { CallToolResult } from "../../mcp/protocol.ts";
@@ -54,7 +53,8 @@ function goesWarm(entry: ServerEntry, flag: number | undefined): boolean {
 
 /** The folders as paths: the keeper builds its own RootsProvider from them (working directory first). */
 function rootPaths(roots: RootsProvider): string[] {
-  return roots.list().map((root) => fileURLToPath(root.uri));
+  // Bun's own, not node:url's (see RootsProvider).
+  return roots.list().map((root) => Bun.fileURLToPath(root.uri));
 }
 
 async function openCold(entries: ServerEntry[], options: ServerAccessOptions): Promise<ServerAccess> {

@@ -1,8 +1,8 @@
-import { KeeperClient } from "../../keeper/keeper-client.ts";
+import type { KeeperClient } from "../../keeper/keeper-client.ts";
 import { KeeperFolderError } from "../../keeper/keeper-folder.ts";
-import { findOrStartKeeper } from "../../keeper/keeper-launch.ts";
+import { findOrStartKeeperWith } from "../../keeper/keeper-launch.ts";
 import { keeperPaths } from "../../keeper/keeper-paths.ts";
-import type { KeeperEvent, ServerRequest } from "../../keeper/keeper-protocol.ts";
+import type { KeeperEvent, KeeperResult, ServerRequest } from "../../keeper/keeper-protocol.ts";
 import { log } from "../../log.ts";
 import type { ServerStatus } from "../../mcp/index.ts";
 import { McpError, serverLogDebugLine } from "../../mcp/light-index.ts";
@@ -22,15 +22,31 @@ type WarmOptions = Omit<ServerAccessOptions, "roots"> & { roots: string[] };
  * `cold` opens the same servers the command's own way, for a keeper that fails before they connect.
  */
 export async function openWarm(entries: ServerEntry[], options: WarmOptions, cold: () => Promise<ServerAccess>): Promise<ServerAccess | undefined> {
-  let client: KeeperClient;
+  const servers = entries.map((entry) => serverRequest(entry));
+  // Sent right behind hello, before its answer: a warm command waits for one round trip less.
+  const connect = (client: KeeperClient) =>
+    client.request(
+      // Told the command answers questions only if it would say so cold (mcp call): the same tools, warm or cold.
+      {
+        op: "connect",
+        servers,
+        roots: options.roots,
+        elicitation: options.elicitation !== undefined,
+        // Only `mcp call` says what its servers' questions get, and it calls a tool next.
+        callFollows: options.elicitation !== undefined,
+        ...(options.tool === undefined ? {} : { tool: options.tool }),
+      },
+      { onEvent: (event) => keeperEvent(event, options) },
+    );
+  let found: { client: KeeperClient; first?: Promise<KeeperResult<"connect">> };
   try {
-    client = await findOrStartKeeper({ paths: keeperPaths(), version: VERSION });
+    found = await findOrStartKeeperWith({ paths: keeperPaths(), version: VERSION }, connect);
   } catch (error) {
     if (error instanceof KeeperFolderError) log.warn(`${sanitizeForTerminal(error.message)}; running without the connection keeper`);
     else keeperDebug(`${(error as Error).message}; running without it`);
     return undefined;
   }
-  return new WarmServerAccess(client, entries, options, cold);
+  return new WarmServerAccess(found.client, entries.length, found.first ?? connect(found.client), options, cold);
 }
 
 /**
@@ -53,30 +69,22 @@ class WarmServerAccess implements ServerAccess {
 
   constructor(
     private readonly client: KeeperClient,
-    private readonly entries: ServerEntry[],
+    private readonly count: number,
+    /** The answer to `connect`, sent when the keeper was found (see openWarm). */
+    private readonly connecting: Promise<KeeperResult<"connect">>,
     private readonly options: WarmOptions,
     private readonly cold: () => Promise<ServerAccess>,
   ) {
     // Closing the socket is all a Ctrl-C needs: the keeper cancels this command's calls.
     this.release = onShutdown(() => client.close());
+    // Its failure is connectAll's to handle, whenever that comes.
+    connecting.catch(() => {});
   }
 
   async connectAll(): Promise<void> {
     try {
-      const { statuses } = await this.client.request(
-        // Told the command answers questions only if it would say so cold (mcp call): the same tools, warm or cold.
-        {
-          op: "connect",
-          servers: this.entries.map((entry) => serverRequest(entry)),
-          roots: this.options.roots,
-          elicitation: this.options.elicitation !== undefined,
-          // Only `mcp call` says what its servers' questions get, and it calls a tool next.
-          callFollows: this.options.elicitation !== undefined,
-          ...(this.options.tool === undefined ? {} : { tool: this.options.tool }),
-        },
-        { onEvent: (event) => this.event(event) },
-      );
-      if (statuses.length !== this.entries.length) throw new McpError(undefined, "the connection keeper answered connect with the wrong statuses");
+      const { statuses } = await this.connecting;
+      if (statuses.length !== this.count) throw new McpError(undefined, "the connection keeper answered connect with the wrong statuses");
       this.statuses = statuses;
     } catch (error) {
       // Nothing was called yet: the keeper's trouble is no reason to fail what works cold.
@@ -97,7 +105,7 @@ class WarmServerAccess implements ServerAccess {
     // It rejects with the same McpError the server's answer gave a cold call: call-command's catch is unchanged.
     const { result } = await this.client.request(
       { op: "call", server, tool, arguments: args, elicitation: this.options.elicitation ?? "decline" },
-      { signal: options.signal, onEvent: (event) => (event.event === "progress" ? onProgress?.(event.progress) : this.event(event)) },
+      { signal: options.signal, onEvent: (event) => (event.event === "progress" ? onProgress?.(event.progress) : keeperEvent(event, this.options)) },
     );
     return result;
   }
@@ -108,15 +116,17 @@ class WarmServerAccess implements ServerAccess {
     await this.fallback?.closeAll();
   }
 
-  private event(event: KeeperEvent): void {
-    if (event.event === "log") {
-      const { entry } = event;
-      log.debug(serverLogDebugLine(entry));
-      this.options.onServerLog?.(entry);
-    }
-    if (event.event === "note") this.options.onNote?.(event.line);
-    if (event.event === "warning") log.warn(event.message);
+}
+
+/** A keeper event of a command's request, as the command's own pool would have said it. */
+function keeperEvent(event: KeeperEvent, options: WarmOptions): void {
+  if (event.event === "log") {
+    const { entry } = event;
+    log.debug(serverLogDebugLine(entry));
+    options.onServerLog?.(entry);
   }
+  if (event.event === "note") options.onNote?.(event.line);
+  if (event.event === "warning") log.warn(event.message);
 }
 
 /**

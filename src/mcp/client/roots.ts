@@ -1,6 +1,5 @@
 import { realpathSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { McpError } from "../mcp-error.ts";
 
 /** A folder a server may work in, as `roots/list` gives it. */
@@ -63,5 +62,6 @@ function checkedFolder(dir: string): Root {
     throw new McpError(undefined, `there is no folder ${absolute}`);
   }
   if (!isFolder) throw new McpError(undefined, `${absolute} is not a folder`);
-  return { uri: pathToFileURL(real).href, name: basename(real) || real };
+  // Bun's own, the same URL as node:url's: loading node:url cost a warm `mcp call` ~0.8 ms (issue 32).
+  return { uri: Bun.pathToFileURL(real).href, name: basename(real) || real };
 }

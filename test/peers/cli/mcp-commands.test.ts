@@ -166,9 +166,10 @@ describe.each(KEEPER_MODES)("%s", (mode) => {
     test("a server that never answers: exit 3 after the timeout, and the server got notifications/cancelled", async () => {
       const record = join(tempDir(), "received.ndjson");
       const cfg = writeConfig({ hang: chaos("--hang=call", `--record=${record}`) });
-      const { exitCode, stderr } = await runBinary(["mcp", "call", "hang", "echo", "text=x", "--timeout", "300", "--mcp-config", cfg]);
+      // Long enough for the server's start-up on a loaded machine (the timeout holds for initialize too).
+      const { exitCode, stderr } = await runBinary(["mcp", "call", "hang", "echo", "text=x", "--timeout", "2000", "--mcp-config", cfg]);
       expect(exitCode).toBe(3);
-      expect(stderr).toContain("tools/call timed out after 300 ms");
+      expect(stderr).toContain("tools/call timed out after 2000 ms");
       // Warm, the keeper's server lives on: its cancellation may be read after the command has exited.
       await waitFor(() => readFileSync(record, "utf8").includes('"method":"notifications/cancelled"'), "the server to get notifications/cancelled");
     });

@@ -85,6 +85,22 @@ describe("through the keeper, the commands print what they print without it", ()
     }
   });
 
+  test("arguments the tool's schema refuses: the keeper finds them, and the command says the same line with exit 2; nothing is called", async () => {
+    expect((await warm(["call", "echo", "echo", "text=first"])).exitCode).toBe(0);
+    const callsBefore = (await keeperStatus(home)).connections?.find((c) => c.name === "echo")?.calls;
+    for (const args of [
+      ["call", "echo", "echo", "--json", "{}"],
+      ["call", "echo", "echo", "--json", '{"text":5}'],
+      ["call", "echo", "echo", "--json", '{"text":null}'],
+    ]) {
+      const expected = await cold(args);
+      expect([expected.exitCode, expected.stdout]).toEqual([2, ""]);
+      expect(expected.stderr).toStartWith("error: ");
+      expect(await warm(args)).toEqual(expected);
+    }
+    expect((await keeperStatus(home)).connections?.find((c) => c.name === "echo")?.calls).toBe(callsBefore);
+  });
+
   test("mcp tools and mcp list", async () => {
     for (const args of [["tools"], ["tools", "--json"], ["tools", "echo", "--schema"], ["list"], ["list", "--json"]]) {
       const expected = await cold(args);
@@ -99,7 +115,7 @@ describe("through the keeper, the commands print what they print without it", ()
     expect(status.connections?.some((c) => c.name === "cold")).toBe(false);
   });
 
-  test("a warm command loads no pool, client, transport or sign-in code, nor jsonc-parser for a valid config or the stateless era's schemas (a cold one does: the guard bites)", async () => {
+  test("a warm command loads no pool, client, transport or sign-in code, nor jsonc-parser for a valid config, the stateless era's schemas or the argument validator (a cold one does: the guard bites)", async () => {
     const guard = join(REPO, "test", "process", "keeper", "forbid-cold-modules.ts");
     const main = join(REPO, "src", "cli", "main.ts");
     const env = { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined };

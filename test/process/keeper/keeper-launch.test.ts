@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { KeeperClient } from "../../../src/keeper/keeper-client.ts";
 import { KeeperFolderError } from "../../../src/keeper/keeper-folder.ts";
-import { findOrStartKeeper, type KeeperLaunchOptions } from "../../../src/keeper/keeper-launch.ts";
+import { findOrStartKeeper, findOrStartKeeperWith, type KeeperLaunchOptions } from "../../../src/keeper/keeper-launch.ts";
 import { keeperPaths, type KeeperPaths } from "../../../src/keeper/keeper-paths.ts";
 import { isKeeperOf, isKeeperProcess } from "../../../src/keeper/keeper-process.ts";
 import { runKeeper, type RunningKeeper } from "../../../src/keeper/keeper-server.ts";
@@ -60,6 +60,19 @@ async function launched(promise: Promise<KeeperClient>, clock: FakeClock, step =
 
 async function statusOf(client: KeeperClient): Promise<number> {
   return (await client.request({ op: "status" })).pid;
+}
+
+/** findOrStartKeeperWith, `status` as the request sent right behind hello: the client, and the pid that answered it. */
+async function launchedWith(options: KeeperLaunchOptions, clock: FakeClock): Promise<{ client: KeeperClient; firstPid: Promise<number | undefined> }> {
+  let first: Promise<{ pid: number }> | undefined;
+  const client = await launched(
+    findOrStartKeeperWith(options, (c) => c.request({ op: "status" })).then((found) => {
+      first = found.first;
+      return found.client;
+    }),
+    clock,
+  );
+  return { client, firstPid: first ? first.then((status) => status.pid) : Promise.resolve(undefined) };
 }
 
 describe("finding or starting the keeper", () => {
@@ -126,6 +139,37 @@ describe("finding or starting the keeper", () => {
     expect(kills).toEqual([]); // It stopped when asked: no signal needed.
     expect(spawns()).toBe(1);
     expect(await statusOf(client)).toBe(process.pid);
+  });
+
+  test("a command's first request goes right behind hello, and a running keeper of this version serves it: nothing is started", async () => {
+    const { options, clock, spawns } = setup();
+    await launched(findOrStartKeeper(options), clock);
+    const { firstPid } = await launchedWith(options, clock);
+    expect(await firstPid).toBe(process.pid);
+    expect(spawns()).toBe(1);
+  });
+
+  test("a keeper that does not answer hello got the first request right behind it; the request is made again on the keeper that replaces it", async () => {
+    const { options, clock, paths, spawns } = setup({ isKeeper: (pid) => pid === 4242 });
+    mkdirSync(paths.folder, { recursive: true, mode: 0o700 });
+    const hung = await FakeKeeper.start(paths, { answers: false });
+    cleanups.push(() => hung.close());
+    const { firstPid } = await launchedWith(options, clock);
+    // Sent before hello's answer (which never came), not after.
+    expect(hung.requests.map((r) => r.op).slice(0, 2)).toEqual(["hello", "status"]);
+    expect(spawns()).toBe(1);
+    expect(await firstPid).toBe(process.pid);
+  });
+
+  test("a keeper of another version gets the first request too, but its answer is not taken: the request is made again on the new keeper", async () => {
+    const { options, clock, paths, spawns } = setup({ isKeeper: () => true });
+    mkdirSync(paths.folder, { recursive: true, mode: 0o700 });
+    const old = await FakeKeeper.start(paths, { answers: true, version: "0.0.1-old" });
+    cleanups.push(() => old.close());
+    const { firstPid } = await launchedWith(options, clock);
+    expect(old.requests.map((r) => r.op)).toEqual(["hello", "status", "hello", "stop"]);
+    expect(spawns()).toBe(1);
+    expect(await firstPid).toBe(process.pid);
   });
 
   test("a keeper of the line protocol before JSON-RPC (it refuses hello and closes) is signalled TERM then KILL and replaced", async () => {

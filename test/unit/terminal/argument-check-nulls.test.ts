@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { checkArguments } from "../../../../src/cli/mcp/argument-check.ts";
+import { checkArguments } from "../../../src/terminal/argument-check.ts";
 
 /** The conformance suite's http-custom-headers tool, cut down: `verbose` is optional and marked. */
 const schema = {

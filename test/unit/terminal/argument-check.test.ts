@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { checkArguments } from "../../../../src/cli/mcp/argument-check.ts";
-import { CliError } from "../../../../src/terminal/cli-error.ts";
+import { checkArguments } from "../../../src/terminal/argument-check.ts";
+import { CliError } from "../../../src/terminal/cli-error.ts";
 
 const schema = {
   type: "object",

@@ -1,9 +1,9 @@
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
-import type { JsonSchema } from "../../agent/tool.ts";
-import { log } from "../../log.ts";
-import { isPlainObject } from "../../system/plain-object.ts";
-import { CliError } from "../../terminal/cli-error.ts";
-import { unknownNameMessage } from "../../terminal/suggest.ts";
+import type { JsonSchema } from "../agent/tool.ts";
+import { log } from "../log.ts";
+import { isPlainObject } from "../system/plain-object.ts";
+import { CliError } from "./cli-error.ts";
+import { unknownNameMessage } from "./suggest.ts";
 
 /** A tool's schema comes from the server: beyond these it is not used, and the call goes unchecked. */
 const MAX_SCHEMA_DEPTH = 32;
@@ -23,26 +23,36 @@ const WRAPPER_KEYWORDS = new Set([...SUBSCHEMA_KEYWORDS, ...SCHEMA_MAP_KEYWORDS,
 /**
  * Checks a call's arguments against the tool's `inputSchema` with a real JSON Schema validator
  * (draft 2020-12 unless `$schema` names another), before anything is sent. Throws a usage error
- * naming the argument and what was expected. Servers are lenient where their schemas are strict,
- * so the check is too: a required argument with a `default` may be left out (the server fills it
- * in), `format` is not asserted, and a schema the validator cannot use (too large, too deep, a
- * remote `$ref`, a bad pattern) means the call goes unchecked and the server decides. A `null` on
- * an argument that is not required counts as left out (clients send it so; the spec treats it as
- * absent, e.g. for x-mcp-header); it is still sent as given.
+ * naming the argument and what was expected (argumentProblem's message).
  */
 export function checkArguments(args: Record<string, unknown>, inputSchema: JsonSchema): void {
+  const problem = argumentProblem(args, inputSchema);
+  if (problem !== undefined) throw CliError.usage(problem);
+}
+
+/**
+ * What is wrong with a call's arguments, in one line for the user, or undefined when nothing is.
+ * Cold, `mcp call` asks it itself; warm, the keeper asks it against the schema it holds, so the
+ * command loads no validator and prints the same line (issue 32). Servers are lenient where their
+ * schemas are strict, so the check is too: a required argument with a `default` may be left out
+ * (the server fills it in), `format` is not asserted, and a schema the validator cannot use (too
+ * large, too deep, a remote `$ref`, a bad pattern) means the call goes unchecked and the server
+ * decides. A `null` on an argument that is not required counts as left out (clients send it so;
+ * the spec treats it as absent, e.g. for x-mcp-header); it is still sent as given.
+ */
+export function argumentProblem(args: Record<string, unknown>, inputSchema: JsonSchema): string | undefined {
   let errors: OutputUnit[];
   let schema: Schema;
   try {
     schema = lenientSchema(inputSchema, { nodes: 0 }, 0) as Schema;
     const result = new Validator(schema, draftOf(inputSchema), false).validate(withoutOptionalNulls(args, schema));
-    if (result.valid) return;
+    if (result.valid) return undefined;
     errors = result.errors;
   } catch (error) {
     log.debug(`the tool's input schema cannot be used (${(error as Error).message}); sending the arguments unchecked`);
-    return;
+    return undefined;
   }
-  throw CliError.usage(describeFailure(args, schema, errors));
+  return describeFailure(args, schema, errors);
 }
 
 /** The arguments without the top-level nulls of properties the schema does not require. */
