@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { McpError, LoggingLevel } from "../mcp/light-index.ts";
 import { atLeast } from "../mcp/text-index.ts";
-import type { ServerLogEntry } from "../mcp/index.ts";
+import type { ElicitationHandler, ServerLogEntry } from "../mcp/index.ts";
 import { ErrorCode, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcNotification } from "../mcp/protocol.ts";
-import { ClientCapabilities, MetaKey, ModernErrorCode, MODERN_PROTOCOL_VERSION, ProgressToken } from "../mcp/stateless-protocol.ts";
+import { ClientCapabilities, MetaKey, ModernErrorCode, MODERN_PROTOCOL_VERSION, ProgressToken, ResultType } from "../mcp/stateless-protocol.ts";
 import { exceedsDepth } from "../system/json-depth.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { VERSION } from "../version.ts";
@@ -38,6 +38,8 @@ export interface ClientRequest {
   signal: AbortSignal;
   /** Where this request's own notifications (progress) go, when not to the session's (HTTP: the request's response stream). */
   notify?: (method: string, params: Record<string, unknown>) => void;
+  /** How this request's upstream questions are put to its client, when not the session's way (HTTP: on the request's response stream). */
+  ask?: ElicitationHandler;
 }
 
 export interface DownstreamSessionOptions {
@@ -45,6 +47,8 @@ export interface DownstreamSessionOptions {
   notify(method: string, params: Record<string, unknown>): void;
   /** What the client is told about the servers behind (which ones need a sign-in, say), read at each handshake. */
   instructions?: () => string | undefined;
+  /** Puts an upstream server's question to this session's handshake client (stdio: an elicitation/create request). */
+  ask?: ElicitationHandler;
 }
 
 /**
@@ -94,7 +98,7 @@ export class DownstreamSession {
         return {};
       }
     }
-    return this.methods.handle(method, params, this.context(request, progressTokenOf(meta)));
+    return this.methods.handle(method, params, { ...this.context(request, progressTokenOf(meta)), ask: request.ask ?? this.options.ask });
   }
 
   /** A notification from the client: `notifications/initialized` opens the session's own notifications. */
@@ -144,12 +148,15 @@ export class DownstreamSession {
     const capabilities = v.safeParse(ClientCapabilities, meta[MetaKey.clientCapabilities]);
     if (!capabilities.success) throw new McpError(ErrorCode.InvalidParams, `_meta["${MetaKey.clientCapabilities}"] must be an object (what this request's client can do)`);
     if (REMOVED_IN_MODERN.includes(method)) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method} is not part of protocol version ${MODERN_PROTOCOL_VERSION}`);
-    const result = method === "server/discover" ? this.discover() : await this.methods.handle(method, params, this.context(request, progressTokenOf(meta)));
+    const context = { ...this.context(request, progressTokenOf(meta)), modern: { capabilities: capabilities.output } };
+    const result = method === "server/discover" ? this.discover() : await this.methods.handle(method, params, context);
     const answered = result as Record<string, unknown>;
     const ownMeta = isPlainObject(answered._meta) ? answered._meta : {};
     // The revision's lists and discover say how long a client may cache them: not at all, since a server may come or go any moment.
     const cacheable = CACHEABLE.includes(method) || method.endsWith("/list") ? { ttlMs: 0, cacheScope: "private" } : {};
-    return { ...answered, ...cacheable, resultType: "complete", _meta: { ...ownMeta, [MetaKey.serverInfo]: SERVER_INFO } };
+    // An upstream question during a call comes back as input_required (see InputRounds); everything else is final.
+    const resultType = answered.resultType === ResultType.inputRequired ? ResultType.inputRequired : ResultType.complete;
+    return { ...answered, ...cacheable, resultType, _meta: { ...ownMeta, [MetaKey.serverInfo]: SERVER_INFO } };
   }
 
   private context(request: ClientRequest, progressToken: ProgressToken | undefined) {

@@ -18,6 +18,7 @@ export interface ServeHttpOptions {
  */
 export function serveHttp(pool: ServerPool, options: ServeHttpOptions): HttpEndpoint {
   const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins });
+  methods.questions.attach(pool);
   const endpoint = new HttpEndpoint(methods, { host: options.host, port: options.port, token: options.token, instructions: () => unavailableServers(pool.status()) });
   const toolsChanged = () => endpoint.broadcast((session) => session.announce("notifications/tools/list_changed", {}));
   pool.on("tools-changed", toolsChanged);

@@ -1,7 +1,10 @@
 import { isCancellation, McpError } from "../mcp/light-index.ts";
-import type { ServerPool, ServerStatus } from "../mcp/index.ts";
+import type { ElicitationHandler, ServerPool, ServerStatus } from "../mcp/index.ts";
 import { ErrorCode, type CallToolResult } from "../mcp/protocol.ts";
-import type { ProgressToken } from "../mcp/stateless-protocol.ts";
+import type { ClientCapabilities, ProgressToken } from "../mcp/stateless-protocol.ts";
+import { questionParams } from "./client-questions.ts";
+import { InputRounds } from "./input-rounds.ts";
+import { QuestionRouter } from "./question-router.ts";
 import { CallToolParams, CompleteParams, GetPromptParams, ListParams, parseParams, ReadResourceParams } from "./serve-params.ts";
 import type { ServedBuiltins } from "./served-builtins.ts";
 import { UpstreamCatalog } from "./upstream-catalog.ts";
@@ -14,6 +17,10 @@ export interface MethodContext {
   readonly progressToken?: ProgressToken;
   /** Sends a notification to the client that sent the request (progress). */
   notify(method: string, params: Record<string, unknown>): void;
+  /** A handshake client's way of being asked an upstream server's question (elicitation/create); absent: declined. */
+  readonly ask?: ElicitationHandler;
+  /** Set for a 2026-07-28 request: what it declared it can do (questions come back to it as `input_required`). */
+  readonly modern?: { capabilities: ClientCapabilities };
 }
 
 /** What `mcp serve` declares, in either era: the union of what its servers may offer. */
@@ -33,6 +40,10 @@ export const SERVED_CAPABILITIES = {
  */
 export class ServeMethods {
   readonly catalog: UpstreamCatalog;
+  /** Routes the servers' questions to the client call they belong to; a front end attaches it to the pool. */
+  readonly questions = new QuestionRouter();
+  /** Upstream calls of 2026-07-28 clients waiting for their answers. */
+  readonly rounds: InputRounds;
 
   /**
    * `ready`: settles once the servers' first connects are over; the methods wait for it, so a
@@ -41,9 +52,10 @@ export class ServeMethods {
   constructor(
     pool: ServerPool,
     private readonly ready: Promise<void> = Promise.resolve(),
-    options: { warn?: (line: string) => void; builtins?: ServedBuiltins } = {},
+    options: { warn?: (line: string) => void; builtins?: ServedBuiltins; rounds?: InputRounds } = {},
   ) {
     this.catalog = new UpstreamCatalog(pool, options.warn);
+    this.rounds = options.rounds ?? new InputRounds();
     this.builtins = options.builtins;
   }
 
@@ -104,8 +116,10 @@ export class ServeMethods {
     },
   };
 
-  private async callTool(params: unknown, context: MethodContext): Promise<CallToolResult> {
-    const { name, arguments: args } = parseParams(CallToolParams, params, "tools/call");
+  private async callTool(params: unknown, context: MethodContext): Promise<unknown> {
+    const { name, arguments: args, requestState, inputResponses } = parseParams(CallToolParams, params, "tools/call");
+    // A 2026-07-28 client's retry with its answers: they go to the call that asked, whatever else the retry says.
+    if (context.modern && requestState !== undefined) return this.rounds.resume(requestState, inputResponses, context.signal);
     if (this.builtins?.has(name)) return this.builtins.call(name, args, context.signal);
     const upstream = this.catalog.tool(name);
     if (!upstream) {
@@ -115,18 +129,26 @@ export class ServeMethods {
       throw new McpError(ErrorCode.InvalidParams, unknownName("tool", name, behind));
     }
     const { progressToken } = context;
-    try {
-      return await upstream.client.callTool(upstream.name, args, {
-        signal: context.signal,
-        onProgress:
-          progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update }),
-      });
-    } catch (error) {
-      if (isCancellation(error)) throw error;
-      return errorResult(`MCP server '${upstream.server}' failed on tool '${upstream.name}': ${(error as Error).message}`);
-    }
+    const run = async (signal: AbortSignal, ask: ElicitationHandler): Promise<CallToolResult> => {
+      try {
+        return await this.questions.during({ server: upstream.server, signal, ask }, () =>
+          upstream.client.callTool(upstream.name, args, {
+            signal,
+            onProgress: progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update }),
+          }),
+        );
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        return errorResult(`MCP server '${upstream.server}' failed on tool '${upstream.name}': ${(error as Error).message}`);
+      }
+    };
+    const { modern } = context;
+    if (modern) return this.rounds.start(run, context.signal, (request) => questionParams(request, modern.capabilities));
+    return run(context.signal, context.ask ?? declineQuestion);
   }
 }
+
+const declineQuestion: ElicitationHandler = async () => ({ action: "decline" });
 
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };

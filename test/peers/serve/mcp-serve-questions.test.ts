@@ -1,0 +1,72 @@
+/**
+ * Issue 31, server-to-client questions across the eras, through the compiled binary: an upstream
+ * server's question during a call reaches the client that made the call in the client's own era.
+ * A 2026-07-28 client (the SDK v2 client with `versionNegotiation: auto`) is never sent a request:
+ * it gets an `input_required` result and retries with its answers, which `mcp serve` hands to the
+ * upstream question still waiting, whether that upstream asked with an `input_required` of its own
+ * (the SDK v2 server) or with an `elicitation/create` request (a handshake-era server).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { compiledBinary } from "../../helpers/binary.ts";
+import { BUN, CHAOS_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
+
+let binary: string;
+let config: string;
+let home: string;
+
+beforeAll(async () => {
+  binary = await compiledBinary();
+  home = tempDir();
+  config = writeConfig({
+    dual: { command: BUN, args: [SDK_V2_SERVER, "--stdio"] },
+    asker: { command: BUN, args: [CHAOS_SERVER, "--ask-tool"] },
+  });
+}, 120_000);
+
+const text = (result: object) => ((result as { content: unknown }).content as Array<{ text?: string }>).map((block) => block.text).join("");
+
+describe("a 2026-07-28 client that declares elicitation", () => {
+  let client: ClientV2;
+  const asked: string[] = [];
+  beforeAll(async () => {
+    client = new ClientV2({ name: "sdk-v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler("elicitation/create", async (request) => {
+      const { message } = request.params as { message: string };
+      asked.push(message);
+      return message.includes("email") ? { action: "decline" } : { action: "accept", content: { name: "Grace" } };
+    });
+    const env = { ...(process.env as Record<string, string>), CAT_CODE_HOME: home };
+    await client.connect(new StdioV2({ command: binary, args: ["mcp", "serve", "--mcp-config", config], env, stderr: "ignore" }));
+  }, 60_000);
+  afterAll(() => client?.close());
+
+  test("speaks 2026-07-28 to mcp serve", () => {
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+  });
+
+  test("a modern upstream's input_required comes to it as input_required, and its answer reaches the upstream", async () => {
+    expect(text(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Grace");
+    expect(asked).toContain("dual: What is your name?");
+  });
+
+  test("a handshake upstream's elicitation/create comes to it as input_required, and its answer goes back as the reply", async () => {
+    expect(text(await client.callTool({ name: "asker__ask", arguments: {} }))).toBe("elicitation: decline");
+    expect(asked).toContain("asker: Which email address?");
+  });
+});
+
+describe("a 2026-07-28 client that declares no elicitation", () => {
+  test("is never asked: the upstream question is declined for it", async () => {
+    const client = new ClientV2({ name: "sdk-v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
+    const env = { ...(process.env as Record<string, string>), CAT_CODE_HOME: home };
+    await client.connect(new StdioV2({ command: binary, args: ["mcp", "serve", "--mcp-config", config, "--server", "asker"], env, stderr: "ignore" }));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      expect(text(await client.callTool({ name: "asker__ask", arguments: {} }))).toBe("elicitation: decline");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
