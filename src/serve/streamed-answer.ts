@@ -1,13 +1,16 @@
 import type { JsonRpcResponse } from "../mcp/protocol.ts";
 
 type Notify = (method: string, params: Record<string, unknown>) => void;
+/** Writes one JSON-RPC message (a request of ours to the client) on the stream, before its response. */
+type Send = (message: object) => void;
 
 /**
  * An HTTP answer as a server-sent event stream, as Streamable HTTP allows: the request's own
- * notifications (its progress) as they come, then its response, which ends the stream. For a
- * request that asked for progress; every other answer is plain JSON.
+ * notifications (its progress) and our requests that belong to it (a server's question) as they
+ * come, then its response, which ends the stream. For a request that asked for progress, or a call
+ * of a client that can be asked questions; every other answer is plain JSON.
  */
-export function streamedAnswer(answer: (notify: Notify) => Promise<JsonRpcResponse>, headers: Record<string, string> = {}): Response {
+export function streamedAnswer(answer: (notify: Notify, send: Send) => Promise<JsonRpcResponse>, headers: Record<string, string> = {}): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -15,7 +18,7 @@ export function streamedAnswer(answer: (notify: Notify) => Promise<JsonRpcRespon
       const event = (message: object) => {
         if (open) controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
       };
-      const response = await answer((method, params) => event({ jsonrpc: "2.0", method, params }));
+      const response = await answer((method, params) => event({ jsonrpc: "2.0", method, params }), event);
       event(response);
       open = false;
       controller.close();
