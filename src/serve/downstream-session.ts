@@ -8,6 +8,7 @@ import { exceedsDepth } from "../system/json-depth.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { VERSION } from "../version.ts";
 import { InitializeParams, parseParams, SetLevelParams } from "./serve-params.ts";
+import type { Subscriber } from "./served-subscriptions.ts";
 import { SERVED_CAPABILITIES, type ServeMethods } from "./serve-methods.ts";
 
 /** Who answers, in `initialize`, `server/discover` and every modern result's `_meta`. */
@@ -66,6 +67,12 @@ export class DownstreamSession {
   /** Server log messages at this level and above go to a handshake client (`logging/setLevel`); none before it asks. */
   private logLevel: LoggingLevel | undefined;
   private initialized = false;
+  /** This client, as the resources it subscribed to see it. */
+  private readonly subscriber: Subscriber = {
+    updated: (uri) => {
+      if (this.initialized) this.options.notify("notifications/resources/updated", { uri });
+    },
+  };
 
   constructor(
     private readonly methods: ServeMethods,
@@ -99,6 +106,11 @@ export class DownstreamSession {
       }
     }
     return this.methods.handle(method, params, { ...this.context(request, progressTokenOf(meta)), ask: request.ask ?? this.options.ask });
+  }
+
+  /** The client went away: its subscriptions end. */
+  close(): void {
+    this.methods.subscriptions.release(this.subscriber);
   }
 
   /** A notification from the client: `notifications/initialized` opens the session's own notifications. */
@@ -160,7 +172,7 @@ export class DownstreamSession {
   }
 
   private context(request: ClientRequest, progressToken: ProgressToken | undefined) {
-    return { signal: request.signal, progressToken, notify: request.notify ?? this.options.notify };
+    return { signal: request.signal, progressToken, notify: request.notify ?? this.options.notify, subscriber: this.subscriber };
   }
 }
 

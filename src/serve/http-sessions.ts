@@ -72,6 +72,7 @@ export class HttpSession {
     for (const controller of this.running.values()) controller.abort(new Error("the session was closed"));
     this.running.clear();
     this.questions.cancelAll();
+    this.downstream.close();
     try {
       this.stream?.close();
     } catch {

@@ -4,6 +4,7 @@ import type { ElicitationRequest, ElicitResult, RootsProvider, ServerPool, Trans
 import { ErrorCode } from "../mcp/protocol.ts";
 import { clientAnswer, questionParams } from "./client-questions.ts";
 import { adoptClientRoots } from "./client-roots.ts";
+import { announceListChanges } from "./list-announcements.ts";
 import { DownstreamSession } from "./downstream-session.ts";
 import type { ServeMethods } from "./serve-methods.ts";
 
@@ -48,13 +49,10 @@ export class ServeConnection {
       this.release();
       ended();
     };
-    const toolsChanged = () => {
-      if (this.session.acceptsNotifications) this.notify("notifications/tools/list_changed", {});
-    };
     this.stopListening.push(
-      pool.on("tools-changed", toolsChanged),
-      // The first connects end before any list is answered (the lists wait for them): no change to announce.
-      pool.on("server", (event) => (event.kind === "lost" || event.after !== "start" ? toolsChanged() : undefined)),
+      announceListChanges(pool, (method) => {
+        if (this.session.acceptsNotifications) this.notify(method, {});
+      }),
       pool.on("log", (entry) => this.session.forwardLog(entry)),
     );
     // A question that belongs to no call of a 2026-07-28 request is put to this client too, when it can answer.
@@ -71,6 +69,7 @@ export class ServeConnection {
   }
 
   private release(): void {
+    this.session.close();
     for (const stop of this.stopListening.splice(0)) stop();
   }
 

@@ -5,6 +5,7 @@ import type { ClientCapabilities, ProgressToken } from "../mcp/stateless-protoco
 import { questionParams } from "./client-questions.ts";
 import { InputRounds } from "./input-rounds.ts";
 import { QuestionRouter } from "./question-router.ts";
+import { ServedSubscriptions, type Subscriber } from "./served-subscriptions.ts";
 import { CallToolParams, CompleteParams, GetPromptParams, ListParams, parseParams, ReadResourceParams } from "./serve-params.ts";
 import type { ServedBuiltins } from "./served-builtins.ts";
 import { UpstreamCatalog } from "./upstream-catalog.ts";
@@ -19,6 +20,8 @@ export interface MethodContext {
   notify(method: string, params: Record<string, unknown>): void;
   /** A handshake client's way of being asked an upstream server's question (elicitation/create); absent: declined. */
   readonly ask?: ElicitationHandler;
+  /** The client, as the resources it subscribes to see it (a handshake session: its subscriptions outlive the request). */
+  readonly subscriber?: Subscriber;
   /** Set for a 2026-07-28 request: what it declared it can do (questions come back to it as `input_required`). */
   readonly modern?: { capabilities: ClientCapabilities };
 }
@@ -26,8 +29,8 @@ export interface MethodContext {
 /** What `mcp serve` declares, in either era: the union of what its servers may offer. */
 export const SERVED_CAPABILITIES = {
   tools: { listChanged: true },
-  resources: {},
-  prompts: {},
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
   completions: {},
   logging: {},
 } as const;
@@ -42,6 +45,8 @@ export class ServeMethods {
   readonly catalog: UpstreamCatalog;
   /** Routes the servers' questions to the client call they belong to; a front end attaches it to the pool. */
   readonly questions = new QuestionRouter();
+  /** The resources clients subscribed to, passed upstream. */
+  readonly subscriptions: ServedSubscriptions;
   /** Upstream calls of 2026-07-28 clients waiting for their answers. */
   readonly rounds: InputRounds;
 
@@ -56,6 +61,7 @@ export class ServeMethods {
   ) {
     this.catalog = new UpstreamCatalog(pool, options.warn);
     this.rounds = options.rounds ?? new InputRounds();
+    this.subscriptions = new ServedSubscriptions(this.catalog, pool);
     this.builtins = options.builtins;
   }
 
@@ -94,6 +100,16 @@ export class ServeMethods {
       const upstream = await this.catalog.resource(uri, signal);
       if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource not found: no connected server lists ${uri}`, { data: { uri } });
       return upstream.client.readResource(uri, { signal });
+    },
+    "resources/subscribe": async (params, { signal, subscriber }) => {
+      const { uri } = parseParams(ReadResourceParams, params, "resources/subscribe");
+      await this.subscriptions.subscribe(uri, subscriberOf(subscriber, "resources/subscribe"), signal);
+      return {};
+    },
+    "resources/unsubscribe": async (params, { signal, subscriber }) => {
+      const { uri } = parseParams(ReadResourceParams, params, "resources/unsubscribe");
+      await this.subscriptions.unsubscribe(uri, subscriberOf(subscriber, "resources/unsubscribe"), signal);
+      return {};
     },
     "prompts/list": async (params, { signal }) => {
       parseParams(ListParams, params, "prompts/list");
@@ -146,6 +162,12 @@ export class ServeMethods {
     if (modern) return this.rounds.start(run, context.signal, (request) => questionParams(request, modern.capabilities));
     return run(context.signal, context.ask ?? declineQuestion);
   }
+}
+
+/** Only a client with a session can hold a subscription; a request without one never gets here (the session refuses it first). */
+function subscriberOf(subscriber: Subscriber | undefined, method: string): Subscriber {
+  if (!subscriber) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  return subscriber;
 }
 
 const declineQuestion: ElicitationHandler = async () => ({ action: "decline" });
