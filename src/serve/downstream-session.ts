@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { McpError, LoggingLevel } from "../mcp/light-index.ts";
 import { atLeast } from "../mcp/text-index.ts";
 import type { ElicitationHandler, ServerLogEntry } from "../mcp/index.ts";
-import { ErrorCode, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcNotification } from "../mcp/protocol.ts";
+import { ErrorCode, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcNotification, type RequestId } from "../mcp/protocol.ts";
 import { ClientCapabilities, MetaKey, ModernErrorCode, MODERN_PROTOCOL_VERSION, ProgressToken, ResultType } from "../mcp/stateless-protocol.ts";
 import { exceedsDepth } from "../system/json-depth.ts";
 import { isPlainObject } from "../system/plain-object.ts";
@@ -23,11 +23,10 @@ export const SERVED_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...S
 /** The handshake revisions' methods the 2026-07-28 revision removed: Method not found there. */
 const REMOVED_IN_MODERN = ["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"];
 /**
- * What a 2026-07-28 client is told: no `listChanged` (changes reach such a client through
- * `subscriptions/listen`, not served yet) and no `logging` (`logging/setLevel` is gone; a request's
- * own `logLevel` is not served yet).
+ * What a 2026-07-28 client is told: the changes it may hear on `subscriptions/listen`, and no
+ * `logging` (`logging/setLevel` is gone; a request's own `logLevel` is not served yet).
  */
-const MODERN_CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
+const MODERN_CAPABILITIES = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} };
 /** The 2026-07-28 results that say how long a client may cache them (besides every list). */
 const CACHEABLE = ["server/discover", "resources/read"];
 
@@ -39,6 +38,8 @@ export interface ClientRequest {
   signal: AbortSignal;
   /** Where this request's own notifications (progress) go, when not to the session's (HTTP: the request's response stream). */
   notify?: (method: string, params: Record<string, unknown>) => void;
+  /** The request's id, as the client sent it. */
+  id?: RequestId;
   /** How this request's upstream questions are put to its client, when not the session's way (HTTP: on the request's response stream). */
   ask?: ElicitationHandler;
 }
@@ -137,7 +138,6 @@ export class DownstreamSession {
     const instructions = this.options.instructions?.();
     return {
       supportedVersions: SERVED_VERSIONS,
-      // No listChanged: list changes reach a 2026-07-28 client through subscriptions/listen, not served yet.
       capabilities: MODERN_CAPABILITIES,
       ...(instructions ? { instructions } : {}),
       resultType: "complete",
@@ -172,7 +172,7 @@ export class DownstreamSession {
   }
 
   private context(request: ClientRequest, progressToken: ProgressToken | undefined) {
-    return { signal: request.signal, progressToken, notify: request.notify ?? this.options.notify, subscriber: this.subscriber };
+    return { signal: request.signal, progressToken, notify: request.notify ?? this.options.notify, subscriber: this.subscriber, requestId: request.id };
   }
 }
 

@@ -35,7 +35,7 @@ export class ServeConnection {
       instructions: options.instructions,
       ask: (request, signal) => this.ask(request, signal),
     });
-    this.connection.onRequest = (request, context) => this.session.answer({ method: request.method, params: request.params, signal: context.signal });
+    this.connection.onRequest = (request, context) => this.session.answer({ id: request.id, method: request.method, params: request.params, signal: context.signal });
     this.connection.onNotification = (notification) => {
       this.session.heard(notification);
       // The client's folders join the servers' roots once it is ready, and again when it says they changed.

@@ -1,9 +1,10 @@
 import { isCancellation, McpError } from "../mcp/light-index.ts";
 import type { ElicitationHandler, ServerPool, ServerStatus } from "../mcp/index.ts";
-import { ErrorCode, type CallToolResult } from "../mcp/protocol.ts";
+import { ErrorCode, type CallToolResult, type RequestId } from "../mcp/protocol.ts";
 import type { ClientCapabilities, ProgressToken } from "../mcp/stateless-protocol.ts";
 import { questionParams } from "./client-questions.ts";
 import { InputRounds } from "./input-rounds.ts";
+import { listen } from "./listen-stream.ts";
 import { QuestionRouter } from "./question-router.ts";
 import { ServedSubscriptions, type Subscriber } from "./served-subscriptions.ts";
 import { CallToolParams, CompleteParams, GetPromptParams, ListParams, parseParams, ReadResourceParams } from "./serve-params.ts";
@@ -20,6 +21,8 @@ export interface MethodContext {
   notify(method: string, params: Record<string, unknown>): void;
   /** A handshake client's way of being asked an upstream server's question (elicitation/create); absent: declined. */
   readonly ask?: ElicitationHandler;
+  /** The id of the client's request (a listen stream's notifications carry it). */
+  readonly requestId?: RequestId;
   /** The client, as the resources it subscribes to see it (a handshake session: its subscriptions outlive the request). */
   readonly subscriber?: Subscriber;
   /** Set for a 2026-07-28 request: what it declared it can do (questions come back to it as `input_required`). */
@@ -55,7 +58,7 @@ export class ServeMethods {
    * client may start its handshake at once and still list every server's tools.
    */
   constructor(
-    pool: ServerPool,
+    private readonly pool: ServerPool,
     private readonly ready: Promise<void> = Promise.resolve(),
     options: { warn?: (line: string) => void; builtins?: ServedBuiltins; rounds?: InputRounds } = {},
   ) {
@@ -110,6 +113,11 @@ export class ServeMethods {
       const { uri } = parseParams(ReadResourceParams, params, "resources/unsubscribe");
       await this.subscriptions.unsubscribe(uri, subscriberOf(subscriber, "resources/unsubscribe"), signal);
       return {};
+    },
+    "subscriptions/listen": (params, context) => {
+      // The 2026-07-28 revision's own method: a handshake client subscribes and hears list changes on its session.
+      if (!context.modern) throw new McpError(ErrorCode.MethodNotFound, "Method not found: subscriptions/listen (a 2026-07-28 method)");
+      return listen(context.requestId, params, { ...context, pool: this.pool, subscriptions: this.subscriptions });
     },
     "prompts/list": async (params, { signal }) => {
       parseParams(ListParams, params, "prompts/list");

@@ -12,16 +12,20 @@ type Send = (message: object) => void;
  */
 export function streamedAnswer(answer: (notify: Notify, send: Send) => Promise<JsonRpcResponse>, headers: Record<string, string> = {}): Response {
   const encoder = new TextEncoder();
+  let open = true;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      let open = true;
       const event = (message: object) => {
         if (open) controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
       };
       const response = await answer((method, params) => event({ jsonrpc: "2.0", method, params }), event);
       event(response);
+      if (open) controller.close();
       open = false;
-      controller.close();
+    },
+    // The client closed the stream (a listen stream ended, a call given up): nothing more is written to it.
+    cancel() {
+      open = false;
     },
   });
   return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", ...headers } });
