@@ -148,10 +148,9 @@ export class InputRounds {
   }
 
   private ended(call: RoundCall, outcome: RoundCall["outcome"]): void {
+    // A call that ended between rounds (its server gave the question up) keeps its result for the
+    // client's retry to collect, until the expiry forgets it.
     call.outcome = outcome;
-    if (call.expiry) this.clock.clearTimeout(call.expiry);
-    // Nobody waits on a call that ended between rounds: its result has no one to go to.
-    if (!call.answering) this.calls.delete(call.state);
     call.wake();
   }
 

@@ -44,6 +44,24 @@ describe("InputRounds", () => {
     expect(rounds.waiting).toBe(0);
   });
 
+  test("a call that ends between rounds (its server gave the question up) keeps its result for the retry", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const serverGaveUp = new AbortController();
+    let finished = false;
+    const run = async (_signal: AbortSignal, ask: ElicitationHandler) => {
+      const answer = await ask(question("one"), serverGaveUp.signal);
+      finished = true;
+      return { content: [{ type: "text", text: `ended: ${answer.action}` }] };
+    };
+    const first = (await rounds.start(run, new AbortController().signal, form)) as Record<string, unknown>;
+    serverGaveUp.abort();
+    await waitFor(() => finished, "the upstream call to end");
+    expect(await rounds.resume(first.requestState as string, { q1: { action: "accept", content: {} } }, new AbortController().signal)).toEqual({
+      content: [{ type: "text", text: "ended: cancel" }],
+    });
+    expect(rounds.waiting).toBe(0);
+  });
+
   test("a requestState nobody waits with is refused with what to do", () => {
     const rounds = new InputRounds(new FakeClock());
     expect(() => rounds.resume("made-up", {}, new AbortController().signal)).toThrow(/unknown or expired requestState.*call the tool again without it/);
