@@ -165,9 +165,10 @@ export class DownstreamSession {
     const answered = result as Record<string, unknown>;
     const ownMeta = isPlainObject(answered._meta) ? answered._meta : {};
     // The revision's lists and discover say how long a client may cache them: not at all, since a server may come or go any moment.
-    const cacheable = CACHEABLE.includes(method) || method.endsWith("/list") ? { ttlMs: 0, cacheScope: "private" } : {};
-    // An upstream question during a call comes back as input_required (see InputRounds); everything else is final.
+    // An upstream question during a request comes back as input_required (see InputRounds); everything else is final.
     const resultType = answered.resultType === ResultType.inputRequired ? ResultType.inputRequired : ResultType.complete;
+    const final = resultType === ResultType.complete;
+    const cacheable = final && (CACHEABLE.includes(method) || method.endsWith("/list")) ? { ttlMs: 0, cacheScope: "private" } : {};
     return { ...answered, ...cacheable, resultType, _meta: { ...ownMeta, [MetaKey.serverInfo]: SERVER_INFO } };
   }
 

@@ -1,4 +1,5 @@
 import { isCancellation, McpError } from "../mcp/light-index.ts";
+import { isPlainObject } from "../system/plain-object.ts";
 import type { ElicitationHandler, ServerPool, ServerStatus } from "../mcp/index.ts";
 import { ErrorCode, type CallToolResult, type RequestId } from "../mcp/protocol.ts";
 import type { ClientCapabilities, ProgressToken } from "../mcp/stateless-protocol.ts";
@@ -80,7 +81,24 @@ export class ServeMethods {
     const handler = this.handlers[method];
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     await this.ready;
+    // A 2026-07-28 client's retry with its answers: they go to the request that asked, whatever else the retry says.
+    const state = isPlainObject(params) ? params.requestState : undefined;
+    if (context.modern && typeof state === "string" && ASKING_METHODS.includes(method)) {
+      return this.rounds.resume(state, (params as Record<string, unknown>).inputResponses, context.signal);
+    }
     return handler(params, context);
+  }
+
+  /**
+   * An upstream request during which its server may ask the user something: the questions go to
+   * the client that sent the request, in its era (an `input_required` round for a 2026-07-28
+   * client, `context.ask` for a handshake one; declined when it has neither).
+   */
+  private asking(server: string, context: MethodContext, work: (signal: AbortSignal) => Promise<unknown>): Promise<unknown> {
+    const run = (signal: AbortSignal, ask: ElicitationHandler) => this.questions.during({ server, signal, ask }, () => work(signal));
+    const { modern } = context;
+    if (modern) return this.rounds.start(run, context.signal, (request) => questionParams(request, modern.capabilities));
+    return run(context.signal, context.ask ?? declineQuestion);
   }
 
   private readonly handlers: Record<string, (params: unknown, context: MethodContext) => Promise<unknown>> = {
@@ -98,11 +116,11 @@ export class ServeMethods {
       parseParams(ListParams, params, "resources/templates/list");
       return { resourceTemplates: await this.catalog.templates(signal) };
     },
-    "resources/read": async (params, { signal }) => {
+    "resources/read": async (params, context) => {
       const { uri } = parseParams(ReadResourceParams, params, "resources/read");
-      const upstream = await this.catalog.resource(uri, signal);
+      const upstream = await this.catalog.resource(uri, context.signal);
       if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource not found: no connected server lists ${uri}`, { data: { uri } });
-      return upstream.client.readResource(uri, { signal });
+      return this.asking(upstream.server, context, (signal) => upstream.client.readResource(uri, { signal }));
     },
     "resources/subscribe": async (params, { signal, subscriber }) => {
       const { uri } = parseParams(ReadResourceParams, params, "resources/subscribe");
@@ -123,11 +141,11 @@ export class ServeMethods {
       parseParams(ListParams, params, "prompts/list");
       return { prompts: (await this.catalog.prompts(signal)).map(({ name, definition }) => ({ ...definition, name })) };
     },
-    "prompts/get": async (params, { signal }) => {
+    "prompts/get": async (params, context) => {
       const { name, arguments: args } = parseParams(GetPromptParams, params, "prompts/get");
-      const upstream = await this.catalog.prompt(name, signal);
+      const upstream = await this.catalog.prompt(name, context.signal);
       if (!upstream) throw new McpError(ErrorCode.InvalidParams, unknownName("prompt", name, this.catalog.statusBehind(name)));
-      return upstream.client.getPrompt(upstream.name, args, { signal });
+      return this.asking(upstream.server, context, (signal) => upstream.client.getPrompt(upstream.name, args, { signal }));
     },
     "completion/complete": async (params, { signal }) => {
       const { ref, argument, context } = parseParams(CompleteParams, params, "completion/complete");
@@ -141,9 +159,7 @@ export class ServeMethods {
   };
 
   private async callTool(params: unknown, context: MethodContext): Promise<unknown> {
-    const { name, arguments: args, requestState, inputResponses } = parseParams(CallToolParams, params, "tools/call");
-    // A 2026-07-28 client's retry with its answers: they go to the call that asked, whatever else the retry says.
-    if (context.modern && requestState !== undefined) return this.rounds.resume(requestState, inputResponses, context.signal);
+    const { name, arguments: args } = parseParams(CallToolParams, params, "tools/call");
     if (this.builtins?.has(name)) return this.builtins.call(name, args, context.signal);
     const upstream = this.catalog.tool(name);
     if (!upstream) {
@@ -153,24 +169,22 @@ export class ServeMethods {
       throw new McpError(ErrorCode.InvalidParams, unknownName("tool", name, behind));
     }
     const { progressToken } = context;
-    const run = async (signal: AbortSignal, ask: ElicitationHandler): Promise<CallToolResult> => {
+    return this.asking(upstream.server, context, async (signal) => {
       try {
-        return await this.questions.during({ server: upstream.server, signal, ask }, () =>
-          upstream.client.callTool(upstream.name, args, {
-            signal,
-            onProgress: progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update }),
-          }),
-        );
+        return await upstream.client.callTool(upstream.name, args, {
+          signal,
+          onProgress: progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update }),
+        });
       } catch (error) {
         if (isCancellation(error)) throw error;
         return errorResult(`MCP server '${upstream.server}' failed on tool '${upstream.name}': ${(error as Error).message}`);
       }
-    };
-    const { modern } = context;
-    if (modern) return this.rounds.start(run, context.signal, (request) => questionParams(request, modern.capabilities));
-    return run(context.signal, context.ask ?? declineQuestion);
+    });
   }
 }
+
+/** The requests whose server may ask the user something on the way (MRTR in the 2026-07-28 revision). */
+const ASKING_METHODS = ["tools/call", "prompts/get", "resources/read"];
 
 /** Only a client with a session can hold a subscription; a request without one never gets here (the session refuses it first). */
 function subscriberOf(subscriber: Subscriber | undefined, method: string): Subscriber {

@@ -19,9 +19,6 @@ export const ListParams = v.optional(v.looseObject({ cursor: Cursor }), {});
 export const CallToolParams = v.looseObject({
   name: Name,
   arguments: v.optional(v.record(v.string(), v.unknown()), {}),
-  /** A 2026-07-28 retry: the state of the call that asked, echoed, and the client's answers by key. */
-  requestState: v.optional(v.pipe(v.string(), v.maxLength(MAX_NAME_CHARS))),
-  inputResponses: v.optional(v.record(v.string(), v.unknown())),
 });
 
 export const ReadResourceParams = v.looseObject({ uri: Uri });

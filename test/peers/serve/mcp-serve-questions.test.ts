@@ -15,7 +15,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { compiledBinary } from "../../helpers/binary.ts";
 import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-fixture.ts";
-import { BUN, CHAOS_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, MODERN_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 let binary: string;
 let config: string;
@@ -27,6 +27,7 @@ beforeAll(async () => {
   config = writeConfig({
     dual: { command: BUN, args: [SDK_V2_SERVER, "--stdio"] },
     asker: { command: BUN, args: [CHAOS_SERVER, "--ask-tool"] },
+    modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] },
   });
 }, 120_000);
 
@@ -40,7 +41,8 @@ describe("a 2026-07-28 client that declares elicitation", () => {
     client.setRequestHandler("elicitation/create", async (request) => {
       const { message } = request.params as { message: string };
       asked.push(message);
-      return message.includes("email") ? { action: "decline" } : { action: "accept", content: { name: "Grace" } };
+      if (message.includes("email")) return { action: "decline" };
+      return { action: "accept", content: { name: message.includes("greeted") ? "Alan" : "Grace" } };
     });
     const env = { ...(process.env as Record<string, string>), CAT_CODE_HOME: home };
     await client.connect(new StdioV2({ command: binary, args: ["mcp", "serve", "--mcp-config", config], env, stderr: "ignore" }));
@@ -54,6 +56,12 @@ describe("a 2026-07-28 client that declares elicitation", () => {
   test("a modern upstream's input_required comes to it as input_required, and its answer reaches the upstream", async () => {
     expect(text(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Grace");
     expect(asked).toContain("dual: What is your name?");
+  });
+
+  test("a prompt's question (prompts/get, MRTR upstream) takes the same rounds", async () => {
+    const prompt = await client.getPrompt({ name: "modern__greet_asked", arguments: {} });
+    expect(prompt.messages).toEqual([{ role: "user", content: { type: "text", text: "Please greet Alan." } }]);
+    expect(asked).toContain("modern: Who should be greeted?");
   });
 
   test("a handshake upstream's elicitation/create comes to it as input_required, and its answer goes back as the reply", async () => {
