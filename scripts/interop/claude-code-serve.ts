@@ -4,7 +4,7 @@
  * `cat-code mcp serve` as a stdio MCP server and talking to the local Messages API stand-in,
  * calls a tool of an OAuth-protected server that speaks only 2026-07-28 — a server Claude Code
  * cannot reach by itself. Steps:
- *   1. builds cat-code (dist/interop/cat-code);
+ *   1. builds cat-code (dist/interop/cat-code; CAT_CODE_BIN names another build to use instead);
  *   2. starts the OAuth fixture with --modern-only (an authorization server and the SDK v2 MCP
  *      server it protects, refusing every handshake-era request);
  *   3. signs cat-code in with `cat-code mcp login secure` (the browser replaced by the fetching
@@ -49,7 +49,7 @@ function step(line: string): void {
 }
 
 step("building cat-code");
-const catCode = await buildBinary({ outfile: join(ROOT, "dist", "interop", "cat-code") });
+const catCode = process.env.CAT_CODE_BIN ?? (await buildBinary({ outfile: join(ROOT, "dist", "interop", "cat-code") }));
 
 step("starting the OAuth-protected, 2026-07-28-only server");
 const recordFile = join(work, "oauth-requests.jsonl");
