@@ -1,13 +1,14 @@
 import * as v from "valibot";
 import { McpError, LoggingLevel } from "../mcp/light-index.ts";
 import { atLeast } from "../mcp/text-index.ts";
-import type { ServerLogEntry } from "../mcp/index.ts";
-import { ErrorCode, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcNotification } from "../mcp/protocol.ts";
-import { ClientCapabilities, MetaKey, ModernErrorCode, MODERN_PROTOCOL_VERSION, ProgressToken } from "../mcp/stateless-protocol.ts";
+import type { ElicitationHandler, ServerLogEntry } from "../mcp/index.ts";
+import { ErrorCode, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcNotification, type RequestId } from "../mcp/protocol.ts";
+import { ClientCapabilities, MetaKey, ModernErrorCode, MODERN_PROTOCOL_VERSION, ProgressToken, ResultType } from "../mcp/stateless-protocol.ts";
 import { exceedsDepth } from "../system/json-depth.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { VERSION } from "../version.ts";
 import { InitializeParams, parseParams, SetLevelParams } from "./serve-params.ts";
+import type { Subscriber } from "./served-subscriptions.ts";
 import { SERVED_CAPABILITIES, type ServeMethods } from "./serve-methods.ts";
 
 /** Who answers, in `initialize`, `server/discover` and every modern result's `_meta`. */
@@ -22,11 +23,10 @@ export const SERVED_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...S
 /** The handshake revisions' methods the 2026-07-28 revision removed: Method not found there. */
 const REMOVED_IN_MODERN = ["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"];
 /**
- * What a 2026-07-28 client is told: no `listChanged` (changes reach such a client through
- * `subscriptions/listen`, not served yet) and no `logging` (`logging/setLevel` is gone; a request's
- * own `logLevel` is not served yet).
+ * What a 2026-07-28 client is told: the changes it may hear on `subscriptions/listen`, and no
+ * `logging` (`logging/setLevel` is gone; a request's own `logLevel` is not served yet).
  */
-const MODERN_CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
+const MODERN_CAPABILITIES = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} };
 /** The 2026-07-28 results that say how long a client may cache them (besides every list). */
 const CACHEABLE = ["server/discover", "resources/read"];
 
@@ -38,6 +38,10 @@ export interface ClientRequest {
   signal: AbortSignal;
   /** Where this request's own notifications (progress) go, when not to the session's (HTTP: the request's response stream). */
   notify?: (method: string, params: Record<string, unknown>) => void;
+  /** The request's id, as the client sent it. */
+  id?: RequestId;
+  /** How this request's upstream questions are put to its client, when not the session's way (HTTP: on the request's response stream). */
+  ask?: ElicitationHandler;
 }
 
 export interface DownstreamSessionOptions {
@@ -45,6 +49,8 @@ export interface DownstreamSessionOptions {
   notify(method: string, params: Record<string, unknown>): void;
   /** What the client is told about the servers behind (which ones need a sign-in, say), read at each handshake. */
   instructions?: () => string | undefined;
+  /** Puts an upstream server's question to this session's handshake client (stdio: an elicitation/create request). */
+  ask?: ElicitationHandler;
 }
 
 /**
@@ -62,6 +68,12 @@ export class DownstreamSession {
   /** Server log messages at this level and above go to a handshake client (`logging/setLevel`); none before it asks. */
   private logLevel: LoggingLevel | undefined;
   private initialized = false;
+  /** This client, as the resources it subscribed to see it. */
+  private readonly subscriber: Subscriber = {
+    updated: (uri) => {
+      if (this.initialized) this.options.notify("notifications/resources/updated", { uri });
+    },
+  };
 
   constructor(
     private readonly methods: ServeMethods,
@@ -94,7 +106,12 @@ export class DownstreamSession {
         return {};
       }
     }
-    return this.methods.handle(method, params, this.context(request, progressTokenOf(meta)));
+    return this.methods.handle(method, params, { ...this.context(request, progressTokenOf(meta)), ask: request.ask ?? this.options.ask });
+  }
+
+  /** The client went away: its subscriptions end. */
+  close(): void {
+    this.methods.subscriptions.release(this.subscriber);
   }
 
   /** A notification from the client: `notifications/initialized` opens the session's own notifications. */
@@ -121,7 +138,6 @@ export class DownstreamSession {
     const instructions = this.options.instructions?.();
     return {
       supportedVersions: SERVED_VERSIONS,
-      // No listChanged: list changes reach a 2026-07-28 client through subscriptions/listen, not served yet.
       capabilities: MODERN_CAPABILITIES,
       ...(instructions ? { instructions } : {}),
       resultType: "complete",
@@ -144,16 +160,20 @@ export class DownstreamSession {
     const capabilities = v.safeParse(ClientCapabilities, meta[MetaKey.clientCapabilities]);
     if (!capabilities.success) throw new McpError(ErrorCode.InvalidParams, `_meta["${MetaKey.clientCapabilities}"] must be an object (what this request's client can do)`);
     if (REMOVED_IN_MODERN.includes(method)) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method} is not part of protocol version ${MODERN_PROTOCOL_VERSION}`);
-    const result = method === "server/discover" ? this.discover() : await this.methods.handle(method, params, this.context(request, progressTokenOf(meta)));
+    const context = { ...this.context(request, progressTokenOf(meta)), modern: { capabilities: capabilities.output } };
+    const result = method === "server/discover" ? this.discover() : await this.methods.handle(method, params, context);
     const answered = result as Record<string, unknown>;
     const ownMeta = isPlainObject(answered._meta) ? answered._meta : {};
     // The revision's lists and discover say how long a client may cache them: not at all, since a server may come or go any moment.
-    const cacheable = CACHEABLE.includes(method) || method.endsWith("/list") ? { ttlMs: 0, cacheScope: "private" } : {};
-    return { ...answered, ...cacheable, resultType: "complete", _meta: { ...ownMeta, [MetaKey.serverInfo]: SERVER_INFO } };
+    // An upstream question during a request comes back as input_required (see InputRounds); everything else is final.
+    const resultType = answered.resultType === ResultType.inputRequired ? ResultType.inputRequired : ResultType.complete;
+    const final = resultType === ResultType.complete;
+    const cacheable = final && (CACHEABLE.includes(method) || method.endsWith("/list")) ? { ttlMs: 0, cacheScope: "private" } : {};
+    return { ...answered, ...cacheable, resultType, _meta: { ...ownMeta, [MetaKey.serverInfo]: SERVER_INFO } };
   }
 
   private context(request: ClientRequest, progressToken: ProgressToken | undefined) {
-    return { signal: request.signal, progressToken, notify: request.notify ?? this.options.notify };
+    return { signal: request.signal, progressToken, notify: request.notify ?? this.options.notify, subscriber: this.subscriber, requestId: request.id };
   }
 }
 

@@ -138,14 +138,18 @@ export class HttpEndpoint {
     if (!isRequest) {
       if (method === "notifications/cancelled") session.cancel(isPlainObject(params) ? params.requestId : undefined);
       else if (typeof method === "string") session.downstream.heard({ jsonrpc: "2.0", method, params: params as Record<string, unknown> | undefined });
-      // Responses too: nothing is asked of an HTTP client, so any answer is stray.
+      // A response answers one of our questions; any other is stray, and dropped.
+      else session.questions.answered(message);
       return new Response(null, { status: 202 });
     }
     const signal = session.started(id as RequestId);
-    const answer = (notify?: (method: string, params: Record<string, unknown>) => void) =>
-      replyTo(id as RequestId, session.downstream.answer({ method: method as string, params, signal, notify })).finally(() => session.done(id as RequestId));
-    // Progress asked for: the answer is a stream that carries it; otherwise plain JSON.
-    if (wantsStream(request, progressTokenOf(meta))) return streamedAnswer(answer);
+    const answer = (notify?: (method: string, params: Record<string, unknown>) => void, send?: (message: object) => void) => {
+      const ask = send && ((question: Parameters<typeof session.questions.ask>[1], questionSignal?: AbortSignal) => session.questions.ask(send, question, questionSignal));
+      return replyTo(id as RequestId, session.downstream.answer({ id: id as RequestId, method: method as string, params, signal, notify, ask })).finally(() => session.done(id as RequestId));
+    };
+    // Progress asked for, or a call whose server may ask the client something: the answer is a stream that carries them; otherwise plain JSON.
+    const askable = method === "tools/call" && session.downstream.clientCapabilities.elicitation !== undefined;
+    if (wantsStream(request, progressTokenOf(meta)) || (askable && wantsStream(request, true))) return streamedAnswer(answer);
     return json(200, await answer());
   }
 
@@ -161,8 +165,9 @@ export class HttpEndpoint {
     }
     const mismatch = headerMismatch(request.headers, method, params, meta);
     if (mismatch) return json(400, { jsonrpc: "2.0", id, error: { code: ModernErrorCode.HeaderMismatch, message: `Header mismatch: ${mismatch}` } });
-    const answer = (notify?: (method: string, params: Record<string, unknown>) => void) => replyTo(id, this.modern.answer({ method, params, signal: request.signal, notify }));
-    if (wantsStream(request, progressTokenOf(meta))) return streamedAnswer(answer);
+    const answer = (notify?: (method: string, params: Record<string, unknown>) => void) => replyTo(id, this.modern.answer({ id, method, params, signal: request.signal, notify }));
+    // A listen request is a stream by nature: its notifications until the client closes it.
+    if (method === "subscriptions/listen" || wantsStream(request, progressTokenOf(meta))) return streamedAnswer(answer);
     const reply = await answer();
     if (!("error" in reply)) return json(200, reply);
     const code = reply.error.code;

@@ -3,6 +3,7 @@ import { log } from "../log.ts";
 import type { RequestId } from "../mcp/protocol.ts";
 import { DownstreamSession } from "./downstream-session.ts";
 import type { ServeMethods } from "./serve-methods.ts";
+import { StreamQuestions } from "./stream-questions.ts";
 
 /** How many handshake sessions `mcp serve --http` holds at once: far more than a machine's clients, few enough to bound memory. */
 export const MAX_HTTP_SESSIONS = 100;
@@ -15,12 +16,15 @@ export const MAX_HTTP_SESSIONS = 100;
 export class HttpSession {
   readonly id = randomUUID();
   readonly downstream: DownstreamSession;
+  /** Upstream questions put to this client on its calls' response streams. */
+  readonly questions: StreamQuestions;
   private readonly running = new Map<RequestId, AbortController>();
   private stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   private readonly encoder = new TextEncoder();
 
   constructor(methods: ServeMethods, instructions?: () => string | undefined) {
     this.downstream = new DownstreamSession(methods, { notify: (method, params) => this.push(method, params), instructions });
+    this.questions = new StreamQuestions(() => this.downstream.clientCapabilities);
   }
 
   /** A signal for request `id` that `cancel(id)` and `close()` abort; `done(id)` forgets it. */
@@ -67,6 +71,8 @@ export class HttpSession {
   close(): void {
     for (const controller of this.running.values()) controller.abort(new Error("the session was closed"));
     this.running.clear();
+    this.questions.cancelAll();
+    this.downstream.close();
     try {
       this.stream?.close();
     } catch {

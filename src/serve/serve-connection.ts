@@ -1,18 +1,12 @@
-import * as v from "valibot";
 import { log } from "../log.ts";
 import { JsonRpcConnection, McpError } from "../mcp/light-index.ts";
 import type { ElicitationRequest, ElicitResult, RootsProvider, ServerPool, Transport } from "../mcp/index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
+import { clientAnswer, questionParams } from "./client-questions.ts";
 import { adoptClientRoots } from "./client-roots.ts";
+import { announceListChanges } from "./list-announcements.ts";
 import { DownstreamSession } from "./downstream-session.ts";
 import type { ServeMethods } from "./serve-methods.ts";
-
-/** A client's answer to a question passed on to it; anything else is a cancel. */
-const ClientElicitResult = v.variant("action", [
-  v.object({ action: v.literal("accept"), content: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.array(v.string())]))) }),
-  v.object({ action: v.literal("decline") }),
-  v.object({ action: v.literal("cancel") }),
-]);
 
 /**
  * One client connected to `mcp serve` over a message transport (stdio): the JSON-RPC conversation
@@ -36,8 +30,12 @@ export class ServeConnection {
   ) {
     this.connection = new JsonRpcConnection(transport);
     // What the client asks is answered; nothing we ask the client is ever cancelled by a timer of ours.
-    this.session = new DownstreamSession(methods, { notify: (method, params) => this.notify(method, params), instructions: options.instructions });
-    this.connection.onRequest = (request, context) => this.session.answer({ method: request.method, params: request.params, signal: context.signal });
+    this.session = new DownstreamSession(methods, {
+      notify: (method, params) => this.notify(method, params),
+      instructions: options.instructions,
+      ask: (request, signal) => this.ask(request, signal),
+    });
+    this.connection.onRequest = (request, context) => this.session.answer({ id: request.id, method: request.method, params: request.params, signal: context.signal });
     this.connection.onNotification = (notification) => {
       this.session.heard(notification);
       // The client's folders join the servers' roots once it is ready, and again when it says they changed.
@@ -51,20 +49,14 @@ export class ServeConnection {
       this.release();
       ended();
     };
-    const toolsChanged = () => {
-      if (this.session.acceptsNotifications) this.notify("notifications/tools/list_changed", {});
-    };
     this.stopListening.push(
-      pool.on("tools-changed", toolsChanged),
-      // The first connects end before any list is answered (the lists wait for them): no change to announce.
-      pool.on("server", (event) => (event.kind === "lost" || event.after !== "start" ? toolsChanged() : undefined)),
+      announceListChanges(pool, (method) => {
+        if (this.session.acceptsNotifications) this.notify(method, {});
+      }),
       pool.on("log", (entry) => this.session.forwardLog(entry)),
     );
-    try {
-      this.stopListening.push(pool.answerQuestionsWith((request, signal) => this.ask(request, signal)));
-    } catch {
-      // Another front end holds the questions already: this client's are declined by the pool's default.
-    }
+    // A question that belongs to no call of a 2026-07-28 request is put to this client too, when it can answer.
+    this.stopListening.push(methods.questions.answerOutsideCallsWith((request, signal) => this.ask(request, signal)));
   }
 
   start(): Promise<void> {
@@ -77,6 +69,7 @@ export class ServeConnection {
   }
 
   private release(): void {
+    this.session.close();
     for (const stop of this.stopListening.splice(0)) stop();
   }
 
@@ -86,16 +79,10 @@ export class ServeConnection {
 
   /** An upstream server's question, put to the client when it declared elicitation (in the mode asked); declined otherwise. */
   private async ask(request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
-    const declared = this.session.clientCapabilities.elicitation;
-    const modes = declared && (declared.form || declared.url) ? declared : declared ? { form: {} } : undefined;
-    if (!modes?.[request.mode]) return { action: "decline" };
-    const params =
-      request.mode === "form"
-        ? { mode: "form", message: `${request.server}: ${request.message}`, requestedSchema: request.requestedSchema }
-        : { mode: "url", message: `${request.server}: ${request.message}`, url: request.url, ...(request.elicitationId ? { elicitationId: request.elicitationId } : {}) };
+    const params = questionParams(request, this.session.clientCapabilities);
+    if (!params) return { action: "decline" };
     try {
-      const answer = v.safeParse(ClientElicitResult, await this.connection.request("elicitation/create", params, { signal }));
-      return answer.success ? (answer.output as ElicitResult) : { action: "cancel" };
+      return clientAnswer(await this.connection.request("elicitation/create", params, { signal }));
     } catch (error) {
       if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound) log.debug(`mcp serve: the client did not answer a question: ${(error as Error).message}`);
       return { action: "cancel" };

@@ -1,5 +1,6 @@
 import type { ServerPool } from "../mcp/index.ts";
 import { HttpEndpoint } from "./http-endpoint.ts";
+import { announceListChanges } from "./list-announcements.ts";
 import type { ServedBuiltins } from "./served-builtins.ts";
 import { ServeMethods } from "./serve-methods.ts";
 import { unavailableServers } from "./serve-stdio.ts";
@@ -18,10 +19,9 @@ export interface ServeHttpOptions {
  */
 export function serveHttp(pool: ServerPool, options: ServeHttpOptions): HttpEndpoint {
   const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins });
+  methods.questions.attach(pool);
   const endpoint = new HttpEndpoint(methods, { host: options.host, port: options.port, token: options.token, instructions: () => unavailableServers(pool.status()) });
-  const toolsChanged = () => endpoint.broadcast((session) => session.announce("notifications/tools/list_changed", {}));
-  pool.on("tools-changed", toolsChanged);
-  pool.on("server", (event) => (event.kind === "lost" || event.after !== "start" ? toolsChanged() : undefined));
+  announceListChanges(pool, (method) => endpoint.broadcast((session) => session.announce(method, {})));
   pool.on("log", (entry) => endpoint.broadcast((session) => session.downstream.forwardLog(entry)));
   return endpoint;
 }

@@ -1,7 +1,13 @@
 import { isCancellation, McpError } from "../mcp/light-index.ts";
-import type { ServerPool, ServerStatus } from "../mcp/index.ts";
-import { ErrorCode, type CallToolResult } from "../mcp/protocol.ts";
-import type { ProgressToken } from "../mcp/stateless-protocol.ts";
+import { isPlainObject } from "../system/plain-object.ts";
+import type { ElicitationHandler, ServerPool, ServerStatus } from "../mcp/index.ts";
+import { ErrorCode, type CallToolResult, type RequestId } from "../mcp/protocol.ts";
+import type { ClientCapabilities, ProgressToken } from "../mcp/stateless-protocol.ts";
+import { questionParams } from "./client-questions.ts";
+import { InputRounds } from "./input-rounds.ts";
+import { listen } from "./listen-stream.ts";
+import { QuestionRouter } from "./question-router.ts";
+import { ServedSubscriptions, type Subscriber } from "./served-subscriptions.ts";
 import { CallToolParams, CompleteParams, GetPromptParams, ListParams, parseParams, ReadResourceParams } from "./serve-params.ts";
 import type { ServedBuiltins } from "./served-builtins.ts";
 import { UpstreamCatalog } from "./upstream-catalog.ts";
@@ -14,13 +20,21 @@ export interface MethodContext {
   readonly progressToken?: ProgressToken;
   /** Sends a notification to the client that sent the request (progress). */
   notify(method: string, params: Record<string, unknown>): void;
+  /** A handshake client's way of being asked an upstream server's question (elicitation/create); absent: declined. */
+  readonly ask?: ElicitationHandler;
+  /** The id of the client's request (a listen stream's notifications carry it). */
+  readonly requestId?: RequestId;
+  /** The client, as the resources it subscribes to see it (a handshake session: its subscriptions outlive the request). */
+  readonly subscriber?: Subscriber;
+  /** Set for a 2026-07-28 request: what it declared it can do (questions come back to it as `input_required`). */
+  readonly modern?: { capabilities: ClientCapabilities };
 }
 
 /** What `mcp serve` declares, in either era: the union of what its servers may offer. */
 export const SERVED_CAPABILITIES = {
   tools: { listChanged: true },
-  resources: {},
-  prompts: {},
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
   completions: {},
   logging: {},
 } as const;
@@ -33,17 +47,25 @@ export const SERVED_CAPABILITIES = {
  */
 export class ServeMethods {
   readonly catalog: UpstreamCatalog;
+  /** Routes the servers' questions to the client call they belong to; a front end attaches it to the pool. */
+  readonly questions = new QuestionRouter();
+  /** The resources clients subscribed to, passed upstream. */
+  readonly subscriptions: ServedSubscriptions;
+  /** Upstream calls of 2026-07-28 clients waiting for their answers. */
+  readonly rounds: InputRounds;
 
   /**
    * `ready`: settles once the servers' first connects are over; the methods wait for it, so a
    * client may start its handshake at once and still list every server's tools.
    */
   constructor(
-    pool: ServerPool,
+    private readonly pool: ServerPool,
     private readonly ready: Promise<void> = Promise.resolve(),
-    options: { warn?: (line: string) => void; builtins?: ServedBuiltins } = {},
+    options: { warn?: (line: string) => void; builtins?: ServedBuiltins; rounds?: InputRounds } = {},
   ) {
     this.catalog = new UpstreamCatalog(pool, options.warn);
+    this.rounds = options.rounds ?? new InputRounds();
+    this.subscriptions = new ServedSubscriptions(this.catalog, pool);
     this.builtins = options.builtins;
   }
 
@@ -59,7 +81,24 @@ export class ServeMethods {
     const handler = this.handlers[method];
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     await this.ready;
+    // A 2026-07-28 client's retry with its answers: they go to the request that asked, whatever else the retry says.
+    const state = isPlainObject(params) ? params.requestState : undefined;
+    if (context.modern && typeof state === "string" && ASKING_METHODS.includes(method)) {
+      return this.rounds.resume(state, (params as Record<string, unknown>).inputResponses, context.signal);
+    }
     return handler(params, context);
+  }
+
+  /**
+   * An upstream request during which its server may ask the user something: the questions go to
+   * the client that sent the request, in its era (an `input_required` round for a 2026-07-28
+   * client, `context.ask` for a handshake one; declined when it has neither).
+   */
+  private asking(server: string, context: MethodContext, work: (signal: AbortSignal) => Promise<unknown>): Promise<unknown> {
+    const run = (signal: AbortSignal, ask: ElicitationHandler) => this.questions.during({ server, signal, ask }, () => work(signal));
+    const { modern } = context;
+    if (modern) return this.rounds.start(run, context.signal, (request) => questionParams(request, modern.capabilities));
+    return run(context.signal, context.ask ?? declineQuestion);
   }
 
   private readonly handlers: Record<string, (params: unknown, context: MethodContext) => Promise<unknown>> = {
@@ -77,21 +116,36 @@ export class ServeMethods {
       parseParams(ListParams, params, "resources/templates/list");
       return { resourceTemplates: await this.catalog.templates(signal) };
     },
-    "resources/read": async (params, { signal }) => {
+    "resources/read": async (params, context) => {
       const { uri } = parseParams(ReadResourceParams, params, "resources/read");
-      const upstream = await this.catalog.resource(uri, signal);
+      const upstream = await this.catalog.resource(uri, context.signal);
       if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource not found: no connected server lists ${uri}`, { data: { uri } });
-      return upstream.client.readResource(uri, { signal });
+      return this.asking(upstream.server, context, (signal) => upstream.client.readResource(uri, { signal }));
+    },
+    "resources/subscribe": async (params, { signal, subscriber }) => {
+      const { uri } = parseParams(ReadResourceParams, params, "resources/subscribe");
+      await this.subscriptions.subscribe(uri, subscriberOf(subscriber, "resources/subscribe"), signal);
+      return {};
+    },
+    "resources/unsubscribe": async (params, { signal, subscriber }) => {
+      const { uri } = parseParams(ReadResourceParams, params, "resources/unsubscribe");
+      await this.subscriptions.unsubscribe(uri, subscriberOf(subscriber, "resources/unsubscribe"), signal);
+      return {};
+    },
+    "subscriptions/listen": (params, context) => {
+      // The 2026-07-28 revision's own method: a handshake client subscribes and hears list changes on its session.
+      if (!context.modern) throw new McpError(ErrorCode.MethodNotFound, "Method not found: subscriptions/listen (a 2026-07-28 method)");
+      return listen(context.requestId, params, { ...context, pool: this.pool, subscriptions: this.subscriptions });
     },
     "prompts/list": async (params, { signal }) => {
       parseParams(ListParams, params, "prompts/list");
       return { prompts: (await this.catalog.prompts(signal)).map(({ name, definition }) => ({ ...definition, name })) };
     },
-    "prompts/get": async (params, { signal }) => {
+    "prompts/get": async (params, context) => {
       const { name, arguments: args } = parseParams(GetPromptParams, params, "prompts/get");
-      const upstream = await this.catalog.prompt(name, signal);
+      const upstream = await this.catalog.prompt(name, context.signal);
       if (!upstream) throw new McpError(ErrorCode.InvalidParams, unknownName("prompt", name, this.catalog.statusBehind(name)));
-      return upstream.client.getPrompt(upstream.name, args, { signal });
+      return this.asking(upstream.server, context, (signal) => upstream.client.getPrompt(upstream.name, args, { signal }));
     },
     "completion/complete": async (params, { signal }) => {
       const { ref, argument, context } = parseParams(CompleteParams, params, "completion/complete");
@@ -104,7 +158,7 @@ export class ServeMethods {
     },
   };
 
-  private async callTool(params: unknown, context: MethodContext): Promise<CallToolResult> {
+  private async callTool(params: unknown, context: MethodContext): Promise<unknown> {
     const { name, arguments: args } = parseParams(CallToolParams, params, "tools/call");
     if (this.builtins?.has(name)) return this.builtins.call(name, args, context.signal);
     const upstream = this.catalog.tool(name);
@@ -115,18 +169,30 @@ export class ServeMethods {
       throw new McpError(ErrorCode.InvalidParams, unknownName("tool", name, behind));
     }
     const { progressToken } = context;
-    try {
-      return await upstream.client.callTool(upstream.name, args, {
-        signal: context.signal,
-        onProgress:
-          progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update }),
-      });
-    } catch (error) {
-      if (isCancellation(error)) throw error;
-      return errorResult(`MCP server '${upstream.server}' failed on tool '${upstream.name}': ${(error as Error).message}`);
-    }
+    return this.asking(upstream.server, context, async (signal) => {
+      try {
+        return await upstream.client.callTool(upstream.name, args, {
+          signal,
+          onProgress: progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update }),
+        });
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        return errorResult(`MCP server '${upstream.server}' failed on tool '${upstream.name}': ${(error as Error).message}`);
+      }
+    });
   }
 }
+
+/** The requests whose server may ask the user something on the way (MRTR in the 2026-07-28 revision). */
+const ASKING_METHODS = ["tools/call", "prompts/get", "resources/read"];
+
+/** Only a client with a session can hold a subscription; a request without one never gets here (the session refuses it first). */
+function subscriberOf(subscriber: Subscriber | undefined, method: string): Subscriber {
+  if (!subscriber) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  return subscriber;
+}
+
+const declineQuestion: ElicitationHandler = async () => ({ action: "decline" });
 
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };

@@ -24,6 +24,7 @@ export function processStreams(): StdioStreams {
 export async function serveStdio(pool: ServerPool, options: { streams?: StdioStreams; builtins?: ServedBuiltins; roots?: RootsProvider } = {}): Promise<void> {
   const streams = options.streams ?? processStreams();
   const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins });
+  const releaseQuestions = methods.questions.attach(pool);
   const connection = new ServeConnection(new StdioDownstream(streams), methods, pool, {
     instructions: () => unavailableServers(pool.status()),
     roots: options.roots,
@@ -31,6 +32,7 @@ export async function serveStdio(pool: ServerPool, options: { streams?: StdioStr
   await connection.start();
   await connection.done;
   await connection.close();
+  releaseQuestions();
 }
 
 /**

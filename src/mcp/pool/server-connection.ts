@@ -320,6 +320,8 @@ export class ServerConnection {
       onNotification: (notification) => {
         if (notification.method === "notifications/tools/list_changed") this.toolsChanged();
         if (notification.method === "notifications/resources/updated") this.resourceUpdated(notification.params);
+        if (notification.method === "notifications/resources/list_changed") this.events.emit("list-changed", { server: entry.name, list: "resources" });
+        if (notification.method === "notifications/prompts/list_changed") this.events.emit("list-changed", { server: entry.name, list: "prompts" });
       },
       onRejectedTool: (tool) => {
         const key = `${tool.name}\u0000${tool.reason}`;

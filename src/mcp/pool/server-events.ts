@@ -29,6 +29,8 @@ export interface ServerEventMap {
   "tools-changed": { server: string; tools: ToolDefinition[] };
   /** `notifications/resources/updated` of a connected server, for a URI it was subscribed to. */
   "resource-updated": { server: string; uri: string };
+  /** A connected server announced that its resources (or resource templates) or prompts changed (`notifications/<list>/list_changed`). */
+  "list-changed": { server: string; list: "resources" | "prompts" };
   /** A server's log message, named by the server's config name (every one also goes to the debug log). */
   log: ServerLogEntry;
 }
@@ -45,6 +47,7 @@ export class ServerEvents {
     server: new Set(),
     "tools-changed": new Set(),
     "resource-updated": new Set(),
+    "list-changed": new Set(),
     log: new Set(),
   };
 

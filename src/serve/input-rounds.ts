@@ -1,0 +1,164 @@
+import { randomUUID } from "node:crypto";
+import { McpError } from "../mcp/light-index.ts";
+import type { ElicitationHandler, ElicitResult } from "../mcp/index.ts";
+import { ErrorCode } from "../mcp/protocol.ts";
+import { ResultType } from "../mcp/stateless-protocol.ts";
+import { isPlainObject } from "../system/plain-object.ts";
+import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
+import { clientAnswer } from "./client-questions.ts";
+
+/** How long an upstream call waits for a 2026-07-28 client to come back with its answers before it is given up. */
+export const ANSWER_WAIT_MS = 10 * 60_000;
+/** Upstream calls waiting for answers at once; past it a new question is declined rather than held. */
+export const MAX_WAITING_CALLS = 64;
+
+/** Runs one upstream call; its questions are put through `ask`. */
+export type UpstreamRun<T> = (signal: AbortSignal, ask: ElicitationHandler) => Promise<T>;
+
+interface Question {
+  key: string;
+  params: Record<string, unknown>;
+  sent: boolean;
+  settle: (answer: ElicitResult) => void;
+}
+
+/** An upstream call begun for a 2026-07-28 client, which may stop to ask it something. */
+interface RoundCall {
+  readonly state: string;
+  readonly controller: AbortController;
+  outcome: { value: unknown } | { error: unknown } | undefined;
+  readonly questions: Question[];
+  /** Wakes the round waiting on this call: a question came, or the call ended. */
+  wake: () => void;
+  /** Set while no round waits: the call is given up when it fires. */
+  expiry: ClockTimer | undefined;
+  /** A round of the client is waiting on it now. */
+  answering: boolean;
+}
+
+/**
+ * Multi-round-trip requests (MRTR) toward a 2026-07-28 client: such a client is never sent a
+ * request, so an upstream server's question during its `tools/call` ends that request with an
+ * `input_required` result (the questions as `inputRequests`, the waiting call named by an opaque
+ * `requestState`). The upstream call goes on meanwhile, waiting for its answer; the client's
+ * retry, carrying `inputResponses` and the `requestState`, hands the answers to the waiting
+ * questions and waits for the call's next question or its result. A call whose client never comes
+ * back is given up after `waitMs`, and at most `maxWaiting` wait at once.
+ */
+export class InputRounds {
+  private readonly calls = new Map<string, RoundCall>();
+
+  constructor(
+    private readonly clock: Clock = systemClock,
+    private readonly waitMs = ANSWER_WAIT_MS,
+    private readonly maxWaiting = MAX_WAITING_CALLS,
+  ) {}
+
+  /** Calls waiting for a client's answers now. */
+  get waiting(): number {
+    return this.calls.size;
+  }
+
+  /**
+   * The first round of a call: runs it, answering with its result or, when it asks something, an
+   * `input_required` result. `form`: how a question is put (undefined: the client cannot answer it, declined).
+   */
+  start<T>(run: UpstreamRun<T>, signal: AbortSignal, form: (request: Parameters<ElicitationHandler>[0]) => Record<string, unknown> | undefined): Promise<unknown> {
+    const call: RoundCall = {
+      state: randomUUID(),
+      controller: new AbortController(),
+      outcome: undefined,
+      questions: [],
+      wake: () => {},
+      expiry: undefined,
+      answering: true,
+    };
+    let asked = 0;
+    const ask: ElicitationHandler = (request, questionSignal) => {
+      const params = form(request);
+      if (!params || (!this.calls.has(call.state) && this.calls.size >= this.maxWaiting)) return Promise.resolve({ action: "decline" });
+      this.calls.set(call.state, call);
+      return new Promise<ElicitResult>((resolve) => {
+        const question: Question = { key: `q${++asked}`, params, sent: false, settle: resolve };
+        // The server gave the question up: it is answered, and not put to the client any more.
+        questionSignal?.addEventListener(
+          "abort",
+          () => {
+            if (!question.sent) call.questions.splice(call.questions.indexOf(question), 1);
+            resolve({ action: "cancel" });
+          },
+          { once: true },
+        );
+        call.questions.push(question);
+        call.wake();
+      });
+    };
+    run(call.controller.signal, ask).then(
+      (value) => this.ended(call, { value }),
+      (error) => this.ended(call, { error }),
+    );
+    return this.round(call, signal);
+  }
+
+  /** A client's retry: `inputResponses` go to the questions of the call `requestState` names, then the next round. */
+  resume(requestState: string, inputResponses: unknown, signal: AbortSignal): Promise<unknown> {
+    const call = this.calls.get(requestState);
+    if (!call) throw new McpError(ErrorCode.InvalidParams, "unknown or expired requestState: no call waits for these answers; call the tool again without it");
+    if (call.answering) throw new McpError(ErrorCode.InvalidParams, "this requestState is being answered by another request already");
+    call.answering = true;
+    if (call.expiry) this.clock.clearTimeout(call.expiry);
+    call.expiry = undefined;
+    const responses = isPlainObject(inputResponses) ? inputResponses : {};
+    for (const question of call.questions.filter((question) => question.sent)) {
+      // A question the client left unanswered is cancelled: the server hears no answer as no.
+      question.settle(Object.hasOwn(responses, question.key) ? clientAnswer(responses[question.key]) : { action: "cancel" });
+    }
+    call.questions.splice(0, call.questions.length, ...call.questions.filter((question) => !question.sent));
+    return this.round(call, signal);
+  }
+
+  /** Waits for the call's next question or its end; the client giving up this round gives the call up. */
+  private async round(call: RoundCall, signal: AbortSignal): Promise<unknown> {
+    const onAbort = () => this.giveUp(call, signal.reason ?? new Error("the client cancelled the request"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      while (!call.outcome && !call.questions.some((question) => !question.sent)) {
+        if (signal.aborted) throw McpError.cancelled("tools/call");
+        await new Promise<void>((resolve) => (call.wake = resolve));
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      call.wake = () => {};
+      call.answering = false;
+    }
+    const { outcome } = call;
+    if (outcome) {
+      this.calls.delete(call.state);
+      if ("error" in outcome) throw outcome.error;
+      return outcome.value;
+    }
+    const inputRequests: Record<string, unknown> = {};
+    for (const question of call.questions) {
+      question.sent = true;
+      inputRequests[question.key] = { method: "elicitation/create", params: question.params };
+    }
+    call.expiry = this.clock.setTimeout(() => this.giveUp(call, new Error("the client did not answer in time")), this.waitMs);
+    call.expiry.unref();
+    return { resultType: ResultType.inputRequired, inputRequests, requestState: call.state };
+  }
+
+  private ended(call: RoundCall, outcome: RoundCall["outcome"]): void {
+    // A call that ended between rounds (its server gave the question up) keeps its result for the
+    // client's retry to collect, until the expiry forgets it.
+    call.outcome = outcome;
+    call.wake();
+  }
+
+  private giveUp(call: RoundCall, reason: Error): void {
+    this.calls.delete(call.state);
+    if (call.expiry) this.clock.clearTimeout(call.expiry);
+    for (const question of call.questions) question.settle({ action: "cancel" });
+    call.controller.abort(reason);
+    call.wake();
+  }
+}

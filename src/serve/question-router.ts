@@ -1,0 +1,57 @@
+import type { ElicitationHandler, ElicitationRequest, ElicitResult, ServerPool } from "../mcp/index.ts";
+
+/** Who asks a question on behalf of one upstream call: the client that made the call, in its own era's way. */
+export interface CallQuestions {
+  /** The configured server the call went to. */
+  server: string;
+  /** The signal the call was sent upstream with (a modern upstream asks under it). */
+  signal: AbortSignal;
+  ask: ElicitationHandler;
+}
+
+const DECLINE: ElicitResult = { action: "decline" };
+
+/**
+ * The servers' questions (elicitation), routed to the client call they belong to. The pool has one
+ * answerer for every server's questions, but `mcp serve` may have many clients of both eras at
+ * once, each call answered its own way (an `elicitation/create` to a handshake client, an
+ * `input_required` result to a 2026-07-28 one). A question belongs to the upstream call sent with
+ * the signal it comes with (a 2026-07-28 upstream asks under its call's signal); a handshake
+ * upstream's `elicitation/create` names no call, so it goes to the oldest call running on the
+ * server that asks. A question outside any call goes to the answerer for those (a stdio client),
+ * else it is declined.
+ */
+export class QuestionRouter {
+  private readonly calls = new Set<CallQuestions>();
+  private outside: ElicitationHandler | undefined;
+
+  /** Takes the pool's questions over; returns what gives them back. Throws while another front end holds them. */
+  attach(pool: ServerPool): () => void {
+    return pool.answerQuestionsWith(this.answer);
+  }
+
+  /** Runs `work` (one upstream call) with its questions put through `questions`. */
+  async during<T>(questions: CallQuestions, work: () => Promise<T>): Promise<T> {
+    this.calls.add(questions);
+    try {
+      return await work();
+    } finally {
+      this.calls.delete(questions);
+    }
+  }
+
+  /** Who answers questions that come outside any call; returns what gives them back. */
+  answerOutsideCallsWith(handler: ElicitationHandler): () => void {
+    this.outside = handler;
+    return () => {
+      if (this.outside === handler) this.outside = undefined;
+    };
+  }
+
+  readonly answer: ElicitationHandler = (request: ElicitationRequest, signal?: AbortSignal) => {
+    const calls = [...this.calls];
+    const owner = calls.find((call) => call.signal === signal) ?? calls.find((call) => call.server === request.server);
+    if (owner) return owner.ask(request, signal);
+    return this.outside ? this.outside(request, signal) : Promise.resolve(DECLINE);
+  };
+}

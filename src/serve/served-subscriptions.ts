@@ -1,0 +1,69 @@
+import { log } from "../log.ts";
+import { McpError } from "../mcp/light-index.ts";
+import type { ServerPool } from "../mcp/index.ts";
+import { ErrorCode } from "../mcp/protocol.ts";
+import type { UpstreamCatalog } from "./upstream-catalog.ts";
+
+/** The resources one client may be subscribed to at once: more than any real client watches, few enough to bound it. */
+export const MAX_SUBSCRIPTIONS_PER_CLIENT = 1024;
+
+/** One client of `mcp serve` that subscribes to resources: told when one of them changes. */
+export interface Subscriber {
+  updated(uri: string): void;
+}
+
+/**
+ * Resource subscriptions through `mcp serve`: a client's `resources/subscribe` is passed to the
+ * server that answers for the URI (once, however many clients hold it), the server's
+ * `notifications/resources/updated` goes to every client holding that URI, and the upstream
+ * subscription ends when the last holder unsubscribes or goes away.
+ */
+export class ServedSubscriptions {
+  private readonly holders = new Map<string, Set<Subscriber>>();
+  private readonly held = new Map<Subscriber, Set<string>>();
+
+  constructor(
+    private readonly catalog: UpstreamCatalog,
+    pool: ServerPool,
+  ) {
+    pool.on("resource-updated", ({ uri }) => {
+      for (const subscriber of this.holders.get(uri) ?? []) subscriber.updated(uri);
+    });
+  }
+
+  async subscribe(uri: string, subscriber: Subscriber, signal?: AbortSignal): Promise<void> {
+    const mine = this.held.get(subscriber) ?? new Set<string>();
+    if (!mine.has(uri) && mine.size >= MAX_SUBSCRIPTIONS_PER_CLIENT) {
+      throw new McpError(ErrorCode.InvalidParams, `at most ${MAX_SUBSCRIPTIONS_PER_CLIENT} resource subscriptions per client; unsubscribe from some first`);
+    }
+    const upstream = await this.catalog.resource(uri, signal);
+    if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource not found: no connected server lists ${uri}`, { data: { uri } });
+    // Asked upstream for every new holder's first subscribe, so a server that refuses says so to each client that asks.
+    if (!this.holders.get(uri)?.size) await upstream.client.subscribeResource(uri, { signal });
+    const holders = this.holders.get(uri) ?? new Set<Subscriber>();
+    holders.add(subscriber);
+    this.holders.set(uri, holders);
+    mine.add(uri);
+    this.held.set(subscriber, mine);
+  }
+
+  async unsubscribe(uri: string, subscriber: Subscriber, signal?: AbortSignal): Promise<void> {
+    const holders = this.holders.get(uri);
+    this.held.get(subscriber)?.delete(uri);
+    if (!holders?.delete(subscriber) || holders.size > 0) return;
+    this.holders.delete(uri);
+    const upstream = await this.catalog.resource(uri, signal);
+    try {
+      await upstream?.client.unsubscribeResource(uri, { signal });
+    } catch (error) {
+      // The client is no longer subscribed either way: a server that fails to forget only sends a note too many.
+      log.debug(`mcp serve: could not unsubscribe from ${uri.slice(0, 200)} upstream: ${(error as Error).message}`);
+    }
+  }
+
+  /** The client went away: every subscription it held is given up. */
+  release(subscriber: Subscriber): void {
+    for (const uri of [...(this.held.get(subscriber) ?? [])]) void this.unsubscribe(uri, subscriber);
+    this.held.delete(subscriber);
+  }
+}

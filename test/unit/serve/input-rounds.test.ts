@@ -1,0 +1,108 @@
+import { describe, expect, test } from "bun:test";
+import type { ElicitationHandler, ElicitationRequest, ElicitResult } from "../../../src/mcp/index.ts";
+import { InputRounds } from "../../../src/serve/input-rounds.ts";
+import { FakeClock } from "../../helpers/fake-clock.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
+
+const question = (message: string): ElicitationRequest => ({
+  server: "s",
+  mode: "form",
+  message,
+  requestedSchema: { type: "object", properties: {} },
+  form: { fields: [] } as never,
+});
+const form = (request: ElicitationRequest) => ({ mode: "form", message: `s: ${request.message}` });
+
+/** An upstream call that asks what `questions` say, one after the other, and answers with their actions. */
+function asking(questions: string[], seen: { signal?: AbortSignal } = {}) {
+  return async (signal: AbortSignal, ask: ElicitationHandler) => {
+    seen.signal = signal;
+    const answers: ElicitResult[] = [];
+    for (const message of questions) answers.push(await ask(question(message), undefined));
+    return { content: [{ type: "text", text: answers.map((answer) => answer.action).join(",") }] };
+  };
+}
+
+describe("InputRounds", () => {
+  test("a call without questions answers with its result at once, and nothing waits", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    expect(await rounds.start(asking([]), new AbortController().signal, form)).toEqual({ content: [{ type: "text", text: "" }] });
+    expect(rounds.waiting).toBe(0);
+  });
+
+  test("each question ends a round with input_required; the retry's answers reach the call, round after round", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const first = (await rounds.start(asking(["one", "two"]), new AbortController().signal, form)) as Record<string, unknown>;
+    expect(first).toMatchObject({ resultType: "input_required", inputRequests: { q1: { method: "elicitation/create", params: { message: "s: one" } } } });
+    const state = first.requestState as string;
+    const second = (await rounds.resume(state, { q1: { action: "accept", content: {} } }, new AbortController().signal)) as Record<string, unknown>;
+    expect(second).toMatchObject({ resultType: "input_required", requestState: state, inputRequests: { q2: { params: { message: "s: two" } } } });
+    // A malformed answer is a cancel, never passed on as it came.
+    expect(await rounds.resume(state, { q2: { action: "accept", content: { x: { deep: 1 } } } }, new AbortController().signal)).toEqual({
+      content: [{ type: "text", text: "accept,cancel" }],
+    });
+    expect(rounds.waiting).toBe(0);
+  });
+
+  test("a call that ends between rounds (its server gave the question up) keeps its result for the retry", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const serverGaveUp = new AbortController();
+    let finished = false;
+    const run = async (_signal: AbortSignal, ask: ElicitationHandler) => {
+      const answer = await ask(question("one"), serverGaveUp.signal);
+      finished = true;
+      return { content: [{ type: "text", text: `ended: ${answer.action}` }] };
+    };
+    const first = (await rounds.start(run, new AbortController().signal, form)) as Record<string, unknown>;
+    serverGaveUp.abort();
+    await waitFor(() => finished, "the upstream call to end");
+    expect(await rounds.resume(first.requestState as string, { q1: { action: "accept", content: {} } }, new AbortController().signal)).toEqual({
+      content: [{ type: "text", text: "ended: cancel" }],
+    });
+    expect(rounds.waiting).toBe(0);
+  });
+
+  test("a requestState nobody waits with is refused with what to do", () => {
+    const rounds = new InputRounds(new FakeClock());
+    expect(() => rounds.resume("made-up", {}, new AbortController().signal)).toThrow(/unknown or expired requestState.*call the tool again without it/);
+  });
+
+  test("a question the client cannot answer is declined without a round", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    expect(await rounds.start(asking(["one"]), new AbortController().signal, () => undefined)).toEqual({ content: [{ type: "text", text: "decline" }] });
+  });
+
+  test("a client that never comes back: the upstream call is given up after the wait, and the state forgotten", async () => {
+    const clock = new FakeClock();
+    const rounds = new InputRounds(clock, 1000);
+    const seen: { signal?: AbortSignal } = {};
+    const first = (await rounds.start(asking(["one"], seen), new AbortController().signal, form)) as Record<string, unknown>;
+    clock.advance(999);
+    expect(seen.signal?.aborted).toBe(false);
+    clock.advance(1);
+    expect(seen.signal?.aborted).toBe(true);
+    await waitFor(() => rounds.waiting === 0, () => `calls still waiting: ${rounds.waiting}`);
+    expect(() => rounds.resume(first.requestState as string, {}, new AbortController().signal)).toThrow(/unknown or expired/);
+  });
+
+  test("a client that cancels its round gives the upstream call up", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const seen: { signal?: AbortSignal } = {};
+    const never = async (signal: AbortSignal) => {
+      seen.signal = signal;
+      return new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+    };
+    const client = new AbortController();
+    const round = rounds.start(never, client.signal, form);
+    client.abort(new Error("the client cancelled the request"));
+    await expect(round).rejects.toThrow();
+    expect(seen.signal?.aborted).toBe(true);
+  });
+
+  test("at most maxWaiting calls wait for answers: past it a question is declined", async () => {
+    const rounds = new InputRounds(new FakeClock(), 1000, 1);
+    const first = (await rounds.start(asking(["one"]), new AbortController().signal, form)) as Record<string, unknown>;
+    expect(first.resultType).toBe("input_required");
+    expect(await rounds.start(asking(["two"]), new AbortController().signal, form)).toEqual({ content: [{ type: "text", text: "decline" }] });
+  });
+});
