@@ -15,7 +15,7 @@ import type { HooksConfig } from "../agent/hooks/hook-config.ts";
 import { HookRunner } from "../agent/hooks/hook-runner.ts";
 import { loadAgentTypes, type AgentType } from "../agent/subagents/agent-types.ts";
 import { SubagentRunner } from "../agent/subagents/subagent-runner.ts";
-import { catCodeHome } from "../config/app-home.ts";
+import { catCodeHome, claudeHome } from "../config/app-home.ts";
 import { basename, dirname, join } from "node:path";
 import { FileCheckpoints } from "../agent/checkpoints/file-checkpoints.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
@@ -115,7 +115,7 @@ export class AgentRuntime {
     this.hooks = new AgentHooks(runner, options.cwd);
     this.checkpoints = new FileCheckpoints(() => checkpointsPath(options.session?.().transcriptPath));
     const env = options.env ?? process.env;
-    const loaded = loadAgentTypes({ cwd: options.cwd, home: env.HOME, catCodeHome: catCodeHome(env) });
+    const loaded = loadAgentTypes({ cwd: options.cwd, catCodeHome: catCodeHome(env), claudeHome: claudeHome(env) });
     this.agentTypes = loaded.types;
     this.agentTypeWarnings = loaded.warnings;
     const subagents = new SubagentRunner({

@@ -8,6 +8,7 @@ import { createBuiltinTools } from "../../../../src/agent/builtin-tools.ts";
 import { createModelClient } from "../../../../src/agent/model-client.ts";
 import type { PermissionRequest } from "../../../../src/agent/permission.ts";
 import { GENERAL_PURPOSE, loadAgentTypes, parseAgentFile, type AgentType } from "../../../../src/agent/subagents/agent-types.ts";
+import { claudeHome } from "../../../../src/config/app-home.ts";
 import { modelFor, SubagentRunner } from "../../../../src/agent/subagents/subagent-runner.ts";
 import { ToolRegistry } from "../../../../src/agent/tool-registry.ts";
 import { agentWith, fakeTool, standIn, stopAfterEach } from "../../../helpers/loop-harness.ts";
@@ -96,11 +97,22 @@ test("agent files in Claude Code's format, the project's first; a bad one is a w
   mkdirSync(join(project, ".cat-code", "agents"), { recursive: true });
   writeFileSync(join(project, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews a diff\ntools: Read, Grep, Bash\nmodel: sonnet\n---\nYou review code.\n");
   writeFileSync(join(project, ".cat-code", "agents", "broken.md"), "no front matter here");
-  const { types, warnings } = loadAgentTypes({ cwd: project, home: join(project, "no-home"), catCodeHome: join(project, "no-home") });
+  const { types, warnings } = loadAgentTypes({ cwd: project, catCodeHome: join(project, "no-home"), claudeHome: join(project, "no-home") });
   expect(types.map((type) => type.name)).toEqual(["general-purpose", "reviewer"]);
   expect(types[1]).toMatchObject({ description: "Reviews a diff", tools: ["Read", "Grep", "Bash"], model: "sonnet", systemPrompt: "You review code." });
   expect(warnings).toEqual([expect.stringContaining("broken.md: no front matter")]);
   expect(parseAgentFile("x.md", "---\nname: bad name!\ndescription: d\n---\n")).toEqual({ error: expect.stringContaining("name:") });
   expect([modelFor("inherit", "parent-model"), modelFor(undefined, "p"), modelFor("claude-x", "p")]).toEqual(["parent-model", "p", "claude-x"]);
   expect(modelFor("opus", "p")).toMatch(/^claude-opus-/);
+});
+
+test("the user's agents come from CLAUDE_CONFIG_DIR, else the .claude folder beside the app home, never $HOME", () => {
+  const home = join(project, "home", ".cat-code");
+  mkdirSync(join(project, "home", ".claude", "agents"), { recursive: true });
+  writeFileSync(join(project, "home", ".claude", "agents", "mine.md"), "---\nname: mine\ndescription: The user's own\n---\n");
+  const env = { HOME: join(project, "elsewhere"), CAT_CODE_HOME: home };
+  expect(claudeHome(env)).toBe(join(project, "home", ".claude"));
+  expect(claudeHome({ ...env, CLAUDE_CONFIG_DIR: join(project, "config") })).toBe(join(project, "config"));
+  const { types } = loadAgentTypes({ cwd: join(project, "no-project"), catCodeHome: home, claudeHome: claudeHome(env) });
+  expect(types.map((type) => type.name)).toEqual(["general-purpose", "mine"]);
 });
