@@ -91,6 +91,8 @@ export class AgentRuntime {
   readonly hooks: AgentHooks;
   /** The subagent types (built-in, the project's and the user's `agents/*.md`), read at start (`/agents`). */
   readonly agentTypes: readonly AgentType[];
+  /** Runs the task tool's subagents: what runs now is `subagents.running` (the REPL's rows, Esc). */
+  readonly subagents: SubagentRunner;
   /** The files write_file and edit_file changed, per prompt, kept beside the session file (/rewind). */
   readonly checkpoints: FileCheckpoints;
   /** Agent files that could not be read, one line each. */
@@ -118,7 +120,7 @@ export class AgentRuntime {
     const loaded = loadAgentTypes({ cwd: options.cwd, catCodeHome: catCodeHome(env), claudeHome: claudeHome(env) });
     this.agentTypes = loaded.types;
     this.agentTypeWarnings = loaded.warnings;
-    const subagents = new SubagentRunner({
+    const subagents = (this.subagents = new SubagentRunner({
       parent: () => {
         const agent = this.agentOrMissingKey();
         return "missing" in agent || !this.client ? undefined : { client: this.client, model: agent.model, usage: agent.usage };
@@ -128,7 +130,7 @@ export class AgentRuntime {
       hooks: this.hooks,
       types: () => this.agentTypes,
       cwd: options.cwd,
-    });
+    }));
     const builtins = createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter, todos: this.todos, subagents, checkpoints: this.checkpoints });
     for (const tool of builtins) this.registry.register(tool);
     const searchMode = resolveToolSearchMode(options.toolSearch, options.env ?? process.env, (line) => log.warn(line));

@@ -43,6 +43,7 @@ import { ToolChangeNews } from "./tool-change-news.ts";
 import type { Style } from "./tool-call-line.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
 import { TodoPanel } from "./todo-panel.ts";
+import { subagentRows } from "./subagent-panel.ts";
 
 /** What the REPL runs with (see ReplController). */
 export interface ReplOptions {
@@ -145,7 +146,7 @@ export class ReplController {
       onTypedAhead: (line) => this.turnRenderer?.notice(this.style.dim(`⎿ queued as your next prompt: ${sanitizeForTerminal(line)}`)),
       onCycleMode: () => this.mode.cycle(),
     });
-    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => this.todoPanel.lines() });
+    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => [...subagentRows(this.runtime.subagents.running.list(), this.style), ...this.todoPanel.lines()] });
     this.style = this.display.style;
     // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
     this.questions = new TerminalQuestions({
@@ -365,9 +366,17 @@ export class ReplController {
     this.reader.printAbove(this.style.dim("(Ctrl-C again to exit)"));
   }
 
-  /** Esc while something runs: stops it as Ctrl-C does, unless a question holds the terminal (then Esc is its cancel). */
+  /**
+   * Esc while something runs: stops it as Ctrl-C does, unless a question holds the terminal (then Esc
+   * is its cancel). While subagents run, Esc cancels them first and the turn goes on, so the parent
+   * model hears they were cancelled and can answer with what it has; Esc again stops the turn.
+   */
   onEscape(): void {
     if (this.running?.kind === "turn" && this.questionOpen) return;
+    if (this.running?.kind === "turn" && this.runtime.subagents.running.cancelAll() > 0) {
+      this.turnRenderer?.notice(this.style.dim("⎿ Subagents cancelled (esc again stops the turn)"));
+      return;
+    }
     this.running?.abort.abort();
   }
 
