@@ -4,6 +4,7 @@ import type { ElicitationRequest, ElicitResult, ServerPool } from "../mcp/index.
 import type { ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
+import { hookStopText } from "../agent/hooks/agent-hooks.ts";
 import type { PermissionRules } from "../agent/permission-rules.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
@@ -44,6 +45,7 @@ import type { Style } from "./tool-call-line.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
 import { TodoPanel } from "./todo-panel.ts";
 import { subagentRows } from "./subagent-panel.ts";
+import { elicitationNotice, permissionNotice, PLAN_NOTICE, type WaitingNotice } from "./waiting-notice.ts";
 
 /** What the REPL runs with (see ReplController). */
 export interface ReplOptions {
@@ -109,7 +111,7 @@ export class ReplController {
   private readonly permissions: ReturnType<typeof replPermissions>;
   /** The session's permission mode: the gate reads it, the prompt shows it, Shift+Tab and an accepted plan change it. */
   readonly mode: PermissionModeState;
-  private readonly questions: TerminalQuestions;
+  private readonly questions: TerminalQuestions<WaitingNotice>;
   private readonly form: ReturnType<typeof interactiveElicitation>;
   private readonly remote = new RemoteCompletions();
   private readonly complete: (line: string) => Promise<Completions>;
@@ -150,8 +152,8 @@ export class ReplController {
     this.style = this.display.style;
     // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
     this.questions = new TerminalQuestions({
-      begin: () => {
-        this.runtime.hooks.notification("cat-code needs your answer", "permission_prompt");
+      begin: (about) => {
+        if (about) this.runtime.hooks.notification(about.message, about.type);
         this.questionOpen = true;
         this.turnRenderer?.hold();
         const dropped = this.reader.dropTypedAhead();
@@ -177,7 +179,7 @@ export class ReplController {
       allowAll: options.allowAll,
       mode: this.mode,
       ask,
-      hold: (question) => this.questions.ask(question),
+      hold: (question, request) => this.questions.ask(question, permissionNotice(request)),
       prompt: {
         print: this.print,
         page: this.reader.isTerminal ? (text) => showInPager(text, this.reader) : undefined,
@@ -204,7 +206,7 @@ export class ReplController {
       outputsFolder: () => this.saved.outputsFolder(),
       promptsBeforeServers: true,
       mode: this.mode,
-      planReview: (plan, signal) => this.questions.ask(() => reviewPlan(plan, { ask, print: this.print, style: this.style, signal, escape: this.cancelKeys() })),
+      planReview: (plan, signal) => this.questions.ask(() => reviewPlan(plan, { ask, print: this.print, style: this.style, signal, escape: this.cancelKeys() }), PLAN_NOTICE),
       hooks: options.settings?.settings.hooks,
       session: () => this.saved.session(),
     });
@@ -387,7 +389,7 @@ export class ReplController {
   onElicitation(request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
     const running = this.running?.abort.signal;
     if (!running) return declinedElicitation(this.news, "it came while no prompt was running")(request);
-    return this.questions.ask(() => this.form(request, signal ? AbortSignal.any([signal, running]) : running));
+    return this.questions.ask(() => this.form(request, signal ? AbortSignal.any([signal, running]) : running), elicitationNotice(request));
   }
 
   /** At a terminal, news goes above the prompt at once; otherwise it waits for the next prompt. */
@@ -491,6 +493,7 @@ export class ReplController {
   private reportOutcome(outcome: RunOutcome): void {
     if (outcome.status === "cancelled") this.print(this.style.dim("⎿ Cancelled."));
     else if (outcome.status === "blocked") this.print(this.style.red(`⎿ Prompt blocked by a UserPromptSubmit hook: ${sanitizeForTerminal(outcome.reason)}`));
+    else if (outcome.status === "stopped") this.print(this.style.red(`⎿ ${hookStopText(outcome)}`));
     else if (outcome.status === "max_turns") this.print(this.style.dim(`⎿ Stopped after ${outcome.requests} model requests (--max-turns). Say "go on" to continue.`));
   }
 }

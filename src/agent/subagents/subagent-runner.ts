@@ -95,7 +95,7 @@ export class SubagentRunner implements SubagentLauncher {
       permissions,
       system: `${type.systemPrompt}\n\nWorking directory: ${this.options.cwd}`,
       maxTurns: SUBAGENT_MAX_TURNS,
-      hooks: this.options.hooks?.forSubagent(),
+      hooks: this.options.hooks?.forSubagent({ id: `subagent-${id}`, type: type.name }),
     });
     let calls = 0;
     try {
@@ -121,6 +121,8 @@ export class SubagentRunner implements SubagentLauncher {
           return { content: "Error: the user declined a tool call of the subagent and stopped it; ask the user how to proceed", isError: true };
         case "blocked":
           return { content: `Error: ${outcome.reason}`, isError: true };
+        case "stopped":
+          return { content: `Error: a ${outcome.event} hook stopped the subagent${outcome.reason ? `: ${outcome.reason}` : ""}`, isError: true };
       }
     } catch (error) {
       return { content: `Error: the subagent failed: ${error instanceof AgentError ? error.message : (error as Error).message}`, isError: true };
