@@ -203,12 +203,12 @@ export class AgentLoop {
     await this.options.hooks?.preCompact(reason === "manual" ? "manual" : "auto", instructions);
     const summary = await requestSummary(head, { instructions, send: (summaryMessages) => this.summaryRequest(summaryMessages, state) });
     if (summary === undefined) return undefined;
-    const compacted = compactedMessages(summary, tail);
+    const compacted = compactedMessages(summary, tail, head);
     this.conversation.replace(compacted);
     this.contextTokens = undefined;
     const notice: CompactionNotice = { reason, before: messages.length, after: this.conversation.length };
     state.observer?.onCompaction?.(notice);
-    return { notice, baseline: compactedMessages(summary, []) };
+    return { notice, baseline: compactedMessages(summary, [], head) };
   }
 
   private nearContextWindow(): boolean {
