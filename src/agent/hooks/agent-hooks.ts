@@ -115,16 +115,23 @@ export class AgentHooks {
   }
 
   /** When the model is done (`lastMessage`: its answer): a reason to go on (for the model), or undefined to let it stop. */
-  stop(stopHookActive: boolean, signal?: AbortSignal, _lastMessage?: string): Promise<string | undefined> {
-    return this.stopEvent("Stop", { stop_hook_active: stopHookActive }, undefined, signal);
+  stop(stopHookActive: boolean, signal?: AbortSignal, lastMessage?: string): Promise<string | undefined> {
+    return this.stopEvent("Stop", { stop_hook_active: stopHookActive, last_assistant_message: cutText(lastMessage ?? "", MAX_CONTEXT_CHARS) }, undefined, signal);
   }
 
   private async stopEvent(event: "Stop" | "SubagentStop", fields: Record<string, unknown>, matchValue: string | undefined, signal?: AbortSignal): Promise<string | undefined> {
     if (!this.runner.has(event)) return undefined;
     const runs = await this.run(event, fields, matchValue, signal);
+    // `continue: false` wins over a hook that would send the model on: it stops, and the user reads why.
+    const stopping = runs.find((run) => run.exitCode === 0 && run.json?.continue === false);
+    if (stopping) {
+      const reason = stopReason(stopping);
+      if (reason) this.notice(`${event} hook: ${reason}`);
+      return undefined;
+    }
     for (const run of runs) {
       if (run.exitCode === 2 && run.stderr.trim()) return cutText(run.stderr.trim(), MAX_CONTEXT_CHARS);
-      if (run.exitCode === 0 && run.json?.decision === "block" && run.json.continue !== false) {
+      if (run.exitCode === 0 && run.json?.decision === "block") {
         const reason = text(run.json.reason);
         if (reason) return cutText(reason, MAX_CONTEXT_CHARS);
       }

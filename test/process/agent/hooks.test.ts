@@ -95,6 +95,16 @@ test("Stop: a hook that blocks sends the model on with its reason; once stop_hoo
   expect(JSON.stringify(standIn().requests[1]!.body.messages.at(-1))).toContain("Stop hook feedback:\\nrun the tests first");
 });
 
+test("Stop: continue: false wins over a hook that blocks; the model stops and the user reads the stopReason; the hook hears the last answer", async () => {
+  const log = join(project, "stop.jsonl");
+  const block = `cat >> ${log}; echo '{"decision":"block","reason":"go on"}'`;
+  const { hooks, notices } = hooksFor({ Stop: [{ hooks: [command(block), command(`echo '{"continue":false,"stopReason":"Budget used up"}'`)] }] });
+  const agent = agentWith([reply(text("All done."))], builtins(), { permissions: allowAll, hooks });
+  expect(await agent.run("fix it")).toMatchObject({ status: "done", text: "All done.", requests: 1 });
+  expect(notices).toEqual(["Stop hook: Budget used up"]);
+  expect(JSON.parse(readFileSync(log, "utf8"))).toMatchObject({ hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "All done." });
+});
+
 test("hooks run side by side; one that hangs is killed at its timeout, one that crashes is reported; the call goes on", async () => {
   const clock = new FakeClock();
   // Each waits for the other's mark: run one after the other, they could not both finish.
