@@ -1,4 +1,4 @@
-import type { Clock } from "../system/clock.ts";
+import { systemClock, type Clock } from "../system/clock.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
 import type { ElicitationRequest, ElicitResult, ServerPool } from "../mcp/index.ts";
 import type { ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
@@ -45,7 +45,7 @@ import type { Style } from "./tool-call-line.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
 import { TodoPanel } from "./todo-panel.ts";
 import { subagentRows } from "./subagent-panel.ts";
-import { elicitationNotice, permissionNotice, PLAN_NOTICE, type WaitingNotice } from "./waiting-notice.ts";
+import { elicitationNotice, IDLE_NOTICE, IDLE_PROMPT_MS, permissionNotice, PLAN_NOTICE, type WaitingNotice } from "./waiting-notice.ts";
 
 /** What the REPL runs with (see ReplController). */
 export interface ReplOptions {
@@ -133,6 +133,8 @@ export class ReplController {
   private customCache: CustomCommand[] | undefined;
   /** `cat-code "question"`: taken as the first prompt's line, then gone. */
   private firstPrompt: string | undefined;
+  /** A turn ended since the last prompt was read: a Notification hook hears when the prompt then idles. */
+  private answered = false;
 
   constructor(private readonly options: ReplOptions) {
     this.input = options.input ?? process.stdin;
@@ -230,7 +232,9 @@ export class ReplController {
       for (;;) {
         for (const notice of this.notices.splice(0)) this.print(notice);
         this.resetLogLines();
+        const idle = this.idleNotification();
         const line = this.firstPrompt ?? (await this.reader.read(this.prompt, { complete: this.complete, menu: this.menuSource() }));
+        idle();
         if (this.firstPrompt !== undefined) this.print(`${this.prompt}${sanitizeForTerminal(this.firstPrompt)}`);
         this.firstPrompt = undefined;
         if (line === null) break;
@@ -333,6 +337,7 @@ export class ReplController {
         if (!this.reader.isTerminal) await this.runtime.serversSettled(abort.signal);
         this.runtime.checkpoints.beginPrompt(typeof blocks === "string" ? blocks : blocks.flatMap((block) => (block.type === "text" ? [block.text] : [])).join(" "), agent.conversation.length);
         const outcome = await agent.run(this.runtime.notedPrompt(blocks), { signal: abort.signal, observer: renderer });
+        this.answered = true;
         renderer.endLine();
         this.reportOutcome(outcome);
         declined = outcome.status === "declined";
@@ -441,6 +446,19 @@ export class ReplController {
     });
     this.resetLogLines = listening.resetLogLines;
     this.detachFromPool = listening.detach;
+  }
+
+  /**
+   * After an answer, a prompt left waiting IDLE_PROMPT_MS tells the Notification hooks (Claude Code's
+   * `idle_prompt`), once per answer. Returns what stops the timer when a line comes.
+   */
+  private idleNotification(): () => void {
+    if (!this.answered) return () => {};
+    this.answered = false;
+    const clock = this.options.clock ?? systemClock;
+    const timer = clock.setTimeout(() => this.runtime.hooks.notification(IDLE_NOTICE.message, IDLE_NOTICE.type), IDLE_PROMPT_MS);
+    timer.unref();
+    return () => clock.clearTimeout(timer);
   }
 
   /** Leaving a terminal session that has a conversation: the line that brings it back, as Claude Code prints it. */
