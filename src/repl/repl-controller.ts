@@ -337,7 +337,6 @@ export class ReplController {
         if (!this.reader.isTerminal) await this.runtime.serversSettled(abort.signal);
         this.runtime.checkpoints.beginPrompt(typeof blocks === "string" ? blocks : blocks.flatMap((block) => (block.type === "text" ? [block.text] : [])).join(" "), agent.conversation.length);
         const outcome = await agent.run(this.runtime.notedPrompt(blocks), { signal: abort.signal, observer: renderer });
-        this.answered = true;
         renderer.endLine();
         this.reportOutcome(outcome);
         declined = outcome.status === "declined";
@@ -351,6 +350,7 @@ export class ReplController {
       stopEsc();
       stopAllowing();
       this.running = undefined;
+      this.answered = true;
     }
     if (declined) this.print(INSTEAD_QUESTION);
   }
