@@ -14,8 +14,9 @@ import { AgentHooks } from "../agent/hooks/agent-hooks.ts";
 import type { HooksConfig } from "../agent/hooks/hook-config.ts";
 import { HookRunner } from "../agent/hooks/hook-runner.ts";
 import { loadAgentTypes, type AgentType } from "../agent/subagents/agent-types.ts";
+import { claudeHome } from "../config/app-home.ts";
 import { SubagentRunner } from "../agent/subagents/subagent-runner.ts";
-import { catCodeHome, claudeHome } from "../config/app-home.ts";
+import { catCodeHome } from "../config/app-home.ts";
 import { basename, dirname, join } from "node:path";
 import { FileCheckpoints } from "../agent/checkpoints/file-checkpoints.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
@@ -87,12 +88,12 @@ export class AgentRuntime {
   readonly mode: PermissionModeState;
   /** The model's todo list (todo_write), shown under the status line; back from the conversation on resume. */
   readonly todos = new TodoList();
+  /** Runs the task tool's subagents: what runs now is `subagents.running` (the REPL's rows, Esc). */
+  readonly subagents: SubagentRunner;
   /** Claude Code's hooks; with none configured every event is a no-op. */
   readonly hooks: AgentHooks;
   /** The subagent types (built-in, the project's and the user's `agents/*.md`), read at start (`/agents`). */
   readonly agentTypes: readonly AgentType[];
-  /** Runs the task tool's subagents: what runs now is `subagents.running` (the REPL's rows, Esc). */
-  readonly subagents: SubagentRunner;
   /** The files write_file and edit_file changed, per prompt, kept beside the session file (/rewind). */
   readonly checkpoints: FileCheckpoints;
   /** Agent files that could not be read, one line each. */
@@ -120,7 +121,7 @@ export class AgentRuntime {
     const loaded = loadAgentTypes({ cwd: options.cwd, catCodeHome: catCodeHome(env), claudeHome: claudeHome(env) });
     this.agentTypes = loaded.types;
     this.agentTypeWarnings = loaded.warnings;
-    const subagents = (this.subagents = new SubagentRunner({
+    const subagents = new SubagentRunner({
       parent: () => {
         const agent = this.agentOrMissingKey();
         return "missing" in agent || !this.client ? undefined : { client: this.client, model: agent.model, usage: agent.usage };
@@ -130,11 +131,12 @@ export class AgentRuntime {
       hooks: this.hooks,
       types: () => this.agentTypes,
       cwd: options.cwd,
-    }));
+    });
     const builtins = createBuiltinTools({ cwd: options.cwd, savedOutputs: () => options.outputsFolder?.(), servers: this.serverWaiter, todos: this.todos, subagents, checkpoints: this.checkpoints });
     for (const tool of builtins) this.registry.register(tool);
     const searchMode = resolveToolSearchMode(options.toolSearch, options.env ?? process.env, (line) => log.warn(line));
     this.requestTools = new RequestTools(this.registry, searchMode);
+    this.subagents = subagents;
     this.mode = options.mode ?? new PermissionModeState();
     this.systemPrompt = liveSystemPrompt({ cwd: options.cwd, memory: this.memory, pool: this.pool, mode: this.mode });
     const mcpChars = (options.maxMcpOutputTokens ?? DEFAULT_OUTPUT_TOKENS) * CHARS_PER_TOKEN;
