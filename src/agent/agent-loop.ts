@@ -12,7 +12,7 @@ import type { ToolSearchMode } from "./tool-search-mode.ts";
 import { UsageMeter } from "./usage-meter.ts";
 import { addUsage, emptyUsage, promptTokens, usageOf, type TokenUsage } from "./usage.ts";
 import type { PermissionGate } from "./permission.ts";
-import type { AgentHooks } from "./hooks/agent-hooks.ts";
+import type { AgentHooks, HookHalt } from "./hooks/agent-hooks.ts";
 import type { PromptBlock } from "./prompt-blocks.ts";
 import { sleep } from "../system/timers.ts";
 import { DEFAULT_RETRY_POLICY, retriesFor, retryDelayMs, type RetryPolicy } from "./retry-policy.ts";
@@ -71,6 +71,8 @@ export type RunOutcome =
   | { status: "declined"; requests: number }
   /** A UserPromptSubmit hook blocked the prompt: nothing was sent, and `reason` is for the user. */
   | { status: "blocked"; reason: string; requests: number }
+  /** A PreToolUse or PostToolUse hook answered `continue: false`: the turn ends; `reason` (its stopReason, maybe "") is for the user. */
+  | { status: "stopped"; event: HookHalt["event"]; reason: string; requests: number }
   | { status: "max_turns"; text: string; requests: number; usage: TokenUsage };
 
 /** What one run is doing, shared by its requests (and the compactions between them). */
@@ -154,18 +156,19 @@ export class AgentLoop {
         const calls = toolCalls(message);
         if (calls.length === 0) {
           // A Stop hook may send the model on with a reason (once it did, stop_hook_active says so).
-          const goOn = hooks && !signal?.aborted ? await hooks.stop(stopHookActive, signal) : undefined;
+          const goOn = hooks && !signal?.aborted ? await hooks.stop(stopHookActive, signal, text) : undefined;
           if (goOn === undefined || signal?.aborted) return { status: "done", text, stopReason: message.stop_reason ?? "end_turn", requests: request, usage: state.usage };
           stopHookActive = true;
           this.conversation.addUserText(`Stop hook feedback:\n${goOn}`);
           continue;
         }
         // Results are recorded even when cancelled, so every tool_use stays answered.
-        const { results, declined } = await runToolCalls(calls, { registry: this.options.registry, lookup: this.tools, permissions: this.options.permissions, signal, observer, outputLimit: this.outputLimit, hooks });
+        const { results, declined, halted } = await runToolCalls(calls, { registry: this.options.registry, lookup: this.tools, permissions: this.options.permissions, signal, observer, outputLimit: this.outputLimit, hooks });
         this.tools.noteCalled(calls.map((call) => call.name));
         this.conversation.addToolResults(results);
         if (signal?.aborted) return this.cancelled(request, true);
         if (declined) return { status: "declined", requests: request };
+        if (halted) return { status: "stopped", event: halted.event, reason: halted.reason, requests: request };
       }
     } catch (error) {
       if (error instanceof AgentError) this.conversation.replace(before);
@@ -202,12 +205,12 @@ export class AgentLoop {
     await this.options.hooks?.preCompact(reason === "manual" ? "manual" : "auto", instructions);
     const summary = await requestSummary(head, { instructions, send: (summaryMessages) => this.summaryRequest(summaryMessages, state) });
     if (summary === undefined) return undefined;
-    const compacted = compactedMessages(summary, tail);
+    const compacted = compactedMessages(summary, tail, head);
     this.conversation.replace(compacted);
     this.contextTokens = undefined;
     const notice: CompactionNotice = { reason, before: messages.length, after: this.conversation.length };
     state.observer?.onCompaction?.(notice);
-    return { notice, baseline: compactedMessages(summary, []) };
+    return { notice, baseline: compactedMessages(summary, [], head) };
   }
 
   private nearContextWindow(): boolean {

@@ -1,5 +1,6 @@
 import type { ContentBlockParam, Message, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { AgentError } from "./agent-error.ts";
+import { todoNoteFor } from "./todo-list.ts";
 
 /**
  * Compaction: the conversation is replaced by a summary the model writes of it, so a long session
@@ -65,9 +66,13 @@ export async function requestSummary(head: readonly MessageParam[], options: { i
   }
 }
 
-/** The conversation after compaction: the summary as the first user message, then the tail. */
-export function compactedMessages(summary: string, tail: readonly MessageParam[]): MessageParam[] {
-  return [{ role: "user", content: [{ type: "text", text: `${SUMMARY_PREFIX}${summary}` }] }, ...tail];
+/**
+ * The conversation after compaction: the summary as the first user message, then the tail. The
+ * todo list of the messages it replaces (`head`) goes with the summary, as todo_write left it.
+ */
+export function compactedMessages(summary: string, tail: readonly MessageParam[], head: readonly MessageParam[] = []): MessageParam[] {
+  const todos = todoNoteFor(head);
+  return [{ role: "user", content: [{ type: "text", text: `${SUMMARY_PREFIX}${summary}` }, ...(todos ? [todos] : [])] }, ...tail];
 }
 
 /** The API's 400 for a request over the model's context window. */

@@ -1,4 +1,4 @@
-import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import type { ContentBlockParam, MessageParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import * as v from "valibot";
 
 /** A model that writes more than this is not keeping a plan, it is flooding the screen. */
@@ -26,7 +26,8 @@ export const TODO_WRITE = "todo_write";
 /**
  * The model's todo list for the session: the last list todo_write was given, whole (each call
  * replaces it). Listeners hear every change: the REPL draws it under the status line. It lives in
- * the conversation itself (the todo_write calls), so a resumed session gets it back by `restore`.
+ * the conversation itself (the todo_write calls, and the note a compaction leaves), so a resumed
+ * session gets it back by `restore`.
  */
 export class TodoList {
   private current: readonly TodoItem[] = [];
@@ -51,24 +52,54 @@ export class TodoList {
     return () => this.listeners.delete(listener);
   }
 
-  /** The list as the conversation left it: the input of its last todo_write call that succeeded. */
+  /** The list as the conversation left it (see latestTodos). */
   restore(messages: readonly MessageParam[]): void {
-    const failed = new Set<string>();
-    for (const message of messages) {
-      if (typeof message.content === "string") continue;
-      for (const block of message.content) if (block.type === "tool_result" && block.is_error) failed.add(block.tool_use_id);
+    const todos = latestTodos(messages);
+    if (todos) this.set(todos);
+    else this.clear();
+  }
+}
+
+/** Starts the note compaction leaves beside its summary; the list follows as todo_write's JSON input. */
+const CARRIED_NOTE = "[The todo list when the conversation was compacted; todo_write replaces it as before:]\n";
+
+/**
+ * The list a conversation left: the input of its last todo_write call that succeeded, or, before
+ * any since, the list a compaction carried over (todoNoteFor). Undefined when it never had one.
+ */
+export function latestTodos(messages: readonly MessageParam[]): TodoItem[] | undefined {
+  const failed = new Set<string>();
+  for (const message of messages) {
+    if (typeof message.content === "string") continue;
+    for (const block of message.content) if (block.type === "tool_result" && block.is_error) failed.add(block.tool_use_id);
+  }
+  for (const message of [...messages].reverse()) {
+    if (typeof message.content === "string") continue;
+    for (const block of [...message.content].reverse()) {
+      const input = block.type === "tool_use" && block.name === TODO_WRITE && message.role === "assistant" && !failed.has(block.id) ? block.input : carriedInput(block);
+      const parsed = input === undefined ? undefined : v.safeParse(TodoWriteInput, input);
+      if (parsed?.success) return parsed.output.todos;
     }
-    for (const message of [...messages].reverse()) {
-      if (message.role !== "assistant" || typeof message.content === "string") continue;
-      for (const block of [...message.content].reverse()) {
-        if (block.type !== "tool_use" || block.name !== TODO_WRITE || failed.has(block.id)) continue;
-        const parsed = v.safeParse(TodoWriteInput, block.input);
-        if (!parsed.success) continue;
-        this.set(parsed.output.todos);
-        return;
-      }
-    }
-    this.clear();
+  }
+  return undefined;
+}
+
+/**
+ * Compaction replaces the todo_write calls with a summary; this note goes with it, so the model
+ * still sees its plan and a resumed session gets the list back (latestTodos reads it). None when
+ * the conversation had no list, or an empty one.
+ */
+export function todoNoteFor(messages: readonly MessageParam[]): TextBlockParam | undefined {
+  const todos = latestTodos(messages);
+  return todos?.length ? { type: "text", text: `${CARRIED_NOTE}${JSON.stringify({ todos })}` } : undefined;
+}
+
+function carriedInput(block: ContentBlockParam): unknown {
+  if (block.type !== "text" || !block.text.startsWith(CARRIED_NOTE)) return undefined;
+  try {
+    return JSON.parse(block.text.slice(CARRIED_NOTE.length));
+  } catch {
+    return undefined;
   }
 }
 

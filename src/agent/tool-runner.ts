@@ -1,6 +1,6 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AgentObserver, ToolCall } from "./agent-observer.ts";
-import type { AgentHooks } from "./hooks/agent-hooks.ts";
+import type { AgentHooks, HookHalt } from "./hooks/agent-hooks.ts";
 import { documentParam, imageParam } from "./message-blocks.ts";
 import { declinedResult, needsPermission, NOT_RUN_AFTER_STOP, previewOf, refusalOf, stoppedResult, type PermissionDecision, type PermissionGate } from "./permission.ts";
 import type { Tool, ToolContext, ToolProgress, ToolResult } from "./tool.ts";
@@ -28,7 +28,11 @@ export interface ToolRunResults {
   results: ToolResultBlockParam[];
   /** The user said no and stopped the turn (a "stop" decision): the calls after it were not run. */
   declined: boolean;
+  /** A hook answered `continue: false`: the run stops after these results; the calls after it were not run. */
+  halted?: HookHalt;
 }
+
+const NOT_RUN_AFTER_HOOK_STOP: ToolResult = { content: "Not run: a hook stopped the turn at an earlier tool call.", isError: true };
 
 /**
  * Runs the tool calls of one model answer and returns a tool_result for each, in the model's order.
@@ -40,14 +44,22 @@ export async function runToolCalls(calls: ToolCall[], options: ToolRunOptions): 
   const results: ToolResult[] = new Array(calls.length);
   let batch: number[] = [];
   let declined = false;
+  let halted: HookHalt | undefined;
   const flush = async () => {
-    await Promise.all(batch.map(async (i) => (results[i] = (await runOne(calls[i] as ToolCall, false, options)).result)));
+    await Promise.all(
+      batch.map(async (i) => {
+        const outcome = await runOne(calls[i] as ToolCall, false, options);
+        results[i] = outcome.result;
+        halted ??= outcome.halt;
+      }),
+    );
     batch = [];
   };
   for (const [i, call] of calls.entries()) {
-    if (declined) {
-      results[i] = NOT_RUN_AFTER_STOP;
-      options.observer?.onToolResult?.(call, NOT_RUN_AFTER_STOP);
+    if (declined || halted) {
+      const notRun = halted ? NOT_RUN_AFTER_HOOK_STOP : NOT_RUN_AFTER_STOP;
+      results[i] = notRun;
+      options.observer?.onToolResult?.(call, notRun);
       continue;
     }
     const tool = (options.lookup ?? options.registry).get(call.name);
@@ -60,14 +72,16 @@ export async function runToolCalls(calls: ToolCall[], options: ToolRunOptions): 
     const outcome = await runOne(call, ask, options);
     results[i] = outcome.result;
     declined = outcome.decision === "stop";
+    halted ??= outcome.halt;
   }
   await flush();
-  return { results: calls.map((call, i) => toBlock(call.id, results[i] as ToolResult)), declined };
+  return { results: calls.map((call, i) => toBlock(call.id, results[i] as ToolResult)), declined, ...(halted ? { halted } : {}) };
 }
 
 interface CallOutcome {
   result: ToolResult;
   decision?: PermissionDecision;
+  halt?: HookHalt;
 }
 
 async function runOne(call: ToolCall, ask: boolean, options: ToolRunOptions): Promise<CallOutcome> {
@@ -86,6 +100,7 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, lookup, pe
   // A PreToolUse hook may deny (the model reads why), rewrite the input, or decide whether to ask.
   const hook = hooks ? await hooks.preToolUse(tool.name, call.input, signal) : {};
   if (signal?.aborted) return { result: CANCELLED };
+  if (hook.stop !== undefined) return { result: { content: `Not run: a PreToolUse hook stopped the turn before ${tool.name} ran.`, isError: true }, halt: { event: "PreToolUse", reason: hook.stop } };
   if (hook.decision === "deny") return { result: hookDeniedResult(tool.name, hook.reason), decision: "deny" };
   const input = hook.input ?? call.input;
   // A deny rule (and plan mode) holds for every call, also one that would not be asked about (or
@@ -106,12 +121,13 @@ async function decideAndRun(call: ToolCall, ask: boolean, { registry, lookup, pe
   observer?.onToolStart?.(call);
   const allowedBy = permissions.allowedBy?.(tool.name, input);
   const executed = await execute(tool, input, { signal, onProgress, allowedBy });
-  const feedback = hooks && !signal?.aborted ? await hooks.postToolUse(tool.name, input, executed, signal) : undefined;
+  const { feedback, stop } = hooks && !signal?.aborted ? await hooks.postToolUse(tool.name, input, executed, signal) : {};
   const result = feedback ? { ...executed, content: `${executed.content}\n\n[PostToolUse hook] ${feedback}` } : executed;
-  if (!outputLimit) return { result };
+  const halt: HookHalt | undefined = stop === undefined ? undefined : { event: "PostToolUse", reason: stop };
+  if (!outputLimit) return { result, halt };
   const limited = outputLimit.apply(call.id, tool.name, result);
   if (limited.cut) observer?.onToolOutputCut?.(call, limited.cut);
-  return { result: limited.result };
+  return { result: limited.result, halt };
 }
 
 /** Tools promise never to throw; a broken one must still not take the conversation down. */

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** `~/.cat-code`, or wherever `CAT_CODE_HOME` points. */
 export function catCodeHome(env: Record<string, string | undefined> = process.env): string {
@@ -14,4 +14,12 @@ function homeDirectory(): string {
   const home = process.env.HOME;
   if (process.platform !== "win32" && home) return home;
   return (require("node:os") as typeof import("node:os")).homedir();
+}
+
+/**
+ * Claude Code's user folder (`~/.claude`: its agents, commands): CLAUDE_CONFIG_DIR as Claude Code
+ * reads it, else the folder beside the app home, so a test's CAT_CODE_HOME never reaches the real home.
+ */
+export function claudeHome(env: Record<string, string | undefined> = process.env): string {
+  return env.CLAUDE_CONFIG_DIR || join(dirname(catCodeHome(env)), ".claude");
 }

@@ -15,7 +15,7 @@ import type { HooksConfig } from "../agent/hooks/hook-config.ts";
 import { HookRunner } from "../agent/hooks/hook-runner.ts";
 import { loadAgentTypes, type AgentType } from "../agent/subagents/agent-types.ts";
 import { SubagentRunner } from "../agent/subagents/subagent-runner.ts";
-import { catCodeHome } from "../config/app-home.ts";
+import { catCodeHome, claudeHome } from "../config/app-home.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
 import { resolveToolSearchMode } from "../agent/tool-search-mode.ts";
 import { RequestTools } from "../agent/request-tools.ts";
@@ -88,6 +88,8 @@ export class AgentRuntime {
   readonly mode: PermissionModeState;
   /** The model's todo list (todo_write), shown under the status line; back from the conversation on resume. */
   readonly todos = new TodoList();
+  /** Runs the task tool's subagents: what runs now is `subagents.running` (the REPL's rows, Esc). */
+  readonly subagents: SubagentRunner;
   /** Claude Code's hooks; with none configured every event is a no-op. */
   readonly hooks: AgentHooks;
   /** The subagent types (built-in, the project's and the user's `agents/*.md`), read at start (`/agents`). */
@@ -116,7 +118,7 @@ export class AgentRuntime {
     this.hooks = new AgentHooks(runner, options.cwd);
     this.checkpoints = new SessionCheckpoints({ sessionFolder: () => options.sessionFolder?.() });
     const env = options.env ?? process.env;
-    const loaded = loadAgentTypes({ cwd: options.cwd, home: env.HOME, catCodeHome: catCodeHome(env) });
+    const loaded = loadAgentTypes({ cwd: options.cwd, catCodeHome: catCodeHome(env), claudeHome: claudeHome(env) });
     this.agentTypes = loaded.types;
     this.agentTypeWarnings = loaded.warnings;
     const subagents = new SubagentRunner({
@@ -134,6 +136,7 @@ export class AgentRuntime {
     for (const tool of builtins) this.registry.register(tool);
     const searchMode = resolveToolSearchMode(options.toolSearch, options.env ?? process.env, (line) => log.warn(line));
     this.requestTools = new RequestTools(this.registry, searchMode);
+    this.subagents = subagents;
     this.mode = options.mode ?? new PermissionModeState();
     this.systemPrompt = liveSystemPrompt({ cwd: options.cwd, memory: this.memory, pool: this.pool, mode: this.mode });
     const mcpChars = (options.maxMcpOutputTokens ?? DEFAULT_OUTPUT_TOKENS) * CHARS_PER_TOKEN;

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
-import { dirname, join } from "node:path";
-import { catCodeHome } from "../config/app-home.ts";
+import { join } from "node:path";
+import { catCodeHome, claudeHome } from "../config/app-home.ts";
 import { findGitRoot } from "../agent/project-memory.ts";
 import { parseCommandFile, type CommandFile } from "./command-file.ts";
 
@@ -26,12 +26,11 @@ type Env = Record<string, string | undefined>;
  * The folders commands come from, lowest precedence first: the user's (`~/.claude/commands`, then
  * `~/.cat-code/commands`), then the project's (`.claude/commands`, then `.cat-code/commands` at the
  * git root, or the working directory outside one). A later folder's command replaces an earlier
- * one of the same name. `~/.claude` is CLAUDE_CONFIG_DIR (as Claude Code reads it), else the folder
- * beside the app home, so a test's CAT_CODE_HOME never reaches the real home.
+ * one of the same name. `~/.claude` is claudeHome (config/app-home.ts).
  */
 export function commandFolders(cwd: string, env: Env = process.env): Array<{ folder: string; scope: CustomCommand["scope"] }> {
   const home = catCodeHome(env);
-  const claude = env.CLAUDE_CONFIG_DIR || join(dirname(home), ".claude");
+  const claude = claudeHome(env);
   const project = findGitRoot(cwd) ?? cwd;
   return [
     { folder: join(claude, "commands"), scope: "user" },

@@ -1,6 +1,7 @@
 import { AgentError } from "../agent/agent-error.ts";
 import type { AgentObserver } from "../agent/agent-observer.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
+import { hookStopText } from "../agent/hooks/agent-hooks.ts";
 import { allowAll, declineAll } from "../agent/permission.ts";
 import type { PermissionRules } from "../agent/permission-rules.ts";
 import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
@@ -153,7 +154,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     }
     if (format !== "text") {
       const [subtype, code] = outcome.status === "done" ? ["success", ExitCode.Ok] : outcome.status === "max_turns" ? ["error_max_turns", ExitCode.ToolError] : ["error_during_execution", ExitCode.Unavailable];
-      const text = "text" in outcome ? outcome.text : outcome.status === "blocked" ? `a UserPromptSubmit hook blocked the prompt: ${outcome.reason}` : `the run ended: ${outcome.status}`;
+      const text = "text" in outcome ? outcome.text : outcome.status === "blocked" ? `a UserPromptSubmit hook blocked the prompt: ${outcome.reason}` : outcome.status === "stopped" ? hookStopText(outcome) : `the run ended: ${outcome.status}`;
       await finish(events, summary(subtype, code !== ExitCode.Ok, text));
       return code;
     }
@@ -168,6 +169,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
       return ExitCode.ToolError;
     }
     if (outcome.status === "blocked") console.error(`error: a UserPromptSubmit hook blocked the prompt: ${sanitizeForTerminal(outcome.reason)}`);
+    if (outcome.status === "stopped") console.error(`error: ${sanitizeForTerminal(hookStopText(outcome))}`);
     return ExitCode.Unavailable;
   } finally {
     file.close();

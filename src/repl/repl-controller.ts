@@ -1,9 +1,10 @@
-import type { Clock } from "../system/clock.ts";
+import { systemClock, type Clock } from "../system/clock.ts";
 import type { LoadedSettings } from "../settings/settings.ts";
 import type { ElicitationRequest, ElicitResult, ServerPool } from "../mcp/index.ts";
 import type { ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
 import { AgentError } from "../agent/agent-error.ts";
 import type { RunOutcome } from "../agent/agent-loop.ts";
+import { hookStopText } from "../agent/hooks/agent-hooks.ts";
 import type { PermissionRules } from "../agent/permission-rules.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
@@ -43,6 +44,8 @@ import { ToolChangeNews } from "./tool-change-news.ts";
 import type { Style } from "./tool-call-line.ts";
 import type { TurnRenderer } from "./turn-renderer.ts";
 import { TodoPanel } from "./todo-panel.ts";
+import { subagentRows } from "./subagent-panel.ts";
+import { elicitationNotice, IDLE_NOTICE, IDLE_PROMPT_MS, permissionNotice, PLAN_NOTICE, type WaitingNotice } from "./waiting-notice.ts";
 
 /** What the REPL runs with (see ReplController). */
 export interface ReplOptions {
@@ -108,7 +111,7 @@ export class ReplController {
   private readonly permissions: ReturnType<typeof replPermissions>;
   /** The session's permission mode: the gate reads it, the prompt shows it, Shift+Tab and an accepted plan change it. */
   readonly mode: PermissionModeState;
-  private readonly questions: TerminalQuestions;
+  private readonly questions: TerminalQuestions<WaitingNotice>;
   private readonly form: ReturnType<typeof interactiveElicitation>;
   private readonly remote = new RemoteCompletions();
   private readonly complete: (line: string) => Promise<Completions>;
@@ -130,6 +133,8 @@ export class ReplController {
   private customCache: CustomCommand[] | undefined;
   /** `cat-code "question"`: taken as the first prompt's line, then gone. */
   private firstPrompt: string | undefined;
+  /** A turn ended since the last prompt was read: a Notification hook hears when the prompt then idles. */
+  private answered = false;
 
   constructor(private readonly options: ReplOptions) {
     this.input = options.input ?? process.stdin;
@@ -146,12 +151,12 @@ export class ReplController {
       onCycleMode: () => this.mode.cycle(),
       clock: options.clock,
     });
-    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => this.todoPanel.lines() });
+    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => [...subagentRows(this.runtime.subagents.running.list(), this.style), ...this.todoPanel.lines()] });
     this.style = this.display.style;
     // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
     this.questions = new TerminalQuestions({
-      begin: () => {
-        this.runtime.hooks.notification("cat-code needs your answer", "permission_prompt");
+      begin: (about) => {
+        if (about) this.runtime.hooks.notification(about.message, about.type);
         this.questionOpen = true;
         this.turnRenderer?.hold();
         const dropped = this.reader.dropTypedAhead();
@@ -177,7 +182,7 @@ export class ReplController {
       allowAll: options.allowAll,
       mode: this.mode,
       ask,
-      hold: (question) => this.questions.ask(question),
+      hold: (question, request) => this.questions.ask(question, permissionNotice(request)),
       prompt: {
         print: this.print,
         page: this.reader.isTerminal ? (text) => showInPager(text, this.reader) : undefined,
@@ -205,7 +210,7 @@ export class ReplController {
       sessionFolder: () => this.saved.sessionFolder(),
       promptsBeforeServers: true,
       mode: this.mode,
-      planReview: (plan, signal) => this.questions.ask(() => reviewPlan(plan, { ask, print: this.print, style: this.style, signal, escape: this.cancelKeys() })),
+      planReview: (plan, signal) => this.questions.ask(() => reviewPlan(plan, { ask, print: this.print, style: this.style, signal, escape: this.cancelKeys() }), PLAN_NOTICE),
       hooks: options.settings?.settings.hooks,
       session: () => this.saved.session(),
     });
@@ -231,7 +236,9 @@ export class ReplController {
       for (;;) {
         for (const notice of this.notices.splice(0)) this.print(notice);
         this.resetLogLines();
+        const idle = this.idleNotification();
         const line = this.firstPrompt ?? (await this.reader.read(this.prompt, { complete: this.complete, menu: this.menuSource() }));
+        idle();
         if (this.firstPrompt !== undefined) this.print(`${this.prompt}${sanitizeForTerminal(this.firstPrompt)}`);
         this.firstPrompt = undefined;
         if (line === null) break;
@@ -348,6 +355,7 @@ export class ReplController {
       stopEsc();
       stopAllowing();
       this.running = undefined;
+      this.answered = true;
     }
     if (declined) this.print(INSTEAD_QUESTION);
   }
@@ -370,9 +378,17 @@ export class ReplController {
     this.reader.printAbove(this.style.dim("(Ctrl-C again to exit)"));
   }
 
-  /** Esc while something runs: stops it as Ctrl-C does, unless a question holds the terminal (then Esc is its cancel). */
+  /**
+   * Esc while something runs: stops it as Ctrl-C does, unless a question holds the terminal (then Esc
+   * is its cancel). While subagents run, Esc cancels them first and the turn goes on, so the parent
+   * model hears they were cancelled and can answer with what it has; Esc again stops the turn.
+   */
   onEscape(): void {
     if (this.running?.kind === "turn" && this.questionOpen) return;
+    if (this.running?.kind === "turn" && this.runtime.subagents.running.cancelAll() > 0) {
+      this.turnRenderer?.notice(this.style.dim("⎿ Subagents cancelled (esc again stops the turn)"));
+      return;
+    }
     this.running?.abort.abort();
   }
 
@@ -383,7 +399,7 @@ export class ReplController {
   onElicitation(request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
     const running = this.running?.abort.signal;
     if (!running) return declinedElicitation(this.news, "it came while no prompt was running")(request);
-    return this.questions.ask(() => this.form(request, signal ? AbortSignal.any([signal, running]) : running));
+    return this.questions.ask(() => this.form(request, signal ? AbortSignal.any([signal, running]) : running), elicitationNotice(request));
   }
 
   /** At a terminal, news goes above the prompt at once; otherwise it waits for the next prompt. */
@@ -437,6 +453,19 @@ export class ReplController {
     this.detachFromPool = listening.detach;
   }
 
+  /**
+   * After an answer, a prompt left waiting IDLE_PROMPT_MS tells the Notification hooks (Claude Code's
+   * `idle_prompt`), once per answer. Returns what stops the timer when a line comes.
+   */
+  private idleNotification(): () => void {
+    if (!this.answered) return () => {};
+    this.answered = false;
+    const clock = this.options.clock ?? systemClock;
+    const timer = clock.setTimeout(() => this.runtime.hooks.notification(IDLE_NOTICE.message, IDLE_NOTICE.type), IDLE_PROMPT_MS);
+    timer.unref();
+    return () => clock.clearTimeout(timer);
+  }
+
   /** Leaving a terminal session that has a conversation: the line that brings it back, as Claude Code prints it. */
   private sayHowToResume(): void {
     const id = this.saved.id;
@@ -487,6 +516,7 @@ export class ReplController {
   private reportOutcome(outcome: RunOutcome): void {
     if (outcome.status === "cancelled") this.print(this.style.dim("⎿ Cancelled."));
     else if (outcome.status === "blocked") this.print(this.style.red(`⎿ Prompt blocked by a UserPromptSubmit hook: ${sanitizeForTerminal(outcome.reason)}`));
+    else if (outcome.status === "stopped") this.print(this.style.red(`⎿ ${hookStopText(outcome)}`));
     else if (outcome.status === "max_turns") this.print(this.style.dim(`⎿ Stopped after ${outcome.requests} model requests (--max-turns). Say "go on" to continue.`));
   }
 }

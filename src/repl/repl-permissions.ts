@@ -1,4 +1,4 @@
-import type { PermissionGate } from "../agent/permission.ts";
+import type { PermissionGate, PermissionRequest } from "../agent/permission.ts";
 import { withPolicy } from "../agent/permission-policy.ts";
 import type { PermissionModeState } from "../agent/permission-mode.ts";
 import type { PermissionRules } from "../agent/permission-rules.ts";
@@ -23,7 +23,7 @@ export function replPermissions(options: {
   ask: Ask;
   prompt: PermissionPromptOptions;
   /** Holds the terminal while the question is open (TerminalQuestions.ask); a rule's answer needs no terminal. */
-  hold: <T>(question: () => Promise<T>) => Promise<T>;
+  hold: <T>(question: () => Promise<T>, request: PermissionRequest) => Promise<T>;
 }): { gate: PermissionGate; settings: PermissionSettings; allowDuring: (rules: readonly string[]) => () => void } {
   const settings = new PermissionSettings(options.settings ?? loadSettings({ cwd: options.cwd }), { cwd: options.cwd, extra: options.rules });
   const question = options.allowAll
@@ -34,7 +34,7 @@ export function replPermissions(options: {
         saveRule: (rule, scope) => settings.save(rule, scope),
         allowForSession: (rules) => settings.allowForSession(rules),
       });
-  const asked: PermissionGate = question ? (request) => options.hold(() => question(request)) : async () => "allow";
+  const asked: PermissionGate = question ? (request) => options.hold(() => question(request), request) : async () => "allow";
   // A user's custom command's allowed-tools: allow rules while its turn runs, gone after (allowDuring's stop).
   const during = new Set<readonly string[]>();
   const rules = () => {

@@ -6,15 +6,15 @@
  * the lines typed before the question was shown: a `y` typed ahead must not answer a question the
  * user has not read.
  */
-export class TerminalQuestions {
+export class TerminalQuestions<About = unknown> {
   private previous: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly hooks: { begin(): void; end(): void } = { begin() {}, end() {} }) {}
+  constructor(private readonly hooks: { begin(about: About | undefined): void; end(): void } = { begin() {}, end() {} }) {}
 
-  /** Runs `question` once every question asked before it is done; resolves what it resolves. */
-  ask<T>(question: () => Promise<T>): Promise<T> {
+  /** Runs `question` once every question asked before it is done; resolves what it resolves. `about` says what it asks (begin hears it). */
+  ask<T>(question: () => Promise<T>, about?: About): Promise<T> {
     const turn = this.previous.then(async () => {
-      this.hooks.begin();
+      this.hooks.begin(about);
       try {
         return await question();
       } finally {

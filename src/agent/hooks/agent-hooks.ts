@@ -9,6 +9,20 @@ export interface PreToolDecision {
   decision?: "allow" | "deny" | "ask";
   reason?: string;
   input?: Record<string, unknown>;
+  /** A hook answered `continue: false`: the run stops before the call; its stopReason ("" if none) is for the user. */
+  stop?: string;
+}
+
+/** What PostToolUse hooks said: feedback for the model, and `stop` (the user's to read) when one answered `continue: false`. */
+export interface PostToolOutcome {
+  feedback?: string;
+  stop?: string;
+}
+
+/** A hook stopped the run (Claude Code's `continue: false`): which event, and its stopReason for the user ("" if none). */
+export interface HookHalt {
+  event: "PreToolUse" | "PostToolUse";
+  reason: string;
 }
 
 /** What UserPromptSubmit hooks said: the prompt is blocked (the reason is the user's to read), or goes with added context. */
@@ -59,7 +73,8 @@ export class AgentHooks {
         const chosen = specific.permissionDecision;
         decision = chosen === "allow" || chosen === "deny" || chosen === "ask" ? chosen : legacy;
         reason = text(specific.permissionDecisionReason) ?? text(run.json.reason);
-        if (run.json.continue === false) [decision, reason] = ["deny", text(run.json.stopReason) ?? reason];
+        // Claude Code: `continue: false` stops processing after the hooks, whatever the decision.
+        if (run.json.continue === false) result.stop ??= stopReason(run);
         if (isPlainObject(specific.updatedInput) && result.input === undefined) result.input = fromClaudeToolInput(toolName, specific.updatedInput);
       }
       if (decision && rank[decision] > (result.decision ? rank[result.decision] : 0)) result = { ...result, decision, reason };
@@ -68,9 +83,9 @@ export class AgentHooks {
     return result;
   }
 
-  /** Feedback for the model after a call ran, or undefined. */
-  async postToolUse(toolName: string, input: Record<string, unknown>, result: ToolResult, signal?: AbortSignal): Promise<string | undefined> {
-    if (!this.runner.has("PostToolUse")) return undefined;
+  /** Feedback for the model after a call ran; `stop` when a hook ends the run there. */
+  async postToolUse(toolName: string, input: Record<string, unknown>, result: ToolResult, signal?: AbortSignal): Promise<PostToolOutcome> {
+    if (!this.runner.has("PostToolUse")) return {};
     const name = claudeToolName(toolName);
     const response = { output: result.content, is_error: result.isError, success: !result.isError };
     const runs = await this.run("PostToolUse", { tool_name: name, tool_input: claudeToolInput(toolName, input, this.cwd), tool_response: response }, name, signal);
@@ -79,7 +94,8 @@ export class AgentHooks {
       if (run.exitCode !== 0 || !run.json) return [];
       return [run.json.decision === "block" ? text(run.json.reason) : undefined, text(hookSpecific(run).additionalContext)].filter((t): t is string => !!t);
     });
-    return feedback.length ? cutText(feedback.join("\n"), MAX_CONTEXT_CHARS) : undefined;
+    const stopping = runs.find((run) => run.exitCode === 0 && run.json?.continue === false);
+    return { feedback: feedback.length ? cutText(feedback.join("\n"), MAX_CONTEXT_CHARS) : undefined, stop: stopping ? stopReason(stopping) : undefined };
   }
 
   async userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<PromptSubmission> {
@@ -90,24 +106,32 @@ export class AgentHooks {
     for (const run of runs) {
       if (run.exitCode === 2) return { blocked: run.stderr.trim() || "a UserPromptSubmit hook blocked it" };
       if (run.exitCode !== 0) continue;
-      if (run.json?.decision === "block" || run.json?.continue === false) return { blocked: text(run.json.reason) ?? text(run.json.stopReason) ?? "a UserPromptSubmit hook blocked it" };
+      if (run.json?.continue === false) return { blocked: stopReason(run) || "a UserPromptSubmit hook stopped it" };
+      if (run.json?.decision === "block") return { blocked: text(run.json.reason) ?? "a UserPromptSubmit hook blocked it" };
       const added = run.json ? text(hookSpecific(run).additionalContext) : run.stdout.trim();
       if (added) context.push(cutText(added, MAX_CONTEXT_CHARS));
     }
     return { context };
   }
 
-  /** When the model is done: a reason to go on (for the model), or undefined to let it stop. */
-  stop(stopHookActive: boolean, signal?: AbortSignal): Promise<string | undefined> {
-    return this.stopEvent("Stop", stopHookActive, signal);
+  /** When the model is done (`lastMessage`: its answer): a reason to go on (for the model), or undefined to let it stop. */
+  stop(stopHookActive: boolean, signal?: AbortSignal, lastMessage?: string): Promise<string | undefined> {
+    return this.stopEvent("Stop", { stop_hook_active: stopHookActive, last_assistant_message: cutText(lastMessage ?? "", MAX_CONTEXT_CHARS) }, undefined, signal);
   }
 
-  private async stopEvent(event: "Stop" | "SubagentStop", stopHookActive: boolean, signal?: AbortSignal): Promise<string | undefined> {
+  private async stopEvent(event: "Stop" | "SubagentStop", fields: Record<string, unknown>, matchValue: string | undefined, signal?: AbortSignal): Promise<string | undefined> {
     if (!this.runner.has(event)) return undefined;
-    const runs = await this.run(event, { stop_hook_active: stopHookActive }, undefined, signal);
+    const runs = await this.run(event, fields, matchValue, signal);
+    // `continue: false` wins over a hook that would send the model on: it stops, and the user reads why.
+    const stopping = runs.find((run) => run.exitCode === 0 && run.json?.continue === false);
+    if (stopping) {
+      const reason = stopReason(stopping);
+      if (reason) this.notice(`${event} hook: ${reason}`);
+      return undefined;
+    }
     for (const run of runs) {
       if (run.exitCode === 2 && run.stderr.trim()) return cutText(run.stderr.trim(), MAX_CONTEXT_CHARS);
-      if (run.exitCode === 0 && run.json?.decision === "block" && run.json.continue !== false) {
+      if (run.exitCode === 0 && run.json?.decision === "block") {
         const reason = text(run.json.reason);
         if (reason) return cutText(reason, MAX_CONTEXT_CHARS);
       }
@@ -132,19 +156,21 @@ export class AgentHooks {
     if (this.runner.has("PreCompact")) await this.run("PreCompact", { trigger, custom_instructions: instructions ?? "" }, trigger);
   }
 
-  /** The user is waiting to be asked something; never awaited by the question. */
+  /** The user is waiting to be asked something (`message` says what); never awaited by the question. Matched on `type`. */
   notification(message: string, type: string): void {
-    if (this.runner.has("Notification")) void this.run("Notification", { message, notification_type: type }, type);
+    if (this.runner.has("Notification")) void this.run("Notification", { message: cutText(message, MAX_NOTICE_CHARS), notification_type: type }, type);
   }
 
   /**
-   * The hooks as a subagent sees them: its tool calls go through PreToolUse and PostToolUse like the
-   * parent's; its prompt is not the user's (no UserPromptSubmit); its end is SubagentStop.
+   * The hooks as one subagent sees them: its tool calls go through PreToolUse and PostToolUse like the
+   * parent's; its prompt is not the user's (no UserPromptSubmit); its end is SubagentStop, with
+   * Claude Code's `agent_id`, `agent_type` (what a matcher matches) and `last_assistant_message`.
    */
-  forSubagent(): AgentHooks {
+  forSubagent(agent: { id: string; type: string }): AgentHooks {
     const view = Object.create(this) as AgentHooks;
     view.userPromptSubmit = async () => ({ context: [] });
-    view.stop = (stopHookActive, signal) => this.stopEvent("SubagentStop", stopHookActive, signal);
+    view.stop = (stopHookActive, signal, lastMessage) =>
+      this.stopEvent("SubagentStop", { stop_hook_active: stopHookActive, agent_id: agent.id, agent_type: agent.type, last_assistant_message: cutText(lastMessage ?? "", MAX_CONTEXT_CHARS) }, agent.type, signal);
     return view;
   }
 
@@ -170,6 +196,16 @@ export class AgentHooks {
 function hookSpecific(run: HookRun): Record<string, unknown> {
   const specific = run.json?.hookSpecificOutput;
   return isPlainObject(specific) ? specific : {};
+}
+
+/** What the user reads when a hook stopped the run: `Stopped by a PreToolUse hook: <stopReason>`. Not sanitized. */
+export function hookStopText(halt: HookHalt): string {
+  return `Stopped by a ${halt.event} hook${halt.reason ? `: ${halt.reason}` : " (it gave no reason)"}`;
+}
+
+/** A `continue: false` answer's stopReason, bounded, for the user; "" when it gave none. */
+function stopReason(run: HookRun): string {
+  return cutText(text(run.json?.stopReason) ?? "", MAX_NOTICE_CHARS);
 }
 
 function text(value: unknown): string | undefined {

@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { cutText } from "../../system/cut-text.ts";
 
@@ -28,13 +27,13 @@ export const GENERAL_PURPOSE: AgentType = {
 
 /**
  * The agent types a project and the user define, in Claude Code's files and ours: the project's
- * `.cat-code/agents/*.md` and `.claude/agents/*.md`, then the user's `~/.cat-code/agents` and
- * `~/.claude/agents` (the first of a name wins), after the built-in `general-purpose`. A file that
- * does not parse is a warning, not a failure; files are bounded in size and number.
+ * `.cat-code/agents/*.md` and `.claude/agents/*.md`, then the user's `<catCodeHome>/agents` and
+ * `<claudeHome>/agents` (the first of a name wins), after the built-in `general-purpose`. A file that
+ * does not parse is a warning, not a failure; files are bounded in size and number. The user's
+ * folders are given (config/app-home.ts: catCodeHome, claudeHome), never found from $HOME here.
  */
-export function loadAgentTypes(options: { cwd: string; home?: string; catCodeHome?: string }): { types: AgentType[]; warnings: string[] } {
-  const home = options.home ?? homedir();
-  const folders = [join(options.cwd, ".cat-code", "agents"), join(options.cwd, ".claude", "agents"), join(options.catCodeHome ?? join(home, ".cat-code"), "agents"), join(home, ".claude", "agents")];
+export function loadAgentTypes(options: { cwd: string; catCodeHome: string; claudeHome: string }): { types: AgentType[]; warnings: string[] } {
+  const folders = [join(options.cwd, ".cat-code", "agents"), join(options.cwd, ".claude", "agents"), join(options.catCodeHome, "agents"), join(options.claudeHome, "agents")];
   const types: AgentType[] = [GENERAL_PURPOSE];
   const warnings: string[] = [];
   for (const folder of folders) {

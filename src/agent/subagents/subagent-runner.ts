@@ -9,10 +9,14 @@ import type { Tool, ToolProgress, ToolResult } from "../tool.ts";
 import { ToolRegistry } from "../tool-registry.ts";
 import type { UsageMeter } from "../usage-meter.ts";
 import type { AgentType } from "./agent-types.ts";
+import { cancelledAlone, RunningSubagents } from "./running-subagents.ts";
+import { cutText } from "../../system/cut-text.ts";
 
 /** Subagents at once; more wait for a slot (each is a stream of model requests). */
 export const MAX_PARALLEL_SUBAGENTS = 3;
 const SUBAGENT_MAX_TURNS = 30;
+/** A subagent's answer in the parent's context: a report, about 10k tokens at most. */
+export const MAX_ANSWER_CHARS = 40_000;
 export const TASK_TOOL = "task";
 
 export interface SubagentRequest {
@@ -47,7 +51,9 @@ export interface SubagentRunnerOptions {
  * (so /cost shows them); only its final answer comes back. At most MAX_PARALLEL_SUBAGENTS run at once.
  */
 export class SubagentRunner implements SubagentLauncher {
-  private running = 0;
+  /** What runs now, one row each in the REPL; Esc cancels them (`cancelAll`). */
+  readonly running = new RunningSubagents();
+  private slotsTaken = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly options: SubagentRunnerOptions) {}
@@ -59,17 +65,22 @@ export class SubagentRunner implements SubagentLauncher {
   async run(request: SubagentRequest): Promise<ToolResult> {
     const parent = this.options.parent();
     if (!parent) return { content: "Error: no model client for a subagent", isError: true };
-    await this.slot();
+    const { id, signal } = this.running.add(request.type.name, request.description, request.signal);
     try {
-      if (request.signal?.aborted) return { content: "Error: cancelled by the user", isError: true };
-      return await this.runChild(request, parent);
+      if (!(await this.slot(signal))) return cancelledResult(signal);
+      try {
+        this.running.update(id, { state: "running" });
+        return await this.runChild({ ...request, signal }, id, parent);
+      } finally {
+        this.slotsTaken--;
+        this.waiting.shift()?.();
+      }
     } finally {
-      this.running--;
-      this.waiting.shift()?.();
+      this.running.remove(id);
     }
   }
 
-  private async runChild(request: SubagentRequest, parent: { client: Anthropic; model: string; usage: UsageMeter }): Promise<ToolResult> {
+  private async runChild(request: SubagentRequest & { signal: AbortSignal }, id: number, parent: { client: Anthropic; model: string; usage: UsageMeter }): Promise<ToolResult> {
     const { type } = request;
     const registry = new ToolRegistry();
     for (const tool of this.toolsFor(type)) registry.register(tool);
@@ -84,7 +95,7 @@ export class SubagentRunner implements SubagentLauncher {
       permissions,
       system: `${type.systemPrompt}\n\nWorking directory: ${this.options.cwd}`,
       maxTurns: SUBAGENT_MAX_TURNS,
-      hooks: this.options.hooks?.forSubagent(),
+      hooks: this.options.hooks?.forSubagent({ id: `subagent-${id}`, type: type.name }),
     });
     let calls = 0;
     try {
@@ -92,20 +103,26 @@ export class SubagentRunner implements SubagentLauncher {
         signal: request.signal,
         observer: {
           onUsage: (usage, model) => parent.usage.add(model, usage),
-          onToolStart: (call) => request.onProgress?.({ progress: ++calls, message: `${type.name}: ${claudeToolName(call.name)}` }),
+          onModelRequest: () => this.running.update(id, { tool: undefined }),
+          onToolStart: (call) => {
+            this.running.update(id, { tool: claudeToolName(call.name), toolUses: ++calls });
+            request.onProgress?.({ progress: calls, message: `${type.name}: ${claudeToolName(call.name)}` });
+          },
         },
       });
       switch (outcome.status) {
         case "done":
-          return { content: outcome.text || "(the subagent gave no answer)", isError: false };
+          return { content: boundedAnswer(outcome.text) || "(the subagent gave no answer)", isError: false };
         case "max_turns":
-          return { content: `${outcome.text}\n\n[the subagent stopped after ${outcome.requests} model requests without finishing]`, isError: true };
+          return { content: `${boundedAnswer(outcome.text)}\n\n[the subagent stopped after ${outcome.requests} model requests without finishing]`, isError: true };
         case "cancelled":
-          return { content: "Error: the subagent was cancelled by the user", isError: true };
+          return cancelledResult(request.signal);
         case "declined":
           return { content: "Error: the user declined a tool call of the subagent and stopped it; ask the user how to proceed", isError: true };
         case "blocked":
           return { content: `Error: ${outcome.reason}`, isError: true };
+        case "stopped":
+          return { content: `Error: a ${outcome.event} hook stopped the subagent${outcome.reason ? `: ${outcome.reason}` : ""}`, isError: true };
       }
     } catch (error) {
       return { content: `Error: the subagent failed: ${error instanceof AgentError ? error.message : (error as Error).message}`, isError: true };
@@ -120,10 +137,40 @@ export class SubagentRunner implements SubagentLauncher {
     return all.filter((tool) => wanted.has(tool.name) || wanted.has(claudeToolName(tool.name)));
   }
 
-  private async slot(): Promise<void> {
-    if (this.running >= MAX_PARALLEL_SUBAGENTS) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
+  /** Takes one of MAX_PARALLEL_SUBAGENTS slots, waiting for one; false when cancelled while waiting. */
+  private slot(signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
+    if (this.slotsTaken < MAX_PARALLEL_SUBAGENTS) {
+      this.slotsTaken++;
+      return Promise.resolve(true);
+    }
+    return new Promise<boolean>((resolve) => {
+      const take = () => {
+        signal.removeEventListener("abort", giveUp);
+        this.slotsTaken++;
+        resolve(true);
+      };
+      const giveUp = () => {
+        this.waiting.splice(this.waiting.indexOf(take), 1);
+        resolve(false);
+      };
+      this.waiting.push(take);
+      signal.addEventListener("abort", giveUp, { once: true });
+    });
   }
+}
+
+/** What the parent's model reads of a subagent that did not finish because the user stopped it. */
+function cancelledResult(signal: AbortSignal): ToolResult {
+  // Esc on the subagents: the parent's turn goes on, and its model must not simply start it again.
+  if (cancelledAlone(signal)) return { content: "Error: the user cancelled this subagent (Esc) before it finished; nothing of its work came back. Do not start it again unless the user asks.", isError: true };
+  return { content: "Error: the subagent was cancelled by the user", isError: true };
+}
+
+/** A subagent's final answer, bounded: it is a report for the parent's context, not a file dump. */
+function boundedAnswer(text: string): string {
+  if (text.length <= MAX_ANSWER_CHARS) return text;
+  return `${cutText(text, MAX_ANSWER_CHARS)}\n\n[the subagent's answer was cut at ${MAX_ANSWER_CHARS.toLocaleString("en-US")} of its ${text.length.toLocaleString("en-US")} characters]`;
 }
 
 /** `sonnet`, `opus`, `haiku`: the newest of that family; `inherit` or nothing: the parent's. */

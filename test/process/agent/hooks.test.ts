@@ -2,13 +2,17 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { reply, resultText, text, toolResultsOf, toolUse } from "../../../fixtures/anthropic/messages-stand-in.ts";
+import { reply, resultText, text, toolResultsOf, toolUse, type RecordedRequest, type Reply } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { createBuiltinTools } from "../../../src/agent/builtin-tools.ts";
-import { AgentHooks } from "../../../src/agent/hooks/agent-hooks.ts";
+import { AgentHooks, hookStopText } from "../../../src/agent/hooks/agent-hooks.ts";
 import type { HooksConfig } from "../../../src/agent/hooks/hook-config.ts";
 import { HookRunner } from "../../../src/agent/hooks/hook-runner.ts";
 import { allowAll, type PermissionRequest } from "../../../src/agent/permission.ts";
 import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
+import { createModelClient } from "../../../src/agent/model-client.ts";
+import { GENERAL_PURPOSE } from "../../../src/agent/subagents/agent-types.ts";
+import { SubagentRunner } from "../../../src/agent/subagents/subagent-runner.ts";
+import { TaskTool } from "../../../src/agent/tools/task-tool.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
 import { agentWith, standIn, stopAfterEach } from "../../helpers/loop-harness.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
@@ -91,6 +95,16 @@ test("Stop: a hook that blocks sends the model on with its reason; once stop_hoo
   expect(JSON.stringify(standIn().requests[1]!.body.messages.at(-1))).toContain("Stop hook feedback:\\nrun the tests first");
 });
 
+test("Stop: continue: false wins over a hook that blocks; the model stops and the user reads the stopReason; the hook hears the last answer", async () => {
+  const log = join(project, "stop.jsonl");
+  const block = `cat >> ${log}; echo '{"decision":"block","reason":"go on"}'`;
+  const { hooks, notices } = hooksFor({ Stop: [{ hooks: [command(block), command(`echo '{"continue":false,"stopReason":"Budget used up"}'`)] }] });
+  const agent = agentWith([reply(text("All done."))], builtins(), { permissions: allowAll, hooks });
+  expect(await agent.run("fix it")).toMatchObject({ status: "done", text: "All done.", requests: 1 });
+  expect(notices).toEqual(["Stop hook: Budget used up"]);
+  expect(JSON.parse(readFileSync(log, "utf8"))).toMatchObject({ hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "All done." });
+});
+
 test("hooks run side by side; one that hangs is killed at its timeout, one that crashes is reported; the call goes on", async () => {
   const clock = new FakeClock();
   // Each waits for the other's mark: run one after the other, they could not both finish.
@@ -134,4 +148,61 @@ test("SessionStart's output goes with the first prompt; PreCompact and Notificat
       expect.objectContaining({ hook_event_name: "Notification", message: "cat-code needs your answer" }),
     ]),
   );
+});
+
+test("continue: false from a PreToolUse hook stops the run: the call and those after it do not run, the user reads stopReason, the model is not asked again", async () => {
+  const stop = `echo '{"continue":false,"stopReason":"Deploys are frozen until Monday","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`;
+  const { hooks } = hooksFor({ PreToolUse: [{ matcher: "Bash", hooks: [command(stop)] }] });
+  const agent = agentWith([reply(toolUse("bash", { command: "touch deployed" }), toolUse("glob", { pattern: "*" }))], builtins(), { permissions: allowAll, hooks });
+  const outcome = await agent.run("deploy");
+  expect(outcome).toEqual({ status: "stopped", event: "PreToolUse", reason: "Deploys are frozen until Monday", requests: 1 });
+  expect(hookStopText(outcome as { event: "PreToolUse"; reason: string })).toBe("Stopped by a PreToolUse hook: Deploys are frozen until Monday");
+  expect(existsSync(join(project, "deployed"))).toBe(false);
+  expect(standIn().requests).toHaveLength(1);
+  // Every tool_use stays answered, so the next prompt can go on.
+  const results = agent.conversation.snapshot().at(-1)!.content as Array<{ type: string; content: string }>;
+  expect(results.map((block) => block.content)).toEqual(["Not run: a PreToolUse hook stopped the turn before bash ran.", "Not run: a hook stopped the turn at an earlier tool call."]);
+});
+
+test("continue: false from a PostToolUse hook stops the run after the call ran", async () => {
+  const { hooks } = hooksFor({ PostToolUse: [{ hooks: [command(`echo '{"continue":false}'`)] }] });
+  const agent = agentWith([reply(toolUse("bash", { command: "touch ran" }))], builtins(), { permissions: allowAll, hooks });
+  const outcome = await agent.run("go");
+  expect(outcome).toEqual({ status: "stopped", event: "PostToolUse", reason: "", requests: 1 });
+  expect(hookStopText(outcome as { event: "PostToolUse"; reason: string })).toBe("Stopped by a PostToolUse hook (it gave no reason)");
+  expect(existsSync(join(project, "ran"))).toBe(true);
+});
+
+test("SubagentStop fires once per subagent, with its id, type and final answer, matched on the type; Stop fires for the parent only", async () => {
+  const log = join(project, "stops.jsonl");
+  const record = `cat >> ${log}; echo >> ${log}`;
+  const { hooks } = hooksFor({ SubagentStop: [{ matcher: "general-purpose", hooks: [command(record)] }, { matcher: "other-type", hooks: [command("echo never >> never")] }], Stop: [{ hooks: [command(record)] }] });
+  const registry = builtins();
+  let agent: ReturnType<typeof agentWith> | undefined;
+  const runner = new SubagentRunner({
+    parent: () => ({ client: createModelClient({ apiKey: "test-key", baseURL: standIn().url }), model: agent!.model, usage: agent!.usage }),
+    registry,
+    permissions: allowAll,
+    hooks,
+    types: () => [GENERAL_PURPOSE],
+    cwd: project,
+  });
+  registry.register(new TaskTool(runner));
+  const isChild = (request: RecordedRequest) => JSON.stringify(request.body.system ?? "").includes("subagent of cat-code");
+  const route = (request: RecordedRequest): Reply => {
+    if (isChild(request)) return reply(text(`answer to ${JSON.stringify(request.body.messages[0]!.content).includes("job A") ? "A" : "B"}`));
+    return toolResultsOf(request).length ? reply(text("both done")) : reply(toolUse("task", { description: "a", prompt: "job A" }), toolUse("task", { description: "b", prompt: "job B" }));
+  };
+  agent = agentWith([route, route, route, route], registry, { permissions: allowAll, hooks });
+  expect(await agent.run("two jobs")).toMatchObject({ status: "done", text: "both done" });
+  const events = await waitFor(() => {
+    const lines = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [];
+    return lines.length === 3 && lines.map((line) => JSON.parse(line));
+  }, "two SubagentStop and one Stop");
+  const subagentStops = events.filter((event: { hook_event_name: string }) => event.hook_event_name === "SubagentStop");
+  expect(subagentStops.map((event: { last_assistant_message: string }) => event.last_assistant_message).sort()).toEqual(["answer to A", "answer to B"]);
+  expect(subagentStops[0]).toMatchObject({ agent_type: "general-purpose", agent_id: expect.stringMatching(/^subagent-\d+$/), stop_hook_active: false, session_id: "session-1" });
+  expect(subagentStops[0].agent_id).not.toBe(subagentStops[1].agent_id);
+  expect(events.filter((event: { hook_event_name: string }) => event.hook_event_name === "Stop")).toHaveLength(1);
+  expect(existsSync(join(project, "never"))).toBe(false);
 });

@@ -61,3 +61,26 @@ test("-p --output-format stream-json emits the list as the todo_write call; --co
   const screen = await terminal.waitFor((s) => s.includes("☐ Run the tests") && s.endsWith(">"), "the restored list");
   expect(screen).toContain("Todos 1/3 · ctrl+t to hide\n   ☒ Read the failing test\n   ◼ Fixing the parser\n   ☐ Run the tests\n>");
 });
+
+test("a session compacted after its todo_write and resumed with --continue still has its list", async () => {
+  const home = tempDir();
+  const work = tempDir();
+  const standIn = repl.startStandIn([reply(toolUse("todo_write", { todos: PLAN })), reply(text("Planned.")), reply(text("The summary."))]);
+  const env = childEnv(home, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: standIn.url, CAT_CODE_MODEL: "claude-sonnet-5-5" });
+  const first = repl.track(new PtyTerminal());
+  first.start([...catCode()], { cwd: work, env });
+  await first.waitFor((screen) => screen.endsWith(">"), "the prompt");
+  first.type("plan it");
+  await first.waitFor((screen) => screen.includes("Planned.") && screen.endsWith(">"), "the answer");
+  first.type("/compact");
+  await first.waitForText("Compacted the conversation into a summary");
+  first.send("C-d");
+  await first.waitForText("Resume this session with");
+
+  const terminal = repl.track(new PtyTerminal());
+  terminal.start([...catCode(), "--continue"], { cwd: work, env });
+  await terminal.waitFor((screen) => screen.endsWith(">"), "the prompt");
+  terminal.send("\u0014", "\u0014");
+  const screen = await terminal.waitFor((s) => s.includes("☐ Run the tests") && s.endsWith(">"), "the list after compaction and resume");
+  expect(screen).toContain("Todos 1/3 · ctrl+t to hide\n   ☒ Read the failing test\n   ◼ Fixing the parser\n   ☐ Run the tests\n>");
+});

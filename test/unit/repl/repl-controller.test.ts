@@ -11,6 +11,8 @@ import { MISSING_CREDENTIALS_MESSAGE } from "../../../src/agent/agent-error.ts";
 import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
 import { EXIT_CONFIRM_MS } from "../../../src/repl/exit-confirmation.ts";
 import { ReplController } from "../../../src/repl/repl-controller.ts";
+import { IDLE_PROMPT_MS } from "../../../src/repl/waiting-notice.ts";
+import { reply, startMessagesStandIn, text } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
@@ -104,4 +106,32 @@ test("a server's question while nothing runs is declined, and the note waits for
   expect(repl.shown()).toContain("files asked you to open a link on https://example.test");
   expect(repl.shown()).toContain("it came while no prompt was running");
   expect(repl.shown()).not.toContain("secret-code");
+});
+
+test("after an answer, a prompt idle for a minute tells the Notification hooks once (idle_prompt); before any answer, never", async () => {
+  const standIn = startMessagesStandIn([reply(text("Hello."))]);
+  process.env.ANTHROPIC_API_KEY = "sk-test";
+  const baseUrl = process.env.ANTHROPIC_BASE_URL;
+  process.env.ANTHROPIC_BASE_URL = standIn.url;
+  try {
+    const repl = startRepl();
+    const heard: Array<[string, string]> = [];
+    repl.controller.runtime.hooks.notification = (message, type) => void heard.push([message, type]);
+    await repl.prompted();
+    repl.clock.advance(IDLE_PROMPT_MS * 2);
+    expect(heard).toEqual([]);
+    repl.input.write("hi\n");
+    await waitFor(() => repl.shown().includes("Hello.") && repl.controller.reader.waiting, "the answer and the prompt");
+    repl.clock.advance(IDLE_PROMPT_MS - 1);
+    expect(heard).toEqual([]);
+    repl.clock.advance(1);
+    repl.clock.advance(IDLE_PROMPT_MS * 2);
+    expect(heard).toEqual([["cat-code is waiting for your input", "idle_prompt"]]);
+    repl.input.write("/exit\n");
+    expect(await repl.exit).toBe(0);
+  } finally {
+    if (baseUrl === undefined) delete process.env.ANTHROPIC_BASE_URL;
+    else process.env.ANTHROPIC_BASE_URL = baseUrl;
+    await standIn.stop();
+  }
 });

@@ -3,14 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reply, replyWithUsage, resultText, text, toolResultsOf, toolUse, type RecordedRequest, type Reply } from "../../../../fixtures/anthropic/messages-stand-in.ts";
-import type { AgentLoop } from "../../../../src/agent/agent-loop.ts";
-import { createBuiltinTools } from "../../../../src/agent/builtin-tools.ts";
-import { createModelClient } from "../../../../src/agent/model-client.ts";
-import type { PermissionRequest } from "../../../../src/agent/permission.ts";
 import { GENERAL_PURPOSE, loadAgentTypes, parseAgentFile, type AgentType } from "../../../../src/agent/subagents/agent-types.ts";
-import { modelFor, SubagentRunner } from "../../../../src/agent/subagents/subagent-runner.ts";
-import { ToolRegistry } from "../../../../src/agent/tool-registry.ts";
-import { agentWith, fakeTool, standIn, stopAfterEach } from "../../../helpers/loop-harness.ts";
+import { claudeHome } from "../../../../src/config/app-home.ts";
+import { modelFor } from "../../../../src/agent/subagents/subagent-runner.ts";
+import { fakeTool, standIn, stopAfterEach } from "../../../helpers/loop-harness.ts";
+import { isChild, parentWith } from "./parent-agent.ts";
 
 stopAfterEach();
 let project: string;
@@ -21,24 +18,6 @@ afterEach(() => rmSync(project, { recursive: true, force: true }));
 
 const EXPLORER: AgentType = { name: "explorer", description: "Finds code", systemPrompt: "You explore code and report paths.", model: "haiku" };
 
-/** A parent loop whose registry has the task tool, its subagents talking to the same stand-in. */
-function parentWith(steps: Array<(request: RecordedRequest) => Reply>, types: AgentType[], extra: { permissions?: (request: PermissionRequest) => Promise<"allow" | "deny"> } = {}) {
-  const registry = new ToolRegistry();
-  let agent: AgentLoop | undefined;
-  const permissions = extra.permissions ?? (async () => "deny" as const);
-  const runner = new SubagentRunner({
-    parent: () => ({ client: createModelClient({ apiKey: "test-key", baseURL: standIn().url }), model: agent!.model, usage: agent!.usage }),
-    registry,
-    permissions,
-    types: () => types,
-    cwd: project,
-  });
-  for (const tool of createBuiltinTools({ cwd: project, subagents: runner })) registry.register(tool);
-  agent = agentWith(steps, registry, { permissions });
-  return { agent, registry };
-}
-
-const isChild = (request: RecordedRequest) => JSON.stringify(request.body.system ?? "").includes("You explore code") || JSON.stringify(request.body.system ?? "").includes("subagent of cat-code");
 const userText = (request: RecordedRequest) => JSON.stringify(request.body.messages[0]?.content);
 
 test("the task tool runs a subagent with a fresh context, its type's prompt, model and read-only tools; only its answer comes back", async () => {
@@ -51,6 +30,7 @@ test("the task tool runs a subagent with a fresh context, its type's prompt, mod
       (request) => reply(text(`Answer: ${resultText(toolResultsOf(request)[0])}`)),
     ],
     [GENERAL_PURPOSE, EXPLORER],
+    project,
   );
   const outcome = await agent.run("where is the parser?");
   expect(outcome).toMatchObject({ status: "done", text: "Answer: parse is in parse.ts" });
@@ -79,7 +59,7 @@ test("several tasks in one answer; a subagent's permission question names it; an
     if (toolResultsOf(request).length) return reply(text(`B saw: ${resultText(toolResultsOf(request)[0]).slice(0, 24)}`));
     return userText(request).includes("job A") ? reply(text("A done")) : reply(toolUse("touch", { text: "x" }));
   };
-  const { agent, registry: parentRegistry } = parentWith([route, route, route, route, route], [GENERAL_PURPOSE, writer], {
+  const { agent, registry: parentRegistry } = parentWith([route, route, route, route, route], [GENERAL_PURPOSE, writer], project, {
     permissions: async (request) => (asked.push([request.tool.name, request.requester]), "deny"),
   });
   parentRegistry.register(fakeTool("touch").tool);
@@ -96,11 +76,22 @@ test("agent files in Claude Code's format, the project's first; a bad one is a w
   mkdirSync(join(project, ".cat-code", "agents"), { recursive: true });
   writeFileSync(join(project, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews a diff\ntools: Read, Grep, Bash\nmodel: sonnet\n---\nYou review code.\n");
   writeFileSync(join(project, ".cat-code", "agents", "broken.md"), "no front matter here");
-  const { types, warnings } = loadAgentTypes({ cwd: project, home: join(project, "no-home"), catCodeHome: join(project, "no-home") });
+  const { types, warnings } = loadAgentTypes({ cwd: project, catCodeHome: join(project, "no-home"), claudeHome: join(project, "no-home") });
   expect(types.map((type) => type.name)).toEqual(["general-purpose", "reviewer"]);
   expect(types[1]).toMatchObject({ description: "Reviews a diff", tools: ["Read", "Grep", "Bash"], model: "sonnet", systemPrompt: "You review code." });
   expect(warnings).toEqual([expect.stringContaining("broken.md: no front matter")]);
   expect(parseAgentFile("x.md", "---\nname: bad name!\ndescription: d\n---\n")).toEqual({ error: expect.stringContaining("name:") });
   expect([modelFor("inherit", "parent-model"), modelFor(undefined, "p"), modelFor("claude-x", "p")]).toEqual(["parent-model", "p", "claude-x"]);
   expect(modelFor("opus", "p")).toMatch(/^claude-opus-/);
+});
+
+test("the user's agents come from CLAUDE_CONFIG_DIR, else the .claude folder beside the app home, never $HOME", () => {
+  const home = join(project, "home", ".cat-code");
+  mkdirSync(join(project, "home", ".claude", "agents"), { recursive: true });
+  writeFileSync(join(project, "home", ".claude", "agents", "mine.md"), "---\nname: mine\ndescription: The user's own\n---\n");
+  const env = { HOME: join(project, "elsewhere"), CAT_CODE_HOME: home };
+  expect(claudeHome(env)).toBe(join(project, "home", ".claude"));
+  expect(claudeHome({ ...env, CLAUDE_CONFIG_DIR: join(project, "config") })).toBe(join(project, "config"));
+  const { types } = loadAgentTypes({ cwd: join(project, "no-project"), catCodeHome: home, claudeHome: claudeHome(env) });
+  expect(types.map((type) => type.name)).toEqual(["general-purpose", "mine"]);
 });
