@@ -15,7 +15,7 @@ import { AgentRuntime } from "./agent-runtime.ts";
 import { AnswerDisplay } from "./answer-display.ts";
 import { createCompleter, type Completions } from "./completion.ts";
 import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
-import { ExitConfirmation } from "./exit-confirmation.ts";
+import { ExitConfirmation, exitHint, type ExitKey } from "./exit-confirmation.ts";
 import { editInTerminal } from "./external-editor.ts";
 import { loadCustomCommands, type CustomCommand } from "./custom-commands.ts";
 import { fileCompletion } from "./file-completion.ts";
@@ -213,6 +213,7 @@ export class ReplController {
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);
     this.reader.onInterrupt(() => this.onInterrupt());
+    this.reader.onCtrlDAtEmptyPrompt(() => this.confirmExit("Ctrl-D"));
     // Esc Esc at an empty prompt opens /rewind, as in Claude Code.
     this.reader.onDoubleEscapeAtEmptyPrompt(() => this.reader.enterForKey("/rewind"));
   }
@@ -363,11 +364,16 @@ export class ReplController {
       this.reader.discardLine();
       return;
     }
-    if (this.exitConfirmation.press() === "exit") {
+    this.confirmExit("Ctrl-C");
+  }
+
+  /** Ctrl-C or Ctrl-D at an empty prompt: the second press of the same key within 2 s exits. */
+  confirmExit(key: ExitKey): void {
+    if (this.exitConfirmation.press(key) === "exit") {
       this.reader.end();
       return;
     }
-    this.reader.printAbove(this.style.dim("(Ctrl-C again to exit)"));
+    this.reader.printAbove(this.style.dim(exitHint(key)));
   }
 
   /** Esc while something runs: stops it as Ctrl-C does, unless a question holds the terminal (then Esc is its cancel). */

@@ -49,6 +49,6 @@ test("Esc Esc on an empty prompt lists the prompts under a header saying bash ch
   terminal.type("2");
   await terminal.waitForText("The conversation is back to before: change the files (0 message(s) kept).");
   await terminal.waitFor((shown) => shown.split("\n").at(-1) === "> change the files", "the rewound prompt on the line");
-  terminal.send("\u0015", "C-d");
+  terminal.send("\u0015", "C-d", "C-d");
   await terminal.waitForText("[exit 0]");
 }, 60_000);
