@@ -28,7 +28,7 @@ import { listenToPool } from "./pool-listeners.ts";
 import { attachMentions } from "./prompt-attachments.ts";
 import { RemoteCompletions } from "./remote-completion.ts";
 import { replPermissions } from "./repl-permissions.ts";
-import { modeNotice, modePrompt } from "./permission-mode-view.ts";
+import { modeNotice, modePrompt, modeStatusLines } from "./permission-mode-view.ts";
 import { reviewPlan } from "./plan-review.ts";
 import { ReplRecording } from "./repl-recording.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
@@ -146,7 +146,7 @@ export class ReplController {
       onCycleMode: () => this.mode.cycle(),
       clock: options.clock,
     });
-    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => this.todoPanel.lines() });
+    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => [...this.todoPanel.lines(), ...modeStatusLines(this.mode.mode, this.style)] });
     this.style = this.display.style;
     // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
     this.questions = new TerminalQuestions({
