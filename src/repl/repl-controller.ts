@@ -28,6 +28,7 @@ import { listenToPool } from "./pool-listeners.ts";
 import { attachMentions } from "./prompt-attachments.ts";
 import { RemoteCompletions } from "./remote-completion.ts";
 import { replPermissions } from "./repl-permissions.ts";
+import { wrapIndented } from "../terminal/text-wrap.ts";
 import { modeNotice, modePrompt, modeStatusLines } from "./permission-mode-view.ts";
 import { reviewPlan } from "./plan-review.ts";
 import { ReplRecording } from "./repl-recording.ts";
@@ -406,7 +407,9 @@ export class ReplController {
   private start(): void {
     const { options, runtime, style } = this;
     // The model may come from a settings file (a project's, once trusted) or CAT_CODE_MODEL: not the terminal's to act on.
-    this.print(`cat-code ${VERSION} · ${sanitizeForTerminal(options.model)} · /help for commands, Ctrl-D to exit`);
+    // Wrapped between words at the terminal's width (a narrow window must not cut `Ctrl-D` in two).
+    const banner = `cat-code ${VERSION} · ${sanitizeForTerminal(options.model)} · /help for commands, Ctrl-D twice to exit`;
+    for (const line of this.columns ? wrapIndented(banner, Math.max(20, this.columns - 1)) : [banner]) this.print(line);
     for (const line of memoryWarningLines(runtime.memory)) this.print(style.dim(line));
     for (const line of runtime.agentTypeWarnings) this.print(style.dim(`warning: ${sanitizeForTerminal(line)}`));
     if (!runtime.hasCredentials) this.print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));

@@ -15,7 +15,7 @@ test("Esc Esc on an empty prompt lists the prompts under a header saying bash ch
     reply(text("Both done.")),
   ]);
   const terminal = repl.pty({ cwd, mcpConfig: false, args: ["--allow-all"] });
-  await terminal.waitForText("Ctrl-D to exit");
+  await terminal.waitForText("Ctrl-D twice to exit");
   terminal.type("change the files");
   await terminal.waitForText("Both done.");
   await terminal.waitFor((screen) => screen.split("\n").at(-1) === ">", "the prompt");
