@@ -182,7 +182,7 @@ export class ReplController {
       prompt: {
         print: this.print,
         page: this.reader.isTerminal ? (text) => showInPager(text, this.reader) : undefined,
-        columns: this.columns,
+        columns: () => this.columns,
         rows: (this.output as { rows?: number }).rows,
         style: this.style,
         escape: this.cancelKeys(),
