@@ -51,8 +51,8 @@ export async function timeToPrompt(binary: string, config: string): Promise<numb
     }
   } finally {
     clearTimeout(deadline);
-    // Ctrl-D at the prompt, then the group for good measure: the REPL closes its servers on both.
-    child.stdin.write("\u0004");
+    // Ctrl-D twice at the prompt (the first only asks), then the group for good measure: the REPL closes its servers on both.
+    child.stdin.write("\u0004\u0004");
     await child.stdin.flush();
     const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(3000).then(() => false)]);
     if (!exited) {

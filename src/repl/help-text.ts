@@ -7,7 +7,7 @@ import { promptHelpRows, type PromptCommand } from "./prompt-commands.ts";
 const WIDEST_USAGE = 40;
 
 export const KEYS_HELP = [
-  "Esc or Ctrl-C cancels a running turn; Ctrl-C twice or Ctrl-D at an empty prompt exits.",
+  "Esc or Ctrl-C cancels a running turn; Ctrl-C or Ctrl-D twice at an empty prompt exits.",
   "!cmd runs a shell command; @path attaches a file; \\ + Enter or Alt+Enter starts a new line; Ctrl-R searches earlier prompts.",
   "Shift+Tab cycles the permission mode; Ctrl-T shows or hides the todo list; Esc Esc at an empty prompt rewinds.",
 ];

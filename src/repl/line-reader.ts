@@ -78,6 +78,7 @@ export class LineReader {
   private readonly history: LineHistory;
   private ended = false;
   private interruptHandler: (() => void) | undefined;
+  private ctrlDHandler: (() => void) | undefined;
   private doubleEscapeHandler: (() => void) | undefined;
   private readonly doubleEscape: DoubleEscape;
   /** The line being delivered stands for a key (Esc Esc): it is not kept in the history file. */
@@ -126,6 +127,14 @@ export class LineReader {
 
   interrupt(): void {
     this.interruptHandler?.();
+  }
+
+  /**
+   * Ctrl-D at an empty prompt (not at a question, not inside a message of several lines): the REPL
+   * asks for a second press before it exits. Without a handler, input ends at once.
+   */
+  onCtrlDAtEmptyPrompt(handler: () => void): void {
+    this.ctrlDHandler = handler;
   }
 
   /** Esc Esc at the prompt while nothing is typed (not at a question's answer). */
@@ -309,7 +318,8 @@ export class LineReader {
       this.output.write("\n");
       waiter?.(null);
     } else if (this.parts.length === 0) {
-      this.end();
+      if (this.ctrlDHandler) this.ctrlDHandler();
+      else this.end();
     }
     // In the middle of a message of several lines, Ctrl-D does nothing: Enter sends, Ctrl-C drops it.
   }

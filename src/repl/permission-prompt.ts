@@ -4,6 +4,7 @@ import { readOnlyPart } from "../agent/read-only-commands.ts";
 import { suggestedBashRules, suggestedRule } from "../agent/suggested-rule.ts";
 import { exceedsDepth, MAX_RESULT_DEPTH } from "../system/json-depth.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { wrapLine } from "../terminal/text-wrap.ts";
 import { permissionView } from "./permission-view.ts";
 import { plainStyle, type Style } from "./tool-call-line.ts";
 
@@ -23,8 +24,8 @@ export interface PermissionPromptOptions {
   print?: (line: string) => void;
   /** Shows text in the user's $PAGER and resolves true once it is closed; absent without a terminal. */
   page?: (text: string) => Promise<boolean>;
-  /** Terminal width and height. */
-  columns?: number;
+  /** Terminal width (read at each question: the window may have been resized) and height. */
+  columns?: number | (() => number | undefined);
   rows?: number;
   style?: Style;
   /** The working folder, against which path rules are read. */
@@ -64,7 +65,8 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
   const callsUntilExit = new Set<string>();
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const style = options.style ?? plainStyle;
-  const width = Math.max(options.columns ?? 120, 40);
+  const columns = () => (typeof options.columns === "function" ? options.columns() : options.columns);
+  const width = () => Math.max(columns() ?? 120, 40);
   const pageLines = Math.max((options.rows ?? 40) - 2, 10);
   const cwd = options.cwd ?? process.cwd();
   const remember = async (rules: readonly string[], scope: "project" | "user") => {
@@ -89,7 +91,7 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
     const callKey = callKeyOf(tool.name, input);
     if ((callKey !== undefined && callsUntilExit.has(callKey)) || ruleDecision({ allow: rulesUntilExit, deny: [] }, tool.name, input, cwd) === "allow") return "allow";
     options.before?.();
-    const lines = permissionView(tool.name, preview, width, style);
+    const lines = permissionView(tool.name, preview, width(), style);
     if (lines.length <= MAX_UNPAGED_LINES) {
       for (const line of lines) print(line);
     } else {
@@ -103,7 +105,11 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
     const question = `${whose}Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} / [s] yes for this session `;
     const keys = ANSWER_KEYS.filter((key) => rules || (key !== "a" && key !== "A"));
     for (;;) {
-      const answer = await askWithEscape(ask, question, keys, signal, options.escape);
+      // At a terminal, wrapped between words ahead of it (it would cut `in this project` mid-word):
+      // the rows above the last are printed, and the last is the question's prompt.
+      const rows = columns() === undefined ? [question.trimEnd()] : wrapLine(question.trimEnd(), width() - 1);
+      for (const row of rows.slice(0, -1)) print(row);
+      const answer = await askWithEscape(ask, `${rows.at(-1) ?? ""} `, keys, signal, options.escape);
       if (answer === null) return "stop";
       const word = answer.trim();
       if (rules && (word === "a" || word === "A" || word.toLowerCase() === "always")) {

@@ -16,7 +16,7 @@ import { AgentRuntime } from "./agent-runtime.ts";
 import { AnswerDisplay } from "./answer-display.ts";
 import { createCompleter, type Completions } from "./completion.ts";
 import { cancelKeys, interactiveElicitation } from "./elicitation-prompt.ts";
-import { ExitConfirmation } from "./exit-confirmation.ts";
+import { ExitConfirmation, exitHint, type ExitKey } from "./exit-confirmation.ts";
 import { editInTerminal } from "./external-editor.ts";
 import { loadCustomCommands, type CustomCommand } from "./custom-commands.ts";
 import { fileCompletion } from "./file-completion.ts";
@@ -29,7 +29,8 @@ import { listenToPool } from "./pool-listeners.ts";
 import { attachMentions } from "./prompt-attachments.ts";
 import { RemoteCompletions } from "./remote-completion.ts";
 import { replPermissions } from "./repl-permissions.ts";
-import { modeNotice, modePrompt } from "./permission-mode-view.ts";
+import { wrapIndented } from "../terminal/text-wrap.ts";
+import { modeNotice, modePrompt, modeStatusLines } from "./permission-mode-view.ts";
 import { reviewPlan } from "./plan-review.ts";
 import { ReplRecording } from "./repl-recording.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
@@ -151,7 +152,7 @@ export class ReplController {
       onCycleMode: () => this.mode.cycle(),
       clock: options.clock,
     });
-    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => [...subagentRows(this.runtime.subagents.running.list(), this.style), ...this.todoPanel.lines()] });
+    this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => [...subagentRows(this.runtime.subagents.running.list(), this.style), ...this.todoPanel.lines(), ...modeStatusLines(this.mode.mode, this.style)] });
     this.style = this.display.style;
     // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
     this.questions = new TerminalQuestions({
@@ -186,7 +187,7 @@ export class ReplController {
       prompt: {
         print: this.print,
         page: this.reader.isTerminal ? (text) => showInPager(text, this.reader) : undefined,
-        columns: this.columns,
+        columns: () => this.columns,
         rows: (this.output as { rows?: number }).rows,
         style: this.style,
         escape: this.cancelKeys(),
@@ -218,6 +219,7 @@ export class ReplController {
     this.exitConfirmation = new ExitConfirmation(options.clock);
     this.resourceUpdates = new ResourceUpdates(this.news);
     this.reader.onInterrupt(() => this.onInterrupt());
+    this.reader.onCtrlDAtEmptyPrompt(() => this.confirmExit("Ctrl-D"));
     // Esc Esc at an empty prompt opens /rewind, as in Claude Code.
     this.reader.onDoubleEscapeAtEmptyPrompt(() => this.reader.enterForKey("/rewind"));
   }
@@ -371,11 +373,16 @@ export class ReplController {
       this.reader.discardLine();
       return;
     }
-    if (this.exitConfirmation.press() === "exit") {
+    this.confirmExit("Ctrl-C");
+  }
+
+  /** Ctrl-C or Ctrl-D at an empty prompt: the second press of the same key within 2 s exits. */
+  confirmExit(key: ExitKey): void {
+    if (this.exitConfirmation.press(key) === "exit") {
       this.reader.end();
       return;
     }
-    this.reader.printAbove(this.style.dim("(Ctrl-C again to exit)"));
+    this.reader.printAbove(this.style.dim(exitHint(key)));
   }
 
   /**
@@ -416,7 +423,9 @@ export class ReplController {
   private start(): void {
     const { options, runtime, style } = this;
     // The model may come from a settings file (a project's, once trusted) or CAT_CODE_MODEL: not the terminal's to act on.
-    this.print(`cat-code ${VERSION} · ${sanitizeForTerminal(options.model)} · /help for commands, Ctrl-D to exit`);
+    // Wrapped between words at the terminal's width (a narrow window must not cut `Ctrl-D` in two).
+    const banner = `cat-code ${VERSION} · ${sanitizeForTerminal(options.model)} · /help for commands, Ctrl-D twice to exit`;
+    for (const line of this.columns ? wrapIndented(banner, Math.max(20, this.columns - 1)) : [banner]) this.print(line);
     for (const line of memoryWarningLines(runtime.memory)) this.print(style.dim(line));
     for (const line of runtime.agentTypeWarnings) this.print(style.dim(`warning: ${sanitizeForTerminal(line)}`));
     if (!runtime.hasCredentials) this.print(style.dim("ANTHROPIC_API_KEY is not set: /mcp and /tools work; prompts need the key."));

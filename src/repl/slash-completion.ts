@@ -14,7 +14,8 @@ export interface SlashCompletionEnv {
 
 /**
  * Tab in a slash command: the command's name (built-ins and every server's prompts), what follows
- * `/mcp` and the server after `/mcp login|logout|reconnect|disable|enable`, and a prompt command's argument as the server
+ * `/mcp` and the server after `/mcp login|logout|reconnect|disable|enable`, `/permissions add
+ * [user|project] allow|ask|deny`, and a prompt command's argument as the server
  * completes it (`completion/complete` with the arguments typed before it as context).
  */
 /** The servers a subcommand may name: disable the ones not disabled, enable the disabled ones, the others any. */
@@ -35,6 +36,8 @@ export function slashCompletion(env: SlashCompletionEnv): CompletionSource {
     }
     const sub = /^\/mcp\s+(\S*)$/.exec(text);
     if (sub) return [[...MCP_SUBCOMMANDS], sub[1] as string];
+    const permissions = permissionWords(text);
+    if (permissions) return permissions;
     const server = /^\/mcp\s+(login|logout|reconnect|disable|enable)\s+(\S*)$/.exec(text);
     if (server) return [serverNames(env, server[1] as string), server[2] as string];
     const prompt = /^\/(mcp__\S+)\s+(.*)$/s.exec(text);
@@ -44,4 +47,13 @@ export function slashCompletion(env: SlashCompletionEnv): CompletionSource {
     }
     return undefined;
   };
+}
+
+/** `/permissions`'s own words: add, remove, trust; after add, the list (or user|project, then the list). */
+function permissionWords(text: string): [string[], string] | undefined {
+  const sub = /^\/permissions\s+(\S*)$/.exec(text);
+  if (sub) return [["add", "remove", "trust"], sub[1] as string];
+  const list = /^\/permissions\s+add\s+(?:(user|project)\s+)?(\S*)$/.exec(text);
+  if (list) return [list[1] ? ["allow", "ask", "deny"] : ["allow", "ask", "deny", "user", "project"], list[2] as string];
+  return undefined;
 }

@@ -33,8 +33,14 @@ export function formatToolCall(call: ToolCall, result: ToolResult, style: Style 
   return withResult(formatToolStart(call, style), result, style);
 }
 
-/** The call alone, shown when it starts: `⏺ mcp__echo__echo {"text":"你好"}`. */
+/**
+ * The call alone, shown when it starts: `⏺ mcp__echo__echo {"text":"你好"}`. A bash call is its
+ * command, `⏺ bash(npm test)`, as Claude Code shows it: its JSON (the description, the escaped
+ * quotes) made the line wide and hard to read; the permission question shows the whole call.
+ */
 export function formatToolStart(call: ToolCall, style: Style = plainStyle): string {
+  const command = call.name === "bash" ? (call.input as { command?: unknown }).command : undefined;
+  if (typeof command === "string") return `⏺ ${style.bold("bash")}(${cut(clean(command.replace(/\s*\n\s*/g, " ⏎ ")), MAX_ARGS_CHARS)})`;
   return `⏺ ${style.bold(clean(call.name))} ${cut(clean(JSON.stringify(call.input)), MAX_ARGS_CHARS)}`;
 }
 

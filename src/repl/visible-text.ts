@@ -23,7 +23,11 @@ export function visibleLine(line: string): string {
   return sanitizeForTerminal(marked, { keepNewlines: true });
 }
 
-/** Text split into lines, each made visible and cut into pieces of at most `width` terminal columns. */
+/**
+ * Text split into lines, each made visible and cut into pieces of at most `width` terminal columns:
+ * after a blank where there is one (as a person reads a wrapped command), else mid-word. Every
+ * character stays, the blank too (at the end of its row): what the user approves is shown whole.
+ */
 export function visibleLines(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const line of text.split("\n")) {
@@ -34,19 +38,22 @@ export function visibleLines(text: string, width: number): string[] {
     }
     // Cut long lines so that a page counts the rows a person sees, not the lines of the text; by
     // whole characters (a CJK one takes two columns), never through a surrogate pair.
-    let piece = "";
+    let piece: string[] = [];
     let columns = 0;
     for (const char of shown) {
       const charWidth = Bun.stringWidth(char);
-      if (columns + charWidth > width && piece !== "") {
-        lines.push(piece);
-        piece = "";
-        columns = 0;
+      if (columns + charWidth > width && piece.length > 0) {
+        // Back to just after the row's last blank, unless that would leave the row (nearly) empty.
+        const blank = piece.findLastIndex((c) => c === " " || c === "\t");
+        const cut = blank >= width / 3 ? blank + 1 : piece.length;
+        lines.push(piece.slice(0, cut).join(""));
+        piece = piece.slice(cut);
+        columns = Bun.stringWidth(piece.join(""));
       }
-      piece += char;
+      piece.push(char);
       columns += charWidth;
     }
-    if (piece !== "") lines.push(piece);
+    if (piece.length > 0) lines.push(piece.join(""));
   }
   return lines;
 }

@@ -22,12 +22,17 @@ export function renderTable(table: Tokens.Table, width: number): string[] {
   const columns = header.length;
   const cells = [header, ...body];
   const natural = range(columns).map((c) => Math.max(1, ...cells.map((row) => widest(row[c] ?? ""))));
-  const minimum = range(columns).map((c) => {
-    const word = Math.min(LONGEST_WORD_KEPT, Math.max(...cells.map((row) => longestWord(row[c] ?? ""))));
-    return Math.min(natural[c] ?? 1, Math.max(word, MIN_COLUMN));
-  });
+  const least = (wordCap: number) =>
+    range(columns).map((c) => {
+      const word = Math.min(wordCap, Math.max(...cells.map((row) => longestWord(row[c] ?? ""))));
+      return Math.min(natural[c] ?? 1, Math.max(word, MIN_COLUMN));
+    });
   // `│ a │ b │`: a bar and a space before each cell, a space after, and the last bar.
   const room = width - (3 * columns + 1);
+  // Every word whole when that fits (`alice@example.com` is not cut to give prose more room, as
+  // Claude Code does); else only words up to LONGEST_WORD_KEPT are kept whole.
+  const whole = least(Infinity);
+  const minimum = sum(whole) <= room ? whole : least(LONGEST_WORD_KEPT);
   if (sum(minimum) > room) return keyValueRows(header, body, width);
   const widths = sum(natural) <= room ? natural : shareRoom(natural, minimum, room);
   return framedRows(header, body, widths, table.align);

@@ -69,7 +69,8 @@ test("a line typed while the model streams does not answer the permission questi
   const screen = await terminal.waitForText("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects");
   expect(screen).toContain("(1 line(s) typed before this question were dropped: answer it below)");
   // Still waiting for an answer: the typed-ahead y did not allow the call.
-  expect(screen.trimEnd().split("\n").slice(-2).join("")).toBe("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes for this session");
+  // The question wraps between words at the terminal's width: its rows are joined by the blank they broke at.
+  expect(screen.trimEnd().split("\n").slice(-2).join(" ")).toBe("Allow mcp__modern__ask_name? [y]es / [n]o / [a]lways for this tool in this project / [A] in all projects / [s] yes for this session");
   terminal.type("n");
   await terminal.waitForText("What should cat-code do instead?");
   terminal.type("never mind");

@@ -19,7 +19,7 @@ test("a PreToolUse hook denies rm -rf before any question: the tool line says wh
   await terminal.waitFor((screen) => screen.endsWith(">"), "the prompt");
   terminal.type("clean the build");
   const screen = await terminal.waitFor((s) => s.includes("I will not delete it.") && s.endsWith(">"), "the answer after the denied call");
-  expect(screen).toContain("⏺ bash {\"command\":\"rm -rf build\"} →\n    A PreToolUse hook denied bash: Blocked by policy: rm -rf is not allowed in this project;");
+  expect(screen).toContain("⏺ bash(rm -rf build) →\n    A PreToolUse hook denied bash: Blocked by policy: rm -rf is not allowed in this project;");
   expect(screen).not.toContain("Allow bash?");
   expect(existsSync(join(project, "build"))).toBe(true);
 

@@ -133,7 +133,7 @@ test("Ctrl-D at a permission question answers no and returns to the prompt; at a
   expect(terminal.screen()).toMatch(/yes for this session\s*\n⏺ bash/);
   await terminal.waitFor((screen) => lastLine(screen) === ">", "the prompt again");
   expect(standIn!.requests).toHaveLength(1);
-  terminal.send("C-d");
+  terminal.send("C-d", "C-d");
   await terminal.waitForText("[exit 0]");
   expect(terminal.exitColumn).toBe(0);
 }, 30_000);
@@ -143,6 +143,20 @@ test("Ctrl-C at an empty prompt asks for a second one, which exits on a fresh li
   terminal.send("C-c");
   await terminal.waitForText("(Ctrl-C again to exit)");
   terminal.send("C-c");
+  await terminal.waitForText("[exit 0]");
+  expect(terminal.exitColumn).toBe(0);
+}, 30_000);
+
+test("Ctrl-D at an empty prompt asks for a second one; a Ctrl-C in between makes it a first press again", async () => {
+  terminal = await startRepl([]);
+  terminal.send("C-d");
+  await terminal.waitForText("(Ctrl-D again to exit)");
+  terminal.send("C-c");
+  await terminal.waitForText("(Ctrl-C again to exit)");
+  terminal.send("C-d");
+  await terminal.waitFor((screen) => screen.split("(Ctrl-D again to exit)").length === 3, "a second hint, not an exit");
+  expect(terminal.screen()).not.toContain("[exit");
+  terminal.send("C-d");
   await terminal.waitForText("[exit 0]");
   expect(terminal.exitColumn).toBe(0);
 }, 30_000);

@@ -32,7 +32,7 @@ test("Shift+Tab cycles default, accept edits and plan mode, shown in the prompt,
   await terminal.waitFor((screen) => lastLine(screen) === "> draft", "back to default");
 }, 30_000);
 
-test("Shift+Tab while a turn runs changes the mode at once and says so between the turn's lines", async () => {
+test("Shift+Tab while a turn runs changes the mode at once, says so between the turn's lines and under the status line", async () => {
   const standIn = repl.startStandIn([hang("Working on it")]);
   terminal = repl.pty();
   await terminal.waitFor((screen) => screen.endsWith(">"), "the prompt");
@@ -40,6 +40,14 @@ test("Shift+Tab while a turn runs changes the mode at once and says so between t
   await standIn.hanging;
   terminal.send(SHIFT_TAB);
   await terminal.waitForText("⎿ accept edits on: file edits in the project run without asking (Shift+Tab to cycle)");
+  // The prompt that names the mode is off the screen: a row under the status line says it, as Claude Code's does.
+  await terminal.waitFor((screen) => lastLine(screen) === "⏵⏵ accept edits on (shift+tab to cycle)", "the mode under the status line");
+  terminal.send(SHIFT_TAB);
+  await terminal.waitFor((screen) => lastLine(screen) === "⏸ plan mode on (shift+tab to cycle)", "plan mode under the status line");
+  terminal.send(SHIFT_TAB);
+  await terminal.waitFor((screen) => !screen.includes("(shift+tab to cycle)") && /writing/.test(screen), "no mode row in the default mode");
+  terminal.send(SHIFT_TAB);
+  await terminal.waitFor((screen) => lastLine(screen) === "⏵⏵ accept edits on (shift+tab to cycle)", "the mode under the status line again");
   terminal.send("C-c");
   await terminal.waitFor((screen) => lastLine(screen) === "[accept edits] >", "the prompt in accept edits mode");
 }, 30_000);

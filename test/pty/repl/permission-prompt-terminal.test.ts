@@ -25,6 +25,30 @@ function startRepl(project: string, steps: Step[], env: Record<string, string> =
   return repl.pty({ cwd: project, env });
 }
 
+test("in a window narrowed to 60 columns, the command, its description and the question wrap between words", async () => {
+  const project = tempDir();
+  const command = "cd src && ls -la | grep -v node_modules && git status --short && rm -rf build";
+  terminal = startRepl(project, [reply(toolUse("bash", { command, description: "List the sources, show git status and remove the build folder" })), reply(text("Not run."))]);
+  await terminal.waitFor((screen) => screen.endsWith(">"), "the prompt");
+  await terminal.resize(60, 40);
+  terminal.type("clean up");
+  const screen = await terminal.waitForText("yes for this");
+  expect(screen).toContain(
+    [
+      "bash wants to run this command:",
+      "  cd src && ls -la | grep -v node_modules && git status",
+      "  --short && rm -rf build",
+      "  ⎿ List the sources, show git status and remove the build",
+      "    folder",
+      "Allow bash? [y]es / [n]o / [a]lways for 'cd:*', 'rm:*' in",
+      "this project / [A] in all projects / [s] yes for this",
+      "session",
+    ].join("\n"),
+  );
+  terminal.send("n");
+  await terminal.waitForText("What should cat-code do instead?");
+}, 30_000);
+
 test("a bash command hidden behind 300 spaces and a long description is shown whole; control sequences do not act", async () => {
   const project = tempDir();
   const command = `echo 'listing files'${" ".repeat(300)}; touch PWNED\necho done \u001b[2J\u001b]0;owned\u0007`;

@@ -95,12 +95,14 @@ test("Esc or Ctrl-C at the question cancels: nothing is sent, and the next promp
   expect(lastUserContent(standIn!.requests[0])).toEqual([{ type: "text", text: "What's weather in San Francisco, CA?" }]);
 }, 60_000);
 
-test("Ctrl-D at the question cancels the command and returns to the prompt; at the empty prompt it ends input", async () => {
+test("Ctrl-D at the question cancels the command and returns to the prompt; at the empty prompt a second one ends input", async () => {
   terminal = await startRepl([]);
   terminal.type("/mcp__everything__args-prompt");
   await terminal.waitFor((screen) => lastLine(screen) === "city* (Name of the city):", "the question for city");
   terminal.send("C-d");
   await terminal.waitFor((screen) => lastLine(screen) === ">", "the prompt again");
+  terminal.send("C-d");
+  await terminal.waitForText("(Ctrl-D again to exit)");
   terminal.send("C-d");
   const screen = await terminal.waitForText("[exit 0]");
   expect(screen).toContain("(cancelled: nothing was sent)");

@@ -74,7 +74,7 @@ test("the REPL in a terminal: /mcp, a tool-calling prompt, Ctrl-C during a turn,
   });
 
   let screen = await terminal.waitForText("MCP: 1 server(s), 1 tool(s) registered");
-  expect(screen.split("\n")[0]).toBe(`cat-code ${VERSION} · claude-test · /help for commands, Ctrl-D to exit`);
+  expect(screen.split("\n")[0]).toBe(`cat-code ${VERSION} · claude-test · /help for commands, Ctrl-D twice to exit`);
   expect(screen.split("\n").at(-1)).toBe(">");
 
   terminal.type("/mcp");

@@ -50,7 +50,7 @@ test("--resume at a terminal: a list of this folder's sessions, the one picked s
   const sent = standIn.requests[2]!.body.messages;
   expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
   expect(JSON.stringify(sent[0])).toContain("tell me about apples");
-  terminal.send("C-d");
+  terminal.send("C-d", "C-d");
   await terminal.waitForText("[exit 0]");
 });
 

@@ -15,7 +15,7 @@ test("Esc Esc on an empty prompt lists the prompts under a header saying bash ch
     reply(text("Both done.")),
   ]);
   const terminal = repl.pty({ cwd, mcpConfig: false, args: ["--allow-all"] });
-  await terminal.waitForText("Ctrl-D to exit");
+  await terminal.waitForText("Ctrl-D twice to exit");
   terminal.type("change the files");
   await terminal.waitForText("Both done.");
   await terminal.waitFor((screen) => screen.split("\n").at(-1) === ">", "the prompt");
@@ -49,6 +49,6 @@ test("Esc Esc on an empty prompt lists the prompts under a header saying bash ch
   terminal.type("2");
   await terminal.waitForText("The conversation is back to before: change the files (0 message(s) kept).");
   await terminal.waitFor((shown) => shown.split("\n").at(-1) === "> change the files", "the rewound prompt on the line");
-  terminal.send("\u0015", "C-d");
+  terminal.send("\u0015", "C-d", "C-d");
   await terminal.waitForText("[exit 0]");
 }, 60_000);

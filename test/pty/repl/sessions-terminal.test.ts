@@ -49,7 +49,7 @@ test("a session with nothing said leaves without a resume line; /resume with no 
   await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "the prompt");
   terminal.type("/resume");
   await terminal.waitForText("No other session in this folder to resume");
-  terminal.send("C-d");
+  terminal.send("C-d", "C-d");
   const screen = await terminal.waitForText("[exit 0]");
   expect(screen).not.toContain("--resume");
 });
@@ -73,7 +73,7 @@ test("Ctrl-R finds an earlier prompt as it is typed; Esc leaves the line as it w
   await terminal.waitFor((s) => s.split("\n").at(-1) === "(reverse-i-search)`to': /tools", "the search's line");
   terminal.send("Enter");
   await terminal.waitFor((s) => s.split("\n").at(-1) === "> /tools", "the line found, on the prompt");
-  terminal.send("C-c", "C-d");
+  terminal.send("C-c", "C-d", "C-d");
   await terminal.waitForText("[exit 0]");
 });
 
@@ -100,7 +100,7 @@ test("/memory opens the chosen file in $EDITOR with the terminal in its normal m
   await terminal.waitForText("Memory files (in the system prompt");
   terminal.send("Enter");
   await terminal.waitFor((s) => s.split("\n").at(-1) === ">", "the prompt after no choice");
-  terminal.send("C-d");
+  terminal.send("C-d", "C-d");
   await terminal.waitForText("[exit 0]");
 });
 
@@ -112,7 +112,7 @@ test("/memory without $VISUAL or $EDITOR says what to set", async () => {
   await terminal.waitForText("Edit which?");
   terminal.type("1");
   await terminal.waitForText("error: no editor is set: set $VISUAL or $EDITOR");
-  terminal.send("C-d");
+  terminal.send("C-d", "C-d");
   await terminal.waitForText("[exit 0]");
 });
 
@@ -146,6 +146,6 @@ test("a live menu under the prompt while a command or an @ mention is typed: des
   expect(screen.split("\n").slice(-3)).toEqual(["> read @al", "› @alpha.txt", "  @alps.md"]);
   terminal.send("Enter");
   await terminal.waitFor((s) => !s.includes("› @alpha.txt"), "the menu cleared on Enter");
-  terminal.send("C-d");
+  terminal.send("C-d", "C-d");
   await terminal.waitForText("[exit 0]");
 });

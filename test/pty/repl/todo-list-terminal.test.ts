@@ -74,7 +74,7 @@ test("a session compacted after its todo_write and resumed with --continue still
   await first.waitFor((screen) => screen.includes("Planned.") && screen.endsWith(">"), "the answer");
   first.type("/compact");
   await first.waitForText("Compacted the conversation into a summary");
-  first.send("C-d");
+  first.send("C-d", "C-d");
   await first.waitForText("Resume this session with");
 
   const terminal = repl.track(new PtyTerminal());

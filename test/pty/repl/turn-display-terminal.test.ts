@@ -81,12 +81,12 @@ test("the tool's line appears when it starts, with the status line naming it, an
   await terminal.waitForText("Allow bash?");
   terminal.type("y");
   let screen = await terminal.waitFor((s) => SPINNER_LINE.exec(s)?.[1] === "running bash", "the status line naming the tool");
-  expect(screen).toMatch(/^⏺ bash \{"command":"while .*finished"\}$/m);
+  expect(screen).toMatch(/^⏺ bash\(while .*finished\)$/m);
   expect(existsSync(gate)).toBe(false);
   writeFileSync(gate, "");
   screen = await terminal.waitFor((s) => s.includes("The command finished.") && s.endsWith(">"), "the answer");
   // The start line, completed in place: the result (two lines, with the exit code) under it.
-  expect(screen).toMatch(/^⏺ bash \{"command":"while .*finished"\} →\n {4}finished\n {4}\[exit code: 0\]\nThe command finished\.$/m);
+  expect(screen).toMatch(/^⏺ bash\(while .*finished\) →\n {4}finished\n {4}\[exit code: 0\]\nThe command finished\.$/m);
   expect(screen.match(/^⏺ bash/gm)).toHaveLength(1);
   expect(statusLines(screen)).toEqual([]);
 });

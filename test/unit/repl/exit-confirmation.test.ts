@@ -24,3 +24,13 @@ test("anything in between (a line, a turn) makes the next Ctrl-C a first one", (
   confirmation.reset();
   expect(confirmation.press()).toBe("ask");
 });
+
+test("Ctrl-D twice exits as Ctrl-C twice does, but one key does not confirm the other", () => {
+  const clock = new FakeClock();
+  const confirmation = new ExitConfirmation(clock);
+  expect(confirmation.press("Ctrl-D")).toBe("ask");
+  expect(confirmation.press("Ctrl-C")).toBe("ask");
+  expect(confirmation.press("Ctrl-D")).toBe("ask");
+  clock.advance(100);
+  expect(confirmation.press("Ctrl-D")).toBe("exit");
+});

@@ -42,6 +42,22 @@ describe("permissionView", () => {
     const timed = permissionView("bash", { kind: "command", command: "make", rest: { description: "Build\u001b[2J", timeout_ms: 5 } }, 80, plainStyle);
     expect(timed).toEqual(["bash wants to run this command:", "  make", "  ⎿ Build⟨ESC⟩[2J", "  with", "  {", '    "timeout_ms": 5', "  }"]);
   });
+
+  test("a long command and its description break after a blank at the width, every character kept", () => {
+    const command = "cd src && ls -la | grep -v node_modules && git status --short && rm -rf build";
+    const lines = permissionView("bash", { kind: "command", command, rest: { description: "List the sources, show git status and remove the build folder" } }, 60, plainStyle);
+    expect(lines).toEqual([
+      "bash wants to run this command:",
+      "  cd src && ls -la | grep -v node_modules && git status ",
+      "  --short && rm -rf build",
+      "  ⎿ List the sources, show git status and remove the build ",
+      "    folder",
+    ]);
+    // A word longer than the row is still cut, not lost.
+    const long = permissionView("bash", { kind: "command", command: `echo ${"x".repeat(100)}`, rest: {} }, 60, plainStyle);
+    expect(long.slice(1).map((line) => line.slice(2)).join("")).toBe(`echo ${"x".repeat(100)}`);
+    expect(long.every((line) => Bun.stringWidth(line) <= 60)).toBe(true);
+  });
 });
 
 describe("the permission gate", () => {
@@ -153,6 +169,15 @@ describe("answers: single keys, this session, one rule per part, Esc", () => {
     expect(await gate({ tool: bash, input: { command: "ls && npm test && git push origin main | cat" } })).toBe("allow");
     expect(questions[0]).toContain("[a]lways for 'npm test:*', 'git push:*' in this project");
     expect(saved).toEqual(["Bash(npm test:*)", "Bash(git push:*)"]);
+  });
+
+  test("at a narrow terminal the question wraps between words: its first rows printed, the last one asked", async () => {
+    const printed: string[] = [];
+    const questions: string[] = [];
+    const gate = interactivePermissions(async (question) => (questions.push(question), "y"), { print: (line) => printed.push(line), columns: () => 60, cwd: process.cwd() });
+    expect(await gate({ tool: bash, input: { command: "cd src && rm -rf build" } })).toBe("allow");
+    expect(printed.slice(-2)).toEqual(["Allow bash? [y]es / [n]o / [a]lways for 'cd:*', 'rm:*' in", "this project / [A] in all projects / [s] yes for this"]);
+    expect(questions).toEqual(["session "]);
   });
 
   test("Esc while the question is open answers no: the turn stops", async () => {

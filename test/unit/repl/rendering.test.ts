@@ -26,6 +26,13 @@ describe("tool call lines", () => {
     ]);
   });
 
+  test("a bash call is its command, bash(…), not its JSON (description, escaped quotes), as Claude Code shows it", () => {
+    const bash = { id: "t2", name: "bash", input: { command: 'grep -n "x" a.ts\nwc -l a.ts\u001b[2J', description: "Count" } };
+    expect(formatToolCall(bash, { content: "3", isError: false })).toBe('⏺ bash(grep -n "x" a.ts ⏎ wc -l a.ts) → "3"');
+    // Without a string command it is shown as any call is.
+    expect(formatToolCall({ id: "t3", name: "bash", input: { command: 7 } }, { content: "", isError: false })).toBe('⏺ bash {"command":7} → ""');
+  });
+
   test("escape sequences from a tool never reach the terminal", () => {
     const line = formatToolCall(call({ text: "\u001b[2J" }), { content: "a\u001b[31mred", isError: true });
     // No control character at all: not the result's colour, not the input's clear-screen.

@@ -13,6 +13,7 @@ import { EXIT_CONFIRM_MS } from "../../../src/repl/exit-confirmation.ts";
 import { ReplController } from "../../../src/repl/repl-controller.ts";
 import { IDLE_PROMPT_MS } from "../../../src/repl/waiting-notice.ts";
 import { reply, startMessagesStandIn, text } from "../../../fixtures/anthropic/messages-stand-in.ts";
+import { VERSION } from "../../../src/version.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
@@ -30,9 +31,9 @@ afterEach(() => {
   }
 });
 
-function startRepl() {
+function startRepl(columns?: number) {
   const input = new PassThrough();
-  const output = new PassThrough();
+  const output = Object.assign(new PassThrough(), { columns });
   let shown = "";
   output.on("data", (chunk) => (shown += chunk.toString()));
   const clock = new FakeClock();
@@ -52,6 +53,15 @@ test("Ctrl-C at an empty prompt asks first; a second within 2 s leaves; one late
   expect(repl.shown().split("(Ctrl-C again to exit)").length).toBe(3);
   repl.clock.advance(EXIT_CONFIRM_MS);
   repl.controller.onInterrupt();
+  expect(await repl.exit).toBe(0);
+});
+
+test("the banner wraps between words in a narrow window, never cutting a word", async () => {
+  const repl = startRepl(40);
+  await repl.prompted();
+  const banner = repl.shown().split("\n").slice(0, 2);
+  expect(banner).toEqual([`cat-code ${VERSION} · claude-test · /help`, "for commands, Ctrl-D twice to exit"]);
+  repl.input.end();
   expect(await repl.exit).toBe(0);
 });
 

@@ -60,6 +60,17 @@ describe("slash commands", () => {
     expect((await complete("/"))[0]).toEqual(expect.arrayContaining(["/help", "/mcp", "/tools", "/clear", "/exit", "/mcp__everything__team"]));
   });
 
+  test("/permissions completes add, remove and trust, and after add the list (or user|project first)", async () => {
+    const complete = completerFor({});
+    expect(await complete("/permissions ")).toEqual([["add", "remove", "trust"], ""]);
+    expect(await complete("/permissions a")).toEqual([["add"], "a"]);
+    expect(await complete("/permissions add d")).toEqual([["deny"], "d"]);
+    expect(await complete("/permissions add ")).toEqual([["allow", "ask", "deny", "user", "project"], ""]);
+    expect(await complete("/permissions add user a")).toEqual([["allow", "ask"], "a"]);
+    // The rule itself is the user's to write.
+    expect(await complete("/permissions add deny Ba")).toEqual([[], "/permissions add deny Ba"]);
+  });
+
   test("/mcp completes its subcommands, and the server after login and logout", async () => {
     const complete = completerFor({ everything: fakeServer(), remote: fakeServer({ offers: [] }) });
     expect(await complete("/mcp lo")).toEqual([["login", "logout"], "lo"]);

@@ -95,6 +95,13 @@ describe("tables", () => {
     expect(plainRows(wide, 120)[0]).toStartWith("┌");
   });
 
+  test("a long word (an address, a version) stays whole in its column when the words of every column fit", () => {
+    const source = `| Package | Description | Maintainer |\n|---|---|---|\n| left-pad-extreme | ${"Pads strings on the left with any character you like, fast. ".repeat(3)}| alice@example.com |\n`;
+    const out = plainRows(source, 80);
+    expect(out.join("\n")).toContain("│ alice@example.com │");
+    for (const row of out) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(80);
+  });
+
   test("a cell's <br> is a line break inside the cell", () => {
     const out = plainRows("| step | notes |\n|---|---|\n| build | first line<br>second line |\n", 120);
     expect(out).toContain("│ build │ first line  │");
