@@ -278,6 +278,11 @@ export class AgentRuntime {
     this.checkpoints.beginPrompt(text, this.conversationMessages());
   }
 
+  /** The prompt begun last never ran (blocked, given up before it was sent, or failed): /rewind does not list it. */
+  abandonCheckpoint(): void {
+    this.checkpoints.abandonPrompt();
+  }
+
   /** Starts a new conversation: nothing loaded by tool search, no todo list; tools and servers stay. */
   clearConversation(): void {
     this.agent?.conversation.clear();
