@@ -123,6 +123,8 @@ export class AgentLoop {
     const hooks = this.options.hooks;
     const submitted = hooks ? await hooks.userPromptSubmit(promptText(prompt), signal) : { context: [] };
     if ("blocked" in submitted) return { status: "blocked", reason: submitted.blocked, requests: 0 };
+    // Given up before anything was sent (waiting for a SessionStart hook): the conversation stays as it was.
+    if (signal?.aborted) return { status: "cancelled", requests: 0 };
     let before = this.conversation.snapshot();
     if (typeof prompt === "string" && submitted.context.length === 0) this.conversation.addUserText(prompt);
     else this.conversation.addUserBlocks([...(typeof prompt === "string" ? [{ type: "text" as const, text: prompt }] : prompt), ...submitted.context.map((text) => ({ type: "text" as const, text }))]);

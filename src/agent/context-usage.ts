@@ -6,7 +6,8 @@ import type { Tool } from "./tool.ts";
  * What the next request costs, by part (`/context`): the system prompt, the memory files in it,
  * cat-code's own tools, the servers' tools loaded and deferred (per server), the messages, and what
  * is left of the context window. Counted by the Messages API's count_tokens when it answers, each
- * part as the difference it makes to a one-word request; else estimated from characters.
+ * part as the difference it makes to a one-word request (the messages: to one with the request's
+ * tools, which the API wants beside tool_use blocks); else estimated from characters.
  */
 export type ContextPartKey = "system" | "memory" | "builtin" | "mcp-loaded" | "mcp-deferred" | "messages";
 
@@ -59,6 +60,8 @@ export interface ContextInputs {
 }
 
 const ONE_WORD: MessageParam[] = [{ role: "user", content: "." }];
+/** What every part is measured against: a one-word request. */
+const ONE_WORD_REQUEST: CountRequest = { messages: ONE_WORD };
 
 export async function measureContext(inputs: ContextInputs): Promise<ContextUsage> {
   const { tools, window } = inputs;
@@ -67,13 +70,16 @@ export async function measureContext(inputs: ContextInputs): Promise<ContextUsag
   const own = set.tools.filter((tool) => !tools.index.get(tool.name) && (!deferring || tool.name !== tools.searchTool.name));
   const loaded = deferring ? tools.loadedTools() : tools.index.list();
   const deferred = deferring ? tools.deferredTools() : [];
-  const groups: CountRequest[] = [
-    { system: inputs.systemWithoutMemory, messages: ONE_WORD },
-    { system: inputs.system, messages: ONE_WORD },
-    { tools: own, messages: ONE_WORD },
-    { tools: loaded.map(apiToolOf), messages: ONE_WORD },
-    { system: set.deferredNote, tools: deferring ? [apiToolOf(tools.searchTool)] : [], messages: ONE_WORD },
-    { messages: inputs.messages.length > 0 ? inputs.messages : ONE_WORD },
+  // The API refuses tool_use and tool_result blocks in a request without tools: the messages are
+  // counted with the request's own tools, less those tools alone.
+  const withTools: CountRequest = { tools: set.tools, messages: ONE_WORD };
+  const groups: Array<[part: CountRequest, baseline: CountRequest]> = [
+    [{ system: inputs.systemWithoutMemory, messages: ONE_WORD }, ONE_WORD_REQUEST],
+    [{ system: inputs.system, messages: ONE_WORD }, ONE_WORD_REQUEST],
+    [{ tools: own, messages: ONE_WORD }, ONE_WORD_REQUEST],
+    [{ tools: loaded.map(apiToolOf), messages: ONE_WORD }, ONE_WORD_REQUEST],
+    [{ system: set.deferredNote, tools: deferring ? [apiToolOf(tools.searchTool)] : [], messages: ONE_WORD }, ONE_WORD_REQUEST],
+    [{ tools: set.tools, messages: inputs.messages.length > 0 ? inputs.messages : ONE_WORD }, withTools],
   ];
   let counted: ContextUsage["counted"] = "estimate";
   let why: string | undefined = inputs.count ? undefined : "no API key";
@@ -81,12 +87,14 @@ export async function measureContext(inputs: ContextInputs): Promise<ContextUsag
   try {
     if (!inputs.count) throw new Error(why);
     const count = inputs.count;
-    const [base, ...rest] = await Promise.all([{ messages: ONE_WORD }, ...groups].map((request) => count(request)));
-    sizes = rest.map((tokens) => Math.max(0, tokens - base!));
+    const baselines = [ONE_WORD_REQUEST, withTools];
+    const answers = await Promise.all([...baselines, ...groups.map(([part]) => part)].map((request) => count(request)));
+    const baselineTokens = new Map(baselines.map((request, i) => [request, answers[i]!]));
+    sizes = groups.map(([, baseline], i) => Math.max(0, answers[baselines.length + i]! - baselineTokens.get(baseline)!));
     counted = "api";
   } catch (error) {
     why ??= `count_tokens did not answer: ${(error as Error)?.message ?? String(error)}`;
-    sizes = groups.map(estimateTokens);
+    sizes = groups.map(([part, baseline]) => Math.max(0, estimateTokens(part) - estimateTokens(baseline)));
   }
   const [withoutMemory, system, ownTokens, loadedTokens, deferredTokens, messagesTokens] = sizes as [number, number, number, number, number, number];
   const parts: ContextPart[] = [

@@ -101,14 +101,19 @@ export class RequestTools implements ToolLookup {
   }
 
   /**
-   * A resumed conversation's tools (those it had loaded, and those its messages called): loaded
-   * now, or the moment they are indexed, since their servers may still be connecting. So the model
-   * finds callable the tools it was shown, and the request carries a definition for every tool
-   * its history names.
+   * A resumed conversation's tools (those it had loaded, and those its messages called) become the
+   * loaded ones, in place of the conversation's before: loaded now, or the moment they are indexed,
+   * since their servers may still be connecting. So the model finds callable the tools it was
+   * shown, and the request carries a definition for every tool its history names.
    */
   restore(names: string[]): void {
+    this.wanted.clear();
+    const before = [...this.loaded];
+    this.loaded.clear();
     for (const name of names) if (!this.index.get(name)) this.wanted.add(name);
-    this.load(names);
+    for (const name of names) if (this.index.get(name)) this.loaded.add(name);
+    const after = [...this.loaded];
+    if (after.length !== before.length || after.some((name, i) => name !== before[i])) this.tellLoaded();
   }
 
   /**
@@ -127,10 +132,7 @@ export class RequestTools implements ToolLookup {
 
   /** A new conversation starts with nothing loaded. */
   reset(): void {
-    this.wanted.clear();
-    if (this.loaded.size === 0) return;
-    this.loaded.clear();
-    this.tellLoaded();
+    this.restore([]);
   }
 
   get(name: string): Tool | undefined {

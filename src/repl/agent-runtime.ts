@@ -278,12 +278,28 @@ export class AgentRuntime {
     this.checkpoints.beginPrompt(text, this.conversationMessages());
   }
 
-  /** Starts a new conversation; tools and servers stay. */
+  /** The prompt begun last never ran (blocked, given up before it was sent, or failed): /rewind does not list it. */
+  abandonCheckpoint(): void {
+    this.checkpoints.abandonPrompt();
+  }
+
+  /** Starts a new conversation: nothing loaded by tool search, no todo list; tools and servers stay. */
   clearConversation(): void {
     this.agent?.conversation.clear();
-    this.requestTools.reset();
-    this.todos.clear();
-    void this.hooks.sessionStart("clear");
+    this.conversationReplaced("clear", []);
+  }
+
+  /**
+   * The conversation was replaced (/clear, /resume, /rewind's conversation part): what lives beside
+   * it follows it. The todo list becomes the one the new conversation left; `loadedTools`, when given,
+   * become the deferred tools loaded (a rewind gives none: the loaded set stays, a superset of what
+   * the kept history names, and the cached prefix of the request's tools with it); SessionStart hooks
+   * hear a new session (`clear`, `resume`), not a rewind.
+   */
+  conversationReplaced(source: "clear" | "resume" | "rewind", loadedTools?: string[]): void {
+    if (loadedTools) this.requestTools.restore(loadedTools);
+    this.todos.restore(this.conversationMessages());
+    if (source !== "rewind") void this.hooks.sessionStart(source);
   }
 
   close(): Promise<void> {

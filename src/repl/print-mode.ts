@@ -143,8 +143,11 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     try {
       runtime.beginCheckpoint(options.prompt);
       outcome = await agent.run(expanded.attached.length ? expanded.blocks : options.prompt, { observer: counting(renderer, (n) => (requests = n)) });
+      // No request: a hook blocked it. A later --resume's /rewind must not list it.
+      if (outcome.requests === 0) runtime.abandonCheckpoint();
     } catch (error) {
       if (!(error instanceof AgentError)) throw error;
+      runtime.abandonCheckpoint();
       if (format === "text") throw CliError.unavailable(error.message);
       renderer.endLine();
       await finish(events, summary("error_during_execution", true, error.message));

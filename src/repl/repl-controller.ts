@@ -344,12 +344,15 @@ export class ReplController {
         if (!this.reader.isTerminal) await this.runtime.serversSettled(abort.signal);
         this.runtime.beginCheckpoint(prompt);
         const outcome = await agent.run(this.runtime.notedPrompt(blocks), { signal: abort.signal, observer: renderer });
+        // No request: a hook blocked it, or it was given up before it was sent.
+        if (outcome.requests === 0) this.runtime.abandonCheckpoint();
         renderer.endLine();
         this.reportOutcome(outcome);
         declined = outcome.status === "declined";
       } catch (error) {
         renderer.endLine();
         if (!(error instanceof AgentError)) throw error;
+        this.runtime.abandonCheckpoint();
         this.print(this.style.red(`error: ${sanitizeForTerminal(error.message)}`));
         this.print(this.style.dim("(the prompt was not kept in the conversation: press Up to edit it and send it again)"));
       }

@@ -72,18 +72,22 @@ export class ReplRecording {
     return resumed && this.file ? resumedLines({ id: this.file.id, messages: resumed.read.messages, columns }) : [];
   }
 
-  /** `/clear`: the conversation starts empty in a new file; the old file is not told (it stays as it was). */
-  startNew(): void {
-    this.detach();
-    this.agent?.conversation.clear();
+  /**
+   * `/clear`: the file so far hears no more (it stays as it was, resumable later); `replace` empties
+   * the conversation and what lives beside it (AgentRuntime.clearConversation); a new file records
+   * what follows.
+   */
+  startNew(replace: () => void): void {
+    this.file?.close();
     this.resumed = undefined;
+    replace();
     this.file = this.open(undefined);
-    if (this.file && this.agent) this.file.attach(this.agent.conversation, this.agent.usage);
+    if (this.file && this.agent) this.file.attach(this.agent.conversation, this.agent.usage, this.agent.tools);
   }
 
-  /** `/resume`: the conversation becomes the chosen session's, saved on in its file. */
+  /** `/resume`: the conversation becomes the chosen session's (its loaded tools too), saved on in its file. */
   switchTo(resumed: ResumedConversation): void {
-    this.detach();
+    this.file?.close();
     this.resumed = resumed;
     this.file = this.open(resumed);
     if (!this.agent) return;
@@ -99,13 +103,5 @@ export class ReplRecording {
     const { home, cwd, onError } = this.options;
     if (home === undefined) return undefined;
     return resumed ? openConversationLog({ home, cwd, model, onError, resumed }) : ConversationLog.create({ home, cwd, model, onError });
-  }
-
-  /** The current file hears no more: what the conversation does next is the next file's. */
-  private detach(): void {
-    this.file?.close();
-    if (!this.agent) return;
-    this.agent.conversation.onChange = undefined;
-    this.agent.usage.onAdd = undefined;
   }
 }

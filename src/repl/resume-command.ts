@@ -18,8 +18,12 @@ export interface ResumeIo {
   ask?: (question: string, signal: AbortSignal) => Promise<string | null>;
   cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   columns?: number;
-  /** Makes the agent now (when the key is there), so the chosen session is loaded before a prompt. */
-  loadNow(): void;
+  /**
+   * The chosen session is the conversation now: the agent is made (when the key is there) so it is
+   * loaded before a prompt (/cost and /compact see it, as on --resume); its todo list follows it,
+   * and SessionStart hooks hear "resume".
+   */
+  switched(): void;
 }
 
 /**
@@ -45,7 +49,6 @@ export async function resumeCommand(context: ResumeIo): Promise<void> {
   if (chosen === "none") return print("(the current session goes on)");
   for (const warning of chosen.read.warnings) print(`warning: ${sanitizeForTerminal(warning)}`);
   sessions.recording.switchTo({ path: chosen.path, read: chosen.read });
-  // Loaded into the agent now, so /cost and /compact see it before a prompt (as on --resume).
-  context.loadNow();
+  context.switched();
   for (const line of resumedLines({ id: chosen.id, messages: chosen.read.messages, columns: context.columns })) print(line);
 }

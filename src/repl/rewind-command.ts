@@ -52,6 +52,7 @@ export async function runRewind(args: string, context: RewindContext): Promise<v
   if (choice.files) for (const line of filesLines(await runtime.checkpoints.rewindFiles(prompt), runtime.cwd)) print(line);
   if (choice.conversation && cut) {
     agent.conversation.replace(cut);
+    runtime.conversationReplaced("rewind");
     runtime.checkpoints.conversationRewound(prompt);
     print(`The conversation is back to before: ${sanitizeForTerminal(firstLine(prompt.text))} (${cut.length} message(s) kept).`);
     // As in Claude Code, the prompt comes back on the line, to edit and send again (when it was kept whole).

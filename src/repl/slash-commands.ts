@@ -101,8 +101,9 @@ const COMMANDS: Record<string, SlashCommand> = {
     usage: "/clear",
     help: "Start a new conversation in a new session (the one before stays resumable; tools and servers stay)",
     run: (_args, context) => {
-      if (context.sessions) context.sessions.recording.startNew();
-      else context.runtime.clearConversation();
+      const clear = () => context.runtime.clearConversation();
+      if (context.sessions) context.sessions.recording.startNew(clear);
+      else clear();
       context.print("Started a new conversation.");
       return "continue";
     },
@@ -129,7 +130,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "What the next request costs, by part (tokens from the API's count_tokens, else an estimate), and how full the context window is",
     run: async (_args, context): Promise<SlashOutcome> => (context.print(await context.cancellable((signal) => contextText(context.runtime, signal))), "continue"),
   },
-  resume: { usage: "/resume", help: "Pick one of this folder's sessions and go on with it (as cat-code --resume)", run: async (_args, context): Promise<SlashOutcome> => (await resumeCommand({ ...context, loadNow: () => context.runtime.agentOrMissingKey() }), "continue") },
+  resume: { usage: "/resume", help: "Pick one of this folder's sessions and go on with it (as cat-code --resume)", run: async (_args, context): Promise<SlashOutcome> => (await resumeCommand({ ...context, switched: () => (context.runtime.agentOrMissingKey(), context.runtime.conversationReplaced("resume")) }), "continue") },
   init: {
     usage: "/init",
     help: "Have the model write a starting AGENTS.md for this project (asks before replacing one)",

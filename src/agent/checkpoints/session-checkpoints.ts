@@ -81,6 +81,28 @@ export class SessionCheckpoints implements FileChangeJournal {
     this.write(store, { type: "prompt", id, time: this.now().toISOString(), text: text.slice(0, PROMPT_TEXT_CHARS), at: promptPosition(conversation) });
   }
 
+  /**
+   * The prompt begun last never ran (a hook blocked it, it was given up before it was sent, or its
+   * request failed and it was taken out of the conversation): it leaves the list, unless its tools
+   * changed a file before that (then its checkpoint is what puts the file back).
+   */
+  abandonPrompt(): void {
+    const store = this.opened();
+    const id = this.current;
+    if (!store || id === undefined) return;
+    if (this.lines.some((line) => (line.type === "before" || line.type === "incomplete") && line.prompt === id)) return;
+    this.current = undefined;
+    const isIt = (line: CheckpointLine) => line.type === "prompt" && line.id === id;
+    if (this.held.some(isIt)) {
+      // Not on disk yet: it goes as if it had never begun.
+      this.held = this.held.filter((line) => !isIt(line));
+      this.lines = this.lines.filter((line) => !isIt(line));
+      return;
+    }
+    // In the journal already: a rewind to it takes it (the last prompt) out, now and when read back.
+    this.write(store, { type: "rewound", prompt: id });
+  }
+
   async beforeChange(file: string): Promise<void> {
     const store = this.opened();
     const prompt = this.current;

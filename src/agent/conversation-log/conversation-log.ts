@@ -37,6 +37,10 @@ export class ConversationLog {
   readonly path: string;
   private fd: number | undefined;
   private failed = false;
+  /** Closed for good: what it still hears is dropped, and the file is never opened again. */
+  private closed = false;
+  /** Undoes `attach`: the sources it listens to stop telling this file. */
+  private detach: () => void = () => {};
   /** Lines to write before the first change: the header, and what a resumed session starts from. */
   private opening: string[];
 
@@ -73,25 +77,41 @@ export class ConversationLog {
     return file;
   }
 
-  /** Writes every change of this conversation, every usage the meter adds, and the loaded tools, from now on. */
+  /**
+   * Writes every change of this conversation, every usage the meter adds, and the loaded tools, from
+   * now on, until `close` (which stops all three: a session /clear or /resume left stays as it was).
+   */
   attach(conversation: Conversation, usage: UsageSource, tools?: LoadedToolsSource): void {
-    conversation.onChange = (change) => this.write(lineOf(change));
-    usage.onAdd = (model, tokens) => this.write(encodeLine({ type: "usage", model, usage: tokens }));
-    tools?.onLoadedChange((names) => this.write(encodeLine({ type: "tools-loaded", names })));
+    const onChange = (change: ConversationChange) => this.write(lineOf(change));
+    const onAdd = (model: string, tokens: TokenUsage) => this.write(encodeLine({ type: "usage", model, usage: tokens }));
+    conversation.onChange = onChange;
+    usage.onAdd = onAdd;
+    const stopTools = tools?.onLoadedChange((names) => this.write(encodeLine({ type: "tools-loaded", names })));
+    this.detach = () => {
+      // Only its own: another file may have been attached since.
+      if (conversation.onChange === onChange) conversation.onChange = undefined;
+      if (usage.onAdd === onAdd) usage.onAdd = undefined;
+      stopTools?.();
+    };
   }
 
+  /** Stops listening and closes the file; safe to call twice. Nothing is written to it after. */
   close(): void {
+    this.closed = true;
+    this.detach();
+    this.detach = () => {};
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
 
   private write(line: string): void {
+    if (this.closed) return;
     this.opening.push(line);
     this.flush();
   }
 
   private flush(): void {
-    if (this.failed) return;
+    if (this.failed || this.closed) return;
     try {
       this.fd ??= openForAppend(this.path);
       for (const line of this.opening.splice(0)) writeSync(this.fd, line);

@@ -98,8 +98,14 @@ export class AgentHooks {
     return { feedback: feedback.length ? cutText(feedback.join("\n"), MAX_CONTEXT_CHARS) : undefined, stop: stopping ? stopReason(stopping) : undefined };
   }
 
+  /**
+   * Waits for a SessionStart still running first (its context goes with this prompt). Esc or Ctrl-C
+   * (`signal`) gives up waiting: the prompt is not sent, the hook runs on within its own timeout,
+   * and its context goes with the next prompt.
+   */
   async userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<PromptSubmission> {
-    await this.starting;
+    await untilAborted(this.starting, signal);
+    if (signal?.aborted) return { context: [] };
     const context = this.pendingContext.splice(0);
     if (!this.runner.has("UserPromptSubmit")) return { context };
     const runs = await this.run("UserPromptSubmit", { prompt }, undefined, signal);
@@ -190,6 +196,20 @@ export class AgentHooks {
   private notice(line: string): void {
     const shown = cutText(line, MAX_NOTICE_CHARS);
     for (const listener of this.listeners) listener(shown);
+  }
+}
+
+/** Resolves when `work` does or `signal` aborts, whichever is first. */
+async function untilAborted(work: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return work;
+  if (signal.aborted) return;
+  let onAbort = () => {};
+  const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
   }
 }
 

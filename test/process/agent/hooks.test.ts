@@ -150,6 +150,25 @@ test("SessionStart's output goes with the first prompt; PreCompact and Notificat
   );
 });
 
+test("a slow SessionStart hook does not hold the first prompt hostage: Esc gives up waiting, nothing is sent, and the hook keeps its own timeout", async () => {
+  const clock = new FakeClock();
+  const { hooks, notices } = hooksFor({ SessionStart: [{ hooks: [command("touch starting; exec sleep 600", 60)] }] }, clock);
+  const starting = hooks.sessionStart("startup");
+  const agent = agentWith([reply(text("never asked"))], builtins(), { permissions: allowAll, hooks });
+  const abort = new AbortController();
+  const run = agent.run("hello", { signal: abort.signal });
+  await waitFor(() => existsSync(join(project, "starting")), "the SessionStart hook to start");
+  abort.abort();
+  expect(await run).toEqual({ status: "cancelled", requests: 0 });
+  expect(standIn().requests).toHaveLength(0);
+  expect(agent.conversation.length).toBe(0);
+  // The hook was not stopped by the Esc: its own timeout ends it.
+  expect(notices).toEqual([]);
+  clock.advance(60_000);
+  await starting;
+  expect(notices).toEqual(["SessionStart hook `touch starting; exec sleep 600` timed out and was stopped"]);
+});
+
 test("continue: false from a PreToolUse hook stops the run: the call and those after it do not run, the user reads stopReason, the model is not asked again", async () => {
   const stop = `echo '{"continue":false,"stopReason":"Deploys are frozen until Monday","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`;
   const { hooks } = hooksFor({ PreToolUse: [{ matcher: "Bash", hooks: [command(stop)] }] });

@@ -1,6 +1,6 @@
 import { beforeEach, expect, test } from "bun:test";
 import { join } from "node:path";
-import { reply, text } from "../../../fixtures/anthropic/messages-stand-in.ts";
+import { reply, text, toolUse } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { BUN, REPO, waitForServers } from "../../helpers/cli-process.ts";
 import { replUnderTest } from "../../helpers/repl-under-test.ts";
 
@@ -32,6 +32,23 @@ test("1,000 tools under `auto`: /context counts them deferred, and the first req
   const first = standIn.requests[0]!;
   expect(first.body.tools!.map((tool) => tool.name).filter((name) => name.startsWith("mcp__"))).toEqual([]);
   expect(JSON.stringify(first.body.system)).toContain("big (mcp__big__…): create_issue_big_0 list_issue_big_1");
+  cli.end();
+  expect(await cli.exited).toBe(0);
+}, 60_000);
+
+test("after a tool call /context is still counted by the API: the history's tool blocks are counted beside the tools", async () => {
+  const standIn = repl.startStandIn([reply(toolUse("glob", { pattern: "*" })), reply(text("Nothing here."))]);
+  const cli = repl.piped({ cwd: dir, home: join(dir, "home"), mcpConfig: false, args: ["--allow-all"] });
+  await cli.waitFor("> ");
+  cli.send("look around");
+  let at = await cli.waitFor("Nothing here.");
+  cli.send("/context");
+  at = await cli.waitFor("free space", at);
+  expect(cli.output.slice(at - 2000)).toContain("counted by the API");
+  expect(cli.output).not.toContain("~estimate");
+  const withHistory = standIn.countRequests.filter((request) => request.body.messages.length > 1);
+  expect(withHistory.length).toBeGreaterThan(0);
+  for (const request of withHistory) expect(request.body.tools?.length).toBeGreaterThan(0);
   cli.end();
   expect(await cli.exited).toBe(0);
 }, 60_000);

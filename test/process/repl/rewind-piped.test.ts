@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, text, toolUse } from "../../../fixtures/anthropic/messages-stand-in.ts";
+import { apiError, reply, text, toolUse } from "../../../fixtures/anthropic/messages-stand-in.ts";
 import { replUnderTest } from "../../helpers/repl-under-test.ts";
 import { childEnv, PipedCli } from "../../helpers/cli-process.ts";
 
@@ -56,4 +56,28 @@ test("two prompts edit files; /rewind to before the second restores the files, a
   const continued = JSON.stringify(standIn.requests[5]!.body.messages);
   expect(continued).toContain("third prompt");
   expect(continued).not.toContain("second prompt");
+}, 60_000);
+
+test("prompts that never ran are not listed by /rewind: one a UserPromptSubmit hook blocked, one whose request failed", async () => {
+  const home = repl.tempDir("cat-code-rewind-home-");
+  const work = repl.tempDir("cat-code-rewind-work-");
+  writeFileSync(join(work, "notes.txt"), "v0\n");
+  const block = `grep -q forbidden && { echo "not this one" >&2; exit 2; }; exit 0`;
+  writeFileSync(join(home, "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: block }] }] } }));
+  repl.startStandIn([reply(toolUse("edit_file", { path: "notes.txt", old_string: "v0", new_string: "v1" })), reply(text("Edited once.")), apiError(400, "invalid_request_error", "bad request")]);
+  const cli = repl.piped({ home, cwd: work, mcpConfig: false, args: ["--allow-all"] });
+  cli.send("first prompt");
+  let at = await cli.waitFor("Edited once.");
+  cli.send("a failing prompt");
+  at = await cli.waitFor("(the prompt was not kept in the conversation", at);
+  cli.send("a forbidden prompt");
+  at = await cli.waitFor("not this one", at);
+  cli.send("/rewind");
+  at = await cli.waitFor("Rewind to before which prompt? [1-1, Enter: none]", at);
+  expect(cli.output.slice(at - 300)).toMatch(/ {2}1 {2}\d\d:\d\d {2}1 file\(s\) {2}first prompt\n/);
+  expect(cli.output).not.toMatch(/\d\d:\d\d {2}0 file\(s\) {2}a (failing|forbidden) prompt/);
+  cli.send("");
+  await cli.waitFor("Nothing was rewound.", at);
+  cli.send("/exit");
+  expect(await cli.exited).toBe(0);
 }, 60_000);

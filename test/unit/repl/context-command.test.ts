@@ -49,7 +49,7 @@ describe("/context", () => {
     expect(text).toContain("of 200,000 tokens");
     expect(text).toContain("counted by the API");
     expect(text).not.toContain("~estimate");
-    expect(standIn.countRequests.length).toBe(7);
+    expect(standIn.countRequests.length).toBe(8);
     const base = standInTokens({ messages: [{ role: "user", content: "." }] });
     const builtins = runtime.registry.list().filter((tool) => !tool.deferrable);
     const asApi = builtins.map((tool) => ({ name: tool.name, description: tool.description, input_schema: { type: "object", ...tool.inputSchema } }));

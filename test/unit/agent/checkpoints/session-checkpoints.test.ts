@@ -170,3 +170,19 @@ test("prompts that change no file leave no folder; they are written with the fir
     ["just a question", 0],
   ]);
 });
+
+test("a prompt that never ran leaves the list, held or already in the journal, also after a reload; one whose tools changed a file stays", async () => {
+  const { checkpoints, write } = tools();
+  checkpoints.beginPrompt("blocked before anything was kept", []);
+  checkpoints.abandonPrompt();
+  expect(checkpoints.prompts()).toEqual([]);
+  checkpoints.beginPrompt("wrote, then failed", []);
+  await write("a.txt", "a");
+  checkpoints.abandonPrompt();
+  checkpoints.beginPrompt("failed at once", []);
+  checkpoints.abandonPrompt();
+  checkpoints.beginPrompt("answered", []);
+  const listed = (from: SessionCheckpoints) => from.prompts().map((prompt) => prompt.text);
+  expect(listed(checkpoints)).toEqual(["answered", "wrote, then failed"]);
+  expect(listed(new SessionCheckpoints({ sessionFolder: () => session }))).toEqual(["answered", "wrote, then failed"]);
+});

@@ -53,12 +53,19 @@ test("each load and a new conversation's empty list are saved whole; reading bac
   ]);
   conversation.addAssistant([{ type: "tool_use", id: "t1", name: "mcp__tracker__close_issue", input: {} } as never]);
   conversation.addToolResults([{ type: "tool_result", tool_use_id: "t1", content: "closed" }]);
-  file.close();
   expect(readConversationLog(file.path).loadedTools).toEqual(["mcp__tracker__create_issue", "mcp__tracker__list_issues", "mcp__tracker__close_issue"]);
 
-  // A new conversation (/clear) starts with nothing loaded, and the file says so.
+  // An emptied list is saved too (a conversation replaced while this file still records it).
   tools.reset();
   expect(lines(file.path).at(-1)).toEqual({ type: "tools-loaded", names: [] });
+
+  // Closed, the file hears nothing more and is never opened again: what follows is another file's.
+  file.close();
+  const saved = readFileSync(file.path, "utf8");
+  tools.load(["mcp__tracker__create_issue"]);
+  conversation.addUserText("after the close");
+  expect(readFileSync(file.path, "utf8")).toBe(saved);
+  expect(conversation.onChange).toBeUndefined();
 });
 
 test("a file cut short goes on in a new file that keeps the loaded tools", () => {
