@@ -6,7 +6,7 @@
 import { afterEach, beforeAll, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../../helpers/binary.ts";
 import { REPO, tempDir, writeConfig } from "../../helpers/paths.ts";
@@ -27,7 +27,6 @@ afterEach(async () => {
 async function servedProject(userSettings: object) {
   const home = tempDir();
   const project = tempDir();
-  mkdirSync(home, { recursive: true });
   writeFileSync(join(home, "settings.json"), JSON.stringify(userSettings));
   writeFileSync(join(project, "precious.txt"), "keep me");
   client = new Client({ name: "builtin-client", version: "1.0.0" });
