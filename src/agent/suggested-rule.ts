@@ -1,5 +1,6 @@
 import { splitCommand, type CommandPart } from "../system/bash-command-parts.ts";
 import { wrappedCommand, wrapperOf } from "../system/command-wrappers.ts";
+import { isOwnNetworkHost } from "../system/network-address.ts";
 import { fetchHost } from "./permission-rules.ts";
 
 /** Built-in tools whose Claude Code name covers exactly that tool; others are named as they are. */
@@ -81,8 +82,14 @@ function resourceRule(server: unknown): string | undefined {
   return typeof server === "string" && /^[^()\s]+$/.test(server) ? `read_mcp_resource(${server})` : undefined;
 }
 
-/** Fetches from the one host asked about, as Claude Code writes it: `WebFetch(domain:example.com)`. */
+/**
+ * Fetches from the one host asked about, as Claude Code writes it: `WebFetch(domain:example.com)`.
+ * None for `localhost` or a private address: such a rule opens the user's own network (see
+ * guarded-fetch.ts), which takes a rule the user writes by hand, never one keypress.
+ */
 function domainRule(input: Record<string, unknown>): string | undefined {
   const host = fetchHost(input);
-  return host && /^[a-z0-9_.-]+$|^\[[0-9a-f:.]+\]$/.test(host) ? `WebFetch(domain:${host})` : undefined;
+  if (!host || !/^[a-z0-9_.-]+$|^\[[0-9a-f:.]+\]$/.test(host) || isOwnNetworkHost(host)) return undefined;
+  return `WebFetch(domain:${host})`;
 }
+

@@ -78,6 +78,16 @@ export async function runToolCalls(calls: ToolCall[], options: ToolRunOptions): 
   return { results: calls.map((call, i) => toBlock(call.id, results[i] as ToolResult)), declined, ...(halted ? { halted } : {}) };
 }
 
+/**
+ * One call alone, decided and run as runToolCalls runs it: PreToolUse hooks, the permission policy
+ * and gate, PostToolUse hooks. For a front end that gets calls one by one (`mcp serve --builtin`).
+ */
+export async function runToolCall(call: ToolCall, options: ToolRunOptions): Promise<ToolResult> {
+  const tool = (options.lookup ?? options.registry).get(call.name);
+  const ask = tool ? await needsPermission(tool, call.input) : false;
+  return (await runOne(call, ask, options)).result;
+}
+
 interface CallOutcome {
   result: ToolResult;
   decision?: PermissionDecision;

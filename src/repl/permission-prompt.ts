@@ -1,8 +1,9 @@
 import type { PermissionGate } from "../agent/permission.ts";
-import { ruleDecision } from "../agent/permission-rules.ts";
+import { fetchHost, ruleDecision } from "../agent/permission-rules.ts";
 import { readOnlyPart } from "../agent/read-only-commands.ts";
 import { suggestedBashRules, suggestedRule } from "../agent/suggested-rule.ts";
 import { exceedsDepth, MAX_RESULT_DEPTH } from "../system/json-depth.ts";
+import { isOwnNetworkHost } from "../system/network-address.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { wrapLine } from "../terminal/text-wrap.ts";
 import { permissionView } from "./permission-view.ts";
@@ -102,7 +103,7 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
     const always = rules ? ` / [a]lways for ${alwaysWhat(tool.name, rules)} in this project / [A] in all projects` : "";
     // A subagent's call says whose it is: the user did not ask for that agent's work directly.
     const whose = requester ? `(subagent ${sanitizeForTerminal(requester)}) ` : "";
-    const question = `${whose}Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} / [s] yes for this session `;
+    const question = `${whose}Allow ${sanitizeForTerminal(tool.name)}? [y]es / [n]o${always} / [s] yes for this session ${ownNetworkNote(tool.name, input)}`;
     const keys = ANSWER_KEYS.filter((key) => rules || (key !== "a" && key !== "A"));
     for (;;) {
       // At a terminal, wrapped between words ahead of it (it would cut `in this project` mid-word):
@@ -127,7 +128,8 @@ export function interactivePermissions(ask: Ask, options: PermissionPromptOption
         case "no":
           return "stop";
         case "a":
-          print("(no 'always' for a command with $(…), a redirection, or one run by sudo, bash -c, python -c…: a rule could not match it; answer y, s or n)");
+          if (tool.name !== "bash") print("(no 'always' for this call: answer y, s or n)");
+          else print("(no 'always' for a command with $(…), a redirection, or one run by sudo, bash -c, python -c…: a rule could not match it; answer y, s or n)");
           break;
         // Anything else, an empty line included, asks again: a stray Enter should not decide.
       }
@@ -143,6 +145,17 @@ async function rulesFor(toolName: string, input: Record<string, unknown>, cwd: s
   }
   if (typeof input.command !== "string") return undefined;
   return suggestedBashRules(input.command, (part) => readOnlyPart(part, cwd));
+}
+
+/**
+ * For a fetch of `localhost` or a private address, why no answer here can open it: that takes a
+ * rule the user writes by hand (see guarded-fetch.ts), so neither "always" nor "s" offers one.
+ */
+function ownNetworkNote(toolName: string, input: Record<string, unknown>): string {
+  const host = toolName === "web_fetch" ? fetchHost(input) : undefined;
+  if (host === undefined || !isOwnNetworkHost(host)) return "";
+  const shown = sanitizeForTerminal(host);
+  return `(${shown} is in your own network: web_fetch reaches it only with a rule you write by hand, WebFetch(domain:${shown}) in permissions.allow) `;
 }
 
 /** One answer; Esc while the question is open answers null (no), as Ctrl-D does. */

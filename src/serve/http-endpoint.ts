@@ -84,14 +84,22 @@ export class HttpEndpoint {
     if (new URL(request.url).pathname !== MCP_PATH) return plain(404, `not found: the MCP endpoint is ${MCP_PATH}`);
     const sessionId = request.headers.get("mcp-session-id");
     switch (request.method) {
-      case "POST":
+      case "POST": {
         if (this.inFlight >= this.maxInFlight) return plain(503, "too many requests at once; retry", { "Retry-After": "1" });
         this.inFlight++;
+        // A request holds its place until answered; a streamed answer keeps it until its stream is done.
+        let kept = false;
+        let released = false;
+        const release = () => {
+          if (!released) this.inFlight--;
+          released = true;
+        };
         try {
-          return await this.post(request, sessionId);
+          return await this.post(request, sessionId, () => ((kept = true), release));
         } finally {
-          this.inFlight--;
+          if (!kept) release();
         }
+      }
       case "GET": {
         const session = sessionId === null ? undefined : this.sessions.get(sessionId);
         if (!session) return plain(sessionId === null ? 400 : 404, "the GET stream needs the Mcp-Session-Id of an initialize session");
@@ -105,7 +113,8 @@ export class HttpEndpoint {
     }
   }
 
-  private async post(request: Request, sessionId: string | null): Promise<Response> {
+  /** `keep`: a streamed answer takes the request's place with it, and gives it back (the function returned) when done. */
+  private async post(request: Request, sessionId: string | null, keep: () => () => void): Promise<Response> {
     let message: unknown;
     try {
       message = await request.json();
@@ -119,7 +128,7 @@ export class HttpEndpoint {
     const isRequest = typeof method === "string" && (typeof id === "string" || typeof id === "number");
     const meta = isPlainObject(params) ? params._meta : undefined;
     const modern = (isPlainObject(meta) && MetaKey.protocolVersion in meta) || request.headers.get("mcp-protocol-version") === MODERN_PROTOCOL_VERSION;
-    if (isRequest && modern) return this.modernRequest(request, id as RequestId, method as string, params, meta);
+    if (isRequest && modern) return this.modernRequest(request, id as RequestId, method as string, params, meta, keep);
 
     if (method === "initialize" && isRequest) {
       const session = this.sessions.open(this.methods, this.options.instructions);
@@ -143,13 +152,19 @@ export class HttpEndpoint {
       return new Response(null, { status: 202 });
     }
     const signal = session.started(id as RequestId);
+    // A client that goes away (its connection closed, its stream cancelled) cancels the call upstream.
+    const gone = () => session.cancel(id);
+    request.signal.addEventListener("abort", gone, { once: true });
     const answer = (notify?: (method: string, params: Record<string, unknown>) => void, send?: (message: object) => void) => {
       const ask = send && ((question: Parameters<typeof session.questions.ask>[1], questionSignal?: AbortSignal) => session.questions.ask(send, question, questionSignal));
-      return replyTo(id as RequestId, session.downstream.answer({ id: id as RequestId, method: method as string, params, signal, notify, ask })).finally(() => session.done(id as RequestId));
+      return replyTo(id as RequestId, session.downstream.answer({ id: id as RequestId, method: method as string, params, signal, notify, ask })).finally(() => {
+        request.signal.removeEventListener("abort", gone);
+        session.done(id as RequestId);
+      });
     };
     // Progress asked for, or a call whose server may ask the client something: the answer is a stream that carries them; otherwise plain JSON.
     const askable = method === "tools/call" && session.downstream.clientCapabilities.elicitation !== undefined;
-    if (wantsStream(request, progressTokenOf(meta)) || (askable && wantsStream(request, true))) return streamedAnswer(answer);
+    if (wantsStream(request, progressTokenOf(meta)) || (askable && wantsStream(request, true))) return streamedAnswer(answer, { gone, closed: keep() });
     return json(200, await answer());
   }
 
@@ -158,16 +173,19 @@ export class HttpEndpoint {
    * must agree with its body (400 -32020), as the revision says. A refusal of the revision is a 400,
    * a method it does not have a 404.
    */
-  private async modernRequest(request: Request, id: RequestId, method: string, params: unknown, meta: unknown): Promise<Response> {
+  private async modernRequest(request: Request, id: RequestId, method: string, params: unknown, meta: unknown, keep: () => () => void): Promise<Response> {
     if (!isPlainObject(meta) || typeof meta[MetaKey.protocolVersion] !== "string" || !isPlainObject(meta[MetaKey.clientCapabilities])) {
       const message = `Invalid params: a ${MODERN_PROTOCOL_VERSION} request carries _meta with "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}"`;
       return json(400, { jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message } });
     }
     const mismatch = headerMismatch(request.headers, method, params, meta);
     if (mismatch) return json(400, { jsonrpc: "2.0", id, error: { code: ModernErrorCode.HeaderMismatch, message: `Header mismatch: ${mismatch}` } });
-    const answer = (notify?: (method: string, params: Record<string, unknown>) => void) => replyTo(id, this.modern.answer({ id, method, params, signal: request.signal, notify }));
+    // The request's own signal ends with its connection; a cancelled stream ends the answer too.
+    const gone = new AbortController();
+    const signal = AbortSignal.any([request.signal, gone.signal]);
+    const answer = (notify?: (method: string, params: Record<string, unknown>) => void) => replyTo(id, this.modern.answer({ id, method, params, signal, notify }));
     // A listen request is a stream by nature: its notifications until the client closes it.
-    if (method === "subscriptions/listen" || wantsStream(request, progressTokenOf(meta))) return streamedAnswer(answer);
+    if (method === "subscriptions/listen" || wantsStream(request, progressTokenOf(meta))) return streamedAnswer(answer, { gone: () => gone.abort(), closed: keep() });
     const reply = await answer();
     if (!("error" in reply)) return json(200, reply);
     const code = reply.error.code;

@@ -1,38 +1,62 @@
 import { createBuiltinTools } from "../agent/builtin-tools.ts";
-import { decidePermission } from "../agent/permission-policy.ts";
+import { AgentHooks } from "../agent/hooks/agent-hooks.ts";
+import type { HooksConfig } from "../agent/hooks/hook-config.ts";
+import { HookRunner } from "../agent/hooks/hook-runner.ts";
+import type { PermissionMode } from "../agent/permission-mode.ts";
+import { withPolicy } from "../agent/permission-policy.ts";
 import type { PermissionRules } from "../agent/permission-rules.ts";
 import type { Tool, ToolResult } from "../agent/tool.ts";
+import { ToolRegistry } from "../agent/tool-registry.ts";
+import { runToolCall } from "../agent/tool-runner.ts";
 import type { CallToolResult, ToolDefinition } from "../mcp/protocol.ts";
 import { loadSettings } from "../settings/load-settings.ts";
 import { PermissionSettings } from "../settings/permission-settings.ts";
 
-/** The built-in tools for `--builtin`, working in `cwd`, under the rules of the user's and (once trusted) the project's settings. */
-export function servedBuiltinsIn(cwd: string): ServedBuiltins {
-  const settings = new PermissionSettings(loadSettings({ cwd }), { cwd });
-  return new ServedBuiltins(cwd, () => settings.rules());
+/**
+ * The built-in tools for `--builtin`, working in `cwd`, under the user's and (once trusted) the
+ * project's settings: their rules, hooks and `permissions.defaultMode`. `warn` hears what hooks say
+ * for the user (a hook that failed, a systemMessage).
+ */
+export function servedBuiltinsIn(cwd: string, warn: (line: string) => void = () => {}): ServedBuiltins {
+  const loaded = loadSettings({ cwd });
+  const settings = new PermissionSettings(loaded, { cwd });
+  const served = new ServedBuiltins(cwd, () => settings.rules(), { hooks: loaded.settings.hooks, mode: loaded.settings.permissions.defaultMode });
+  served.hooks.onNotice(warn);
+  return served;
+}
+
+export interface ServedBuiltinsOptions {
+  /** settings.json's `hooks` (the user's and the trusted project's); none: no hook runs. */
+  hooks?: HooksConfig;
+  /** settings.json's `permissions.defaultMode`: plan refuses writes, acceptEdits runs edits inside the project. */
+  mode?: PermissionMode;
+  /** Overrides the built-in tools (tests). */
+  tools?: Tool[];
 }
 
 /**
  * cat-code's own tools (`--builtin`: read_file, write_file, edit_file, grep, glob, bash) served under
- * their own names (no `__` in them, so none can be taken for a server's tool). `mcp serve` has no
- * terminal to ask on, so a call runs only when the tool vouches for it (a read inside the project)
- * or an allow rule of the user's settings covers it; a deny rule always holds. A refusal is that
- * call's error result, naming the rule to add.
+ * their own names (no `__` in them, so none can be taken for a server's tool). A call goes the way
+ * the agent's calls go (tool-runner.ts): PreToolUse hooks, the permission policy in the settings'
+ * default mode, PostToolUse hooks. `mcp serve` has no terminal to ask on, so a call that would be
+ * asked about does not run; its error result names the rule to add. A deny rule always holds.
  */
 export class ServedBuiltins {
-  private readonly tools: Map<string, Tool>;
+  private readonly registry = new ToolRegistry();
+  readonly hooks: AgentHooks;
 
   constructor(
     private readonly cwd: string,
     /** Read at every call, so rules saved meanwhile hold at once. */
     private readonly rules: () => PermissionRules,
-    tools: Tool[] = createBuiltinTools({ cwd }).filter((tool) => SERVED.has(tool.name)),
+    private readonly options: ServedBuiltinsOptions = {},
   ) {
-    this.tools = new Map(tools.map((tool) => [tool.name, tool]));
+    for (const tool of options.tools ?? createBuiltinTools({ cwd }).filter((tool) => SERVED.has(tool.name))) this.registry.register(tool);
+    this.hooks = new AgentHooks(new HookRunner({ config: () => options.hooks ?? {}, cwd }), cwd);
   }
 
   definitions(): ToolDefinition[] {
-    return [...this.tools.values()].map((tool) => ({
+    return this.registry.list().map((tool) => ({
       name: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],
@@ -41,17 +65,16 @@ export class ServedBuiltins {
   }
 
   has(name: string): boolean {
-    return this.tools.has(name);
+    return this.registry.has(name);
   }
 
   async call(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    const tool = this.tools.get(name);
-    if (!tool) return asCallResult({ content: `Unknown tool: ${name}`, isError: true });
-    // The session's own policy, in the default mode: deny rules, read-only commands, allow rules.
-    const verdict = await decidePermission({ rules: this.rules, mode: () => "default", cwd: this.cwd }, tool, input);
-    if (verdict.decision === "refuse") return asCallResult(verdict.result);
-    if (verdict.decision === "ask") return asCallResult({ content: refusalText(name), isError: true });
-    return asCallResult(await tool.execute(input, { signal }));
+    if (!this.registry.has(name)) return asCallResult({ content: `Unknown tool: ${name}`, isError: true });
+    // The policy leaves this call to a question nobody can answer here: it is refused, saying why.
+    let asked = false;
+    const permissions = withPolicy({ rules: this.rules, mode: () => this.options.mode ?? "default", cwd: this.cwd }, async () => ((asked = true), "deny"));
+    const result = await runToolCall({ id: "served", name, input }, { registry: this.registry, permissions, signal, hooks: this.hooks });
+    return asCallResult(asked ? { content: refusalText(name), isError: true } : result);
   }
 }
 

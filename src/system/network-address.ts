@@ -33,6 +33,30 @@ export function numericIpv4(host: string): string | undefined {
   return bytes.join(".");
 }
 
+/**
+ * The address a URL's host is written as: `[::1]` and every numeric IPv4 spelling (see numericIpv4);
+ * undefined for a name, which only DNS can turn into addresses.
+ */
+export function hostLiteralAddress(host: string): string | undefined {
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : numericIpv4(host);
+}
+
+/**
+ * Whether a host is one whose private addresses the user can allow by naming it in a rule: an
+ * address literal, or `localhost`. A name's addresses are DNS's to change (a public name can resolve
+ * to 127.0.0.1 tomorrow), so a rule for a name never opens the user's own network.
+ */
+export function isAddressHost(host: string): boolean {
+  return host === "localhost" || hostLiteralAddress(host) !== undefined;
+}
+
+/** `localhost` or a private address literal: a host whose rule opens the user's own network. */
+export function isOwnNetworkHost(host: string): boolean {
+  if (!isAddressHost(host)) return false;
+  const address = hostLiteralAddress(host);
+  return address === undefined || privateAddressReason(address) !== undefined;
+}
+
 function ipv4Bytes(address: string): number[] {
   return address.split(".").map(Number);
 }

@@ -24,7 +24,8 @@ export type ParsedRule =
   | { kind: "resource"; text: string; server: string }
   /**
    * `WebFetch(domain:example.com)`: web_fetch from this host (lower case), or from any host under it
-   * (`domain:*.example.com`). Only a rule naming the host exactly lets web_fetch reach a private address.
+   * (`domain:*.example.com`). Only a rule naming an address or `localhost` exactly lets web_fetch
+   * reach a private address.
    */
   | { kind: "domain"; text: string; domain: string };
 

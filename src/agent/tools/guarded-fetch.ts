@@ -1,5 +1,5 @@
 import { lookup } from "node:dns/promises";
-import { numericIpv4, privateAddressReason } from "../../system/network-address.ts";
+import { hostLiteralAddress, isAddressHost, privateAddressReason } from "../../system/network-address.ts";
 
 export const MAX_REDIRECTS = 5;
 /** What one fetch may download; the rest is not read. */
@@ -8,7 +8,10 @@ const TIMEOUT_MS = 30_000;
 const USER_AGENT = "cat-code web_fetch (+https://github.com/cat-code)";
 
 export interface GuardedFetchOptions {
-  /** Whether the user's rules name this host, so its private addresses may be reached. */
+  /**
+   * Whether the user's rules name this host exactly. Asked only for an address literal or
+   * `localhost` (see isAddressHost): a rule for a name never opens private addresses.
+   */
   privateHostAllowed: (host: string) => boolean;
   signal?: AbortSignal;
   /** Resolves a host name to its addresses; tests stand in for DNS. */
@@ -27,9 +30,9 @@ export type FetchOutcome =
 /**
  * GET with the checks a model-chosen URL needs before it touches the network: http and https only;
  * the host resolved first and refused when any of its addresses is private, loopback, link-local or
- * unique-local (unless a rule names the host), for every redirect hop; plain http goes to the very
- * address that was checked (the Host header names the host), so DNS cannot answer differently the
- * second time. Redirects are followed on the same host only, at most MAX_REDIRECTS; the body is read
+ * unique-local (unless the host is an address or `localhost` and a rule names it), for every
+ * redirect hop; plain http goes to the very address that was checked (the Host header names the
+ * host), so DNS cannot answer differently the second time. Redirects are followed on the same host only, at most MAX_REDIRECTS; the body is read
  * up to a cap.
  */
 export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<FetchOutcome> {
@@ -80,7 +83,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
 async function checkTarget(url: URL, options: GuardedFetchOptions): Promise<{ requestUrl: string } | { refused: string }> {
   if (url.protocol !== "http:" && url.protocol !== "https:") return { refused: `${url.protocol} URLs are not fetched; only http:// and https://` };
   const host = url.hostname.toLowerCase();
-  const literal = host.startsWith("[") ? host.slice(1, -1) : numericIpv4(host);
+  const literal = hostLiteralAddress(host);
   let addresses: string[];
   try {
     addresses = literal ? [literal] : await (options.resolve ?? resolveHost)(host);
@@ -88,18 +91,32 @@ async function checkTarget(url: URL, options: GuardedFetchOptions): Promise<{ re
     return { refused: `${host} could not be resolved: ${(error as Error).message}` };
   }
   if (addresses.length === 0) return { refused: `${host} has no address` };
-  if (!options.privateHostAllowed(host)) {
-    for (const address of addresses) {
-      const reason = privateAddressReason(address);
-      if (reason) return { refused: `${host} is ${reason} (${address}); web_fetch reaches the user's own network only for a host the user's permission rules name: WebFetch(domain:${host}) in permissions.allow` };
-    }
-  }
+  const refusal = privateRefusal(host, addresses, options);
+  if (refusal) return { refused: refusal };
   // https stays on the name (the certificate is checked against it); plain http is pinned to the address checked.
   if (url.protocol === "https:" || literal) return { requestUrl: url.href };
   const pinned = new URL(url.href);
   const address = addresses[0] as string;
   pinned.hostname = address.includes(":") ? `[${address}]` : address;
   return { requestUrl: pinned.href };
+}
+
+/**
+ * Why a host may not be reached, when one of its addresses is in the user's own network. A rule
+ * opens that only for the address itself (or `localhost`), written by hand: a name's rule may have
+ * come from one "always" for a public page, and DNS can point the name at 169.254.169.254 later.
+ */
+function privateRefusal(host: string, addresses: readonly string[], options: GuardedFetchOptions): string | undefined {
+  const addressHost = isAddressHost(host);
+  if (addressHost && options.privateHostAllowed(host)) return undefined;
+  for (const address of addresses) {
+    const reason = privateAddressReason(address);
+    if (!reason) continue;
+    if (addressHost) return `${host} is ${reason} (${address}); web_fetch reaches the user's own network only for an address the user's permission rules name, written by hand: WebFetch(domain:${host}) in permissions.allow`;
+    const named = address.includes(":") ? `[${address}]` : address;
+    return `${host} resolves to ${address}, ${reason}; web_fetch does not reach the user's own network through a name, even one a rule allows. To allow it, the user writes a rule naming the address, WebFetch(domain:${named}) in permissions.allow, and the URL uses that address`;
+  }
+  return undefined;
 }
 
 async function resolveHost(host: string): Promise<string[]> {

@@ -5,6 +5,7 @@ import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import type { ServerPool } from "../../mcp/index.ts";
 import type { ServedBuiltins } from "../../serve/served-builtins.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
+import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { CliError } from "../../terminal/cli-error.ts";
 import { unknownNameMessage } from "../../terminal/suggest.ts";
 import { openPool } from "./open-pool.ts";
@@ -33,7 +34,7 @@ export default defineCommand({
     const entries = selectServers(loadServerEntries(args), args.server);
     // The servers' questions go to the client when it can answer them (a pool made with a handler declares elicitation).
     const pool = openPool(entries, { roots, elicitation: async () => ({ action: "decline" }) }, args);
-    const builtins = args.builtin ? (await import("../../serve/served-builtins.ts")).servedBuiltinsIn(process.cwd()) : undefined;
+    const builtins = args.builtin ? (await import("../../serve/served-builtins.ts")).servedBuiltinsIn(process.cwd(), (line) => log.warn(sanitizeForTerminal(line))) : undefined;
     if (args.http) return serveOverHttp(pool, { host: args.host ?? "127.0.0.1", port, builtins });
     const { serveStdio } = await import("../../serve/serve-stdio.ts");
     try {

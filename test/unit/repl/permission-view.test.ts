@@ -121,6 +121,33 @@ describe("the permission gate", () => {
     expect(questions.join("")).not.toContain("timeout");
   });
 
+  test("a fetch of localhost or a private address offers no rule (a, A or s) and says it takes one written by hand", async () => {
+    const fetch = { name: "web_fetch", isReadOnly: true } as Tool;
+    const questions: string[] = [];
+    const offered: (readonly string[] | undefined)[] = [];
+    const forSession: (readonly string[])[] = [];
+    const saved: string[] = [];
+    const answers = ["a", "s", "s", "a"];
+    const gate = interactivePermissions(async (question, _signal, keys) => (questions.push(question), offered.push(keys), answers.shift() ?? null), {
+      print: () => {},
+      allowForSession: (rules) => forSession.push(rules),
+      saveRule: async (rule) => (saved.push(rule), "settings.json"),
+    });
+    await gate({ tool: fetch, input: { url: "http://127.0.0.1:8080/admin" } });
+    await gate({ tool: fetch, input: { url: "http://localhost/" } });
+    expect(questions).toEqual([
+      "Allow web_fetch? [y]es / [n]o / [s] yes for this session (127.0.0.1 is in your own network: web_fetch reaches it only with a rule you write by hand, WebFetch(domain:127.0.0.1) in permissions.allow) ",
+      "Allow web_fetch? [y]es / [n]o / [s] yes for this session (127.0.0.1 is in your own network: web_fetch reaches it only with a rule you write by hand, WebFetch(domain:127.0.0.1) in permissions.allow) ",
+      "Allow web_fetch? [y]es / [n]o / [s] yes for this session (localhost is in your own network: web_fetch reaches it only with a rule you write by hand, WebFetch(domain:localhost) in permissions.allow) ",
+    ]);
+    expect(offered[0]).toEqual(["y", "n", "s"]);
+    // A public host is offered its rule, and "always" saves it.
+    await gate({ tool: fetch, input: { url: "https://docs.python.org/3/" } });
+    expect(questions.at(-1)).toBe("Allow web_fetch? [y]es / [n]o / [a]lways for fetches from 'docs.python.org' in this project / [A] in all projects / [s] yes for this session ");
+    expect(saved).toEqual(["WebFetch(domain:docs.python.org)"]);
+    expect(forSession).toEqual([]);
+  });
+
   test("no while paging, or the end of input, declines", async () => {
     const input = { lines: Array.from({ length: MAX_UNPAGED_LINES + 1 }, (_, i) => i) };
     const print = () => {};

@@ -86,7 +86,33 @@ test("a rule naming 127.0.0.1 lets the model read a local page, as readable Mark
   expect(page).not.toContain("About");
   // The model is offered Claude Code's shape, and the rule an "always" would save is per domain.
   expect(standIn().requests[0]!.body.tools?.map((tool) => tool.name)).toEqual(["web_fetch"]);
-  expect(suggestedRule("web_fetch", { url: `${site}/article` })).toBe("WebFetch(domain:127.0.0.1)");
+  expect(suggestedRule("web_fetch", { url: "https://docs.python.org/3/" })).toBe("WebFetch(domain:docs.python.org)");
+});
+
+test("no keypress offers a rule that opens the user's own network: localhost and private addresses need one written by hand", () => {
+  for (const url of ["http://127.0.0.1:8080/x", "http://localhost/", "http://[::1]/", "http://10.0.0.7/", "http://169.254.169.254/latest/", "http://2130706433/"]) {
+    expect([url, suggestedRule("web_fetch", { url })]).toEqual([url, undefined]);
+  }
+  // A public address or a name is offered: its rule never reaches a private address (see below).
+  expect(suggestedRule("web_fetch", { url: "http://8.8.8.8/" })).toBe("WebFetch(domain:8.8.8.8)");
+  expect(suggestedRule("web_fetch", { url: "http://evil.test/" })).toBe("WebFetch(domain:evil.test)");
+});
+
+test("one 'always' for a public name does not open private addresses when its DNS later points at them", async () => {
+  const port = startSite().split(":").at(-1);
+  const rule = suggestedRule("web_fetch", { url: "http://evil.test/page" }) as string;
+  expect(rule).toBe("WebFetch(domain:evil.test)");
+  for (const address of ["127.0.0.1", "169.254.169.254", "::1"]) {
+    const tool = new WebFetchTool({ resolve: async (host) => (host === "evil.test" ? [address] : []) });
+    const { text: refusal, isError } = await fetchThroughLoop(`http://evil.test:${port}/notes.txt`, { allow: [rule], tool });
+    expect(isError).toBe(true);
+    expect(refusal).toContain(`evil.test resolves to ${address}`);
+    expect(refusal).toContain("does not reach the user's own network through a name, even one a rule allows");
+    const named = address.includes(":") ? `[${address}]` : address;
+    expect(refusal).toContain(`WebFetch(domain:${named}) in permissions.allow`);
+    await standIn().stop();
+  }
+  expect(asked).toEqual([]);
 });
 
 test("without a rule naming the host, loopback is refused before any request, even with every call allowed", async () => {
@@ -113,18 +139,20 @@ test("numeric and IPv6 spellings of loopback are the same address, refused the s
   expect(asked.map((a) => a.path)).toEqual(["/notes.txt"]);
 });
 
-test("a name that resolves to a private address is refused; with a rule, plain http goes to the address checked", async () => {
+test("a name that resolves to a private address is refused even with its rule; localhost with its rule goes to the address checked", async () => {
   const port = startSite().split(":").at(-1);
   const resolved: string[] = [];
   const tool = new WebFetchTool({ resolve: async (host) => (resolved.push(host), ["127.0.0.1"]) });
-  const refused = await tool.execute({ url: `http://intranet.test:${port}/notes.txt` }, { allowedBy: ["WebFetch"] });
-  expect(refused.content).toContain("intranet.test is a loopback address (127.0.0.1)");
+  for (const allowedBy of [["WebFetch"], ["WebFetch(domain:intranet.test)"]]) {
+    const refused = await tool.execute({ url: `http://intranet.test:${port}/notes.txt` }, { allowedBy });
+    expect(refused.content).toContain("intranet.test resolves to 127.0.0.1, a loopback address");
+  }
   expect(asked).toEqual([]);
-  const read = await tool.execute({ url: `http://intranet.test:${port}/notes.txt` }, { allowedBy: ["WebFetch(domain:intranet.test)"] });
+  const read = await tool.execute({ url: `http://localhost:${port}/notes.txt` }, { allowedBy: ["WebFetch(domain:localhost)"] });
   expect(read.content).toContain("plain <b>text</b>, kept as is");
   // Pinned: no second lookup could answer differently; the server saw the name in Host.
-  expect(asked).toEqual([{ path: "/notes.txt", host: `intranet.test:${port}` }]);
-  expect(resolved).toEqual(["intranet.test", "intranet.test"]);
+  expect(asked).toEqual([{ path: "/notes.txt", host: `localhost:${port}` }]);
+  expect(resolved).toEqual(["intranet.test", "intranet.test", "localhost"]);
 });
 
 test("redirects: followed on the same host, checked again at every hop, reported (not followed) to another host, bounded", async () => {
@@ -139,13 +167,12 @@ test("redirects: followed on the same host, checked again at every hop, reported
   const looping = await tool.execute({ url: `${site}/loop` }, allowed);
   expect(looping.content).toContain("more than 5 redirects");
   expect(asked.filter((a) => a.path === "/loop")).toHaveLength(6);
-  // www.shop.test is named, shop.test is not: the hop to it is checked and refused.
+  // localhost is named, www.localhost (the same site, so followed) is a name: the hop to it is checked and refused.
   asked.length = 0;
-  const shop = new WebFetchTool({ resolve: async () => ["127.0.0.1"] });
-  server!.reload({ fetch: (request) => (asked.push({ path: new URL(request.url).pathname, host: request.headers.get("host") ?? "" }), Response.redirect(`http://shop.test:${port}/article`, 302)) });
-  const hop = await shop.execute({ url: `http://www.shop.test:${port}/start` }, { allowedBy: ["WebFetch(domain:www.shop.test)"] });
-  expect(hop.content).toContain("shop.test is a loopback address");
-  expect(asked.map((a) => a.host)).toEqual([`www.shop.test:${port}`]);
+  server!.reload({ fetch: (request) => (asked.push({ path: new URL(request.url).pathname, host: request.headers.get("host") ?? "" }), Response.redirect(`http://www.localhost:${port}/article`, 302)) });
+  const hop = await tool.execute({ url: `http://localhost:${port}/start` }, { allowedBy: ["WebFetch(domain:localhost)", "WebFetch(domain:www.localhost)"] });
+  expect(hop.content).toContain("www.localhost resolves to 127.0.0.1, a loopback address");
+  expect(asked.map((a) => a.host)).toEqual([`localhost:${port}`]);
 });
 
 test("text is returned as is, binaries refused, errors flagged, size capped on download and on output", async () => {
