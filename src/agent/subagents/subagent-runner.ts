@@ -84,7 +84,9 @@ export class SubagentRunner implements SubagentLauncher {
     const { type } = request;
     const registry = new ToolRegistry();
     for (const tool of this.toolsFor(type)) registry.register(tool);
+    // Everything the parent's gate holds, refusal too: plan mode (and its message) binds a child's calls.
     const permissions: PermissionGate = Object.assign((question: Parameters<PermissionGate>[0]) => this.options.permissions({ ...question, requester: type.name }), {
+      refusal: this.options.permissions.refusal,
       deniedBy: this.options.permissions.deniedBy,
       allowedBy: this.options.permissions.allowedBy,
     });
