@@ -50,6 +50,28 @@ describe("read-only commands run without asking", () => {
     "grep x src/a.ts 2>&1",
     "sort src/a.ts | uniq -c",
     "ls\npwd",
+    // options on each command's allow-list; a long one also by an unambiguous prefix, as GNU reads it
+    "sort -k2 -t, -rn src/a.ts",
+    "sort --key=2 --rev src/a.ts",
+    "ls -la --color=never src",
+    "grep -C3 -i --line-number x src/a.ts",
+    "head -5 src/a.ts",
+    "tail -n +2 src/a.ts",
+    "find . -mtime -7 -type f -not -path './node_modules/*' -print",
+    "git log --stat --format=%H -3 -- src",
+    "git diff --cached --name-only",
+    "git show --stat HEAD",
+    "git status -uno",
+    "git blame -L 1,1 src/a.ts",
+    "date +%s",
+    "date -u -d yesterday",
+    "du -sh src",
+    "diff -u src/a.ts src/a.ts",
+    "sha256sum src/a.ts",
+    "wc -l src/a*",
+    // duplications that end their word
+    "echo hi >&2",
+    "echo hi 1>&2; ls 2>&1 >&-",
   ];
   for (const command of allowed) test(JSON.stringify(command), async () => expect(await readOnly(command)).toBe(true));
 });
@@ -168,6 +190,80 @@ describe("anything that could write, run another program or read outside the pro
     "grep -f/etc/passwd src/a.ts",
     "grep --file=/etc/passwd src/a.ts",
     "head -c 10 -- /etc/passwd",
+    // abbreviated long options: GNU takes any unambiguous prefix, so a prefix of a refused one is that one
+    "sort --o=.git/config src/a.ts",
+    "sort --outp=out.txt src/a.ts",
+    "sort -S 1 --compress-prog=sh src/a.ts src/a.ts",
+    "sort --temp=. src/a.ts",
+    "file --comp",
+    "date --se=2020-01-01",
+    "date --s 2020-01-01",
+    "git log --outp=x",
+    "git diff --ext",
+    "git diff --textc",
+    "tail --fo src/a.ts",
+    // options on no allow-list ask, whatever they would do
+    "sort --no-such-option src/a.ts",
+    "ls --no-such-option",
+    "grep --no-such-option x src/a.ts",
+    "git status --no-such-option",
+    "git log --show-signature",
+    "git log -pO order.txt",
+    "file -z src/a.ts",
+    "file --no-sandbox src/a.ts",
+    "tree -R",
+    "tree -l",
+    "find . -newer src/a.ts -fstype x -no-such-primary",
+    // lists of files to read, read from a file
+    "sort --files0-from=list src/a.ts",
+    "wc --files0-from=list",
+    "wc --files0=list",
+    "du --files0-from=list",
+    "file -f list",
+    "file --files-from list",
+    "sha256sum -c sums",
+    "sha256sum --check sums",
+    "md5sum --ch sums",
+    "find . -files0-from list",
+    "du -X list src",
+    // symlinks followed out of the project while recursing, and commands that never end
+    "grep -R x src",
+    "grep -rR x .",
+    "grep --dereference-recursive x .",
+    "rg --follow x",
+    "rg -L x",
+    "rg -iL x",
+    "find -L . -name x",
+    "find . -follow",
+    "du -L src",
+    "du --dereference src",
+    "ls -RL src",
+    "ls --deref src",
+    "diff -r src src",
+    "diff --recursive src src",
+    "diff -ru src src",
+    "diff -l src/a.ts src/a.ts",
+    "tail -f src/a.ts",
+    "tail -qf src/a.ts",
+    "tail -F src/a.ts",
+    "tail --follow src/a.ts",
+    // a glob at a word's start may expand to a file named like an option (`--files0-from=x`, `-RL`, `-f`)
+    "wc *",
+    "ls *",
+    "tail ?",
+    "stat [-]*",
+    // redirections bash reads as writes to a file
+    "echo -e 'touch /tmp/x' >&2c",
+    "echo hi >&2x",
+    "echo hi 1>&2x",
+    "echo hi 2>&1x",
+    "echo hi >&out.txt",
+    "echo hi >& out.txt",
+    "echo hi >&2>x",
+    "cat <> src/a.ts",
+    "cat <<< hi",
+    "cat <&0",
+    "ls >/dev/null.x",
     // unreadable
     "echo 'unterminated",
     "",
@@ -179,4 +275,8 @@ test("the verdict says why a command is asked about", async () => {
   expect(await readOnlyCommand("find . -delete", project)).toEqual({ readOnly: false, why: "find -delete writes or runs a command" });
   expect(await readOnlyCommand("cat /etc/passwd", project)).toEqual({ readOnly: false, why: "/etc/passwd is outside the project", outside: true });
   expect(await readOnlyCommand("ls; rm x", project)).toEqual({ readOnly: false, why: "rm is not on the read-only list" });
+  expect(await readOnlyCommand("sort --outp=x src/a.ts", project)).toEqual({ readOnly: false, why: "sort --outp writes a file (it abbreviates --output)" });
+  expect(await readOnlyCommand("grep -R x src", project)).toEqual({ readOnly: false, why: "grep -R follows symlinks, so it may read outside the project" });
+  expect(await readOnlyCommand("ls --frobnicate", project)).toEqual({ readOnly: false, why: "ls --frobnicate is not an option cat-code knows to be read-only" });
+  expect(await readOnlyCommand("echo hi >&2x", project)).toEqual({ readOnly: false, why: "it holds a redirection" });
 });
