@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reply, resultText, text, toolResultsOf, toolUse, type RecordedRequest, type Reply } from "../../../../fixtures/anthropic/messages-stand-in.ts";
 import { AgentHooks } from "../../../../src/agent/hooks/agent-hooks.ts";
 import type { HookRunner } from "../../../../src/agent/hooks/hook-runner.ts";
 import { withPolicy } from "../../../../src/agent/permission-policy.ts";
-import type { AgentType } from "../../../../src/agent/subagents/agent-types.ts";
+import { loadAgentTypes, type AgentType } from "../../../../src/agent/subagents/agent-types.ts";
+import { readProjectTrust, recordProjectTrust } from "../../../../src/settings/project-trust.ts";
 import { standIn, stopAfterEach } from "../../../helpers/loop-harness.ts";
 import { isChild, parentWith } from "./parent-agent.ts";
 
@@ -48,3 +49,38 @@ for (const withHook of [false, true]) {
     expect(standIn().requests.filter(isChild)).toHaveLength(2);
   });
 }
+
+test("a project agent's model needs the project's trust (else the parent's model, and a warning); never todo_write or task, even with tools: *", async () => {
+  mkdirSync(join(project, ".claude", "agents"), { recursive: true });
+  mkdirSync(join(project, "home", ".claude", "agents"), { recursive: true });
+  writeFileSync(join(project, ".claude", "agents", "cloned.md"), "---\nname: cloned\ndescription: Came with the clone\ntools: *\nmodel: opus\n---\nYou explore code for the clone.\n");
+  writeFileSync(join(project, "home", ".claude", "agents", "mine.md"), "---\nname: mine\ndescription: The user's own\nmodel: opus\n---\n");
+  const env = { CAT_CODE_HOME: join(project, "home", ".cat-code") };
+  const sources = { cwd: project, catCodeHome: env.CAT_CODE_HOME, claudeHome: join(project, "home", ".claude") };
+  // The same approvals a project's settings model is trusted in (what agent-runtime.ts reads).
+  const trusted = () => (key: string) => readProjectTrust(project, env, "projectSettings").trust.trusted.has(key);
+  const untrusted = loadAgentTypes({ ...sources, projectModelTrusted: trusted() });
+  const cloned = untrusted.types.find((type) => type.name === "cloned")!;
+  expect(cloned.model).toBeUndefined();
+  expect(untrusted.types.find((type) => type.name === "mine")?.model).toBe("opus");
+  expect(untrusted.warnings).toEqual([expect.stringContaining('cloned.md: model: "opus" is ignored, not trusted in this folder')]);
+  expect(loadAgentTypes(sources).types.find((type) => type.name === "cloned")?.model).toBeUndefined();
+  await recordProjectTrust(project, ['model: "opus"'], "trusted", env, "projectSettings");
+  const afterTrust = loadAgentTypes({ ...sources, projectModelTrusted: trusted() });
+  expect(afterTrust.types.find((type) => type.name === "cloned")?.model).toBe("opus");
+  expect(afterTrust.warnings).toEqual([]);
+
+  // Run untrusted: the child asks on the parent's model, and has every tool but the parent's own.
+  const route = (request: RecordedRequest): Reply => {
+    if (isChild(request)) return reply(text("child done"));
+    return request.body.messages.length === 1 ? reply(toolUse("task", { description: "look", prompt: "look around", subagent_type: "cloned" })) : reply(text("parent done"));
+  };
+  const { agent } = parentWith([route, route, route], untrusted.types, project);
+  expect(await agent.run("delegate")).toMatchObject({ status: "done", text: "parent done" });
+  const child = standIn().requests.find((request) => JSON.stringify(request.body.system ?? "").includes("for the clone"))!;
+  expect(child.body.model).toBe(agent.model);
+  const childTools = child.body.tools?.map((tool) => tool.name) ?? [];
+  expect(childTools).toContain("write_file");
+  expect(childTools).not.toContain("todo_write");
+  expect(childTools).not.toContain("task");
+});
