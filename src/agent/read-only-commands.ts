@@ -1,6 +1,10 @@
 import { splitCommand, type CommandPart } from "../system/bash-command-parts.ts";
 import { READ_ONLY, type ReadOnlyEntry } from "./read-only-command-list.ts";
 import { isInsideProject } from "./tools/project-scope.ts";
+import { resolveInWorkspace } from "./tools/workspace-path.ts";
+import { readdir } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { join } from "node:path";
 
 /**
  * Why a bash command line runs without asking: every simple command in it is on this list, used as
@@ -25,12 +29,12 @@ export async function readOnlyCommand(command: string, cwd: string, guard?: Read
   const split = splitCommand(command);
   if (!split.ok) return { readOnly: false, why: `it holds ${split.reason}` };
   if (split.parts.length === 0) return { readOnly: false, why: "it is empty" };
-  const paths: string[] = [];
+  const reads: Reads = { paths: [], globs: [] };
   for (const part of split.parts) {
-    const why = partProblem(part, paths, guard);
+    const why = partProblem(part, reads, guard);
     if (why) return { readOnly: false, why };
   }
-  return pathsProblem(paths, cwd, guard);
+  return readsProblem(reads, cwd, guard);
 }
 
 /**
@@ -45,21 +49,65 @@ export interface ReadGuard {
 
 /** Whether one simple command of a line (see splitCommand) is read-only, as readOnlyCommand judges a whole line. */
 export async function readOnlyPart(part: CommandPart, cwd: string, guard?: ReadGuard): Promise<boolean> {
-  const paths: string[] = [];
-  if (partProblem(part, paths, guard)) return false;
-  return (await pathsProblem(paths, cwd, guard)).readOnly;
+  const reads: Reads = { paths: [], globs: [] };
+  if (partProblem(part, reads, guard)) return false;
+  return (await readsProblem(reads, cwd, guard)).readOnly;
 }
 
-async function pathsProblem(paths: readonly string[], cwd: string, guard: ReadGuard | undefined): Promise<ReadOnlyVerdict> {
-  for (const path of paths) {
+/** What a line reads: the paths its words name, and its globs (whose files the text does not show). */
+interface Reads {
+  paths: string[];
+  globs: string[];
+}
+
+async function readsProblem(reads: Reads, cwd: string, guard: ReadGuard | undefined): Promise<ReadOnlyVerdict> {
+  for (const path of reads.paths) {
     if (!(await isInsideProject(cwd, path))) return { readOnly: false, why: `${path} is outside the project`, outside: true };
     if (guard?.guards(path)) return { readOnly: false, why: `a rule guards reading ${path}` };
+  }
+  for (const glob of reads.globs) {
+    const why = await globProblem(glob, cwd);
+    if (why) return { readOnly: false, why, outside: true };
   }
   return { readOnly: true };
 }
 
-/** Why one simple command is not read-only; its path arguments are added to `paths`. */
-function partProblem(part: CommandPart, paths: string[], guard: ReadGuard | undefined): string | undefined {
+/** Entries of one folder a glob is checked against; a bigger folder asks. */
+const MAX_GLOB_ENTRIES = 10_000;
+
+/**
+ * Why a glob may expand to a path outside the project: a symlink in its folder leading out (`cat
+ * src/*` with src/key -> ~/.ssh/id_rsa), or a pattern over folders (`src/*\/x`), whose links cannot
+ * be told from one folder. A link counts when its name may match the glob's last part.
+ */
+async function globProblem(glob: string, cwd: string): Promise<string | undefined> {
+  const first = glob.search(/[*?[]/);
+  const slash = glob.lastIndexOf("/", first);
+  if (glob.indexOf("/", first) >= 0) return `${glob} may lead through folders out of the project`;
+  const folder = slash < 0 ? "." : glob.slice(0, slash + 1);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(resolveInWorkspace(cwd, folder), { withFileTypes: true });
+  } catch {
+    return undefined; // No folder: the glob matches nothing there.
+  }
+  if (entries.length > MAX_GLOB_ENTRIES) return `${glob} is over a folder of more than ${MAX_GLOB_ENTRIES} entries`;
+  const matches = namePattern(glob.slice(slash + 1));
+  for (const entry of entries) {
+    if (entry.isSymbolicLink() && matches.test(entry.name) && !(await isInsideProject(cwd, join(folder, entry.name)))) return `${glob} may expand to ${join(folder, entry.name)}, which leads outside the project`;
+  }
+  return undefined;
+}
+
+/** A glob's last part as a regular expression matching at least what bash matches (dot files too; with a `[…]`, every name). */
+function namePattern(glob: string): RegExp {
+  if (glob.includes("[")) return /^/;
+  const source = glob.replace(/[*?]|[^*?]+/g, (part) => (part === "*" ? ".*" : part === "?" ? "." : part.replace(/[.+^${}()|\\\]]/g, "\\$&")));
+  return new RegExp(`^${source}$`, "s");
+}
+
+/** Why one simple command is not read-only; its path arguments are added to `reads`. */
+function partProblem(part: CommandPart, reads: Reads, guard: ReadGuard | undefined): string | undefined {
   if (part.assignments.length > 0) return `${part.assignments[0]} in front changes what runs`;
   const [name, ...rest] = part.words;
   if (!name?.literal) return "its command is not plain text";
@@ -71,7 +119,10 @@ function partProblem(part: CommandPart, paths: string[], guard: ReadGuard | unde
   const args = rest.map((word) => word.text);
   const why = entry.check?.(args);
   if (why) return why;
-  if (entry.readsPaths !== false) paths.push(...args.flatMap(pathOf));
+  if (entry.readsPaths !== false) {
+    reads.paths.push(...args.flatMap(pathOf));
+    reads.globs.push(...rest.filter((word) => !word.literal).map((word) => word.text));
+  }
   return undefined;
 }
 

@@ -69,6 +69,8 @@ describe("read-only commands run without asking", () => {
     "diff -u src/a.ts src/a.ts",
     "sha256sum src/a.ts",
     "wc -l src/a*",
+    "cat src/*.ts src/?.ts",
+    "echo src/*",
     // duplications that end their word
     "echo hi >&2",
     "echo hi 1>&2; ls 2>&1 >&-",
@@ -252,6 +254,12 @@ describe("anything that could write, run another program or read outside the pro
     "ls *",
     "tail ?",
     "stat [-]*",
+    // a glob that may expand to a symlink leading out of the project (src/link), or through folders
+    "cat src/*",
+    "ls src/l*",
+    "head src/?ink",
+    "wc -l src/[l]ink",
+    "cat src/*/secret",
     // redirections bash reads as writes to a file
     "echo -e 'touch /tmp/x' >&2c",
     "echo hi >&2x",
@@ -279,4 +287,5 @@ test("the verdict says why a command is asked about", async () => {
   expect(await readOnlyCommand("grep -R x src", project)).toEqual({ readOnly: false, why: "grep -R follows symlinks, so it may read outside the project" });
   expect(await readOnlyCommand("ls --frobnicate", project)).toEqual({ readOnly: false, why: "ls --frobnicate is not an option cat-code knows to be read-only" });
   expect(await readOnlyCommand("echo hi >&2x", project)).toEqual({ readOnly: false, why: "it holds a redirection" });
+  expect(await readOnlyCommand("cat src/*", project)).toEqual({ readOnly: false, why: "src/* may expand to src/link, which leads outside the project", outside: true });
 });
