@@ -14,6 +14,8 @@ export interface ReadOnlyEntry {
   check?: Check;
   readsPaths?: false;
   globs?: "any" | "inside";
+  /** Its path operands must be files: given folders, it reads the files in them, following their symlinks (diff). */
+  filesOnly?: true;
 }
 
 const COMMON = ["help", "version"];
@@ -99,7 +101,7 @@ export const READ_ONLY: Readonly<Record<string, ReadOnlyEntry>> = {
     valued: "ICUWF",
     long: ["normal", "brief", "report-identical-files", "context[=]", "unified[=]", "ed", "rcs", "side-by-side", "width=", "left-column", "suppress-common-lines", "show-c-function", "show-function-line=", "label=", "expand-tabs", "initial-tab", "tabsize=", "suppress-blank-empty", "new-file", "unidirectional-new-file", "ignore-case", "ignore-tab-expansion", "ignore-trailing-space", "ignore-space-change", "ignore-all-space", "ignore-blank-lines", "ignore-matching-lines=", "text", "strip-trailing-cr", "minimal", "speed-large-files", "color[=]", "no-dereference", "horizon-lines="],
     refused: { "-r": "recurses into folders (and their symlinks)", "--recursive": "recurses into folders (and their symlinks)", "-l": "runs pr", "--paginate": "runs pr", "--from-file": "compares a file with many", "--to-file": "compares many files with one" },
-  }),
+  }, { filesOnly: true }),
   cmp: entry("cmp", { flags: "bls", valued: "in", long: ["print-bytes", "ignore-initial=", "verbose", "bytes=", "quiet", "silent"] }),
   comm: entry("comm", { flags: "123z", long: ["check-order", "nocheck-order", "output-delimiter=", "total", "zero-terminated"] }),
   realpath: entry("realpath", { flags: "emLPqsz", long: ["canonicalize-existing", "canonicalize-missing", "logical", "physical", "quiet", "strip", "no-symlinks", "zero", "relative-to=", "relative-base="] }),

@@ -2,7 +2,7 @@ import { splitCommand, type CommandPart } from "../system/bash-command-parts.ts"
 import { READ_ONLY, type ReadOnlyEntry } from "./read-only-command-list.ts";
 import { isInsideProject } from "./tools/project-scope.ts";
 import { resolveInWorkspace } from "./tools/workspace-path.ts";
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
 
@@ -29,7 +29,7 @@ export async function readOnlyCommand(command: string, cwd: string, guard?: Read
   const split = splitCommand(command);
   if (!split.ok) return { readOnly: false, why: `it holds ${split.reason}` };
   if (split.parts.length === 0) return { readOnly: false, why: "it is empty" };
-  const reads: Reads = { paths: [], globs: [] };
+  const reads: Reads = { paths: [], globs: [], files: [] };
   for (const part of split.parts) {
     const why = partProblem(part, reads, guard);
     if (why) return { readOnly: false, why };
@@ -49,7 +49,7 @@ export interface ReadGuard {
 
 /** Whether one simple command of a line (see splitCommand) is read-only, as readOnlyCommand judges a whole line. */
 export async function readOnlyPart(part: CommandPart, cwd: string, guard?: ReadGuard): Promise<boolean> {
-  const reads: Reads = { paths: [], globs: [] };
+  const reads: Reads = { paths: [], globs: [], files: [] };
   if (partProblem(part, reads, guard)) return false;
   return (await readsProblem(reads, cwd, guard)).readOnly;
 }
@@ -58,6 +58,8 @@ export async function readOnlyPart(part: CommandPart, cwd: string, guard?: ReadG
 interface Reads {
   paths: string[];
   globs: string[];
+  /** Paths that must not be folders (see ReadOnlyEntry.filesOnly). */
+  files: string[];
 }
 
 async function readsProblem(reads: Reads, cwd: string, guard: ReadGuard | undefined): Promise<ReadOnlyVerdict> {
@@ -68,6 +70,10 @@ async function readsProblem(reads: Reads, cwd: string, guard: ReadGuard | undefi
   for (const glob of reads.globs) {
     const why = await globProblem(glob, cwd);
     if (why) return { readOnly: false, why, outside: true };
+  }
+  for (const path of reads.files) {
+    const folder = await stat(resolveInWorkspace(cwd, path)).then((found) => found.isDirectory(), () => false);
+    if (folder) return { readOnly: false, why: `${path} is a folder, whose files may be links out of the project` };
   }
   return { readOnly: true };
 }
@@ -122,6 +128,7 @@ function partProblem(part: CommandPart, reads: Reads, guard: ReadGuard | undefin
   if (entry.readsPaths !== false) {
     reads.paths.push(...args.flatMap(pathOf));
     reads.globs.push(...rest.filter((word) => !word.literal).map((word) => word.text));
+    if (entry.filesOnly) reads.files.push(...args.flatMap(pathOf));
   }
   return undefined;
 }

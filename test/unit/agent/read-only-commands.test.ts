@@ -245,6 +245,8 @@ describe("anything that could write, run another program or read outside the pro
     "diff --recursive src src",
     "diff -ru src src",
     "diff -l src/a.ts src/a.ts",
+    "diff src src",
+    "diff -u src/a.ts src/link",
     "tail -f src/a.ts",
     "tail -qf src/a.ts",
     "tail -F src/a.ts",
