@@ -4,6 +4,7 @@ import type { PermissionMode } from "./permission-mode.ts";
 import { splitCommand } from "../system/bash-command-parts.ts";
 import { allowingRules, askingRule, denyingRule, parseRule, partAllowedByRules, ruleDecision, type PermissionRules } from "./permission-rules.ts";
 import { readOnlyCommand, readOnlyPart, type ReadGuard } from "./read-only-commands.ts";
+import { TODO_WRITE } from "./todo-list.ts";
 import type { Tool, ToolResult } from "./tool.ts";
 import { projectRelativePath } from "./tools/project-scope.ts";
 
@@ -100,9 +101,14 @@ async function refusal(context: PermissionContext, tool: Tool, input: Record<str
   return undefined;
 }
 
-/** In plan mode: tools that change nothing (asked as usual where they ask), read-only command lines, and the plan itself. */
+/**
+ * In plan mode: cat-code's own tools that change nothing (asked as usual where they ask), read-only
+ * command lines, the plan itself and the todo list (the model's own notes, as in Claude Code). A
+ * server's tool never: its readOnlyHint is the server's word, and plan mode promises nothing writes.
+ */
 async function readsOnly(tool: Tool, input: Record<string, unknown>, cwd: string): Promise<boolean> {
-  if (tool.name === EXIT_PLAN_MODE || tool.isReadOnly) return true;
+  if (tool.name === EXIT_PLAN_MODE || tool.name === TODO_WRITE) return true;
+  if (tool.isReadOnly && tool.origin === undefined && !tool.name.startsWith("mcp__")) return true;
   if (tool.name !== "bash" || typeof input.command !== "string") return false;
   const verdict = await readOnlyCommand(input.command, cwd);
   // A read outside the project is still a read: asked about, not refused.
@@ -112,7 +118,7 @@ async function readsOnly(tool: Tool, input: Record<string, unknown>, cwd: string
 /** What the model gets for a call plan mode refuses. */
 export function planModeResult(toolName: string): ToolResult {
   return {
-    content: `Plan mode is on: ${toolName} was NOT run. In plan mode you may only read (read_file, glob, grep, read-only commands such as ls, cat, git log). Finish researching, then present your plan with ${EXIT_PLAN_MODE}; the user accepts it (plan mode ends) or tells you what to change.`,
+    content: `Plan mode is on: ${toolName} was NOT run. In plan mode you may only read (read_file, glob, grep, read-only commands such as ls, cat, git log) and keep your todo list; MCP servers' tools are not run. Finish researching, then present your plan with ${EXIT_PLAN_MODE}; the user accepts it (plan mode ends) or tells you what to change.`,
     isError: true,
   };
 }

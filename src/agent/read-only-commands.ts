@@ -1,133 +1,18 @@
 import { splitCommand, type CommandPart } from "../system/bash-command-parts.ts";
+import { READ_ONLY, type ReadOnlyEntry } from "./read-only-command-list.ts";
 import { isInsideProject } from "./tools/project-scope.ts";
+import { resolveInWorkspace } from "./tools/workspace-path.ts";
+import { readdir, stat } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { join } from "node:path";
 
 /**
  * Why a bash command line runs without asking: every simple command in it is on this list, used as
  * the list allows, and reads nothing outside the project. The list is conservative on purpose: a
  * command left off it is asked about, which is always safe; one on it must not be able to write a
  * file, run another program or reach outside the project with any option the check lets through.
+ * The list and each command's options: read-only-command-list.ts.
  */
-type Check = (args: readonly string[]) => string | undefined;
-
-/**
- * The commands, each with the check its options must pass (none: any option is fine). `globs`: a
- * glob (`*.ts`) may stand among its arguments. Only for commands no option of which writes, runs or
- * reads a list of other files: a glob expands to the project's file names, and a file named
- * `--pre=./x` would be an option (rg would run ./x).
- */
-const READ_ONLY: Readonly<Record<string, { check?: Check; readsPaths?: false; globs?: true }>> = {
-  // Print their arguments or facts; no argument is a file they read.
-  pwd: { readsPaths: false },
-  echo: { readsPaths: false, globs: true },
-  seq: { readsPaths: false },
-  true: { readsPaths: false },
-  false: { readsPaths: false },
-  whoami: { readsPaths: false },
-  basename: { readsPaths: false },
-  dirname: { readsPaths: false },
-  date: { readsPaths: false, check: refuse(["-s", "--set", "-f", "--file"]) },
-  // Read files, write nothing whatever their options.
-  ls: { globs: true },
-  cat: { globs: true },
-  head: { globs: true },
-  tail: { globs: true },
-  wc: { globs: true },
-  stat: { globs: true },
-  file: { check: refuse(["-C", "--compile", "-m", "--magic-file"]) },
-  du: {},
-  nl: {},
-  cut: {},
-  diff: {},
-  cmp: {},
-  comm: {},
-  realpath: {},
-  readlink: {},
-  md5sum: {},
-  sha1sum: {},
-  sha256sum: {},
-  sha512sum: {},
-  // With the options that write (a file, or through a program they run) refused.
-  sort: { check: refuse(["-o", "--output", "--compress-program", "-T", "--temporary-directory"]) },
-  uniq: { check: (args) => (operands(args).length > 1 ? "uniq writes its second operand" : undefined) },
-  tree: { check: refuse(["-o"]) },
-  grep: {},
-  egrep: {},
-  fgrep: {},
-  rg: { check: refuse(["--pre", "--pre-glob", "-z", "--search-zip", "--hostname-bin"]) },
-  find: { check: findCheck },
-  git: { check: gitCheck },
-};
-
-/** find's actions that write, delete or run a command. */
-const FIND_ACTIONS = /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/;
-
-function findCheck(args: readonly string[]): string | undefined {
-  const action = args.find((arg) => FIND_ACTIONS.test(arg));
-  return action ? `find ${action} writes or runs a command` : undefined;
-}
-
-/** Options of git's log, diff, show and blame that write a file, run a program, or read an order file. */
-const GIT_WRITING = refuse(["--output", "--ext-diff", "--textconv", "-O"]);
-
-/** The git subcommands that only read, and for each the options refused. */
-const GIT_SUBCOMMANDS: Readonly<Record<string, Check>> = {
-  status: () => undefined,
-  log: GIT_WRITING,
-  diff: GIT_WRITING,
-  show: GIT_WRITING,
-  blame: GIT_WRITING,
-  "rev-parse": () => undefined,
-  "ls-files": () => undefined,
-  branch: gitBranchCheck,
-};
-
-/** Only `git --no-pager` before the subcommand: `-c core.pager=…`, `--exec-path`, `-C <dir>`, `--git-dir` change what runs or where. */
-function gitCheck(args: readonly string[]): string | undefined {
-  let i = 0;
-  while (args[i] === "--no-pager") i++;
-  const sub = args[i];
-  if (sub === undefined) return "git with no subcommand";
-  if (sub.startsWith("-")) return `git ${sub} before the subcommand changes what git runs or where`;
-  const check = Object.hasOwn(GIT_SUBCOMMANDS, sub) ? GIT_SUBCOMMANDS[sub] : undefined;
-  if (!check) return `git ${sub} is not a read-only subcommand cat-code knows`;
-  return check(args.slice(i + 1));
-}
-
-/** `git branch` lists only with these options and no name (a name creates a branch), or names as patterns after --list. */
-const BRANCH_LISTING = /^(-a|--all|-r|--remotes|-v|-vv|--verbose|--show-current|--no-color|--color|--column|--no-column|-i|--ignore-case|--sort=.*|--format=.*|--contains|--no-contains|--merged|--no-merged|--points-at|--abbrev=.*|--no-abbrev|-l|--list)$/;
-
-function gitBranchCheck(args: readonly string[]): string | undefined {
-  const bad = args.find((arg) => arg.startsWith("-") && !BRANCH_LISTING.test(arg));
-  if (bad) return `git branch ${bad} changes branches`;
-  const listing = args.includes("-l") || args.includes("--list");
-  // --contains and friends take a commit, which is no new branch's name.
-  const names = args.filter((arg, i) => !arg.startsWith("-") && !/^--(no-)?(contains|merged)$|^--points-at$/.test(args[i - 1] ?? ""));
-  return names.length > 0 && !listing ? "git branch <name> creates a branch" : undefined;
-}
-
-/**
- * A check refusing these options: as words, as `--opt=value`, and a short one anywhere in a cluster
- * (`-uo out`, `-ofile`; a letter that is only another option's value is refused too, which is safe).
- */
-function refuse(options: readonly string[]): Check {
-  return (args) => {
-    for (const arg of args) {
-      if (arg === "--") break;
-      const long = arg.startsWith("--") ? arg.split("=")[0] : undefined;
-      const hit = options.find((option) => (long !== undefined ? long === option : /^-[A-Za-z]$/.test(option) && /^-[^-]/.test(arg) && arg.slice(1).includes(option.slice(1))));
-      if (hit) return `${hit} writes a file or runs a program`;
-    }
-    return undefined;
-  };
-}
-
-/** The words that are not options (after `--`, all of them). */
-function operands(args: readonly string[]): string[] {
-  const dashes = args.indexOf("--");
-  const before = dashes < 0 ? args : args.slice(0, dashes);
-  const after = dashes < 0 ? [] : args.slice(dashes + 1);
-  return [...before.filter((arg) => !arg.startsWith("-") || arg === "-"), ...after];
-}
 
 /** `outside`: the line only reads, but reads outside the project (asked about, as read_file there is). */
 export type ReadOnlyVerdict = { readOnly: true } | { readOnly: false; why: string; outside?: true };
@@ -144,12 +29,12 @@ export async function readOnlyCommand(command: string, cwd: string, guard?: Read
   const split = splitCommand(command);
   if (!split.ok) return { readOnly: false, why: `it holds ${split.reason}` };
   if (split.parts.length === 0) return { readOnly: false, why: "it is empty" };
-  const paths: string[] = [];
+  const reads: Reads = { paths: [], globs: [], files: [] };
   for (const part of split.parts) {
-    const why = partProblem(part, paths, guard);
+    const why = partProblem(part, reads, guard);
     if (why) return { readOnly: false, why };
   }
-  return pathsProblem(paths, cwd, guard);
+  return readsProblem(reads, cwd, guard);
 }
 
 /**
@@ -164,34 +49,93 @@ export interface ReadGuard {
 
 /** Whether one simple command of a line (see splitCommand) is read-only, as readOnlyCommand judges a whole line. */
 export async function readOnlyPart(part: CommandPart, cwd: string, guard?: ReadGuard): Promise<boolean> {
-  const paths: string[] = [];
-  if (partProblem(part, paths, guard)) return false;
-  return (await pathsProblem(paths, cwd, guard)).readOnly;
+  const reads: Reads = { paths: [], globs: [], files: [] };
+  if (partProblem(part, reads, guard)) return false;
+  return (await readsProblem(reads, cwd, guard)).readOnly;
 }
 
-async function pathsProblem(paths: readonly string[], cwd: string, guard: ReadGuard | undefined): Promise<ReadOnlyVerdict> {
-  for (const path of paths) {
+/** What a line reads: the paths its words name, and its globs (whose files the text does not show). */
+interface Reads {
+  paths: string[];
+  globs: string[];
+  /** Paths that must not be folders (see ReadOnlyEntry.filesOnly). */
+  files: string[];
+}
+
+async function readsProblem(reads: Reads, cwd: string, guard: ReadGuard | undefined): Promise<ReadOnlyVerdict> {
+  for (const path of reads.paths) {
     if (!(await isInsideProject(cwd, path))) return { readOnly: false, why: `${path} is outside the project`, outside: true };
     if (guard?.guards(path)) return { readOnly: false, why: `a rule guards reading ${path}` };
+  }
+  for (const glob of reads.globs) {
+    const why = await globProblem(glob, cwd);
+    if (why) return { readOnly: false, why, outside: true };
+  }
+  for (const path of reads.files) {
+    const folder = await stat(resolveInWorkspace(cwd, path)).then((found) => found.isDirectory(), () => false);
+    if (folder) return { readOnly: false, why: `${path} is a folder, whose files may be links out of the project` };
   }
   return { readOnly: true };
 }
 
-/** Why one simple command is not read-only; its path arguments are added to `paths`. */
-function partProblem(part: CommandPart, paths: string[], guard: ReadGuard | undefined): string | undefined {
+/** Entries of one folder a glob is checked against; a bigger folder asks. */
+const MAX_GLOB_ENTRIES = 10_000;
+
+/**
+ * Why a glob may expand to a path outside the project: a symlink in its folder leading out (`cat
+ * src/*` with src/key -> ~/.ssh/id_rsa), or a pattern over folders (`src/*\/x`), whose links cannot
+ * be told from one folder. A link counts when its name may match the glob's last part.
+ */
+async function globProblem(glob: string, cwd: string): Promise<string | undefined> {
+  const first = glob.search(/[*?[]/);
+  const slash = glob.lastIndexOf("/", first);
+  if (glob.indexOf("/", first) >= 0) return `${glob} may lead through folders out of the project`;
+  const folder = slash < 0 ? "." : glob.slice(0, slash + 1);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(resolveInWorkspace(cwd, folder), { withFileTypes: true });
+  } catch {
+    return undefined; // No folder: the glob matches nothing there.
+  }
+  if (entries.length > MAX_GLOB_ENTRIES) return `${glob} is over a folder of more than ${MAX_GLOB_ENTRIES} entries`;
+  const matches = namePattern(glob.slice(slash + 1));
+  for (const entry of entries) {
+    if (entry.isSymbolicLink() && matches.test(entry.name) && !(await isInsideProject(cwd, join(folder, entry.name)))) return `${glob} may expand to ${join(folder, entry.name)}, which leads outside the project`;
+  }
+  return undefined;
+}
+
+/** A glob's last part as a regular expression matching at least what bash matches (dot files too; with a `[…]`, every name). */
+function namePattern(glob: string): RegExp {
+  if (glob.includes("[")) return /^/;
+  const source = glob.replace(/[*?]|[^*?]+/g, (part) => (part === "*" ? ".*" : part === "?" ? "." : part.replace(/[.+^${}()|\\\]]/g, "\\$&")));
+  return new RegExp(`^${source}$`, "s");
+}
+
+/** Why one simple command is not read-only; its path arguments are added to `reads`. */
+function partProblem(part: CommandPart, reads: Reads, guard: ReadGuard | undefined): string | undefined {
   if (part.assignments.length > 0) return `${part.assignments[0]} in front changes what runs`;
   const [name, ...rest] = part.words;
   if (!name?.literal) return "its command is not plain text";
   const entry = Object.hasOwn(READ_ONLY, name.text) ? READ_ONLY[name.text] : undefined;
   if (!entry) return `${name.text} is not on the read-only list`;
   // $VAR, ~ and {a,b} expand to words the text does not show; a glob (*.ts) stays in its folder.
-  const hidden = rest.find((word) => !word.literal && (/[$~{}`]/.test(word.text) || !entry.globs || guard?.any));
+  const hidden = rest.find((word) => !word.literal && (/[$~{}`]/.test(word.text) || !globAllowed(entry, word.text) || guard?.any));
   if (hidden) return `${hidden.text} expands to something the command line does not show`;
   const args = rest.map((word) => word.text);
   const why = entry.check?.(args);
   if (why) return why;
-  if (entry.readsPaths !== false) paths.push(...args.flatMap(pathOf));
+  if (entry.readsPaths !== false) {
+    reads.paths.push(...args.flatMap(pathOf));
+    reads.globs.push(...rest.filter((word) => !word.literal).map((word) => word.text));
+    if (entry.filesOnly) reads.files.push(...args.flatMap(pathOf));
+  }
   return undefined;
+}
+
+/** Whether a glob may stand here: anywhere, or only where no name it expands to can be an option (see ReadOnlyEntry). */
+function globAllowed(entry: ReadOnlyEntry, text: string): boolean {
+  return entry.globs === "any" || (entry.globs === "inside" && !/^[*?[-]/.test(text));
 }
 
 /**

@@ -14,6 +14,7 @@ import { AgentHooks } from "../agent/hooks/agent-hooks.ts";
 import type { HooksConfig } from "../agent/hooks/hook-config.ts";
 import { HookRunner } from "../agent/hooks/hook-runner.ts";
 import { loadAgentTypes, type AgentType } from "../agent/subagents/agent-types.ts";
+import { readProjectTrust } from "../settings/project-trust.ts";
 import { SubagentRunner } from "../agent/subagents/subagent-runner.ts";
 import { catCodeHome, claudeHome } from "../config/app-home.ts";
 import { thinkingMisfit } from "../agent/thinking-setting.ts";
@@ -118,7 +119,9 @@ export class AgentRuntime {
     this.hooks = new AgentHooks(runner, options.cwd);
     this.checkpoints = new SessionCheckpoints({ sessionFolder: () => options.sessionFolder?.() });
     const env = options.env ?? process.env;
-    const loaded = loadAgentTypes({ cwd: options.cwd, catCodeHome: catCodeHome(env), claudeHome: claudeHome(env) });
+    // A project agent's model is trusted as the project settings' model is (same approvals, same key).
+    const modelTrust = readProjectTrust(options.cwd, env, "projectSettings").trust;
+    const loaded = loadAgentTypes({ cwd: options.cwd, catCodeHome: catCodeHome(env), claudeHome: claudeHome(env), projectModelTrusted: (key) => modelTrust.trusted.has(key) });
     this.agentTypes = loaded.types;
     this.agentTypeWarnings = loaded.warnings;
     const subagents = new SubagentRunner({

@@ -109,9 +109,13 @@ export function splitCommand(command: string): SplitCommand {
   return { ok: true, parts };
 }
 
-/** The index of the last character of a harmless redirection starting at `start`; undefined for any other. */
+/**
+ * The index of the last character of a harmless redirection starting at `start`; undefined for any
+ * other. Conservative: a duplication only as `>&N` or `>&-` ending the word (bash reads `>&2x` as a
+ * write to the file `2x`), output only to /dev/null, and no `<`, `<>`, `<&`, here-string or `>&word`.
+ */
 function harmlessRedirection(command: string, start: number): number | undefined {
-  const duplicate = /^>&(\d+|-)/.exec(command.slice(start));
+  const duplicate = /^>&(\d+|-)(?=$|[ \t\n;&|])/.exec(command.slice(start));
   if (duplicate) return start + duplicate[0].length - 1;
   const toNull = /^(?:&>>?|>>?|>\|)[ \t]*(\S+)/.exec(command.slice(start));
   if (toNull && toNull[1] === HARMLESS_TARGET) return start + toNull[0].length - 1;

@@ -25,26 +25,50 @@ export const GENERAL_PURPOSE: AgentType = {
     "You are a subagent of cat-code, a coding agent. You get one self-contained task. Do it with the tools you have, then answer with a complete, concise report: what you found, with file paths and line numbers where they matter. Your final message is all the parent agent sees.",
 };
 
+export interface AgentTypeSources {
+  cwd: string;
+  catCodeHome: string;
+  claudeHome: string;
+  /**
+   * Whether the user trusted this project's `model: "<value>"` (project-trust.ts, the trust key of a
+   * project's settings' model): a cloned agent file must not pick what the user pays for unasked.
+   * Absent: nothing is trusted.
+   */
+  projectModelTrusted?: (trustKey: string) => boolean;
+}
+
 /**
  * The agent types a project and the user define, in Claude Code's files and ours: the project's
  * `.cat-code/agents/*.md` and `.claude/agents/*.md`, then the user's `<catCodeHome>/agents` and
  * `<claudeHome>/agents` (the first of a name wins), after the built-in `general-purpose`. A file that
  * does not parse is a warning, not a failure; files are bounded in size and number. The user's
  * folders are given (config/app-home.ts: catCodeHome, claudeHome), never found from $HOME here.
+ * A project agent's `model` holds only once trusted, as the project settings' `model` does; until
+ * then the agent runs on the parent's model, and a warning says so.
  */
-export function loadAgentTypes(options: { cwd: string; catCodeHome: string; claudeHome: string }): { types: AgentType[]; warnings: string[] } {
-  const folders = [join(options.cwd, ".cat-code", "agents"), join(options.cwd, ".claude", "agents"), join(options.catCodeHome, "agents"), join(options.claudeHome, "agents")];
+export function loadAgentTypes(options: AgentTypeSources): { types: AgentType[]; warnings: string[] } {
+  const userFolders = [join(options.catCodeHome, "agents"), join(options.claudeHome, "agents")];
+  const projectFolders = [join(options.cwd, ".cat-code", "agents"), join(options.cwd, ".claude", "agents")].filter((folder) => !userFolders.includes(folder));
   const types: AgentType[] = [GENERAL_PURPOSE];
   const warnings: string[] = [];
-  for (const folder of folders) {
+  for (const folder of [...projectFolders, ...userFolders]) {
     for (const file of markdownFiles(folder)) {
       if (types.length > MAX_TYPES) return { types, warnings: [...warnings, `more than ${MAX_TYPES} agent types; the rest are ignored`] };
       const parsed = parseAgentFile(file);
       if ("error" in parsed) warnings.push(`${file}: ${parsed.error}; it is ignored`);
-      else if (!types.some((type) => type.name === parsed.name)) types.push(parsed);
+      else if (!types.some((type) => type.name === parsed.name)) types.push(projectFolders.includes(folder) ? withTrustedModel(parsed, options, warnings) : parsed);
     }
   }
   return { types, warnings };
+}
+
+/** A project agent's model, kept only where trusted (`inherit` needs no trust: it is the parent's). */
+function withTrustedModel(type: AgentType, options: AgentTypeSources, warnings: string[]): AgentType {
+  if (type.model === undefined || type.model === "inherit") return type;
+  const trustKey = `model: ${JSON.stringify(type.model)}`;
+  if (options.projectModelTrusted?.(trustKey)) return type;
+  warnings.push(`${type.file}: ${cutText(trustKey, 80)} is ignored, not trusted in this folder (a project's model chooses what you pay for); agent ${type.name} runs on the session's model (copy it to ${join(options.claudeHome, "agents")} to use its own)`);
+  return { ...type, model: undefined };
 }
 
 function markdownFiles(folder: string): string[] {

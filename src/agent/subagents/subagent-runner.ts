@@ -5,6 +5,8 @@ import type { AgentHooks } from "../hooks/agent-hooks.ts";
 import { claudeToolName } from "../hooks/hook-config.ts";
 import { KNOWN_MODELS } from "../models.ts";
 import type { PermissionGate } from "../permission.ts";
+import { EXIT_PLAN_MODE } from "../permission-policy.ts";
+import { TODO_WRITE } from "../todo-list.ts";
 import type { Tool, ToolProgress, ToolResult } from "../tool.ts";
 import { ToolRegistry } from "../tool-registry.ts";
 import type { UsageMeter } from "../usage-meter.ts";
@@ -18,6 +20,8 @@ const SUBAGENT_MAX_TURNS = 30;
 /** A subagent's answer in the parent's context: a report, about 10k tokens at most. */
 export const MAX_ANSWER_CHARS = 40_000;
 export const TASK_TOOL = "task";
+/** Tools that act on the parent's session, never given to a subagent, even with `tools: *`. */
+const PARENT_ONLY_TOOLS = new Set([TASK_TOOL, TODO_WRITE, EXIT_PLAN_MODE]);
 
 export interface SubagentRequest {
   type: AgentType;
@@ -84,7 +88,9 @@ export class SubagentRunner implements SubagentLauncher {
     const { type } = request;
     const registry = new ToolRegistry();
     for (const tool of this.toolsFor(type)) registry.register(tool);
+    // Everything the parent's gate holds, refusal too: plan mode (and its message) binds a child's calls.
     const permissions: PermissionGate = Object.assign((question: Parameters<PermissionGate>[0]) => this.options.permissions({ ...question, requester: type.name }), {
+      refusal: this.options.permissions.refusal,
       deniedBy: this.options.permissions.deniedBy,
       allowedBy: this.options.permissions.allowedBy,
     });
@@ -129,9 +135,12 @@ export class SubagentRunner implements SubagentLauncher {
     }
   }
 
-  /** The tools its type lists (Claude Code's names or ours), or the read-only ones; never the task tool. */
+  /**
+   * The tools its type lists (Claude Code's names or ours), or the read-only ones; never the
+   * parent's own: the task tool, the todo list (a child's would replace the parent's) and the plan.
+   */
   private toolsFor(type: AgentType): Tool[] {
-    const all = this.options.registry.list().filter((tool) => tool.name !== TASK_TOOL);
+    const all = this.options.registry.list().filter((tool) => !PARENT_ONLY_TOOLS.has(tool.name));
     if (!type.tools || type.tools.includes("*")) return type.tools ? all : all.filter((tool) => tool.isReadOnly && !tool.name.startsWith("mcp__"));
     const wanted = new Set(type.tools);
     return all.filter((tool) => wanted.has(tool.name) || wanted.has(claudeToolName(tool.name)));

@@ -85,7 +85,19 @@ describe("decidePermission, the one decision before anyone is asked", () => {
     expect(await verdict("plan", builtin("bash"), { command: "git diff" })).toBe("allow: read-only command");
     expect(await verdict("plan", builtin("bash"), { command: "cat /etc/hostname" })).toBe("ask");
     expect(await verdict("plan", builtin("grep"), { pattern: "a" })).toBe("allow: no permission needed");
-    expect(await verdict("plan", mcpTool(true), {})).toBe("ask");
+    // The plan and the todo list are the model's own notes: they run in plan mode.
+    const todos = { todos: [{ content: "Read the code", activeForm: "Reading the code", status: "in_progress" }] };
+    expect(await verdict("plan", builtin("todo_write"), todos)).toBe("allow: no permission needed");
+  });
+
+  test("plan: a server's tool is refused even when it says it is read-only (readOnlyHint is the server's word)", async () => {
+    const hinted: Tool = { ...mcpTool(true), origin: { server: "s", namePrefix: "mcp__s__" } };
+    for (const tool of [mcpTool(true), hinted]) {
+      const result = await decidePermission(context("plan"), tool, {});
+      expect(result).toMatchObject({ decision: "refuse", result: { isError: true, content: expect.stringContaining("Plan mode is on: mcp__s__t was NOT run") } });
+    }
+    // Outside plan mode it is asked about as before.
+    expect(await verdict("default", mcpTool(true), {})).toBe("ask");
   });
 });
 
@@ -176,6 +188,8 @@ test("a Read deny or ask rule holds for read-only commands too: a guarded path, 
   expect(await verdict("default", builtin("bash"), { command: "cat src/../.env" }, rules)).toBe("ask");
   expect(await verdict("default", builtin("bash"), { command: "cat *" }, rules)).toBe("ask");
   expect(await verdict("default", builtin("bash"), { command: "cat src/a.ts" }, rules)).toBe("allow: read-only command");
-  expect(await verdict("default", builtin("bash"), { command: "cat *" })).toBe("allow: read-only command");
+  expect(await verdict("default", builtin("bash"), { command: "cat src/*" })).toBe("allow: read-only command");
+  // `out` is a symlink out of the project: a glob that may expand to it asks.
+  expect(await verdict("default", builtin("bash"), { command: "cat *" })).toBe("ask");
   expect(await verdict("default", builtin("bash"), { command: "head .env" }, { allow: [], deny: [], ask: ["Read"] })).toBe("ask");
 });

@@ -3,7 +3,7 @@ import type { AgentLoop } from "../../../../src/agent/agent-loop.ts";
 import { createBuiltinTools } from "../../../../src/agent/builtin-tools.ts";
 import type { AgentHooks } from "../../../../src/agent/hooks/agent-hooks.ts";
 import { createModelClient } from "../../../../src/agent/model-client.ts";
-import type { PermissionRequest } from "../../../../src/agent/permission.ts";
+import type { PermissionGate } from "../../../../src/agent/permission.ts";
 import type { AgentType } from "../../../../src/agent/subagents/agent-types.ts";
 import { SubagentRunner } from "../../../../src/agent/subagents/subagent-runner.ts";
 import { ToolRegistry } from "../../../../src/agent/tool-registry.ts";
@@ -14,11 +14,11 @@ export function parentWith(
   steps: Array<(request: RecordedRequest) => Reply>,
   types: AgentType[],
   project: string,
-  extra: { permissions?: (request: PermissionRequest) => Promise<"allow" | "deny">; hooks?: AgentHooks } = {},
+  extra: { permissions?: PermissionGate; hooks?: AgentHooks } = {},
 ) {
   const registry = new ToolRegistry();
   let agent: AgentLoop | undefined;
-  const permissions = extra.permissions ?? (async () => "deny" as const);
+  const permissions: PermissionGate = extra.permissions ?? (async () => "deny" as const);
   const runner = new SubagentRunner({
     parent: () => ({ client: createModelClient({ apiKey: "test-key", baseURL: standIn().url }), model: agent!.model, usage: agent!.usage }),
     registry,

@@ -76,7 +76,7 @@ test("agent files in Claude Code's format, the project's first; a bad one is a w
   mkdirSync(join(project, ".cat-code", "agents"), { recursive: true });
   writeFileSync(join(project, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews a diff\ntools: Read, Grep, Bash\nmodel: sonnet\n---\nYou review code.\n");
   writeFileSync(join(project, ".cat-code", "agents", "broken.md"), "no front matter here");
-  const { types, warnings } = loadAgentTypes({ cwd: project, catCodeHome: join(project, "no-home"), claudeHome: join(project, "no-home") });
+  const { types, warnings } = loadAgentTypes({ cwd: project, catCodeHome: join(project, "no-home"), claudeHome: join(project, "no-home"), projectModelTrusted: () => true });
   expect(types.map((type) => type.name)).toEqual(["general-purpose", "reviewer"]);
   expect(types[1]).toMatchObject({ description: "Reviews a diff", tools: ["Read", "Grep", "Bash"], model: "sonnet", systemPrompt: "You review code." });
   expect(warnings).toEqual([expect.stringContaining("broken.md: no front matter")]);
