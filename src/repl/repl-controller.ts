@@ -1,17 +1,13 @@
-import { systemClock, type Clock } from "../system/clock.ts";
-import type { LoadedSettings } from "../settings/settings.ts";
-import type { ElicitationRequest, ElicitResult, ServerPool } from "../mcp/index.ts";
-import type { ResumedConversation } from "../agent/conversation-log/conversation-recording.ts";
-import type { PermissionRules } from "../agent/permission-rules.ts";
+import { systemClock } from "../system/clock.ts";
+import type { ElicitationRequest, ElicitResult } from "../mcp/index.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
-import { PermissionModeState, type PermissionMode } from "../agent/permission-mode.ts";
+import { PermissionModeState } from "../agent/permission-mode.ts";
 import { declinedElicitation } from "../terminal/declined-elicitation.ts";
 import { claimSignal } from "../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { AgentRuntime } from "./agent-runtime.ts";
 import { AnswerDisplay } from "./answer-display.ts";
 import { interactiveElicitation } from "./elicitation-prompt.ts";
-import type { ExitKey } from "./exit-confirmation.ts";
 import { editInTerminal } from "./external-editor.ts";
 import { appendHistory, historyPath, loadHistory } from "./history-file.ts";
 import { LineReader } from "./line-reader.ts";
@@ -21,6 +17,7 @@ import { reviewPlan } from "./plan-review.ts";
 import { PromptCompletion } from "./prompt-completion.ts";
 import { runPromptTurn } from "./prompt-turn.ts";
 import { replPermissions } from "./repl-permissions.ts";
+import type { ReplOptions } from "./repl-options.ts";
 import { ReplRecording } from "./repl-recording.ts";
 import { startRepl, type ReplListening } from "./repl-start.ts";
 import { ResourceUpdates } from "./resource-updates.ts";
@@ -33,43 +30,15 @@ import { TerminalQuestions } from "./terminal-questions.ts";
 import type { Style } from "./tool-call-line.ts";
 import { elicitationNotice, IDLE_NOTICE, IDLE_PROMPT_MS, permissionNotice, PLAN_NOTICE, type WaitingNotice } from "./waiting-notice.ts";
 
-/** What the REPL runs with (see ReplController). */
-export interface ReplOptions {
-  model: string;
-  cwd: string;
-  pool: ServerPool;
-  allowAll: boolean;
-  maxTurns?: number;
-  /** CAT_CODE_HOME, where the session is saved; a resumed session (--continue, --resume) to go on with. */
-  home?: string;
-  resumed?: ResumedConversation;
-  /** `cat-code "question"`: sent as if typed at the first prompt. */
-  firstPrompt?: string;
-  /** settings.json, as loaded (and warned about) at start; absent: loaded here. */
-  settings?: LoadedSettings;
-  /** --allowedTools and --disallowedTools: rules for this session only, listed by /permissions as the command line's. */
-  rules?: PermissionRules;
-  /** Render answers as Markdown on a terminal (settings.json's `markdown`; default true). */
-  markdown?: boolean;
-  /** Extended thinking and the max_tokens that leaves room for it (src/cli/agent-startup.ts). */
-  thinking?: { budgetTokens: number };
-  maxTokens?: number;
-  /** Tokens of one MCP tool result the model gets (MAX_MCP_OUTPUT_TOKENS or the setting); default 25,000. */
-  maxMcpOutputTokens?: number;
-  input?: NodeJS.ReadableStream & { isTTY?: boolean };
-  output?: NodeJS.WritableStream & { isTTY?: boolean };
-  /** For the 2 s of `(Ctrl-C again to exit)` and the pace of servers' tool news. */
-  clock?: Clock;
-  /** The mode the session starts in (--permission-mode, else settings' permissions.defaultMode); Shift+Tab cycles it. */
-  permissionMode?: PermissionMode;
-}
+export type { ReplOptions } from "./repl-options.ts";
 
 /**
  * The interactive agent, `cat-code` without -p. The prompt appears at once; the MCP servers connect
  * in the background and a line says when they are done. A turn can be cancelled with Ctrl-C; Ctrl-C twice at an empty
  * prompt, Ctrl-D or /exit leaves, and every server is closed on the way out. Its state is explicit
- * (what runs, whether a question holds the terminal, the news waiting for the prompt) and each kind
- * of input has one handler: a line (prompt, `!` command, slash command), Ctrl-C, Esc, a server's question.
+ * (what runs and whether a question holds the terminal, in RunningWork; the news waiting for the
+ * prompt) and each kind of input has one handler: a line (prompt, `!` command, slash command; a
+ * prompt's turn is prompt-turn.ts), Ctrl-C, Esc, a server's question.
  */
 export class ReplController {
   readonly reader: LineReader;
@@ -113,20 +82,14 @@ export class ReplController {
     });
     this.display = new AnswerDisplay({ output: this.output, isTerminal: this.reader.isTerminal, markdown: options.markdown ?? options.settings?.settings.markdown, below: () => this.statusRows.lines() });
     this.style = this.display.style;
-    this.work = new RunningWork({ reader: this.reader, input: this.input, style: this.style, cancelSubagents: () => this.runtime.subagents.running.cancelAll(), clock: options.clock });
-    // A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go.
+    this.work = new RunningWork({ reader: this.reader, input: this.input, style: this.style, print: this.print, cancelSubagents: () => this.runtime.subagents.running.cancelAll(), clock: options.clock });
+    // A question holds the terminal until answered (see RunningWork.questionOpens); the Notification hooks hear what it asks.
     this.questions = new TerminalQuestions({
       begin: (about) => {
         if (about) this.runtime.hooks.notification(about.message, about.type);
-        this.work.questionOpen = true;
-        this.work.turnRenderer?.hold();
-        const dropped = this.reader.dropTypedAhead();
-        if (dropped > 0) this.print(this.style.dim(`(${dropped} line(s) typed before this question were dropped: answer it below)`));
+        this.work.questionOpens();
       },
-      end: () => {
-        this.work.questionOpen = false;
-        this.work.turnRenderer?.release();
-      },
+      end: () => this.work.questionCloses(),
     });
     const ask = (question: string, signal?: AbortSignal, keys?: readonly string[]) => this.reader.read(question, { signal, remember: false, keys });
     this.mode = new PermissionModeState(options.permissionMode);
@@ -178,7 +141,7 @@ export class ReplController {
     this.statusRows = new StatusRows(this.runtime, this.mode, this.style);
     this.resourceUpdates = new ResourceUpdates(this.news);
     this.reader.onInterrupt(() => this.onInterrupt());
-    this.reader.onCtrlDAtEmptyPrompt(() => this.confirmExit("Ctrl-D"));
+    this.reader.onCtrlDAtEmptyPrompt(() => this.work.confirmExit("Ctrl-D"));
     // Esc Esc at an empty prompt opens /rewind, as in Claude Code.
     this.reader.onDoubleEscapeAtEmptyPrompt(() => this.reader.enterForKey("/rewind"));
   }
@@ -276,11 +239,6 @@ export class ReplController {
   /** Ctrl-C: cancels what runs; else clears the line; twice within 2 s on an empty line, exits. */
   onInterrupt(): void {
     this.work.onInterrupt();
-  }
-
-  /** Ctrl-C or Ctrl-D at an empty prompt: the second press of the same key within 2 s exits. */
-  confirmExit(key: ExitKey): void {
-    this.work.confirmExit(key);
   }
 
   /** Esc while something runs: stops it, or the running subagents first (see RunningWork.onEscape). */

@@ -15,6 +15,7 @@ export interface RunningWorkOptions {
   reader: LineReader;
   input: NodeJS.ReadableStream;
   style: Style;
+  print: (text: string) => void;
   /** Esc during a turn: cancels the running subagents first; returns how many there were. */
   cancelSubagents: () => number;
   /** For the 2 s of `(Ctrl-C again to exit)`. */
@@ -30,7 +31,7 @@ export class RunningWork {
   /** What runs now; undefined while the prompt waits. */
   current: Running | undefined;
   /** A question (permission, a server's form) holds the terminal: Esc is the question's, not the turn's. */
-  questionOpen = false;
+  private questionOpen = false;
   /** A turn ended since the last prompt was read: a Notification hook hears when the prompt then idles. */
   private answered = false;
   private readonly exitConfirmation: ExitConfirmation;
@@ -61,6 +62,19 @@ export class RunningWork {
     const answered = this.answered;
     this.answered = false;
     return answered;
+  }
+
+  /** A question holds the terminal until answered: the turn's other output waits, typed-ahead lines go. */
+  questionOpens(): void {
+    this.questionOpen = true;
+    this.turnRenderer?.hold();
+    const dropped = this.options.reader.dropTypedAhead();
+    if (dropped > 0) this.options.print(this.options.style.dim(`(${dropped} line(s) typed before this question were dropped: answer it below)`));
+  }
+
+  questionCloses(): void {
+    this.questionOpen = false;
+    this.turnRenderer?.release();
   }
 
   /** Work a slash command or `!` waits for (a sign-in): Ctrl-C cancels it as it would a turn, and so does Esc. */
