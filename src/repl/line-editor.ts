@@ -3,7 +3,7 @@ import { CompletionMenu, type MenuSource } from "./completion-menu.ts";
 import { HistorySearch, LEAVE_SEARCH, type SearchView } from "./history-search.ts";
 import { commandFor } from "./key-bindings.ts";
 import { LineBuffer } from "./line-buffer.ts";
-import { cursorPosition } from "./line-layout.ts";
+import { LineDrawing } from "./line-layout.ts";
 import type { LineHistory } from "./line-history.ts";
 import type { KeyToken } from "./terminal-keys.ts";
 
@@ -43,8 +43,8 @@ export class LineEditor {
   private complete: LineCompleter | undefined;
   /** Single keys that answer at once on an empty line (a y/n question), without Enter. */
   private answerKeys: readonly string[] | undefined;
-  /** Rows between the first row of the prompt and the cursor, as last drawn: where a redraw starts. */
-  private cursorRow = 0;
+  /** Where the line is on the screen: every write of the prompt and the line goes through it. */
+  private readonly drawing: LineDrawing;
   private previousWasTab = false;
   /** Keys typed while the completer works. */
   private waiting: KeyToken[] | undefined;
@@ -63,6 +63,7 @@ export class LineEditor {
     private readonly history: LineHistory,
     private readonly events: EditorEvents,
   ) {
+    this.drawing = new LineDrawing(output);
     output.on("resize", this.onResize);
   }
 
@@ -84,7 +85,7 @@ export class LineEditor {
     this.search = undefined;
     this.history.restart();
     this.buffer.reset(text);
-    this.cursorRow = 0;
+    this.drawing.freshRow();
     this.render();
     if (text) this.menu.update(text);
   }
@@ -152,14 +153,13 @@ export class LineEditor {
 
   /** Prints `text` above the prompt, which is drawn again below it with what was typed. */
   printAbove(text: string): void {
-    this.output.write(`${this.toFirstRow()}\r\u001b[J${text}\n`);
-    this.cursorRow = 0;
+    this.drawing.clearFor(text);
     this.render();
   }
 
   /** Draws the prompt and the line again (after the terminal was handed back, or cleared). */
   redraw(): void {
-    this.cursorRow = 0;
+    this.drawing.freshRow();
     this.render();
   }
 
@@ -295,9 +295,9 @@ export class LineEditor {
   /** Typing at the end of the line writes only the text; anywhere else (or onto a new row) the line is drawn again. */
   private insert(text: string): void {
     const atEnd = this.buffer.cursor === this.buffer.text.length;
-    const rowBefore = this.position(this.prompt + this.buffer.text).rows;
+    const rowBefore = this.drawing.rows(this.prompt + this.buffer.text);
     this.buffer.insert(text);
-    if (atEnd && this.position(this.prompt + this.buffer.text).rows === rowBefore) this.output.write(text);
+    if (atEnd && this.drawing.rows(this.prompt + this.buffer.text) === rowBefore) this.output.write(text);
     else this.render();
   }
 
@@ -306,7 +306,7 @@ export class LineEditor {
     const menuShown = this.menu.dismiss();
     if (this.buffer.apply("end") || menuShown) this.render();
     this.output.write("\r\n");
-    this.cursorRow = 0;
+    this.drawing.freshRow();
     const line = this.buffer.text;
     this.buffer.reset();
     this.events.enter(line, newlineKey);
@@ -342,44 +342,13 @@ export class LineEditor {
     }
     // The menu under the line lists them already.
     if (!listIfStuck || this.menu.open) return;
-    this.output.write(`${this.toEndRow()}\r\n${candidateColumns(candidates, this.output.columns)}\r\n`);
-    this.cursorRow = 0;
+    this.output.write(`${this.drawing.toEndRow(this.view())}\r\n${candidateColumns(candidates, this.output.columns)}\r\n`);
+    this.drawing.freshRow();
     this.render();
   }
 
-  /** Clears what was drawn and draws the prompt and the line, the cursor where it is in the line. */
+  /** Draws the view again, the menu's rows under it (none during Ctrl-R's search). */
   private render(): void {
-    const view = this.view();
-    const shown = view.prompt + view.text;
-    const end = this.position(shown);
-    const cursor = this.position(view.prompt + view.text.slice(0, view.cursor));
-    let out = `${this.toFirstRow()}\u001b[1G\u001b[J${shown}`;
-    // At the last column the terminal waits to wrap: a blank makes it take the new row now.
-    if (end.cols === 0 && end.rows > 0) out += " ";
-    // The menu's rows under the line (each shorter than a row, so none wraps), then back to the line's end.
-    const menu = this.search ? [] : this.menu.rows(this.output.columns);
-    if (menu.length) out += `\r\n${menu.join("\r\n")}\u001b[${menu.length}A\u001b[${end.cols + 1}G`;
-    if (cursor.rows !== end.rows || cursor.cols !== end.cols || end.cols === 0) {
-      out += `\u001b[${cursor.cols + 1}G`;
-      if (end.rows > cursor.rows) out += `\u001b[${end.rows - cursor.rows}A`;
-    }
-    this.output.write(out);
-    this.cursorRow = cursor.rows;
+    this.drawing.draw(this.view(), this.search ? [] : this.menu.rows(this.output.columns));
   }
-
-  private toFirstRow(): string {
-    return this.cursorRow > 0 ? `\u001b[${this.cursorRow}A` : "";
-  }
-
-  /** From the cursor to the line's last row. */
-  private toEndRow(): string {
-    const view = this.view();
-    const rows = this.position(view.prompt + view.text).rows - this.cursorRow;
-    return rows > 0 ? `\u001b[${rows}B` : "";
-  }
-
-  private position(text: string): { rows: number; cols: number } {
-    return cursorPosition(text, this.output.columns);
-  }
-
 }
