@@ -20,6 +20,8 @@ import { buildBinary } from "../build.ts";
 const ROOT = join(import.meta.dir, "..", "..");
 const SUITE_ENTRY = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
+/** The suite's reference tools, resources and prompts, on the official SDK: what cat-code fronts here. */
+const REFERENCE_SERVER = join(ROOT, "fixtures", "conformance", "reference-server.ts");
 
 /** Scenarios about the endpoint itself, not about reference tools of the suite's own server. */
 export const ENDPOINT_SCENARIOS = [
@@ -75,17 +77,8 @@ export async function runServeConformance(options: { outDir?: string; binary?: s
   const binary = options.binary ?? (await buildBinary({ outfile: join(ROOT, "dist", "conformance", "cat-code") }));
   const home = mkdtempSync(join(tmpdir(), "cat-code-serve-home-"));
   const config = join(home, "mcp.json");
-  writeFileSync(
-    config,
-    JSON.stringify({
-      mcpServers: {
-        echo: { command: join(ROOT, "fixtures", "echo-server.sh") },
-        files: { command: process.execPath, args: [join(ROOT, "fixtures", "resources", "resource-server.ts")] },
-        dual: { command: process.execPath, args: [join(ROOT, "fixtures", "sdk-v2", "sdk-v2-server.ts"), "--stdio"] },
-      },
-    }),
-  );
-  const served = Bun.spawn([binary, "mcp", "serve", "--http", "--mcp-config", config], {
+  writeFileSync(config, JSON.stringify({ mcpServers: { reference: { command: process.execPath, args: [REFERENCE_SERVER] } } }));
+  const served = Bun.spawn([binary, "mcp", "serve", "--http", "--mcp-config", config, "--server", "reference", "--no-namespace"], {
     env: { ...process.env, CAT_CODE_HOME: home },
     stdin: "ignore",
     stdout: "ignore",
