@@ -16,7 +16,9 @@
  *
  *   bun run conformance --serve
  *
- * runs the suite's SERVER scenarios against `cat-code mcp serve --http` instead (conformance/serve-run.ts).
+ * runs the suite's SERVER scenarios against `cat-code mcp serve --http --no-namespace` fronting the
+ * reference fixture instead (conformance/serve-run.ts): PASS, FAIL or not judged (with why) per
+ * scenario and revision; exits 1 when a judged scenario failed.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -104,12 +106,16 @@ function parseArgs(argv: string[]): ConformanceOptions {
 
 if (import.meta.main && process.argv.includes("--serve")) {
   // The server side: the suite's server scenarios against `cat-code mcp serve --http` (serve-run.ts).
-  const { ENDPOINT_SCENARIOS, runServeConformance } = await import("./conformance/serve-run.ts");
-  const lines = await runServeConformance();
-  const endpointFailed = lines.filter((line) => ENDPOINT_SCENARIOS.includes(line.scenario) && (line.failedOnEndpoint ?? line.failed) > 0);
-  const passed = lines.filter((line) => line.failed === 0).length;
-  console.log(`\n${passed}/${lines.length} passed; of the scenarios about the endpoint itself, ${endpointFailed.length} failed a check it could test`);
-  process.exit(endpointFailed.length > 0 ? 1 : 0);
+  const { runServeConformance } = await import("./conformance/serve-run.ts");
+  const { lines, outDir } = await runServeConformance();
+  for (const revision of REVISIONS) {
+    const ofRevision = lines.filter((line) => line.revision === revision);
+    const judged = ofRevision.filter((line) => !line.notJudged);
+    const passed = judged.filter((line) => line.problems.length === 0).length;
+    console.log(`${revision}: ${passed}/${judged.length} judged scenarios passed (${ofRevision.length - judged.length} not judged, ${ofRevision.filter((line) => line.failed === 0).length}/${ofRevision.length} with no failed check)`);
+  }
+  console.log(`results in ${outDir}`);
+  process.exit(lines.some((line) => !line.notJudged && line.problems.length > 0) ? 1 : 0);
 } else if (import.meta.main) {
   try {
     const options = parseArgs(process.argv.slice(2));

@@ -24,7 +24,8 @@ interface Question {
 
 /** An upstream call begun for a 2026-07-28 client, which may stop to ask it something. */
 interface RoundCall {
-  readonly state: string;
+  /** The `requestState` of its latest round: a new one each round. */
+  state: string;
   readonly controller: AbortController;
   outcome: { value: unknown } | { error: unknown } | undefined;
   readonly questions: Question[];
@@ -142,6 +143,10 @@ export class InputRounds {
       question.sent = true;
       inputRequests[question.key] = { method: "elicitation/create", params: question.params };
     }
+    // Each round names the call anew: the retry of an earlier round (replayed, or sent twice) is refused as unknown.
+    this.calls.delete(call.state);
+    call.state = randomUUID();
+    this.calls.set(call.state, call);
     call.expiry = this.clock.setTimeout(() => this.giveUp(call, new Error("the client did not answer in time")), this.waitMs);
     call.expiry.unref();
     return { resultType: ResultType.inputRequired, inputRequests, requestState: call.state };

@@ -18,11 +18,15 @@ const DECLINE: ElicitResult = { action: "decline" };
  * `input_required` result to a 2026-07-28 one). A question belongs to the upstream call sent with
  * the signal it comes with (a 2026-07-28 upstream asks under its call's signal); a handshake
  * upstream's `elicitation/create` names no call, so it goes to the oldest call running on the
- * server that asks. A question outside any call goes to the answerer for those (a stdio client),
- * else it is declined.
+ * server that asks and not already waiting for an answer of its own (a tool asks one question at a
+ * time; a 2026-07-28 client that never came back for its `input_required` round would otherwise
+ * take every later question of that server), else the oldest. A question outside any call goes to
+ * the answerer for those (a stdio client), else it is declined.
  */
 export class QuestionRouter {
   private readonly calls = new Set<CallQuestions>();
+  /** The calls with a question put to their client and not answered yet, and how many. */
+  private readonly waiting = new Map<CallQuestions, number>();
   private outside: ElicitationHandler | undefined;
 
   /** Takes the pool's questions over; returns what gives them back. Throws while another front end holds them. */
@@ -50,8 +54,20 @@ export class QuestionRouter {
 
   readonly answer: ElicitationHandler = (request: ElicitationRequest, signal?: AbortSignal) => {
     const calls = [...this.calls];
-    const owner = calls.find((call) => call.signal === signal) ?? calls.find((call) => call.server === request.server);
-    if (owner) return owner.ask(request, signal);
+    const onServer = calls.filter((call) => call.server === request.server);
+    const owner = calls.find((call) => call.signal === signal) ?? onServer.find((call) => !this.waiting.has(call)) ?? onServer[0];
+    if (owner) return this.asking(owner, request, signal);
     return this.outside ? this.outside(request, signal) : Promise.resolve(DECLINE);
   };
+
+  private async asking(owner: CallQuestions, request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
+    this.waiting.set(owner, (this.waiting.get(owner) ?? 0) + 1);
+    try {
+      return await owner.ask(request, signal);
+    } finally {
+      const left = (this.waiting.get(owner) ?? 1) - 1;
+      if (left > 0) this.waiting.set(owner, left);
+      else this.waiting.delete(owner);
+    }
+  }
 }

@@ -10,6 +10,8 @@ export interface ServeHttpOptions {
   port: number;
   token: string;
   builtins?: ServedBuiltins;
+  /** False: the one server's tools and prompts under their own names (`--no-namespace`). */
+  namespaced?: boolean;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface ServeHttpOptions {
  * listen. Returns the endpoint, listening; its `stop()` ends every session.
  */
 export function serveHttp(pool: ServerPool, options: ServeHttpOptions): HttpEndpoint {
-  const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins });
+  const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins, namespaced: options.namespaced });
   methods.questions.attach(pool);
   const endpoint = new HttpEndpoint(methods, { host: options.host, port: options.port, token: options.token, instructions: () => unavailableServers(pool.status()) });
   announceListChanges(pool, (method) => endpoint.broadcast((session) => session.announce(method, {})));

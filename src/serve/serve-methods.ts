@@ -61,9 +61,9 @@ export class ServeMethods {
   constructor(
     private readonly pool: ServerPool,
     private readonly ready: Promise<void> = Promise.resolve(),
-    options: { warn?: (line: string) => void; builtins?: ServedBuiltins; rounds?: InputRounds } = {},
+    options: { warn?: (line: string) => void; builtins?: ServedBuiltins; rounds?: InputRounds; namespaced?: boolean } = {},
   ) {
-    this.catalog = new UpstreamCatalog(pool, options.warn);
+    this.catalog = new UpstreamCatalog(pool, options.warn, options.namespaced);
     this.rounds = options.rounds ?? new InputRounds();
     this.subscriptions = new ServedSubscriptions(this.catalog, pool);
     this.builtins = options.builtins;

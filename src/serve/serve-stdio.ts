@@ -21,9 +21,9 @@ export function processStreams(): StdioStreams {
  * until the client closes its end. The servers connect meanwhile: the handshake is answered at
  * once, the lists wait for the connects to be over.
  */
-export async function serveStdio(pool: ServerPool, options: { streams?: StdioStreams; builtins?: ServedBuiltins; roots?: RootsProvider } = {}): Promise<void> {
+export async function serveStdio(pool: ServerPool, options: { streams?: StdioStreams; builtins?: ServedBuiltins; roots?: RootsProvider; namespaced?: boolean } = {}): Promise<void> {
   const streams = options.streams ?? processStreams();
-  const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins });
+  const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins, namespaced: options.namespaced });
   const releaseQuestions = methods.questions.attach(pool);
   const connection = new ServeConnection(new StdioDownstream(streams), methods, pool, {
     instructions: () => unavailableServers(pool.status()),

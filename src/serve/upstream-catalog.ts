@@ -13,7 +13,8 @@ export interface Upstream {
 
 /**
  * What the upstream servers offer, as one server shows it to its client: tools and prompts under
- * `<server>__<name>`, resources and templates under their own URIs (a URI names its server). Each
+ * `<server>__<name>` (or, not namespaced, one server's under their own names), resources and
+ * templates under their own URIs (a URI names its server). Each
  * list is asked of the servers side by side; a server whose list fails is left out of that list
  * (with a warning), never the whole answer. Lookups use the names of the last listing, and list
  * again once before they give up (a client may call a tool it never listed).
@@ -24,22 +25,32 @@ export class UpstreamCatalog {
   private resourceServers = new Map<string, string>();
   private templateServers: Array<{ server: string; template: ResourceTemplate; pattern: RegExp }> = [];
 
+  /**
+   * `namespaced: false` (`mcp serve --no-namespace`, one server only): its tools and prompts keep
+   * their own names, so a client written for that server calls them as it always did.
+   */
   constructor(
     private readonly pool: ServerPool,
     private readonly warn: (line: string) => void = (line) => log.warn(line),
+    private readonly namespaced = true,
   ) {}
+
+  private named<T extends { name: string }>(servers: Array<{ server: string; items: T[] }>): Array<ServedItem<T>> {
+    if (this.namespaced) return servedNames(servers, this.warn);
+    return servers.flatMap(({ server, items }) => items.map((definition) => ({ name: definition.name, server, definition })));
+  }
 
   /** Every connected server's tools (as the pool listed them, the entry's include/exclude applied). */
   tools(): Array<ServedItem<ToolDefinition>> {
     const servers = this.pool.status().flatMap((status) => (status.state === "connected" ? [{ server: status.name, items: status.tools }] : []));
-    const named = servedNames(servers, this.warn);
+    const named = this.named(servers);
     this.toolNames = new Map(named.map((item) => [item.name, item]));
     return named;
   }
 
   async prompts(signal?: AbortSignal): Promise<Array<ServedItem<Prompt>>> {
     const lists = await this.fromEach("prompts", (client) => client.listPrompts({ signal }));
-    const named = servedNames(lists.map(({ server, items }) => ({ server, items })), this.warn);
+    const named = this.named(lists);
     this.promptNames = new Map(named.map((item) => [item.name, item]));
     return named;
   }
@@ -96,6 +107,7 @@ export class UpstreamCatalog {
 
   /** The status of a configured server a served name starts with (`<server>__…`), to say why it is not there. */
   statusBehind(name: string): ServerStatus | undefined {
+    if (!this.namespaced) return this.pool.status()[0];
     return this.pool.status().find((status) => name.startsWith(`${status.name}__`));
   }
 

@@ -16,6 +16,11 @@ const serveArgs = {
   http: { type: "boolean", description: "Serve Streamable HTTP on 127.0.0.1 instead of stdio (a bearer token is required)" },
   port: { type: "string", description: "With --http: the port (default: a free one, printed)", valueHint: "n" },
   builtin: { type: "boolean", description: "Also serve cat-code's own tools (read_file, write_file, edit_file, grep, glob, bash); a call that needs permission runs only if a settings rule allows it" },
+  namespace: {
+    type: "boolean",
+    default: true,
+    description: "--no-namespace: serve the one server (--server <name>) with its tools and prompts under their own names, not <server>__<name>",
+  },
   host: { type: "string", description: "With --http: the address to listen on (default 127.0.0.1; any other is reachable from the network)", valueHint: "address" },
   ...serverSourceArgs,
 } as const satisfies ArgsDef;
@@ -32,13 +37,15 @@ export default defineCommand({
     const port = parsePort(args.port);
     const roots = rootsFromArgs(rawArgs);
     const entries = selectServers(loadServerEntries(args), args.server);
+    const namespaced = args.namespace !== false;
+    if (!namespaced) checkUnnamespaced(entries, Boolean(args.builtin));
     // The servers' questions go to the client when it can answer them (a pool made with a handler declares elicitation).
     const pool = openPool(entries, { roots, elicitation: async () => ({ action: "decline" }) }, args);
     const builtins = args.builtin ? (await import("../../serve/served-builtins.ts")).servedBuiltinsIn(process.cwd(), (line) => log.warn(sanitizeForTerminal(line))) : undefined;
-    if (args.http) return serveOverHttp(pool, { host: args.host ?? "127.0.0.1", port, builtins });
+    if (args.http) return serveOverHttp(pool, { host: args.host ?? "127.0.0.1", port, builtins, namespaced });
     const { serveStdio } = await import("../../serve/serve-stdio.ts");
     try {
-      await serveStdio(pool, { builtins, roots });
+      await serveStdio(pool, { builtins, roots, namespaced });
     } finally {
       await pool.closeAll();
     }
@@ -46,8 +53,8 @@ export default defineCommand({
 });
 
 /** Listens until a signal ends cat-code (the shutdown closes the endpoint, then the servers). */
-async function serveOverHttp(pool: ServerPool, options: { host: string; port: number; builtins?: ServedBuiltins }): Promise<never> {
-  const { host, port, builtins } = options;
+async function serveOverHttp(pool: ServerPool, options: { host: string; port: number; builtins?: ServedBuiltins; namespaced: boolean }): Promise<never> {
+  const { host, port, builtins, namespaced } = options;
   const [{ serveHttp }, { isLoopback }, { loadOrCreateServeToken, serveTokenPath }] = await Promise.all([
     import("../../serve/serve-http.ts"),
     import("../../serve/http-guard.ts"),
@@ -59,7 +66,7 @@ async function serveOverHttp(pool: ServerPool, options: { host: string; port: nu
   const { token, created } = loadOrCreateServeToken();
   let endpoint;
   try {
-    endpoint = serveHttp(pool, { host, port, token, builtins });
+    endpoint = serveHttp(pool, { host, port, token, builtins, namespaced });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw CliError.unavailable(`cannot listen on ${host}:${port}: ${code === "EADDRINUSE" ? "the port is in use; choose another with --port" : (error as Error).message}`);
@@ -77,6 +84,20 @@ function parsePort(text: string | undefined): number {
   const port = Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65535 || text.trim() === "") throw CliError.usage(`--port must be a whole number from 0 to 65535, got '${text}'`);
   return port;
+}
+
+/**
+ * `--no-namespace` names items as their server does, which is only unambiguous for one server:
+ * two servers (or a server and cat-code's own tools) could both have a `search`.
+ */
+export function checkUnnamespaced(entries: ServerEntry[], builtin: boolean): void {
+  if (entries.length !== 1) {
+    const names = entries.map((entry) => entry.name).join(", ");
+    throw CliError.usage(
+      `--no-namespace serves exactly one server under its own names, but ${entries.length === 0 ? "none is configured" : `${entries.length} would be served (${names})`}; name one with --server <name>`,
+    );
+  }
+  if (builtin) throw CliError.usage("--no-namespace and --builtin do not go together: cat-code's own tools and the server's could share a name");
 }
 
 /** `--server a,b`: those entries, in config order; an unknown name is a usage error listing those that exist. */

@@ -72,6 +72,22 @@ describe("cat-code as the client", () => {
   });
 });
 
+describe("--no-namespace", () => {
+  test("one server's tools are listed and called by their own names", async () => {
+    const peer = new StdioPeer([...catCode(), "mcp", "serve", "--mcp-config", config, "--server", "echo", "--no-namespace"], { CAT_CODE_HOME: home });
+    try {
+      await peer.request(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+      peer.send({ method: "notifications/initialized" });
+      const list = await peer.request(2, "tools/list");
+      expect(list.result.tools.map((tool: { name: string }) => tool.name)).toEqual(["echo"]);
+      const echo = await peer.request(3, "tools/call", { name: "echo", arguments: { text: "unprefixed" } });
+      expect(echo.result.content[0].text).toBe("unprefixed");
+    } finally {
+      await peer.close();
+    }
+  });
+});
+
 describe("usage errors", () => {
   const serve = (...args: string[]) => runBinary(["mcp", "serve", "--mcp-config", config, ...args], { env: { CAT_CODE_HOME: home } });
 
@@ -80,6 +96,12 @@ describe("usage errors", () => {
     expect(exitCode).toBe(2);
     expect(stderr).toContain("nope");
     expect(stderr).toContain("echo");
+  });
+
+  test("--no-namespace with more than one server served is refused, saying to name one", async () => {
+    const { exitCode, stderr } = await serve("--no-namespace");
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain("--no-namespace serves exactly one server under its own names, but 2 would be served (linear, echo); name one with --server <name>");
   });
 
   test("--port out of range, or without --http, is refused before anything starts", async () => {

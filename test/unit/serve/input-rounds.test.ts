@@ -30,15 +30,18 @@ describe("InputRounds", () => {
     expect(rounds.waiting).toBe(0);
   });
 
-  test("each question ends a round with input_required; the retry's answers reach the call, round after round", async () => {
+  test("each question ends a round with input_required; the retry's answers reach the call, round after round, each round under a new requestState", async () => {
     const rounds = new InputRounds(new FakeClock());
     const first = (await rounds.start(asking(["one", "two"]), new AbortController().signal, form)) as Record<string, unknown>;
     expect(first).toMatchObject({ resultType: "input_required", inputRequests: { q1: { method: "elicitation/create", params: { message: "s: one" } } } });
     const state = first.requestState as string;
     const second = (await rounds.resume(state, { q1: { action: "accept", content: {} } }, new AbortController().signal)) as Record<string, unknown>;
-    expect(second).toMatchObject({ resultType: "input_required", requestState: state, inputRequests: { q2: { params: { message: "s: two" } } } });
+    expect(second).toMatchObject({ resultType: "input_required", inputRequests: { q2: { params: { message: "s: two" } } } });
+    expect(second.requestState).not.toBe(state);
+    // The first round's state, replayed, names no call any more.
+    expect(() => rounds.resume(state, {}, new AbortController().signal)).toThrow("unknown or expired requestState");
     // A malformed answer is a cancel, never passed on as it came.
-    expect(await rounds.resume(state, { q2: { action: "accept", content: { x: { deep: 1 } } } }, new AbortController().signal)).toEqual({
+    expect(await rounds.resume(second.requestState as string, { q2: { action: "accept", content: { x: { deep: 1 } } } }, new AbortController().signal)).toEqual({
       content: [{ type: "text", text: "accept,cancel" }],
     });
     expect(rounds.waiting).toBe(0);

@@ -37,6 +37,21 @@ describe("QuestionRouter", () => {
     expect(await router.answer(question("a"), first)).toEqual({ action: "decline" });
     expect(asked).toEqual(["second call", "first call", "outside"]);
   });
+
+  test("a question that names no call passes over a call still waiting for its own answer (a round its client never came back for)", async () => {
+    const router = new QuestionRouter();
+    const asked: string[] = [];
+    let finish = () => {};
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    const never: ElicitationHandler = () => new Promise(() => {});
+    const abandoned = router.during({ server: "a", signal: new AbortController().signal, ask: never }, () => running);
+    void router.answer(question("a"), undefined);
+    const current = router.during({ server: "a", signal: new AbortController().signal, ask: answering("current call", asked) }, () => running);
+    await router.answer(question("a"), undefined);
+    expect(asked).toEqual(["current call"]);
+    finish();
+    await Promise.all([abandoned, current]);
+  });
 });
 
 describe("StreamQuestions", () => {
