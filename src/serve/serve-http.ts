@@ -22,7 +22,7 @@ export interface ServeHttpOptions {
 export function serveHttp(pool: ServerPool, options: ServeHttpOptions): HttpEndpoint {
   const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins, namespaced: options.namespaced });
   methods.questions.attach(pool);
-  const endpoint = new HttpEndpoint(methods, { host: options.host, port: options.port, token: options.token, instructions: () => unavailableServers(pool.status()) });
+  const endpoint = new HttpEndpoint(methods, { host: options.host, port: options.port, token: options.token, instructions: () => unavailableServers(pool.status(), options.namespaced) });
   announceListChanges(pool, (method) => endpoint.broadcast((session) => session.announce(method, {})));
   pool.on("log", (entry) => endpoint.broadcast((session) => session.downstream.forwardLog(entry)));
   return endpoint;

@@ -26,7 +26,7 @@ export async function serveStdio(pool: ServerPool, options: { streams?: StdioStr
   const methods = new ServeMethods(pool, pool.connectAll(), { builtins: options.builtins, namespaced: options.namespaced });
   const releaseQuestions = methods.questions.attach(pool);
   const connection = new ServeConnection(new StdioDownstream(streams), methods, pool, {
-    instructions: () => unavailableServers(pool.status()),
+    instructions: () => unavailableServers(pool.status(), options.namespaced),
     roots: options.roots,
   });
   await connection.start();
@@ -38,8 +38,9 @@ export async function serveStdio(pool: ServerPool, options: { streams?: StdioStr
 /**
  * What the client is told of the servers that are configured but not served now: one that needs a
  * sign-in, with the command that gives it; one that failed, with why. Undefined when all are served.
+ * `namespaced: false` (`--no-namespace`, one server): its tools keep their own names, and the text says so.
  */
-export function unavailableServers(statuses: ServerStatus[]): string | undefined {
+export function unavailableServers(statuses: ServerStatus[], namespaced = true): string | undefined {
   const lines = statuses.flatMap((status) => {
     switch (status.state) {
       case "needs-auth":
@@ -51,5 +52,6 @@ export function unavailableServers(statuses: ServerStatus[]): string | undefined
     }
   });
   if (lines.length === 0) return undefined;
-  return `cat-code serves the tools of its configured MCP servers as <server>__<tool>. Not available now:\n${lines.join("\n")}`;
+  const naming = namespaced ? "the tools of its configured MCP servers as <server>__<tool>" : "the tools of one MCP server under their own names";
+  return `cat-code serves ${naming}. Not available now:\n${lines.join("\n")}`;
 }

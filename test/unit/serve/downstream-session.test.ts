@@ -129,6 +129,11 @@ describe("names and routing", () => {
     const reason = "'linear' (https://mcp.linear.app/mcp) needs you to sign in: run cat-code mcp login linear";
     const text = unavailableServers([{ name: "linear", scope: "user", source: "x", description: "", state: "needs-auth", reason }]);
     expect(text).toContain(`- linear: ${reason}`);
+    expect(text).toContain("as <server>__<tool>");
+    // One server under --no-namespace: its tools keep their own names, and the text does not promise prefixes.
+    const bare = unavailableServers([{ name: "linear", scope: "user", source: "x", description: "", state: "needs-auth", reason }], false);
+    expect(bare).toContain("under their own names");
+    expect(bare).not.toContain("<server>__<tool>");
     expect(unavailableServers([])).toBeUndefined();
   });
 });
