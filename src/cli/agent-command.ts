@@ -2,7 +2,7 @@ import type { ArgsDef } from "citty";
 import { CliError } from "../terminal/cli-error.ts";
 import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { nearestNames } from "../terminal/suggest.ts";
-import { lastValue, parseFlags, splitRules, subcommandWord } from "./agent-flags.ts";
+import { lastValue, parseFlags, subcommandWord } from "./agent-flags.ts";
 import { rejectUnknownFlags } from "./known-flags.ts";
 import { rootArg } from "./root-flags.ts";
 import { log } from "../log.ts";
@@ -40,6 +40,9 @@ export async function runAgentCommand(rawArgs: string[], rootArgs: ArgsDef, subc
   const maxTurns = parseMaxTurns(lastValue(flags, "max-turns"));
   const outputFormat = parseOutputFormat(lastValue(flags, "output-format"));
   const modeFlag = parseModeFlag(lastValue(flags, "permission-mode"));
+  // Loaded here, not by main.ts with the flags: the rule syntax pulls in the shell-command tables,
+  // which `--version` and every `mcp …` command would otherwise load (issue 32).
+  const { splitRules } = await import("../system/permission-rule-syntax.ts");
   const rules = { allow: splitRules(flags.values.get("allowedTools") ?? []), deny: splitRules(flags.values.get("disallowedTools") ?? []) };
   if (outputFormat !== undefined && !print) throw CliError.usage("--output-format is for print mode: add -p");
   // Claude Code's --mcp-config adds to the configured servers unless --strict-mcp-config; cat-code's always replaces them.

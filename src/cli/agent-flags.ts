@@ -1,8 +1,6 @@
 import type { ArgsDef } from "citty";
 import { CliError } from "../terminal/cli-error.ts";
 
-export { splitRules } from "../system/permission-rule-syntax.ts";
-
 /**
  * The root command's flags, read from the raw arguments. citty's parser takes the word after a
  * value flag whatever it is (`-p --model x` would make `--model` the prompt) and turns a value flag

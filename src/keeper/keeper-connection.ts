@@ -5,6 +5,8 @@ import type { ServerLogEntry, ServerStatus } from "../mcp/index.ts";
 import { JsonRpcConnection, type ServerRequestContext } from "../mcp/light-index.ts";
 import { ErrorCode, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../mcp/protocol.ts";
 import { argumentProblem } from "../terminal/argument-check.ts";
+import { CliError } from "../terminal/cli-error.ts";
+import { parseKeyValueArguments } from "../terminal/key-value-arguments.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
 import { keeperFailure, keeperRefusal, keeperUsageError, type KeeperErrorData } from "./keeper-errors.ts";
@@ -40,6 +42,8 @@ export class KeeperConnection {
   private refused = false;
   /** The server names of the last `connect`, each with its connection's fingerprint and status (its tools' schemas). */
   private servers = new Map<string, { fingerprint: string; status: ServerStatus }>();
+  /** The last `connect` while it runs: a `call` sent right behind it waits for it (settles, never rejects). */
+  private connecting: Promise<unknown> = Promise.resolve();
   private readonly transport: KeeperSocketTransport;
   private readonly connection: JsonRpcConnection;
   /** Connects and calls running: while there are any, a heartbeat goes out. */
@@ -96,8 +100,11 @@ export class KeeperConnection {
     if (long && this.busy++ === 0) this.beat();
     try {
       switch (request.op) {
-        case "connect":
-          return await this.connect(id, request);
+        case "connect": {
+          const connected = this.connect(id, request);
+          this.connecting = connected.catch(() => {});
+          return await connected;
+        }
         case "call":
           return await this.call(id, request, context.signal);
         case "status":
@@ -147,16 +154,22 @@ export class KeeperConnection {
   }
 
   private async call(id: number, request: Request<"call">, signal: AbortSignal): Promise<KeeperResult<"call">> {
+    await this.connecting;
     const server = this.servers.get(request.server);
     if (server === undefined) throw keeperRefusal(`server '${request.server}' was not connected on this socket; send connect first`);
+    // A server that did not connect, or a missing tool: the command says so from the connect's status
+    // itself (it sends the call before it has that status); nothing goes to the server.
+    const tool = server.status.state === "connected" ? server.status.tools.find((t) => t.name === request.tool) : undefined;
+    if (tool === undefined) throw keeperRefusal(`server '${request.server}' has no connected tool '${request.tool}' on this socket`);
+    const schema = tool.inputSchema as Record<string, unknown>;
+    const args = request.pairs === undefined ? request.arguments : convertedPairs(request.pairs, schema);
     // Checked here, against the schema this connect gave the command, as the cold command checks
     // before sending: the command then loads no validator, and says the same line (issue 32).
-    const tool = server.status.state === "connected" ? server.status.tools.find((t) => t.name === request.tool) : undefined;
-    const problem = tool && argumentProblem(request.arguments, tool.inputSchema as Record<string, unknown>);
+    const problem = argumentProblem(args, schema);
     if (problem) throw keeperUsageError(problem);
     const { fingerprint } = server;
     const note = (line: string) => this.send({ requestId: id, event: "note", line });
-    const result = await this.host.warm.call(fingerprint, request.tool, request.arguments, {
+    const result = await this.host.warm.call(fingerprint, request.tool, args, {
       socket: this,
       signal,
       elicitation: request.elicitation === "accept-defaults" ? defaultsOrDecline(note) : declinedElicitation(note),
@@ -195,6 +208,16 @@ export class KeeperConnection {
     if (then === undefined) return;
     this.afterAnswer.delete(id!);
     then();
+  }
+}
+
+/** key=value words as the command converts them, its mistake (a key the schema lacks, `n=abc` for a number) its usage error. */
+function convertedPairs(pairs: string[], schema: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return parseKeyValueArguments(pairs, schema);
+  } catch (error) {
+    if (error instanceof CliError) throw keeperUsageError(error.message);
+    throw error;
   }
 }
 

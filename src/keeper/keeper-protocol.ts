@@ -18,7 +18,7 @@ import { lazySchema } from "../system/lazy-schema.ts";
 import { stringsObject, WholeObject } from "../system/whole-object.ts";
 
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */
-export const KEEPER_PROTOCOL = 4;
+export const KEEPER_PROTOCOL = 5;
 
 /** How often a keeper busy with a command's connect or call says it is alive. */
 export const KEEPER_HEARTBEAT_MS = 1000;
@@ -34,6 +34,8 @@ export const KEEPER_EVENT_METHOD = "keeper/event";
 /** More servers than any config holds; more roots than anyone passes with --root. */
 const MAX_SERVERS = 256;
 const MAX_ROOTS = 256;
+/** More key=value words than a command line holds. */
+const MAX_PAIRS = 4096;
 const Text = v.pipe(v.string(), v.maxLength(64 * 1024));
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 /** The keeper works from its own folder: a relative path from a command would mean another place. */
@@ -109,12 +111,21 @@ export const KeeperRequest = lazySchema(() => v.variant("op", [
      */
     tool: v.optional(Text),
   }),
-  /** Calls a tool of a server named in this socket's last `connect`. */
+  /**
+   * Calls a tool of a server named in this socket's last `connect`; sent while that connect is still
+   * running (`mcp call` sends it right behind), it waits for it. A tool the connect's status does not
+   * list is refused, nothing sent.
+   */
   v.object({
     op: v.literal("call"),
     server: Text,
     tool: Text,
     arguments: WholeObject,
+    /**
+     * `mcp call`'s key=value words, converted by the tool's schema as the command would
+     * (key-value-arguments.ts), to `arguments` ({} then): they go out before the schema comes back.
+     */
+    pairs: v.optional(v.pipe(v.array(Text), v.maxLength(MAX_PAIRS))),
     /** What the server's questions get: as `mcp call --elicitation`. */
     elicitation: v.picklist(["decline", "accept-defaults"]),
   }),

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { Node, ParseError } from "jsonc-parser";
 import { jsonc } from "../config/jsonc.ts";
 import * as v from "valibot";
@@ -6,10 +5,10 @@ import { parseRule, wrapperOnlyProblem } from "../system/permission-rule-syntax.
 import { parsePermissionMode } from "../system/permission-mode-name.ts";
 import { readConfigText } from "../config/config-file-text.ts";
 import { ConfigError } from "../config/config-error.ts";
-import { catCodeHome } from "../config/app-home.ts";
 import { describeParseError, lineAndColumn } from "../config/json-parse-error.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { readProjectTrust } from "./project-trust.ts";
+import { projectSettingsPath, userSettingsPath } from "./settings-paths.ts";
 import { cutText } from "../system/cut-text.ts";
 
 /** Keys and rules come from a file anyone may have written: a warning shows a bounded piece. */
@@ -21,13 +20,7 @@ type Env = Record<string, string | undefined>;
 /** Nesting deeper than this is no settings file: refused before it can exhaust the stack. */
 const MAX_SETTINGS_DEPTH = 64;
 
-export function userSettingsPath(env: Env = process.env): string {
-  return join(catCodeHome(env), "settings.json");
-}
-
-export function projectSettingsPath(cwd: string): string {
-  return join(cwd, ".cat-code", "settings.json");
-}
+export { projectSettingsPath, userSettingsPath } from "./settings-paths.ts";
 
 /**
  * Reads the user's and the project's settings.json and merges them: the project's values win for

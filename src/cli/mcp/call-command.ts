@@ -59,6 +59,7 @@ export default defineCommand({
       cold: args.keeper === false || args.login,
       tool: toolName,
       keepAlive,
+      ahead: { server: serverName, tool: toolName, ...(jsonArguments ? { arguments: jsonArguments } : { pairs }), onProgress: (update) => feedback.progress(update) },
     });
     try {
       await servers.connectAll();

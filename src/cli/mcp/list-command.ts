@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { defineCommand, type ArgsDef } from "citty";
 import { rejectUnknownFlags } from "../known-flags.ts";
 import { projectConfigPath, withDisabledServers } from "../../mcp/config/configured-servers.ts";
@@ -7,6 +8,7 @@ import { parseKeepAlive } from "./keep-alive-choice.ts";
 import { keeperArgs, openServers } from "./server-access.ts";
 import { loadServerEntries, rootsFromArgs, serverSourceArgs } from "./server-selection.ts";
 import { jsonForTerminal } from "../../terminal/terminal-json.ts";
+import { projectSettingsPath, userSettingsPath } from "../../settings/settings-paths.ts";
 
 const listArgs = {
   json: { type: "boolean", description: "Print one JSON document" },
@@ -22,8 +24,7 @@ export default defineCommand({
     const keepAlive = parseKeepAlive(args["keep-alive"]);
     const roots = rootsFromArgs(rawArgs);
     // What the project disabled (`/mcp disable`, settings.json's disabledMcpServers) shows DISABLED, not started.
-    const { loadSettings } = await import("../../settings/load-settings.ts");
-    const entries = withDisabledServers(loadServerEntries(args), loadSettings({ cwd: process.cwd() }).settings.disabledMcpServers);
+    const entries = withDisabledServers(loadServerEntries(args), await disabledServers(process.cwd()));
     const servers = await openServers(entries, { roots, source: args, cold: args.keeper === false, keepAlive });
     try {
       await servers.connectAll();
@@ -45,3 +46,14 @@ export default defineCommand({
     }
   },
 });
+
+/**
+ * settings.json's disabledMcpServers. With neither settings file there is nothing to read: the
+ * settings' schemas and rule syntax are then not loaded at all (most of a warm list's extra cost
+ * since /mcp disable, issue 32).
+ */
+async function disabledServers(cwd: string): Promise<string[] | undefined> {
+  if (!existsSync(userSettingsPath()) && !existsSync(projectSettingsPath(cwd))) return undefined;
+  const { loadSettings } = await import("../../settings/load-settings.ts");
+  return loadSettings({ cwd }).settings.disabledMcpServers;
+}

@@ -45,4 +45,10 @@ export interface ServerAccessOptions {
   tool?: string;
   /** `--keep-alive`, parsed (parseKeepAlive): seconds the keeper keeps these servers without use. */
   keepAlive?: number;
+  /**
+   * The call `mcp call` makes next, known before any server answers: warm, it goes to the keeper
+   * right behind the connect (one round trip less), and `call` with this server and tool takes its
+   * answer. Cold, unused. Either the arguments (--json) or the key=value words the keeper converts.
+   */
+  ahead?: { server: string; tool: string; arguments?: Record<string, unknown>; pairs?: string[]; onProgress?: (update: ToolProgress) => void };
 }

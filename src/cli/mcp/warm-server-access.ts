@@ -46,7 +46,10 @@ export async function openWarm(entries: ServerEntry[], options: WarmOptions, col
     else keeperDebug(`${(error as Error).message}; running without it`);
     return undefined;
   }
-  return new WarmServerAccess(found.client, entries.length, found.first ?? connect(found.client), options, cold);
+  const access = new WarmServerAccess(found.client, entries.length, found.first ?? connect(found.client), options, cold);
+  // Only now, on a keeper that said hello as this version: one of another version never sees a call.
+  if (options.ahead) access.callAhead(options.ahead);
+  return access;
 }
 
 /**
@@ -66,6 +69,8 @@ class WarmServerAccess implements ServerAccess {
   /** The command's own servers, once the keeper failed before they connected. */
   private fallback: ServerAccess | undefined;
   private readonly release: () => void;
+  /** The call sent right behind the connect (ServerAccessOptions.ahead), until `call` takes it. */
+  private ahead: { server: string; tool: string; answer: Promise<KeeperResult<"call">> } | undefined;
 
   constructor(
     private readonly client: KeeperClient,
@@ -99,8 +104,24 @@ class WarmServerAccess implements ServerAccess {
     return this.fallback ? this.fallback.status() : this.statuses;
   }
 
+  /** Sends `mcp call`'s call before connect's answer: the keeper makes it wait for the connect. */
+  callAhead(ahead: NonNullable<ServerAccessOptions["ahead"]>): void {
+    const { server, tool, pairs, onProgress } = ahead;
+    const answer = this.client.request(
+      { op: "call", server, tool, arguments: ahead.arguments ?? {}, ...(pairs === undefined ? {} : { pairs }), elicitation: this.options.elicitation ?? "decline" },
+      { onEvent: (event) => (event.event === "progress" ? onProgress?.(event.progress) : keeperEvent(event, this.options)) },
+    );
+    // Refused when the command stops before it (a missing tool, a server that failed): that is no one's failure.
+    answer.catch(() => {});
+    this.ahead = { server, tool, answer };
+  }
+
   async call(...[server, tool, args, options = {}]: Parameters<ServerAccess["call"]>): Promise<CallToolResult> {
     if (this.fallback) return this.fallback.call(server, tool, args, options);
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    // Its arguments are these: the command converted the same words by the same schema as the keeper.
+    if (ahead && ahead.server === server && ahead.tool === tool) return (await ahead.answer).result;
     const onProgress = options.onProgress;
     // It rejects with the same McpError the server's answer gave a cold call: call-command's catch is unchanged.
     const { result } = await this.client.request(

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary, runBinary } from "../../helpers/binary.ts";
 import { ECHO_SERVER, tempDir } from "../../helpers/paths.ts";
@@ -36,6 +36,21 @@ describe("the compiled binary manages config", () => {
 
     expect((await cli("remove", "echo")).exitCode).toBe(0);
     expect((await cli("remove", "echo")).exitCode).toBe(2);
+  });
+
+  test("list shows what settings.json disables as disabled, from the project's file or the user's (and reads none when there is none)", async () => {
+    const home = tempDir("cat-code-home-");
+    const project = tempDir("cat-code-project-");
+    const config = join(project, "servers.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: ECHO_SERVER }, other: { command: ECHO_SERVER } } }));
+    const list = async () => (await runBinary(["mcp", "list", "--mcp-config", config], { cwd: project, env: { CAT_CODE_HOME: home } })).stdout;
+    expect(await list()).not.toContain("DISABLED");
+    mkdirSync(join(project, ".cat-code"));
+    writeFileSync(join(project, ".cat-code", "settings.json"), JSON.stringify({ disabledMcpServers: ["echo"] }));
+    expect(await list()).toMatch(/^echo +DISABLED.*\nother +CONNECTED/s);
+    rmSync(join(project, ".cat-code"), { recursive: true });
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ disabledMcpServers: ["other"] }));
+    expect(await list()).toMatch(/^echo +CONNECTED.*\nother +DISABLED/);
   });
 
   test("--help works on every new command", async () => {

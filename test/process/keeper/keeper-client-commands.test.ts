@@ -115,7 +115,7 @@ describe("through the keeper, the commands print what they print without it", ()
     expect(status.connections?.some((c) => c.name === "cold")).toBe(false);
   });
 
-  test("a warm command loads no pool, client, transport or sign-in code, nor jsonc-parser for a valid config, the stateless era's schemas or the argument validator (a cold one does: the guard bites)", async () => {
+  test("a warm command loads no pool, client, transport or sign-in code, nor jsonc-parser for a valid config, the stateless era's schemas, the argument validator or (no settings.json) the settings (a cold one does: the guard bites)", async () => {
     const guard = join(REPO, "test", "process", "keeper", "forbid-cold-modules.ts");
     const main = join(REPO, "src", "cli", "main.ts");
     const env = { CAT_CODE_HOME: home, CAT_CODE_NO_KEEPER: undefined };
@@ -123,6 +123,10 @@ describe("through the keeper, the commands print what they print without it", ()
     const guarded = (...extra: string[]) => run([BUN, "--preload", guard, main, "mcp", "call", "echo", "echo", "text=light", "--mcp-config", config, ...extra], { env });
     expect(await guarded()).toEqual({ exitCode: 0, stdout: "light\n", stderr: "" });
     expect((await guarded("--no-keeper")).stderr).toContain("forbidden module loaded");
+    // `mcp list` with no settings.json anywhere has no disabledMcpServers to read: the settings stay unloaded.
+    const list = await run([BUN, "--preload", guard, main, "mcp", "list", "--mcp-config", writeConfig({ echo: { command: ECHO_SERVER } })], { env });
+    expect(list.stderr).toBe("");
+    expect(list.stdout).toContain("echo");
   });
 });
 

@@ -88,3 +88,23 @@ test("connect naming the tool the command calls answers with only that tool; a n
   expect(await toolsOf("no-such-tool")).toEqual(all);
   client.close();
 });
+
+test("a call sent right behind connect, before its answer, waits for it: key=value words typed by the tool's schema; a bad word or a tool the server lacks never reaches it", async () => {
+  const { paths } = await keeper();
+  const server = stdioServer("chaos", BUN, [CHAOS_SERVER, marker()]);
+  const client = await TestKeeperClient.greeted(paths);
+  const connect = { op: "connect" as const, servers: [server], roots: [process.cwd()], callFollows: true, tool: "sleep" };
+  const call = (tool: string, pairs: string[]) => client.request({ op: "call", server: "chaos", tool, arguments: {}, pairs, elicitation: "decline" });
+  // Both written before either is answered: the call is served once the connect is done.
+  const [connected, called] = await Promise.all([client.request(connect), call("sleep", ["ms=1"])]);
+  expect(connected).toMatchObject({ ok: { statuses: [{ state: "connected" }] } });
+  // `ms=1` as the number the schema asks for (the string "1" would fail the argument check).
+  expect(called).toMatchObject({ ok: { result: { isError: false } } });
+
+  const [, badWord] = await Promise.all([client.request(connect), call("sleep", ["ms=soon"])]);
+  expect(badWord).toMatchObject({ error: { message: "ms=soon: expected a number", usage: true } });
+  const [, missing] = await Promise.all([client.request(connect), call("no-such-tool", [])]);
+  expect(missing).toMatchObject({ error: { message: "server 'chaos' has no connected tool 'no-such-tool' on this socket", keeper: true } });
+  expect(await client.request({ op: "status" })).toMatchObject({ ok: { connections: [{ name: "chaos", calls: 1 }] } });
+  client.close();
+});

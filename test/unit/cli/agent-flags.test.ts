@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { agentArgs } from "../../../src/cli/agent-command.ts";
-import { lastValue, parseFlags, splitRules, subcommandWord } from "../../../src/cli/agent-flags.ts";
+import { lastValue, parseFlags, subcommandWord } from "../../../src/cli/agent-flags.ts";
+import { splitRules } from "../../../src/system/permission-rule-syntax.ts";
 
 const parse = (args: string[]) => parseFlags(args, agentArgs);
 
