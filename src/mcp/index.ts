@@ -7,7 +7,7 @@
  */
 
 // Light values: errors, roots, the debug line of a server log message, line framing, JSON-RPC.
-export { McpError, MCP_ERROR_KINDS, isCancellation, RootsProvider, serverLogDebugLine, TextLineSplitter, parseMessage, JsonRpcConnection, LoggingLevel } from "./light-index.ts";
+export { McpError, MCP_ERROR_KINDS, isCancellation, RootsProvider, serverLogDebugLine, TextLineSplitter, parseMessage, JsonRpcConnection, replyTo, LoggingLevel } from "./light-index.ts";
 // Light values: tool results, tool listings and server log levels as text.
 export { flattenContent, formatBytes, describeTool, assignToolNames, atLeast } from "./text-index.ts";
 

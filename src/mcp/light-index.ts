@@ -17,5 +17,6 @@ export { TextLineSplitter } from "./transport/text-line-splitter.ts";
 export { parseMessage } from "./transport/parse-message.ts";
 // JSON-RPC over any transport: the keeper's socket speaks it too.
 export { JsonRpcConnection, type ServerRequestContext } from "./rpc/json-rpc-connection.ts";
+export { replyTo } from "./rpc/rpc-reply.ts";
 // A server log message's level, as a schema (the keeper's wire carries it).
 export { LoggingLevel } from "./logging-level.ts";

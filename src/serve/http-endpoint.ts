@@ -6,7 +6,7 @@ import { isPlainObject } from "../system/plain-object.ts";
 import { DownstreamSession, progressTokenOf } from "./downstream-session.ts";
 import { allowedAuthorities, plain, refusal } from "./http-guard.ts";
 import { HttpSessions, type HttpSession } from "./http-sessions.ts";
-import { replyTo } from "./rpc-reply.ts";
+import { replyTo } from "../mcp/light-index.ts";
 import { streamedAnswer, wantsStream } from "./streamed-answer.ts";
 import type { ServeMethods } from "./serve-methods.ts";
 

@@ -3,6 +3,7 @@ import { McpError } from "../mcp-error.ts";
 import { classifyMessage, ErrorCode, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from "../protocol.ts";
 import type { SendOptions, Transport } from "../transport/transport.ts";
 import { PendingRequests } from "./pending-requests.ts";
+import { replyTo } from "./rpc-reply.ts";
 
 /**
  * The most requests of the server's own (pings, say) we hold at once, from arrival until our reply
@@ -209,15 +210,14 @@ class AnsweringContext implements ServerRequestContext {
  * The response to a request the server sent us: the handler's result, or the error it threw as a
  * JSON-RPC error with its code and data (-32601 when there is no handler). A server's request is never left unanswered.
  */
-async function replyToServerRequest(handler: ServerRequestHandler | undefined, request: JsonRpcRequest, context: ServerRequestContext): Promise<JsonRpcResponse> {
-  try {
-    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-    return { jsonrpc: "2.0", id: request.id, result: (await handler(request, context)) ?? {} };
-  } catch (error) {
-    const code = error instanceof McpError && error.code !== undefined ? error.code : ErrorCode.InternalError;
-    const data = error instanceof McpError ? error.data : undefined;
-    return { jsonrpc: "2.0", id: request.id, error: { code, message: (error as Error).message, ...(data === undefined ? {} : { data }) } };
-  }
+function replyToServerRequest(handler: ServerRequestHandler | undefined, request: JsonRpcRequest, context: ServerRequestContext): Promise<JsonRpcResponse> {
+  return replyTo(
+    request.id,
+    (async () => {
+      if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      return handler(request, context);
+    })(),
+  );
 }
 
 /** Passes a server notification up; a failing handler is logged, never allowed to break the reader. */

@@ -1,10 +1,10 @@
-import { McpError } from "../mcp/light-index.ts";
-import { ErrorCode, type JsonRpcResponse, type RequestId } from "../mcp/protocol.ts";
+import { McpError } from "../mcp-error.ts";
+import { ErrorCode, type JsonRpcResponse, type RequestId } from "../protocol.ts";
 
 /**
- * The JSON-RPC response to a client's request from what answering it gave: the result, or the
- * error thrown with its code and data (an McpError's; -32603 for anything else), as the rpc layer
- * answers a peer's requests over stdio.
+ * The JSON-RPC response to a peer's request from what answering it gave: the result, or the error
+ * thrown with its code and data (an McpError's; -32603 for anything else). A request is never left
+ * unanswered: the rpc layer answers a server's requests with it, `mcp serve` its clients'.
  */
 export async function replyTo(id: RequestId, answering: Promise<unknown>): Promise<JsonRpcResponse> {
   try {
