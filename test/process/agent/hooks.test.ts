@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reply, resultText, text, toolResultsOf, toolUse, type RecordedRequest, type Reply } from "../../../fixtures/anthropic/messages-stand-in.ts";
@@ -193,8 +193,10 @@ test("continue: false from a PostToolUse hook stops the run after the call ran",
 });
 
 test("SubagentStop fires once per subagent, with its id, type and final answer, matched on the type; Stop fires for the parent only", async () => {
-  const log = join(project, "stops.jsonl");
-  const record = `cat >> ${log}; echo >> ${log}`;
+  // One file per event: the two subagents' hooks run at the same time, and two appends to one file interleave.
+  const stops = join(project, "stops");
+  mkdirSync(stops);
+  const record = `cat > "$(mktemp ${stops}/stop-XXXXXX)"`;
   const { hooks } = hooksFor({ SubagentStop: [{ matcher: "general-purpose", hooks: [command(record)] }, { matcher: "other-type", hooks: [command("echo never >> never")] }], Stop: [{ hooks: [command(record)] }] });
   const registry = builtins();
   let agent: ReturnType<typeof agentWith> | undefined;
@@ -215,8 +217,16 @@ test("SubagentStop fires once per subagent, with its id, type and final answer, 
   agent = agentWith([route, route, route, route], registry, { permissions: allowAll, hooks });
   expect(await agent.run("two jobs")).toMatchObject({ status: "done", text: "both done" });
   const events = await waitFor(() => {
-    const lines = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [];
-    return lines.length === 3 && lines.map((line) => JSON.parse(line));
+    const texts = readdirSync(stops).map((name) => readFileSync(join(stops, name), "utf8"));
+    // A file is whole once it parses (its hook may still be writing it).
+    const parsed = texts.flatMap((text) => {
+      try {
+        return [JSON.parse(text)];
+      } catch {
+        return [];
+      }
+    });
+    return parsed.length === 3 && parsed;
   }, "two SubagentStop and one Stop");
   const subagentStops = events.filter((event: { hook_event_name: string }) => event.hook_event_name === "SubagentStop");
   expect(subagentStops.map((event: { last_assistant_message: string }) => event.last_assistant_message).sort()).toEqual(["answer to A", "answer to B"]);
