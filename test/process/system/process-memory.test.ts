@@ -14,6 +14,9 @@ test.skipIf(process.platform !== "linux")("a process tree's resident memory coun
   let child: number | undefined;
   try {
     await waitFor(() => (child = descendantsOf(readProcessTable() ?? [], shell.pid)[0]?.pid) !== undefined, "the shell's child to start");
+    // Measured once it is `sleep`: between fork and exec the child is a copy of bash on its way out,
+    // its memory changing under the two readings below.
+    await waitFor(() => readFileSync(`/proc/${child}/comm`, "utf8").trim() === "sleep", "the child to become sleep");
     const tree = treeResidentBytes([shell.pid]).get(shell.pid)!;
     expect(tree).toBeGreaterThanOrEqual(ownResidentBytes(shell.pid) + ownResidentBytes(child!) - 64 * 1024);
     expect(tree).toBeGreaterThan(ownResidentBytes(shell.pid));
