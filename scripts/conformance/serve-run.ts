@@ -32,7 +32,7 @@ export const NOT_JUDGED: Array<{ scenarios: RegExp; reason: string }> = [
   {
     scenarios: /^input-required-result-(basic-elicitation|ignore-extra-params)$/,
     reason:
-      "the suite checks its own key for the question (`user_name`): a gateway puts an upstream server's questions to its client under keys of its own (q1, q2…), an elicitation/create from upstream having none",
+      "the suite checks its own key for the question (`user_name`): mcp serve passes a 2026-07-28 upstream's keys on as written, but the reference upstream is handshake-era, whose elicitation/create has no key (its questions go out as q1, q2…)",
   },
   {
     scenarios: /^server-sse-polling$/,

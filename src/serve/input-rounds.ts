@@ -9,6 +9,8 @@ import { clientAnswer } from "./client-questions.ts";
 
 /** How long an upstream call waits for a 2026-07-28 client to come back with its answers before it is given up. */
 export const ANSWER_WAIT_MS = 10 * 60_000;
+/** An upstream's key longer than this is not kept (one of ours is used): a key is the server's text, bounded. */
+export const MAX_KEY_CHARS = 200;
 /** Upstream calls waiting for answers at once; past it a new question is declined rather than held. */
 export const MAX_WAITING_CALLS = 64;
 
@@ -80,7 +82,7 @@ export class InputRounds {
       if (!params || (!this.calls.has(call.state) && this.calls.size >= this.maxWaiting)) return Promise.resolve({ action: "decline" });
       this.calls.set(call.state, call);
       return new Promise<ElicitResult>((resolve) => {
-        const question: Question = { key: `q${++asked}`, params, sent: false, settle: resolve };
+        const question: Question = { key: this.keyFor(call, request.key, () => `q${++asked}`), params, sent: false, settle: resolve };
         // The server gave the question up: it is answered, and not put to the client any more.
         questionSignal?.addEventListener(
           "abort",
@@ -141,7 +143,8 @@ export class InputRounds {
     const inputRequests: Record<string, unknown> = {};
     for (const question of call.questions) {
       question.sent = true;
-      inputRequests[question.key] = { method: "elicitation/create", params: question.params };
+      // A key may be the upstream's: `__proto__` must stay a key, not become the object's prototype.
+      Object.defineProperty(inputRequests, question.key, { value: { method: "elicitation/create", params: question.params }, enumerable: true, writable: true, configurable: true });
     }
     // Each round names the call anew: the retry of an earlier round (replayed, or sent twice) is refused as unknown.
     this.calls.delete(call.state);
@@ -150,6 +153,19 @@ export class InputRounds {
     call.expiry = this.clock.setTimeout(() => this.giveUp(call, new Error("the client did not answer in time")), this.waitMs);
     call.expiry.unref();
     return { resultType: ResultType.inputRequired, inputRequests, requestState: call.state };
+  }
+
+  /**
+   * The key a question goes to the client under: the upstream's own (so a single upstream's keys
+   * reach the client as it wrote them), unless the call has a question waiting under that key
+   * already (two upstream rounds, or a clash with a key of ours), then one of ours that is free.
+   */
+  private keyFor(call: RoundCall, upstreamKey: string | undefined, next: () => string): string {
+    const taken = (key: string) => call.questions.some((question) => question.key === key);
+    if (upstreamKey !== undefined && upstreamKey.length > 0 && upstreamKey.length <= MAX_KEY_CHARS && !taken(upstreamKey)) return upstreamKey;
+    let key = next();
+    while (taken(key)) key = next();
+    return key;
   }
 
   private ended(call: RoundCall, outcome: RoundCall["outcome"]): void {

@@ -20,6 +20,8 @@ export interface ClientRequestContext {
   origin: RequestOrigin;
   /** The call the question belongs to: aborting it (Ctrl-C, a timeout) takes the form away. */
   signal?: AbortSignal;
+  /** The server's key of an input request: it goes with the question (see ElicitationRequest.key). */
+  key?: string;
 }
 
 /**
@@ -36,7 +38,10 @@ export async function answerClientRequest(method: string, params: unknown, conte
       break;
     case "elicitation/create":
       if (!features.elicitation) break;
-      return features.elicitation(parseElicitationRequest(context.server, params), context.signal);
+      return features.elicitation(
+        { ...parseElicitationRequest(context.server, params), ...(context.key === undefined ? {} : { key: context.key }) },
+        context.signal,
+      );
     case "roots/list":
       if (!features.roots) break;
       return { roots: features.roots.list() };
@@ -60,7 +65,7 @@ export async function answerInputRequests(
 ): Promise<Record<string, unknown>> {
   const answers: Record<string, unknown> = {};
   for (const [key, request] of Object.entries(inputRequests)) {
-    const answer = await answerClientRequest(request.method, request.params ?? {}, { ...context, origin: "input-request" });
+    const answer = await answerClientRequest(request.method, request.params ?? {}, { ...context, origin: "input-request", key });
     // A key is the server's: `__proto__` must stay a key, not become the object's prototype.
     Object.defineProperty(answers, key, { value: answer, enumerable: true, writable: true, configurable: true });
     if (context.signal?.aborted) break;

@@ -25,6 +25,11 @@ interface RequestBase {
   server: string;
   /** Why the server asks, as it said it (cut to MAX_MESSAGE_CHARS; not sanitized yet). */
   message: string;
+  /**
+   * The server's own key for the question, when it asked as an input request (2026-07-28): a
+   * gateway (`mcp serve`) passes the question on under the same key. A server request has none.
+   */
+  key?: string;
 }
 
 export interface FormElicitationRequest extends RequestBase {

@@ -121,13 +121,24 @@ describe("over HTTP", () => {
     }
   });
 
-  test("a 2026-07-28 client gets input_required and its retry is answered", async () => {
+  test("a 2026-07-28 client gets input_required (under the upstream's own key) and its retry is answered", async () => {
     const client = new ClientV2({ name: "sdk-v2-http", version: "2.4.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Grace" } }));
-    await client.connect(new HttpV2(url, { requestInit }));
+    // What mcp serve answers, seen on the wire: the SDK client hides the rounds.
+    const bodies: string[] = [];
+    const recording = async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      bodies.push(await response.clone().text());
+      return response;
+    };
+    await client.connect(new HttpV2(url, { requestInit, fetch: recording }));
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
       expect(text(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Grace");
+      // The SDK v2 server asks under the key `name`: the client is asked under the same key.
+      const rounds = bodies.filter((body) => body.includes('"inputRequests"'));
+      expect(rounds).toHaveLength(1);
+      expect(rounds[0]).toContain('"inputRequests":{"name":{"method":"elicitation/create"');
     } finally {
       await client.close();
     }

@@ -108,4 +108,23 @@ describe("InputRounds", () => {
     expect(first.resultType).toBe("input_required");
     expect(await rounds.start(asking(["two"]), new AbortController().signal, form)).toEqual({ content: [{ type: "text", text: "decline" }] });
   });
+
+  test("an upstream's own keys reach the client as it wrote them; on a clash (or a key too long) one of ours is used", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const keyed = (message: string, key?: string): ElicitationRequest => ({ ...question(message), ...(key === undefined ? {} : { key }) });
+    // Three questions at once: `user_name` twice (the second clashes) and `__proto__` (must stay a key).
+    const run = async (_signal: AbortSignal, ask: ElicitationHandler) => {
+      const answers = await Promise.all([ask(keyed("a", "user_name")), ask(keyed("b", "user_name")), ask(keyed("c", "__proto__")), ask(keyed("d", "k".repeat(201)))]);
+      return { content: [{ type: "text", text: answers.map((answer) => (answer.action === "accept" ? JSON.stringify(answer.content) : answer.action)).join(",") }] };
+    };
+    const first = (await rounds.start(run, new AbortController().signal, form)) as { inputRequests: Record<string, { params: { message: string } }>; requestState: string };
+    expect(Object.keys(first.inputRequests)).toEqual(["user_name", "q1", "__proto__", "q2"]);
+    expect(Object.getPrototypeOf(first.inputRequests)).toBe(Object.prototype);
+    expect(first.inputRequests.user_name!.params.message).toBe("s: a");
+    expect(first.inputRequests.q1!.params.message).toBe("s: b");
+    const responses = JSON.parse('{"user_name":{"action":"accept","content":{"name":"Alice"}},"q1":{"action":"decline"},"__proto__":{"action":"accept","content":{"ok":true}},"extra":{"action":"accept"}}');
+    expect(await rounds.resume(first.requestState, responses, new AbortController().signal)).toEqual({
+      content: [{ type: "text", text: '{"name":"Alice"},decline,{"ok":true},cancel' }],
+    });
+  });
 });
