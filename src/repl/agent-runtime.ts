@@ -1,3 +1,4 @@
+import { untilAborted } from "../system/until-aborted.ts";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { AgentLoop } from "../agent/agent-loop.ts";
 import { MISSING_CREDENTIALS_MESSAGE } from "../agent/agent-error.ts";
@@ -215,8 +216,7 @@ export class AgentRuntime {
 
   /** Waits for `connectMcp` (piped input's first prompt does), or until `signal` aborts. */
   async serversSettled(signal: AbortSignal): Promise<void> {
-    const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
-    await Promise.race([this.connectMcp(), aborted]);
+    await untilAborted(this.connectMcp(), signal);
   }
 
   /**

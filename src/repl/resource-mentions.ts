@@ -1,3 +1,4 @@
+import { untilAborted } from "../system/until-aborted.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import { contentsSize, isCancellation, type McpClient, resourceBlocks } from "../mcp/index.ts";
 import { cutText } from "../system/cut-text.ts";
@@ -97,7 +98,7 @@ export async function attachResources(text: string, { runtime, signal, print, st
   const mentioned = new Set(mentionedServers(text));
   if (mentioned.size === 0) return text;
   if (runtime.pool.status().some((s) => s.state === "pending" && mentioned.has(s.name))) {
-    await Promise.race([runtime.connectMcp(), new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
+    await untilAborted(runtime.connectMcp(), signal);
   }
   const expanded = await expandResourceMentions(text, runtime.pool, signal);
   if ("error" in expanded) {

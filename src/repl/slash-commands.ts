@@ -1,3 +1,4 @@
+import { untilAborted } from "../system/until-aborted.ts";
 import type { PromptBlock } from "../agent/prompt-blocks.ts";
 import type { Tool } from "../agent/tool.ts";
 import { replLoginHint } from "../terminal/render-status.ts";
@@ -179,8 +180,7 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
 
 /** A prompt command typed while the servers still connect waits for them (Esc or Ctrl-C gives up). */
 async function promptCommandsOnceConnected(runtime: AgentRuntime, signal: AbortSignal): Promise<PromptCommand[]> {
-  const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
-  await Promise.race([runtime.connectMcp(), aborted]);
+  await untilAborted(runtime.connectMcp(), signal);
   return signal.aborted ? [] : listPromptCommands(runtime.pool, { signal });
 }
 

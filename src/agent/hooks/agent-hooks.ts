@@ -1,3 +1,4 @@
+import { untilAborted } from "../../system/until-aborted.ts";
 import { cutText } from "../../system/cut-text.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
 import type { ToolResult } from "../tool.ts";
@@ -196,20 +197,6 @@ export class AgentHooks {
   private notice(line: string): void {
     const shown = cutText(line, MAX_NOTICE_CHARS);
     for (const listener of this.listeners) listener(shown);
-  }
-}
-
-/** Resolves when `work` does or `signal` aborts, whichever is first. */
-async function untilAborted(work: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return work;
-  if (signal.aborted) return;
-  let onAbort = () => {};
-  const aborted = new Promise<void>((resolve) => (onAbort = resolve));
-  signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
   }
 }
 
