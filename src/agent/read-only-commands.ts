@@ -148,6 +148,3 @@ function pathOf(arg: string): string[] {
   if (arg.includes("=")) return [arg.slice(arg.indexOf("=") + 1)];
   return arg.includes("/") ? [arg.slice(arg.search(/[./]/))] : [];
 }
-
-/** The commands on the list, for the README and /help. */
-export const READ_ONLY_COMMAND_NAMES: readonly string[] = Object.keys(READ_ONLY);

@@ -121,8 +121,10 @@ export class AgentRuntime {
     this.checkpoints = new SessionCheckpoints({ sessionFolder: () => options.sessionFolder?.() });
     const env = options.env ?? process.env;
     // A project agent's model is trusted as the project settings' model is (same approvals, same key).
-    const modelTrust = readProjectTrust(options.cwd, env, "projectSettings").trust;
-    const loaded = loadAgentTypes({ cwd: options.cwd, catCodeHome: catCodeHome(env), claudeHome: claudeHome(env), projectModelTrusted: (key) => modelTrust.trusted.has(key) });
+    // Read only when a project agent names a model: most sessions have none.
+    let modelTrust: ReturnType<typeof readProjectTrust>["trust"] | undefined;
+    const projectModelTrusted = (key: string) => (modelTrust ??= readProjectTrust(options.cwd, env, "projectSettings").trust).trusted.has(key);
+    const loaded = loadAgentTypes({ cwd: options.cwd, catCodeHome: catCodeHome(env), claudeHome: claudeHome(env), projectModelTrusted });
     this.agentTypes = loaded.types;
     this.agentTypeWarnings = loaded.warnings;
     const subagents = new SubagentRunner({

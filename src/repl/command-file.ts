@@ -1,3 +1,4 @@
+import { cutText } from "../system/cut-text.ts";
 import { splitRules } from "../system/permission-rule-syntax.ts";
 import { splitShellWords } from "../system/shell-words.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
@@ -27,7 +28,7 @@ export function parseCommandFile(text: string): CommandFile {
   const tools = fields.get("allowed-tools");
   const description = sanitizeForTerminal(fields.get("description")?.join(" ") ?? firstLine(body));
   return {
-    description: description.length > DESCRIPTION_CHARS ? `${description.slice(0, DESCRIPTION_CHARS - 1)}…` : description,
+    description: cutText(description, DESCRIPTION_CHARS),
     argumentHint: sanitizeForTerminal(fields.get("argument-hint")?.join(" ") ?? "").slice(0, DESCRIPTION_CHARS),
     // `[a, b]` is a YAML list; as one line, `a, b` is what splitRules reads anyway.
     allowedTools: tools ? splitRules(tools.map((value) => value.replace(/^\[(.*)\]$/, "$1"))) : [],

@@ -8,7 +8,7 @@ import { alignColumns, sanitizeForTerminal } from "../terminal/terminal-text.ts"
 export function hooksText(config: HooksConfig): string {
   const rows = HOOK_EVENTS.flatMap((event) =>
     (config[event] ?? []).flatMap((group) =>
-      group.hooks.map((hook) => [event, group.matcher || "*", `${hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S} s`, sanitizeForTerminal(hook.command)]),
+      group.hooks.map((hook) => [event, sanitizeForTerminal(group.matcher || "*"), `${hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S} s`, sanitizeForTerminal(hook.command)]),
     ),
   );
   if (rows.length === 0) {

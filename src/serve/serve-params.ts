@@ -3,6 +3,7 @@
  * request arrives, so a malformed one is an InvalidParams error that names what was wrong.
  */
 import * as v from "valibot";
+import { WholeObject } from "../system/whole-object.ts";
 import { McpError } from "../mcp/light-index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
 
@@ -18,7 +19,7 @@ export const ListParams = v.optional(v.looseObject({ cursor: Cursor }), {});
 
 export const CallToolParams = v.looseObject({
   name: Name,
-  arguments: v.optional(v.record(v.string(), v.unknown()), {}),
+  arguments: v.optional(WholeObject, {}),
 });
 
 export const ReadResourceParams = v.looseObject({ uri: Uri });

@@ -1,6 +1,6 @@
 import { createBuiltinTools } from "../agent/builtin-tools.ts";
 import { AgentHooks } from "../agent/hooks/agent-hooks.ts";
-import type { HooksConfig } from "../agent/hooks/hook-config.ts";
+import { claudeToolName, type HooksConfig } from "../agent/hooks/hook-config.ts";
 import { HookRunner } from "../agent/hooks/hook-runner.ts";
 import type { PermissionMode } from "../agent/permission-mode.ts";
 import { withPolicy } from "../agent/permission-policy.ts";
@@ -86,15 +86,13 @@ const SERVED = new Set(["bash", "read_file", "write_file", "edit_file", "glob", 
 
 /** Why a call that needs permission did not run, and what the user can do about it. */
 function refusalText(name: string): string {
-  const rule = RULE_NAMES[name] ?? name;
+  const rule = claudeToolName(name);
   return (
     `Refused: ${name} needs the user's permission for this call, and cat-code mcp serve has no terminal to ask on. ` +
     `The user can allow it with a rule in ~/.cat-code/settings.json, "permissions": {"allow": ["${rule}(…)"]} (e.g. ${EXAMPLES[rule] ?? `"${rule}"`}).`
   );
 }
 
-/** The names rules give the built-in tools (Claude Code's syntax). */
-const RULE_NAMES: Record<string, string> = { bash: "Bash", read_file: "Read", write_file: "Write", edit_file: "Edit", glob: "Glob", grep: "Grep" };
 const EXAMPLES: Record<string, string> = { Bash: '"Bash(npm test:*)"', Read: '"Read(~/notes/**)"', Write: '"Write(docs/**)"', Edit: '"Edit(src/**)"' };
 
 function asCallResult(result: ToolResult): CallToolResult {

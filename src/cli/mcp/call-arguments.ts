@@ -13,6 +13,3 @@ export function parseJsonArguments(text: string): Record<string, unknown> {
   }
   return value as Record<string, unknown>;
 }
-
-// Beside the keeper, which converts a warm call's key=value words itself (they go out before the schema comes back).
-export { parseKeyValueArguments } from "../../terminal/key-value-arguments.ts";
