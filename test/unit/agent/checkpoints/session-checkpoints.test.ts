@@ -80,6 +80,21 @@ test("the mode comes back with the content: an executable stays executable", asy
   expect(statSync(join(work, "run.sh")).mode & 0o777).toBe(0o755);
 });
 
+test("the mode comes back exactly, bits the umask would take off included", async () => {
+  writeFileSync(join(work, "shared.txt"), "one\n");
+  chmodSync(join(work, "shared.txt"), 0o666);
+  const { checkpoints, edit } = tools();
+  checkpoints.beginPrompt("edit the shared file", []);
+  await edit("shared.txt", "one", "two");
+  const previous = process.umask(0o022);
+  try {
+    await checkpoints.rewindFiles(checkpoints.prompts()[0]!);
+  } finally {
+    process.umask(previous);
+  }
+  expect(statSync(join(work, "shared.txt")).mode & 0o777).toBe(0o666);
+});
+
 test("past the session's bound a prompt's checkpoint is incomplete: that file is named and left as it is", async () => {
   writeFileSync(join(work, "big.txt"), "x".repeat(2000));
   writeFileSync(join(work, "small.txt"), "small");
