@@ -1,12 +1,11 @@
 import { createInterface, type Interface } from "node:readline";
 import type { MenuSource } from "./completion-menu.ts";
-import { LineEditor, type LineCompleter } from "./line-editor.ts";
+import { LineEditor } from "./line-editor.ts";
+import type { LineCompleter } from "./tab-completion.ts";
 import { LineHistory } from "./line-history.ts";
 import { TerminalInput } from "./terminal-input.ts";
 import { DoubleEscape } from "./double-escape.ts";
 import type { Clock } from "../system/clock.ts";
-
-export type { LineCompleter } from "./line-editor.ts";
 
 type Input = NodeJS.ReadableStream & { isTTY?: boolean };
 type Output = NodeJS.WritableStream & { isTTY?: boolean };
