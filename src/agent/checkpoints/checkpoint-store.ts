@@ -65,8 +65,9 @@ export class CheckpointStore {
     const path = join(this.blobsFolder, sha);
     if (existsSync(path)) return sha;
     this.ensureFolder(this.blobsFolder);
-    // Whole or not at all: a blob cut by a crash must not pass for the file's content.
-    writeAtomically(path, bytes, 0o600);
+    // Whole or not at all: a blob cut by a crash must not pass for the file's content. Not flushed:
+    // readBlob checks the hash, so a blob a crash left cut is found there.
+    writeAtomically(path, bytes, 0o600, { flush: false });
     return sha;
   }
 

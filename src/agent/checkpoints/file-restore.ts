@@ -37,8 +37,9 @@ export async function restoreFile(path: string, target: RestoreTarget): Promise<
       return { outcome: "removed", previous };
     }
     if (previous === sha256Hex(target.bytes) && (target.mode === undefined || target.mode === current.mode)) return { outcome: "unchanged", previous };
-    // Its mode exactly as kept (the umask must not take bits off a file put back as it was).
-    writeAtomically(path, target.bytes, target.mode ?? 0o644, { exactMode: true });
+    // Its mode exactly as kept (the umask must not take bits off a file put back as it was); not
+    // flushed, as the tools' own writes are not.
+    writeAtomically(path, target.bytes, target.mode ?? 0o644, { exactMode: true, flush: false });
     return { outcome: "restored", previous };
   } catch (error) {
     return { outcome: "skipped", reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
