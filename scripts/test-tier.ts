@@ -34,7 +34,7 @@ const SIGNS: Record<"process" | "peers" | "pty", RegExp> = {
   peers:
     /\b(?:EVERYTHING|FILESYSTEM|SDK_V2|SDK_STDIO|SDK_HTTP)_SERVER\b|"server-(?:everything|filesystem)"|node_modules\/@modelcontextprotocol\/|(?:from |import\()"(?:@modelcontextprotocol\/|oidc-provider"|oauth2-mock-server")|oidc-provider-process\.ts"|sdk-[a-z0-9-]*server\.ts"/,
   process:
-    /\bBun\.spawn(?:Sync)?\(|node:child_process|\$`|\bcatCode\(|\brun(?:Binary|Source)\(|\bcompiledBinary\(|\b(?:ECHO|CHAOS|MODERN|SDK_STDIO|SDK_V2)_SERVER\b|\bPipedCli\b|\.piped\(|\bspawnServer\(|\bfindProcesses\(|\bwaitForNoProcesses\(|(?<![.\w])run\(\[|new (?:StdioTransport|BashTool|HookRunner)\(|command: (?:BUN|process\.execPath|"(?:ba)?sh")\b/,
+    /\bBun\.spawn(?:Sync)?\(|node:child_process|\$`|\bcatCode\(|\brun(?:Binary|Source)\(|\bcompiledBinary\(|\b(?:ECHO|CHAOS|MODERN|SDK_STDIO|SDK_V2)_SERVER\b|\bPipedCli\b|\.piped\(|\bspawn(?:Server|Announced)\(|\bfindProcesses\(|\bwaitForNoProcesses\(|(?<![.\w])run\(\[|new (?:StdioTransport|BashTool|HookRunner)\(|command: (?:BUN|process\.execPath|"(?:ba)?sh")\b/,
 };
 
 /** Helpers that name things or offer several drivers: what a file does shows in what it calls (`repl.pty(`, `runBinary(`). */

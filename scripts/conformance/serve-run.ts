@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sanitizeForTerminal } from "../../src/terminal/terminal-text.ts";
+import { spawnAnnounced } from "../announced-process.ts";
 import { buildBinary } from "../build.ts";
 import { REVISIONS, SUITE_ENTRY } from "./requirements.ts";
 
@@ -109,14 +110,16 @@ export async function runServeConformance(options: { outDir?: string; binary?: s
   const home = mkdtempSync(join(tmpdir(), "cat-code-serve-home-"));
   const config = join(home, "mcp.json");
   writeFileSync(config, JSON.stringify({ mcpServers: { reference: { command: process.execPath, args: [REFERENCE_SERVER] } } }));
-  const served = Bun.spawn([binary, "mcp", "serve", "--http", "--mcp-config", config, "--server", "reference", "--no-namespace"], {
-    env: { ...process.env, CAT_CODE_HOME: home },
+  // The endpoint's URL is in the line it prints on stderr once it listens (the token is in its home by then).
+  const { child: served, match } = await spawnAnnounced([binary, "mcp", "serve", "--http", "--mcp-config", config, "--server", "reference", "--no-namespace"], {
+    env: { CAT_CODE_HOME: home },
     stdin: "ignore",
-    stdout: "ignore",
-    stderr: "pipe",
+    ready: /listening on (http:\/\/\S+)\n/,
+    label: "cat-code mcp serve --http",
+    timeoutMs: 60_000,
   });
   try {
-    const url = await announced(served.stderr);
+    const url = match[1] as string;
     const token = readFileSync(join(home, "serve-token"), "utf8").trim();
     const proxy = tokenProxy(url, token);
     try {
@@ -146,18 +149,6 @@ export async function runServeConformance(options: { outDir?: string; binary?: s
     served.kill("SIGTERM");
     await served.exited;
   }
-}
-
-/** The endpoint's URL, from the line it prints on stderr once it listens (the token is in its home by then). */
-async function announced(stderr: ReadableStream<Uint8Array>): Promise<string> {
-  let seen = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of stderr) {
-    seen += decoder.decode(chunk, { stream: true });
-    const url = seen.match(/listening on (http:\/\/\S+)\n/)?.[1];
-    if (url) return url;
-  }
-  throw new Error(`cat-code mcp serve --http ended before it listened:\n${seen}`);
 }
 
 /** A proxy on 127.0.0.1 that adds the bearer token; see the file's comment for Host and Origin. */

@@ -23,6 +23,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reply, resultText, startMessagesStandIn, text, toolResultsOf, toolUse, type RecordedRequest, type Reply } from "../../fixtures/anthropic/messages-stand-in.ts";
+import { spawnAnnounced } from "../announced-process.ts";
 import { buildBinary } from "../build.ts";
 import { writeBrowserOpener } from "../conformance/browser-opener.ts";
 
@@ -53,13 +54,13 @@ const catCode = process.env.CAT_CODE_BIN ?? (await buildBinary({ outfile: join(R
 
 step("starting the OAuth-protected, 2026-07-28-only server");
 const recordFile = join(work, "oauth-requests.jsonl");
-const fixture = Bun.spawn([process.execPath, join(ROOT, "fixtures", "oauth", "oauth-server.ts"), "--port", "0", "--modern-only", "--record", recordFile], {
-  stdout: "pipe",
-  stderr: "inherit",
+const fixture = await spawnAnnounced([process.execPath, join(ROOT, "fixtures", "oauth", "oauth-server.ts"), "--port", "0", "--modern-only", "--record", recordFile], {
+  stdin: "ignore",
+  ready: /^LISTENING (\S+) (\S+)$/m,
+  label: "the OAuth fixture",
 });
-children.push(fixture);
-const listening = await firstLine(fixture.stdout, /^LISTENING (\S+) (\S+)$/m);
-const mcpUrl = listening[1] as string;
+children.push(fixture.child);
+const mcpUrl = fixture.match[1] as string;
 console.log(`protected MCP server: ${mcpUrl}`);
 
 const config = join(work, "cat-code-mcp.json");
@@ -140,15 +141,4 @@ async function run(argv: string[], runEnv: Record<string, string>): Promise<stri
   const child = Bun.spawn(argv, { env: runEnv, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return `$ ${argv.slice(1).join(" ")}  (exit ${exitCode})\n${stdout}${stderr}`.trim();
-}
-
-async function firstLine(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<RegExpExecArray> {
-  let seen = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of stream) {
-    seen += decoder.decode(chunk, { stream: true });
-    const match = pattern.exec(seen);
-    if (match) return match;
-  }
-  throw new Error(`the fixture ended before printing what it listens on:\n${seen}`);
 }

@@ -1,10 +1,9 @@
 import { DEFAULT_MAX_TOKENS } from "./agent-loop.ts";
 import { modelInfo, type ModelInfo } from "./models.ts";
+import { MIN_THINKING_BUDGET } from "../system/thinking-budget.ts";
 
 /** The thinking budget when `--thinking` or `"thinking": true` names none. */
 export const DEFAULT_THINKING_BUDGET = 8_000;
-/** The API's smallest budget. */
-export const MIN_THINKING_BUDGET = 1_024;
 
 export interface ThinkingChoice {
   /** For AgentLoopOptions.thinking; undefined: thinking is off. */

@@ -15,8 +15,13 @@ export class UsageMeter {
     this.onAdd?.(model, usage);
   }
 
-  /** A resumed session's earlier usage; not reported through onAdd (it is saved already). */
+  /**
+   * The usage becomes a resumed session's (its saved requests, summed per model): what was counted
+   * before goes, so a second /resume in one run does not count the first one's tokens again. Not
+   * reported through onAdd (it is saved already).
+   */
   restore(entries: Array<{ model: string; usage: TokenUsage }>): void {
+    this.models.clear();
     for (const { model, usage } of entries) this.models.set(model, addUsage(this.models.get(model) ?? emptyUsage(), usage));
   }
 

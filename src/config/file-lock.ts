@@ -1,6 +1,7 @@
 import { closeSync, linkSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { ConfigError } from "./config-error.ts";
 import { readConfigText } from "./config-file-text.ts";
+import { randomHex } from "../system/light-crypto.ts";
 import { processAlive } from "../system/process-alive.ts";
 
 /**
@@ -22,23 +23,15 @@ export const STALE_LOCK_MS = 10_000;
  */
 export async function withLock<T>(target: string, shownPath: string, timeoutMs: number, body: () => T | Promise<T>): Promise<T> {
   const lockPath = `${target}.lock`;
-  const token = `${process.pid} ${Date.now()} ${randomSuffix()}`;
+  const token = lockToken();
   let holder: string | undefined;
   let deadline = Date.now() + timeoutMs;
   let pause = 5;
   for (;;) {
     try {
-      const fd = openSync(lockPath, "wx", 0o600);
-      try {
-        writeSync(fd, token);
-      } finally {
-        closeSync(fd);
-      }
-      break;
+      if (tryLock(lockPath, token)) break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-        throw new ConfigError(`cannot lock ${shownPath} (${lockPath}): ${(error as Error).message}`, "unwritable-file", shownPath);
-      }
+      throw new ConfigError(`cannot lock ${shownPath} (${lockPath}): ${(error as Error).message}`, "unwritable-file", shownPath);
     }
     const stale = staleLockToken(lockPath);
     if (stale !== undefined) {
@@ -65,6 +58,31 @@ export async function withLock<T>(target: string, shownPath: string, timeoutMs: 
   } finally {
     releaseLock(lockPath, token);
   }
+}
+
+/** A new owner's token: `<pid> <time> <random>`. */
+export function lockToken(): string {
+  return `${process.pid} ${Date.now()} ${randomHex(4)}`;
+}
+
+/**
+ * Creates the lock holding `token` (O_EXCL, 0600): false when another holds it; any other failure
+ * throws the system's error.
+ */
+export function tryLock(lockPath: string, token: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(lockPath, "wx", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, token);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }
 
 /**
@@ -101,7 +119,7 @@ function ownerAlive(token: string): boolean {
  * its token tells, and the lock is put back.
  */
 export function breakLock(lockPath: string, staleToken: string): void {
-  const aside = `${lockPath}.stale-${randomSuffix()}`;
+  const aside = `${lockPath}.stale-${randomHex(4)}`;
   try {
     renameSync(lockPath, aside);
   } catch {
@@ -136,8 +154,4 @@ export function releaseLock(lockPath: string, token: string): void {
  */
 function readToken(lockPath: string): string {
   return readConfigText(lockPath, 1024)?.text ?? "";
-}
-
-function randomSuffix(): string {
-  return Math.random().toString(36).slice(2, 10);
 }

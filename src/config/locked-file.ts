@@ -1,9 +1,9 @@
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { ConfigError } from "./config-error.ts";
 import { readConfigText, withBom } from "./config-file-text.ts";
 import { withLock } from "./file-lock.ts";
-import { randomHex } from "../system/light-crypto.ts";
+import { writeAtomically } from "../system/atomic-write.ts";
 
 export interface UpdateOptions {
   /** Permissions of a file created by this update; an existing file keeps its own. */
@@ -40,7 +40,7 @@ export async function updateFile(
     const next = await edit(current);
     if (next === undefined || next === current) return;
     const mode = read === undefined ? (options.mode ?? 0o644) : statSync(target).mode & 0o777;
-    writeAtomically(target, withBom(next, read?.bom ?? false), mode, path);
+    writeConfigText(target, withBom(next, read?.bom ?? false), mode, path);
   });
 }
 
@@ -65,21 +65,10 @@ function writeTarget(path: string): string {
   );
 }
 
-function writeAtomically(target: string, text: string, mode: number, shownPath: string): void {
-  const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${randomHex(4)}.tmp`);
+function writeConfigText(target: string, text: string, mode: number, shownPath: string): void {
   try {
-    const fd = openSync(temporary, "wx", mode);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, target);
+    writeAtomically(target, text, mode);
   } catch (error) {
-    try {
-      unlinkSync(temporary);
-    } catch {}
     throw new ConfigError(`cannot write ${shownPath}: ${(error as Error).message}`, "unwritable-file", shownPath);
   }
 }

@@ -3,8 +3,9 @@ import * as v from "valibot";
 import { JsonRpcConnection, McpError } from "../mcp/light-index.ts";
 import type { JsonRpcNotification } from "../mcp/protocol.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
+import { describeIssue } from "../system/schema-issue.ts";
 import { errorFromKeeper } from "./keeper-errors.ts";
-import { describeIssue, KEEPER_EVENT_METHOD, KEEPER_SILENCE_MS, KeeperEvent, KeeperResult, MAX_KEEPER_LINE_BYTES, type KeeperOp, type KeeperRequest } from "./keeper-protocol.ts";
+import { KEEPER_EVENT_METHOD, KEEPER_SILENCE_MS, KeeperEvent, KeeperResult, MAX_KEEPER_LINE_BYTES, type KeeperOp, type KeeperRequest } from "./keeper-protocol.ts";
 import { KeeperSocketTransport } from "./keeper-socket-transport.ts";
 
 export interface RequestOptions {

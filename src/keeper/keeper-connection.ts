@@ -9,8 +9,9 @@ import { CliError } from "../terminal/cli-error.ts";
 import { parseKeyValueArguments } from "../terminal/key-value-arguments.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
+import { describeIssue } from "../system/schema-issue.ts";
 import { keeperFailure, keeperRefusal, keeperUsageError, type KeeperErrorData } from "./keeper-errors.ts";
-import { describeIssue, KEEPER_EVENT_METHOD, KEEPER_HEARTBEAT_MS, KEEPER_PROTOCOL, KeeperRequest, type KeeperEvent, type KeeperOp, type KeeperResult } from "./keeper-protocol.ts";
+import { KEEPER_EVENT_METHOD, KEEPER_HEARTBEAT_MS, KEEPER_PROTOCOL, KeeperRequest, type KeeperEvent, type KeeperOp, type KeeperResult } from "./keeper-protocol.ts";
 import { KeeperSocketTransport } from "./keeper-socket-transport.ts";
 import type { WarmConnections } from "./warm-connections.ts";
 

@@ -1,6 +1,6 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { readFileSync, unlinkSync } from "node:fs";
 import * as v from "valibot";
+import { writeAtomically } from "../system/atomic-write.ts";
 import { randomHex } from "../system/light-crypto.ts";
 import { checkKeeperFile } from "./keeper-folder.ts";
 
@@ -22,24 +22,9 @@ export function newKeeperToken(): string {
   return randomHex(32);
 }
 
-/** Writes the file atomically (a 0600 temporary file in the same folder, then a rename). */
+/** Writes the file atomically, 0600 (it holds the token). */
 export function writeKeeperInfo(path: string, info: KeeperInfo): void {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
-  try {
-    const fd = openSync(temporary, "wx", 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(info)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-  } catch (error) {
-    try {
-      unlinkSync(temporary);
-    } catch {}
-    throw error;
-  }
+  writeAtomically(path, `${JSON.stringify(info)}\n`, 0o600);
 }
 
 /**

@@ -1,7 +1,5 @@
-import { closeSync, openSync, writeSync } from "node:fs";
-import { breakLock, releaseLock, staleLockToken } from "../config/file-lock.ts";
+import { breakLock, lockToken, releaseLock, staleLockToken, tryLock } from "../config/file-lock.ts";
 import type { Clock } from "../system/clock.ts";
-import { randomHex } from "../system/light-crypto.ts";
 import { pause } from "./keeper-pause.ts";
 
 /**
@@ -11,10 +9,10 @@ import { pause } from "./keeper-pause.ts";
  * 10 s, is broken. Async, so a waiting command keeps its event loop.
  */
 export async function withKeeperLock<T>(lockPath: string, clock: Clock, waitMs: number, body: () => Promise<T>): Promise<T> {
-  const token = `${process.pid} ${Date.now()} ${randomHex(4)}`;
+  const token = lockToken();
   const deadline = clock.now() + waitMs;
   let wait = 5;
-  while (!tryLock(lockPath, token)) {
+  while (!tryCreate(lockPath, token)) {
     const stale = staleLockToken(lockPath);
     if (stale !== undefined) {
       breakLock(lockPath, stale);
@@ -31,18 +29,10 @@ export async function withKeeperLock<T>(lockPath: string, clock: Clock, waitMs: 
   }
 }
 
-function tryLock(lockPath: string, token: string): boolean {
-  let fd: number;
+function tryCreate(lockPath: string, token: string): boolean {
   try {
-    fd = openSync(lockPath, "wx", 0o600);
+    return tryLock(lockPath, token);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw new Error(`cannot create ${lockPath}: ${(error as Error).message}`);
   }
-  try {
-    writeSync(fd, token);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
 }

@@ -215,9 +215,3 @@ export const KeeperEvent = lazySchema(() => v.variant("event", [
   v.object({ event: v.literal("alive") }),
 ]));
 export type KeeperEvent = v.InferOutput<typeof KeeperEvent>;
-
-/** The first problem of a message that failed its schema, as "path: message", for both ends' errors. */
-export function describeIssue(issue: v.BaseIssue<unknown>): string {
-  const where = issue.path?.map((item) => String(item.key)).join(".");
-  return `${where ? `${where}: ` : ""}${issue.message}`;
-}

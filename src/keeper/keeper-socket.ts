@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, linkSync, unlinkSync } from "node:fs";
 import { connect, type Server } from "node:net";
 import { dirname } from "node:path";
+import { randomHex } from "../system/light-crypto.ts";
 import { KeeperFolderError } from "./keeper-folder.ts";
 import { MAX_SOCKET_PATH_BYTES, privateSocketPath } from "./keeper-paths.ts";
 
@@ -14,7 +14,7 @@ import { MAX_SOCKET_PATH_BYTES, privateSocketPath } from "./keeper-paths.ts";
  * replaced) never removes its successor's socket.
  */
 export async function bindKeeperSocket(server: Server, path: string): Promise<void> {
-  const own = privateSocketPath(dirname(path), `${process.pid}-${randomBytes(3).toString("hex")}`);
+  const own = privateSocketPath(dirname(path), `${process.pid}-${randomHex(3)}`);
   for (const candidate of [path, own]) {
     if (Buffer.byteLength(candidate) > MAX_SOCKET_PATH_BYTES) {
       throw new KeeperFolderError(`${candidate} is too long for a socket path (at most ${MAX_SOCKET_PATH_BYTES} bytes); set CAT_CODE_HOME to a shorter folder`, path);

@@ -1,12 +1,11 @@
 import { cutText } from "../system/cut-text.ts";
+import { frontMatter } from "../system/front-matter-file.ts";
 import { splitRules } from "../system/permission-rule-syntax.ts";
 import { splitShellWords } from "../system/shell-words.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 
 /** Past this many characters a description is cut: it is one row of /help and of the menu. */
 const DESCRIPTION_CHARS = 200;
-/** Front matter lines read: a file that is nearly all front matter is not a command to trust further. */
-const FRONT_MATTER_LINES = 50;
 
 /**
  * A custom command as Claude Code reads it from `commands/<name>.md`: optional front matter
@@ -24,7 +23,7 @@ export interface CommandFile {
 
 /** Reads one command file's text (already bounded in size by its reader). */
 export function parseCommandFile(text: string): CommandFile {
-  const { fields, body } = frontMatter(text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n"));
+  const { fields, body } = frontMatter(text);
   const tools = fields.get("allowed-tools");
   const description = sanitizeForTerminal(fields.get("description")?.join(" ") ?? firstLine(body));
   return {
@@ -62,36 +61,4 @@ function wordsOf(text: string): string[] {
     // An unclosed quote: plain blanks then, rather than an error for a prompt.
     return text.split(/\s+/).filter(Boolean);
   }
-}
-
-/**
- * `---` … `---` at the very top, read as the simple YAML Claude Code's files use: `key: value`,
- * a value in quotes, or a list of `- item` lines under the key. Anything else is prose.
- */
-function frontMatter(text: string): { fields: Map<string, string[]>; body: string } {
-  const fields = new Map<string, string[]>();
-  const lines = text.split("\n");
-  if (lines[0]?.trim() !== "---") return { fields, body: text };
-  const end = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
-  if (end === -1 || end > FRONT_MATTER_LINES) return { fields, body: text };
-  let key: string | undefined;
-  for (const line of lines.slice(1, end)) {
-    const item = /^\s+-\s*(.*)$/.exec(line) ?? /^-\s+(.*)$/.exec(line);
-    if (item && key) {
-      fields.get(key)?.push(unquote(item[1] as string));
-      continue;
-    }
-    const pair = /^([A-Za-z][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (!pair) continue;
-    key = (pair[1] as string).toLowerCase();
-    const value = (pair[2] as string).trim();
-    fields.set(key, value ? [unquote(value)] : []);
-  }
-  return { fields, body: lines.slice(end + 1).join("\n").replace(/^\n+/, "") };
-}
-
-function unquote(value: string): string {
-  const trimmed = value.trim();
-  const quoted = /^(["'])(.*)\1$/.exec(trimmed);
-  return quoted ? (quoted[2] as string) : trimmed;
 }

@@ -1,7 +1,8 @@
-import { closeSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
+import { readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { catCodeHome, claudeHome } from "../config/app-home.ts";
 import { findGitRoot } from "../agent/project-memory.ts";
+import { readBoundedText } from "../system/front-matter-file.ts";
 import { parseCommandFile, type CommandFile } from "./command-file.ts";
 
 /** A command file past this is cut: it is a prompt, and a project's file is hostile input. */
@@ -51,9 +52,9 @@ export function loadCustomCommands(cwd: string, reserved: readonly string[], env
     for (const file of commandFiles(folder)) {
       // A server's prompt is `/mcp__<server>__<prompt>`: a file must not stand in for one.
       if (reserved.includes(file.name) || file.name.startsWith("mcp__")) continue;
-      const text = readBounded(file.path);
-      if (text === undefined) continue;
-      commands.set(file.name, { ...parseCommandFile(text), name: file.name, scope, path: file.path });
+      const read = readBoundedText(file.path, MAX_COMMAND_FILE_BYTES);
+      if ("error" in read) continue;
+      commands.set(file.name, { ...parseCommandFile(read.text), name: file.name, scope, path: file.path });
     }
   }
   return [...commands.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -80,19 +81,4 @@ function commandFiles(root: string): Array<{ name: string; path: string }> {
   };
   walk(root, [], 0);
   return found;
-}
-
-/** At most MAX_COMMAND_FILE_BYTES of a file, as UTF-8; undefined when it cannot be read. */
-function readBounded(path: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, "r");
-    const buffer = Buffer.alloc(MAX_COMMAND_FILE_BYTES);
-    const length = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, length).toString("utf8");
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }

@@ -1,4 +1,6 @@
+import { commandFor } from "./key-bindings.ts";
 import type { LineHistory } from "./line-history.ts";
+import type { KeyToken } from "./terminal-keys.ts";
 
 /** Keys that leave the search with the line as it was: Esc (once or twice), Ctrl-G (readline's abort). Esc also closes the live menu. */
 export const LEAVE_SEARCH = new Set(["\u001b", "\u001b\u001b", "\u0007"]);
@@ -14,7 +16,7 @@ export interface SearchView {
  * Ctrl-R at the prompt, as readline's reverse-i-search and Claude Code's: what is typed narrows to
  * the newest earlier line containing it, Ctrl-R again goes to the next older one, Backspace widens.
  * The line typed before the search is kept to be put back (Esc, Ctrl-G, Ctrl-C). Pure: the line
- * editor draws `view()` and decides what the other keys do.
+ * editor draws `view()` and does what `key` says.
  */
 export class HistorySearch {
   private query = "";
@@ -27,6 +29,25 @@ export class HistorySearch {
     /** The line as it was when Ctrl-R was pressed. */
     readonly original: { text: string; cursor: number },
   ) {}
+
+  /**
+   * A key during the search: text and Backspace change what is searched for, Ctrl-R goes older
+   * ("searching"); Esc or Ctrl-G leave the line as it was ("leave"); Enter takes the line found
+   * ("take"); any other key takes it and then acts on it ("take-then-act": an arrow, Ctrl-A), as in readline.
+   */
+  key(token: KeyToken): "searching" | "leave" | "take" | "take-then-act" {
+    if (token.kind === "text" || token.kind === "paste") {
+      this.type(token.text);
+      return "searching";
+    }
+    const sequence = token.kind === "key" ? token.sequence : "";
+    const command = commandFor(sequence);
+    if (command === "search-history") this.older();
+    else if (command === "backspace") this.backspace();
+    else if (LEAVE_SEARCH.has(sequence)) return "leave";
+    else return command === "enter" ? "take" : "take-then-act";
+    return "searching";
+  }
 
   /** Typed text: the query grows, and the search looks again from the line shown (it may still match). */
   type(text: string): void {

@@ -1,19 +1,14 @@
-import { candidateColumns, commonPrefix } from "./completion.ts";
+import { candidateColumns } from "./completion.ts";
 import { CompletionMenu, type MenuSource } from "./completion-menu.ts";
 import { HistorySearch, LEAVE_SEARCH, type SearchView } from "./history-search.ts";
 import { commandFor } from "./key-bindings.ts";
 import { LineBuffer } from "./line-buffer.ts";
 import { LineDrawing } from "./line-layout.ts";
 import type { LineHistory } from "./line-history.ts";
+import { TabCompletion, type LineCompleter } from "./tab-completion.ts";
 import type { KeyToken } from "./terminal-keys.ts";
 
 type Output = NodeJS.WritableStream & { columns?: number };
-
-/**
- * Tab at a terminal: given the line up to the cursor, the candidates and the word they replace.
- * It must not reject (see createCompleter); a failure completes nothing.
- */
-export type LineCompleter = (line: string) => Promise<[string[], string]>;
 
 /** What the editor tells its reader. */
 export interface EditorEvents {
@@ -27,29 +22,21 @@ export interface EditorEvents {
   cycleMode?(): void;
 }
 
-
 /**
  * The prompt's line at a terminal: a LineBuffer edited by keys (KeyToken, see key-bindings.ts),
  * drawn after its prompt, wrapped at the terminal's width, with Up/Down from a LineHistory and Tab
- * from the read's completer. It is the one holder of what is typed: nothing else writes into it.
- * Tab behaves as readline's did: a single candidate or the candidates' common start is inserted;
- * a second Tab with nothing to insert lists them. Keys that arrive while a completer is busy wait
- * for its answer, so they apply in the order typed. Ctrl-R searches the history (history-search.ts);
- * with a menu source, a live menu of commands or mentions is drawn under the line (completion-menu.ts).
+ * from the read's completer (tab-completion.ts: readline's rules; keys typed while it works wait for
+ * its answer). It is the one holder of what is typed: nothing else writes into it. Ctrl-R searches
+ * the history (history-search.ts); with a menu source, a live menu of commands or mentions is drawn
+ * under the line (completion-menu.ts).
  */
 export class LineEditor {
   private readonly buffer = new LineBuffer();
   private prompt = "";
-  private complete: LineCompleter | undefined;
   /** Single keys that answer at once on an empty line (a y/n question), without Enter. */
   private answerKeys: readonly string[] | undefined;
   /** Where the line is on the screen: every write of the prompt and the line goes through it. */
   private readonly drawing: LineDrawing;
-  private previousWasTab = false;
-  /** Keys typed while the completer works. */
-  private waiting: KeyToken[] | undefined;
-  /** Counts lines: a completer's late answer for an earlier line is dropped. */
-  private generation = 0;
   /** A line is being edited (between start and stop): only then is the prompt on the screen to redraw. */
   private editing = false;
   /** Ctrl-R's search while it runs: it is drawn in place of the prompt and the line. */
@@ -57,6 +44,25 @@ export class LineEditor {
   /** The live menu of commands or mentions under the line, when the read has a menu source. */
   private readonly menu = new CompletionMenu(() => this.editing && !this.search && this.render());
   private readonly onResize = () => this.editing && this.render();
+  private readonly tabs = new TabCompletion({
+    beforeCursor: () => this.beforeCursor(),
+    insert: (text) => {
+      this.insert(text);
+      this.menu.update(this.beforeCursor());
+    },
+    replaceBefore: (length, text) => {
+      this.buffer.replaceBefore(length, text);
+      this.render();
+    },
+    list: (candidates) => {
+      // The menu under the line lists them already.
+      if (this.menu.open) return;
+      this.output.write(`${this.drawing.toEndRow(this.view())}\r\n${candidateColumns(candidates, this.output.columns)}\r\n`);
+      this.drawing.freshRow();
+      this.render();
+    },
+    replay: (token) => this.key(token),
+  });
 
   constructor(
     private readonly output: Output,
@@ -74,14 +80,11 @@ export class LineEditor {
 
   /** Starts a new line: shows `prompt` and `text` (typed ahead) after it, ready for keys. */
   start(prompt: string, text = "", complete?: LineCompleter, menu?: MenuSource, answerKeys?: readonly string[]): void {
-    this.generation++;
+    this.tabs.start(complete);
     this.editing = true;
-    this.waiting = undefined;
     this.prompt = prompt;
-    this.complete = complete;
     this.answerKeys = answerKeys;
     this.menu.use(menu);
-    this.previousWasTab = false;
     this.search = undefined;
     this.history.restart();
     this.buffer.reset(text);
@@ -92,7 +95,7 @@ export class LineEditor {
 
   /** Same line, other prompt (the continuation of a message); keeps the completer, not the menu. */
   restart(prompt: string): void {
-    this.start(prompt, "", this.complete);
+    this.start(prompt, "", this.tabs.completer);
   }
 
   /** Another prompt in front of the line being edited (the permission mode changed); what was typed stays. */
@@ -104,13 +107,9 @@ export class LineEditor {
 
   /** One key from the terminal while a line is being edited. */
   key(token: KeyToken): void {
-    if (this.waiting) {
-      this.waiting.push(token);
-      return;
-    }
+    if (this.tabs.hold(token)) return;
     if (this.search) return this.searchKey(token);
-    const wasTab = this.previousWasTab;
-    this.previousWasTab = token.kind === "key" && token.sequence === "\t";
+    const wasTab = this.tabs.followsTab(token);
     switch (token.kind) {
       case "text":
         if (this.buffer.text === "" && this.answerKeys?.includes(token.text)) {
@@ -135,9 +134,7 @@ export class LineEditor {
    * late answer must not land in the next one. Keys typed from now on start the new line.
    */
   clear(): void {
-    this.generation++;
-    this.waiting = undefined;
-    this.previousWasTab = false;
+    this.tabs.drop();
     this.search = undefined;
     this.menu.dismiss();
     this.buffer.reset();
@@ -165,10 +162,9 @@ export class LineEditor {
 
   /** No line is edited any more: a completer's late answer and the keys waiting for it are dropped. */
   stop(): void {
-    this.generation++;
+    this.tabs.drop();
     this.menu.dismiss();
     this.editing = false;
-    this.waiting = undefined;
   }
 
   close(): void {
@@ -185,7 +181,7 @@ export class LineEditor {
       case "enter":
         return this.enter(false);
       case "complete":
-        return void this.tab(wasTab);
+        return void this.tabs.tab(wasTab);
       case "ctrl-d":
         if (this.buffer.text === "") return this.events.ctrlDOnEmptyLine();
         return this.edit("delete");
@@ -212,28 +208,12 @@ export class LineEditor {
     }
   }
 
-  /**
-   * A key during Ctrl-R's search: text and Backspace change what is searched for, Ctrl-R goes older,
-   * Esc or Ctrl-G leaves the line as it was, Enter takes the line found; any other key takes it and
-   * then acts on it (an arrow, Ctrl-A), as in readline.
-   */
+  /** A key during Ctrl-R's search: HistorySearch says what it does. */
   private searchKey(token: KeyToken): void {
-    const search = this.search as HistorySearch;
-    if (token.kind === "text" || token.kind === "paste") {
-      search.type(token.text);
-      return this.render();
-    }
-    const sequence = token.kind === "key" ? token.sequence : "";
-    const command = commandFor(sequence);
-    if (command === "search-history") search.older();
-    else if (command === "backspace") search.backspace();
-    else if (LEAVE_SEARCH.has(sequence)) return this.endSearch(false);
-    else {
-      this.endSearch(true);
-      if (command !== "enter") this.key(token);
-      return;
-    }
-    this.render();
+    const outcome = (this.search as HistorySearch).key(token);
+    if (outcome === "searching") return this.render();
+    this.endSearch(outcome !== "leave");
+    if (outcome === "take-then-act") this.key(token);
   }
 
   private endSearch(accept: boolean): void {
@@ -310,41 +290,6 @@ export class LineEditor {
     const line = this.buffer.text;
     this.buffer.reset();
     this.events.enter(line, newlineKey);
-  }
-
-  private async tab(listIfStuck: boolean): Promise<void> {
-    const complete = this.complete;
-    if (!complete) return;
-    const generation = this.generation;
-    const waiting: KeyToken[] = (this.waiting = []);
-    let answer: [string[], string];
-    try {
-      answer = await complete(this.buffer.text.slice(0, this.buffer.cursor));
-    } catch {
-      answer = [[], ""];
-    }
-    if (generation !== this.generation) return;
-    this.waiting = undefined;
-    this.applyCompletion(answer, listIfStuck);
-    for (const token of waiting) this.key(token);
-  }
-
-  private applyCompletion([candidates, word]: [string[], string], listIfStuck: boolean): void {
-    if (candidates.length === 0) return;
-    const prefix = commonPrefix(candidates.filter((candidate) => candidate !== ""));
-    if (prefix.startsWith(word) && prefix.length > word.length) {
-      this.insert(prefix.slice(word.length));
-      return this.menu.update(this.beforeCursor());
-    }
-    if (!word.startsWith(prefix)) {
-      this.buffer.replaceBefore(word.length, prefix);
-      return this.render();
-    }
-    // The menu under the line lists them already.
-    if (!listIfStuck || this.menu.open) return;
-    this.output.write(`${this.drawing.toEndRow(this.view())}\r\n${candidateColumns(candidates, this.output.columns)}\r\n`);
-    this.drawing.freshRow();
-    this.render();
   }
 
   /** Draws the view again, the menu's rows under it (none during Ctrl-R's search). */

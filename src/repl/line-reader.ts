@@ -1,48 +1,12 @@
 import { createInterface, type Interface } from "node:readline";
-import type { MenuSource } from "./completion-menu.ts";
-import { LineEditor, type LineCompleter } from "./line-editor.ts";
+import { LineEditor } from "./line-editor.ts";
 import { LineHistory } from "./line-history.ts";
 import { TerminalInput } from "./terminal-input.ts";
 import { DoubleEscape } from "./double-escape.ts";
-import type { Clock } from "../system/clock.ts";
-
-export type { LineCompleter } from "./line-editor.ts";
+import type { LineReaderOptions, ReadOptions } from "./line-reader-options.ts";
 
 type Input = NodeJS.ReadableStream & { isTTY?: boolean };
 type Output = NodeJS.WritableStream & { isTTY?: boolean };
-
-export interface LineReaderOptions {
-  /** Earlier lines, oldest first, for up/down. */
-  history?: string[];
-  /** Called for every line entered at a prompt that is remembered, for the history file. */
-  onHistoryLine?: (line: string) => void;
-  /** A line entered at a terminal while no read waited (a turn ran): queued as the next prompt. */
-  onTypedAhead?: (line: string) => void;
-  /**
-   * Stops this process for Ctrl-Z, returning once it is continued (`fg`), or at once where the
-   * stop is ignored. Sends SIGTSTP to itself unless a test stands in.
-   */
-  stopProcess?: () => void;
-  /** Shift+Tab at the prompt or while a turn runs (not at a question's answer): the REPL cycles the permission mode. */
-  onCycleMode?: () => void;
-  /** Ctrl-T at a terminal, at the prompt or while a turn runs: show or hide the todo list. */
-  onToggleTodos?: () => void;
-  /** For the second of Esc Esc (default the system's). */
-  clock?: Pick<Clock, "now">;
-}
-
-export interface ReadOptions {
-  /** Resolves null at once when aborted. */
-  signal?: AbortSignal;
-  /** False for answers to questions (y/n), which should not come back with the up key. */
-  remember?: boolean;
-  /** What Tab completes while this read waits; without it, Tab does nothing (a y/n question). */
-  complete?: LineCompleter;
-  /** At a terminal, one of these keys typed on an empty line is the answer at once, without Enter. */
-  keys?: readonly string[];
-  /** The live menu under the line while a command or a mention is typed; none without it. */
-  menu?: MenuSource;
-}
 
 /** The prompt shown for the second and later lines of a message (`\` + Enter, Alt+Enter). */
 const CONTINUATION_PROMPT = "… ";

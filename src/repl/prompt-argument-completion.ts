@@ -1,6 +1,6 @@
 import { splitShellWords } from "../system/shell-words.ts";
 import { createCompleter, type Completions } from "./completion.ts";
-import type { LineCompleter } from "./line-reader.ts";
+import type { LineCompleter } from "./tab-completion.ts";
 import { assignWords } from "./prompt-arguments.ts";
 import type { PromptCommand } from "./prompt-commands.ts";
 import type { RemoteCompletions } from "./remote-completion.ts";

@@ -4,7 +4,7 @@ import { type McpClient, McpError, type ServerPool, namespacedToolName, stableHa
 import type { Prompt } from "../mcp/protocol.ts";
 import { cutText } from "../system/cut-text.ts";
 import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
-import type { LineCompleter } from "./line-reader.ts";
+import type { LineCompleter } from "./tab-completion.ts";
 import { askMissing, missingRequired, parsePromptArguments } from "./prompt-arguments.ts";
 import { promptBlocks } from "./prompt-messages.ts";
 

@@ -7,7 +7,7 @@ import { firstLine, sanitizeForTerminal } from "../terminal/terminal-text.ts";
 import { alignColumnsWrapped } from "../terminal/wrapped-columns.ts";
 import { McpToolAdapter } from "../mcp/index.ts";
 import type { AgentRuntime } from "./agent-runtime.ts";
-import type { LineCompleter } from "./line-reader.ts";
+import type { LineCompleter } from "./tab-completion.ts";
 import { replLogin, replLogout } from "./mcp-sign-in-commands.ts";
 import { memoryCommand } from "./memory-edit-command.ts";
 import { initCommand } from "./init-command.ts";

@@ -1,7 +1,7 @@
 import { cutText } from "../system/cut-text.ts";
 import type { SubagentActivity } from "../agent/subagents/running-subagents.ts";
 import type { StatusBelowLine } from "../terminal/status-line.ts";
-import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { oneLine } from "../terminal/terminal-text.ts";
 import type { Style } from "./tool-call-line.ts";
 
 /** Characters of a task's description on its row; the row is cut to the terminal's width anyway. */
@@ -24,8 +24,4 @@ function rowText({ name, description, state, tool, toolUses }: SubagentActivity)
   const doing = state === "waiting" ? "waiting for a free slot" : tool ? oneLine(tool) : "thinking";
   const uses = toolUses > 0 ? ` · ${toolUses} tool use${toolUses === 1 ? "" : "s"}` : "";
   return `${oneLine(name)} · ${what} · ${doing}${uses}`;
-}
-
-function oneLine(text: string): string {
-  return sanitizeForTerminal(text).replace(/\s+/g, " ").trim();
 }

@@ -1,7 +1,7 @@
 import type { TodoItem, TodoList } from "../agent/todo-list.ts";
 import { todoProgress } from "../agent/todo-list.ts";
 import type { StatusBelowLine } from "../terminal/status-line.ts";
-import { sanitizeForTerminal } from "../terminal/terminal-text.ts";
+import { oneLine } from "../terminal/terminal-text.ts";
 import type { Style } from "./tool-call-line.ts";
 
 /** Rows the list may take under the status line: a long plan must not push the answer off the screen. */
@@ -41,7 +41,7 @@ export class TodoPanel {
     const rows: StatusBelowLine[] = [{ text: `   Todos ${todoProgress(items)} · ctrl+t to hide`, paint: dim }];
     if (shown.start > 0) rows.push({ text: `   ⋮ ${shown.start} more above`, paint: dim });
     for (const item of shown.items) {
-      const text = sanitizeForTerminal(item.status === "in_progress" ? item.activeForm : item.content).replace(/\s+/g, " ");
+      const text = oneLine(item.status === "in_progress" ? item.activeForm : item.content);
       const paint = item.status === "completed" ? dim : item.status === "in_progress" ? bold : undefined;
       rows.push({ text: `   ${MARK[item.status]} ${text}`, paint });
     }

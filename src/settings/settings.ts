@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { PermissionMode } from "../system/permission-mode-name.ts";
+import { MIN_THINKING_BUDGET } from "../system/thinking-budget.ts";
 
 /**
  * settings.json: the user's (`$CAT_CODE_HOME/settings.json`) and the project's
@@ -59,8 +60,6 @@ export interface RuleSource {
    */
   state: "active" | "untrusted" | "refused";
 }
-
-export const MIN_THINKING_BUDGET = 1024;
 
 /** Every way a value can be wrong says the same: what the key allows, as a warning shows it. */
 const mustBe = (key: string, allowed: string) => `"${key}" must be ${allowed}`;

@@ -3,8 +3,8 @@
  * 2 ms: a warm command would pay it before it reaches the keeper (Bun's hasher and the Web Crypto
  * global are there already).
  */
-export function sha256Hex(text: string): string {
-  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
+export function sha256Hex(data: string | Uint8Array): string {
+  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
 }
 
 /** `bytes` random bytes as hex, from the system's secure generator (tokens, temporary names). */

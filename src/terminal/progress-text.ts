@@ -1,5 +1,5 @@
 import type { ToolProgress } from "../agent/tool.ts";
-import { sanitizeForTerminal } from "./terminal-text.ts";
+import { oneLine } from "./terminal-text.ts";
 
 /**
  * A running call's progress as a few words for one line: `3/10 indexing…`, `42 files…`, `0.5/1…`.
@@ -8,7 +8,7 @@ import { sanitizeForTerminal } from "./terminal-text.ts";
  */
 export function progressText({ progress, total, message }: ToolProgress): string {
   const count = total === undefined ? formatNumber(progress) : `${formatNumber(progress)}/${formatNumber(total)}`;
-  const words = message === undefined ? "" : sanitizeForTerminal(message).replace(/\s+/g, " ").trim();
+  const words = message === undefined ? "" : oneLine(message);
   const text = words === "" ? count : `${count} ${words}`;
   return /(…|\.\.\.)$/.test(text) ? text : `${text}…`;
 }

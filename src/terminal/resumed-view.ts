@@ -1,5 +1,5 @@
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { alignColumns, cutToColumns, sanitizeForTerminal } from "./terminal-text.ts";
+import { alignColumns, cutToColumns, oneLine } from "./terminal-text.ts";
 
 export interface ConversationRow {
   id: string;
@@ -21,9 +21,9 @@ export function resumedLines(options: { id: string; messages: readonly MessagePa
   const exchanges = collectExchanges(options.messages).slice(-(options.exchanges ?? SHOWN_EXCHANGES));
   const lines = [`Resumed session ${options.id} (${options.messages.length} messages)`];
   for (const exchange of exchanges) {
-    lines.push(cutToColumns(`> ${oneLine(exchange.prompt)}`, columns));
+    lines.push(cutToColumns(`> ${startLine(exchange.prompt)}`, columns));
     const tools = exchange.tools ? ` (${exchange.tools} tool call${exchange.tools === 1 ? "" : "s"})` : "";
-    if (exchange.answer || tools) lines.push(cutToColumns(`⏺ ${oneLine(exchange.answer)}${tools}`, columns));
+    if (exchange.answer || tools) lines.push(cutToColumns(`⏺ ${startLine(exchange.answer)}${tools}`, columns));
   }
   return lines;
 }
@@ -34,7 +34,7 @@ export function conversationRows(conversations: readonly ConversationRow[], colu
     `${index + 1}`,
     localTime(conversation.modified),
     `${conversation.messageCount} msg`,
-    oneLine(conversation.firstPrompt) || "(no prompt)",
+    startLine(conversation.firstPrompt) || "(no prompt)",
   ]);
   return alignColumns(rows).map((line) => cutToColumns(`  ${line}`, Math.max(20, columns)));
 }
@@ -62,9 +62,9 @@ function collectExchanges(messages: readonly MessageParam[]): Exchange[] {
   return exchanges;
 }
 
-function oneLine(text: string): string {
-  // A long message is cut before it is cleaned: the line shows its start only.
-  return sanitizeForTerminal(text.slice(0, 2000)).replace(/\s+/g, " ").trim();
+/** A message's start as one line: a long one is cut before it is cleaned (the line shows its start only). */
+function startLine(text: string): string {
+  return oneLine(text.slice(0, 2000));
 }
 
 function localTime(date: Date): string {

@@ -47,6 +47,11 @@ function withoutSwallowingIntroducers(text: string): string {
   return result;
 }
 
+/** Hostile text as one line of a row (a task, a todo, a name): sanitized, every run of white space one space. */
+export function oneLine(text: string): string {
+  return sanitizeForTerminal(text).replace(/\s+/g, " ").trim();
+}
+
 /** The first line of a description, for one-line listings. */
 export function firstLine(text: string): string {
   return text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";

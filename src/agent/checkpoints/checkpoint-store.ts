@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { writeAtomically } from "../../system/atomic-write.ts";
+import { sha256Hex } from "../../system/light-crypto.ts";
 import { boundedLines } from "../conversation-log/bounded-lines.ts";
 import { decodeCheckpointLine, type CheckpointLine } from "./checkpoint-line.ts";
 
@@ -60,14 +61,13 @@ export class CheckpointStore {
 
   /** Keeps `bytes` as a blob (once per content); returns its sha256. */
   putBlob(bytes: Uint8Array): string {
-    const sha = sha256(bytes);
+    const sha = sha256Hex(bytes);
     const path = join(this.blobsFolder, sha);
     if (existsSync(path)) return sha;
     this.ensureFolder(this.blobsFolder);
-    // Whole or not at all: a blob cut by a crash must not pass for the file's content.
-    const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-    writeFileSync(temporary, bytes, { mode: 0o600 });
-    renameSync(temporary, path);
+    // Whole or not at all: a blob cut by a crash must not pass for the file's content. Not flushed:
+    // readBlob checks the hash, so a blob a crash left cut is found there.
+    writeAtomically(path, bytes, 0o600, { flush: false });
     return sha;
   }
 
@@ -79,7 +79,7 @@ export class CheckpointStore {
   readBlob(sha: string): Uint8Array | undefined {
     try {
       const bytes = readFileSync(join(this.blobsFolder, sha));
-      return sha256(bytes) === sha ? bytes : undefined;
+      return sha256Hex(bytes) === sha ? bytes : undefined;
     } catch {
       return undefined;
     }
@@ -98,8 +98,4 @@ export class CheckpointStore {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     chmodSync(folder, 0o700);
   }
-}
-
-export function sha256(bytes: string | Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }

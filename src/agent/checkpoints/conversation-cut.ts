@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import type { ContentBlockParam, MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { sha256Hex } from "../../system/light-crypto.ts";
 import type { PromptPosition } from "./checkpoint-line.ts";
 
 /**
@@ -39,7 +39,7 @@ function blocksOf(message: MessageParam): ContentBlockParam[] {
 /** A hash of the messages that does not depend on key order (a session read back may order keys otherwise). */
 function hashOf(messages: readonly MessageParam[]): string {
   const normal = messages.map((message) => ({ role: message.role, content: blocksOf(message) }));
-  return createHash("sha256").update(canonical(normal)).digest("hex");
+  return sha256Hex(canonical(normal));
 }
 
 function canonical(value: unknown): string {

@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { sha256 } from "./checkpoint-store.ts";
+import { lstat, mkdir, open, realpath, unlink } from "node:fs/promises";
+import { dirname } from "node:path";
+import { writeAtomically } from "../../system/atomic-write.ts";
+import { sha256Hex } from "../../system/light-crypto.ts";
 
 /** What a file is put back to: its bytes and mode, or null for a file that did not exist. */
 export type RestoreTarget = { bytes: Uint8Array; mode?: number } | null;
@@ -30,14 +30,16 @@ export async function restoreFile(path: string, target: RestoreTarget): Promise<
     }
     const current = await currentFile(path);
     if ("reason" in current) return { outcome: "skipped", reason: current.reason };
-    const previous = current.bytes === null ? null : sha256(current.bytes);
+    const previous = current.bytes === null ? null : sha256Hex(current.bytes);
     if (target === null) {
       if (current.bytes === null) return { outcome: "unchanged", previous };
       await unlink(path);
       return { outcome: "removed", previous };
     }
-    if (previous === sha256(target.bytes) && (target.mode === undefined || target.mode === current.mode)) return { outcome: "unchanged", previous };
-    await replaceWith(path, target);
+    if (previous === sha256Hex(target.bytes) && (target.mode === undefined || target.mode === current.mode)) return { outcome: "unchanged", previous };
+    // Its mode exactly as kept (the umask must not take bits off a file put back as it was); not
+    // flushed, as the tools' own writes are not.
+    writeAtomically(path, target.bytes, target.mode ?? 0o644, { exactMode: true, flush: false });
     return { outcome: "restored", previous };
   } catch (error) {
     return { outcome: "skipped", reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
@@ -67,24 +69,6 @@ async function currentFile(path: string): Promise<{ bytes: Uint8Array | null; mo
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { bytes: null };
-    throw error;
-  }
-}
-
-async function replaceWith(path: string, target: { bytes: Uint8Array; mode?: number }): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.cat-code-rewind-${randomBytes(6).toString("hex")}`);
-  // O_EXCL: a name planted in the folder since is never written through.
-  const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-  try {
-    await handle.writeFile(target.bytes);
-    await handle.chmod(target.mode ?? 0o644);
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await unlink(temporary).catch(() => {});
     throw error;
   }
 }

@@ -3,9 +3,10 @@ import { basename, dirname, join } from "node:path";
 import { constants } from "node:fs";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { formatBytes } from "../../system/format-bytes.ts";
+import { sha256Hex } from "../../system/light-crypto.ts";
 import type { FileChangeJournal } from "../tools/file-change-journal.ts";
 import type { CheckpointLine, PromptPosition } from "./checkpoint-line.ts";
-import { CheckpointStore, sha256 } from "./checkpoint-store.ts";
+import { CheckpointStore } from "./checkpoint-store.ts";
 import { conversationBefore, promptPosition } from "./conversation-cut.ts";
 import { restoreFile, type RestoreTarget } from "./file-restore.ts";
 
@@ -120,7 +121,7 @@ export class SessionCheckpoints implements FileChangeJournal {
       const over = `over the ${formatBytes(this.maxBytes)} of checkpoints a session keeps`;
       if (this.usedBytes + info.size > this.maxBytes) return incomplete(over);
       const bytes = await readNoFollow(path);
-      const blob = sha256(bytes);
+      const blob = sha256Hex(bytes);
       if (!store.hasBlob(blob)) {
         if (this.usedBytes + bytes.length > this.maxBytes) return incomplete(over);
         store.putBlob(bytes);
@@ -140,7 +141,7 @@ export class SessionCheckpoints implements FileChangeJournal {
     const store = this.opened();
     if (!store || this.current === undefined) return;
     try {
-      this.write(store, { type: "wrote", path: await realPathOf(file), sha: sha256(content) });
+      this.write(store, { type: "wrote", path: await realPathOf(file), sha: sha256Hex(content) });
     } catch {
       // Without it, a later rewind only cannot tell that the file was changed outside cat-code.
     }
@@ -205,7 +206,7 @@ export class SessionCheckpoints implements FileChangeJournal {
       if (lastWrote.has(path) && lastWrote.get(path) !== done.previous) report.changedOutside.push(path);
       if (done.outcome === "restored") report.restored.push(path);
       if (done.outcome === "removed") report.removed.push(path);
-      this.write(store, { type: "wrote", path, sha: target === null ? null : sha256(target.bytes) });
+      this.write(store, { type: "wrote", path, sha: target === null ? null : sha256Hex(target.bytes) });
     }
     return report;
   }

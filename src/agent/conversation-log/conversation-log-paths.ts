@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
+import { sha256Hex } from "../../system/light-crypto.ts";
 
 /**
  * Where a folder's sessions live: `<home>/sessions/<project-hash>/<id>.jsonl`. The hash is of the
@@ -18,7 +18,7 @@ export function projectHash(cwd: string): string {
   } catch {
     // A folder that vanished still has a name to hash.
   }
-  return createHash("sha256").update(real).digest("hex").slice(0, 16);
+  return sha256Hex(real).slice(0, 16);
 }
 
 /** Session ids are UUIDs; anything else given as an id is refused before it becomes a path. */

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
@@ -51,7 +50,7 @@ export class ConversationLog {
   }
 
   static create(options: ConversationLogOptions): ConversationLog {
-    const id = randomUUID();
+    const id = crypto.randomUUID();
     const header = encodeLine({ type: "session", version: 1, id, cwd: options.cwd, model: options.model, created: new Date().toISOString() });
     return new ConversationLog(id, conversationLogPath(options.home, options.cwd, id), [header], options.onError);
   }

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cutText } from "../../system/cut-text.ts";
+import { frontMatter, readBoundedText } from "../../system/front-matter-file.ts";
 
 /** A kind of subagent: Claude Code's `.claude/agents/<name>.md` (front matter, then the system prompt). */
 export interface AgentType {
@@ -87,37 +88,26 @@ function markdownFiles(folder: string): string[] {
 export function parseAgentFile(file: string, text?: string): AgentType | { error: string } {
   let content = text;
   if (content === undefined) {
-    try {
-      if (statSync(file).size > MAX_FILE_BYTES) return { error: `larger than ${MAX_FILE_BYTES / 1024} KB` };
-      content = readFileSync(file, "utf8");
-    } catch (error) {
-      return { error: (error as Error).message };
-    }
+    const read = readBoundedText(file, MAX_FILE_BYTES);
+    if ("error" in read) return read;
+    if (read.cut) return { error: `larger than ${MAX_FILE_BYTES / 1024} KB` };
+    content = read.text;
   }
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(content);
-  if (!match) return { error: "no front matter: start it with ---, then name: and description:, then ---" };
-  const fields = new Map<string, string>();
-  for (const line of (match[1] ?? "").split(/\r?\n/)) {
-    const field = /^([A-Za-z_-]+):\s*(.*)$/.exec(line);
-    if (field) fields.set((field[1] ?? "").toLowerCase(), unquote(field[2] ?? ""));
-  }
-  const name = fields.get("name") ?? "";
+  const { fields, body, found } = frontMatter(content);
+  if (!found) return { error: "no front matter: start it with ---, then name: and description:, then ---" };
+  const field = (key: string) => fields.get(key)?.join(" ") ?? "";
+  const name = field("name");
   if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(name)) return { error: "name: must be a name of letters, digits, - and _ (at most 64)" };
-  const description = fields.get("description") ?? "";
+  const description = field("description");
   if (description === "") return { error: "description: is missing (it tells the model when to use this agent)" };
-  const tools = fields.get("tools");
-  const model = fields.get("model");
+  // `tools: Read, Grep` or a YAML list of them.
+  const tools = fields.get("tools")?.flatMap((value) => value.split(",")).map((tool) => tool.trim()).filter(Boolean);
   return {
     name,
     description: cutText(description, 1_000),
-    tools: tools ? tools.split(",").map((tool) => tool.trim()).filter(Boolean) : undefined,
-    model: model || undefined,
-    systemPrompt: (match[2] ?? "").trim() || GENERAL_PURPOSE.systemPrompt,
+    tools: tools?.length ? tools : undefined,
+    model: field("model") || undefined,
+    systemPrompt: body.trim() || GENERAL_PURPOSE.systemPrompt,
     file,
   };
-}
-
-function unquote(value: string): string {
-  const trimmed = value.trim();
-  return /^(["']).*\1$/.test(trimmed) ? trimmed.slice(1, -1) : trimmed;
 }

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { describeIssue } from "../../system/schema-issue.ts";
 import type { ToolResult } from "../tool.ts";
 
 /**
@@ -13,10 +14,7 @@ export function parseToolInput<const Schema extends v.GenericSchema>(
 ): { ok: true; value: v.InferOutput<Schema> } | { ok: false; result: ToolResult } {
   const parsed = v.safeParse(schema, input);
   if (parsed.success) return { ok: true, value: parsed.output };
-  const problems = parsed.issues.map((issue) => {
-    const path = v.getDotPath(issue);
-    return path ? `${path}: ${issue.message}` : issue.message;
-  });
+  const problems = parsed.issues.map(describeIssue);
   return { ok: false, result: errorResult(`invalid input for ${toolName}: ${problems.join("; ")}`) };
 }
 

@@ -47,4 +47,16 @@ describe("models and the usage meter", () => {
     expect(heard).toBe(1);
     expect(meter.total()).toEqual({ input: 2, output: 3, cacheRead: 4, cacheWrite: 5 });
   });
+
+  test("restore sets the usage to the resumed session's: resuming twice in one run counts it once", () => {
+    const meter = new UsageMeter();
+    const saved = [
+      { model: "claude-haiku-4-5", usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 } },
+      { model: "claude-haiku-4-5", usage: { input: 5, output: 1, cacheRead: 0, cacheWrite: 0 } },
+    ];
+    meter.add("claude-sonnet-4-5", { input: 7, output: 7, cacheRead: 7, cacheWrite: 7 });
+    meter.restore(saved);
+    meter.restore(saved);
+    expect(meter.byModel().map((entry) => [entry.model, entry.usage])).toEqual([["claude-haiku-4-5", { input: 15, output: 2, cacheRead: 0, cacheWrite: 0 }]]);
+  });
 });

@@ -6,7 +6,8 @@
 import { Terminal as HeadlessTerminal } from "@xterm/headless";
 import { expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
-import { LineEditor, type LineCompleter } from "../../../src/repl/line-editor.ts";
+import { LineEditor } from "../../../src/repl/line-editor.ts";
+import type { LineCompleter } from "../../../src/repl/tab-completion.ts";
 import type { MenuSource } from "../../../src/repl/completion-menu.ts";
 import { LineHistory } from "../../../src/repl/line-history.ts";
 import { KeyParser } from "../../../src/repl/terminal-keys.ts";

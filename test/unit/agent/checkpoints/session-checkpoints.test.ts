@@ -69,15 +69,24 @@ test("a file changed outside cat-code since is still restored, and named", async
   expect(read("a.txt")).toBe("one\n");
 });
 
-test("the mode comes back with the content: an executable stays executable", async () => {
+test("the mode comes back with the content, exactly: an executable stays executable, a group-writable file too whatever the umask", async () => {
   writeFileSync(join(work, "run.sh"), "echo one\n");
   chmodSync(join(work, "run.sh"), 0o755);
+  writeFileSync(join(work, "shared.txt"), "one\n");
+  chmodSync(join(work, "shared.txt"), 0o666);
   const { checkpoints, edit } = tools();
-  checkpoints.beginPrompt("edit the script", []);
+  checkpoints.beginPrompt("edit the script and the shared file", []);
   await edit("run.sh", "one", "two");
-  await checkpoints.rewindFiles(checkpoints.prompts()[0]!);
-  expect(read("run.sh")).toBe("echo one\n");
+  await edit("shared.txt", "one", "two");
+  const previous = process.umask(0o022);
+  try {
+    await checkpoints.rewindFiles(checkpoints.prompts()[0]!);
+  } finally {
+    process.umask(previous);
+  }
+  expect([read("run.sh"), read("shared.txt")]).toEqual(["echo one\n", "one\n"]);
   expect(statSync(join(work, "run.sh")).mode & 0o777).toBe(0o755);
+  expect(statSync(join(work, "shared.txt")).mode & 0o777).toBe(0o666);
 });
 
 test("past the session's bound a prompt's checkpoint is incomplete: that file is named and left as it is", async () => {

@@ -85,6 +85,14 @@ test("agent files in Claude Code's format, the project's first; a bad one is a w
   expect(modelFor("opus", "p")).toMatch(/^claude-opus-/);
 });
 
+test("an agent file is read as a command file is: CRLF, a BOM, tools as a YAML list; an oversized one is refused", () => {
+  const listed = parseAgentFile("x.md", "\uFEFF---\r\nname: lister\r\ndescription: 'Lists'\r\ntools:\r\n  - Read\r\n  - Grep\r\n---\r\nPrompt.\r\n");
+  expect(listed).toMatchObject({ name: "lister", description: "Lists", tools: ["Read", "Grep"], systemPrompt: "Prompt." });
+  const huge = join(project, "huge.md");
+  writeFileSync(huge, `---\nname: huge\ndescription: d\n---\n${"x".repeat(64 * 1024)}`);
+  expect(parseAgentFile(huge)).toEqual({ error: "larger than 64 KB" });
+});
+
 test("the user's agents come from CLAUDE_CONFIG_DIR, else the .claude folder beside the app home, never $HOME", () => {
   const home = join(project, "home", ".cat-code");
   mkdirSync(join(project, "home", ".claude", "agents"), { recursive: true });
