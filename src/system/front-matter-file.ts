@@ -51,14 +51,16 @@ export function frontMatter(text: string): { fields: Map<string, string[]>; body
     const pair = /^([A-Za-z][\w-]*)\s*:\s*(.*)$/.exec(line);
     if (!pair) continue;
     key = (pair[1] as string).toLowerCase();
-    const value = (pair[2] as string).trim();
-    fields.set(key, value ? [unquote(value)] : []);
+    const value = unquote(pair[2] as string);
+    fields.set(key, value ? [value] : []);
   }
   return { fields, body: lines.slice(end + 1).join("\n").replace(/^\n+/, ""), found: true };
 }
 
+/** A value as YAML reads it: the text inside its quotes, or a plain one up to a ` #` comment. */
 function unquote(value: string): string {
   const trimmed = value.trim();
-  const quoted = /^(["'])(.*)\1$/.exec(trimmed);
-  return quoted ? (quoted[2] as string) : trimmed;
+  const quoted = /^(["'])(.*?)\1(?:\s+#.*)?$/.exec(trimmed);
+  if (quoted) return quoted[2] as string;
+  return trimmed.replace(/(?:^|\s+)#.*$/, "");
 }

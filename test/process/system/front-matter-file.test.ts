@@ -32,3 +32,8 @@ test("front matter: values, quotes, lists, lower-case keys; none without the ope
   expect(frontMatter("text\n---\nname: x\n---\n")).toMatchObject({ found: false, body: "text\n---\nname: x\n---\n" });
   expect(frontMatter(`---\n${"k: v\n".repeat(50)}---\nbody`).found).toBe(false);
 });
+
+test("front matter: a ` #` comment ends a plain value (the README's agent example has one); a # inside quotes or a word stays", () => {
+  const read = frontMatter("---\nmodel: sonnet        # an alias\ncolor: '#fff' # quoted\ntitle: C# tips\ntools:\n  - Read # reads\nnote: # nothing\n---\n");
+  expect(read.fields).toEqual(new Map([["model", ["sonnet"]], ["color", ["#fff"]], ["title", ["C# tips"]], ["tools", ["Read"]], ["note", []]]));
+});
