@@ -5,6 +5,7 @@ import { log } from "../../log.ts";
 import { ConfigError } from "../../config/config-error.ts";
 import { readConfigText } from "../../config/config-file-text.ts";
 import { catCodeHome } from "../../config/app-home.ts";
+import { issuePath } from "../../system/schema-issue.ts";
 import { updateFile } from "../../config/locked-file.ts";
 import { AuthError } from "./auth-error.ts";
 import { type ClientRegistration, MAX_CLIENT_FIELD_CHARS } from "./client-registration.ts";
@@ -294,7 +295,8 @@ function putTokens(document: Json, key: CredentialKey, tokens: StoredTokens): vo
   if (Array.isArray(scopes) && scopes.every((scope) => granted.has(scope as string))) delete wanted[key.url];
 }
 
+/** Where the stored document is wrong, never valibot's message: that could quote a token. */
 function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
-  const path = issues[0]?.path?.map((item) => String(item.key)).join(".");
+  const path = issues[0] && issuePath(issues[0]);
   return path ? `"${path}" is missing or invalid` : "not an object";
 }

@@ -2,6 +2,7 @@ import type * as v from "valibot";
 import { log } from "../../log.ts";
 import { isPlainObject } from "../../system/plain-object.ts";
 import { redactUrl } from "../../system/redact-url.ts";
+import { issuePath } from "../../system/schema-issue.ts";
 import { AuthError } from "./auth-error.ts";
 import { authRequest, type AuthRequestOptions } from "./auth-fetch.ts";
 
@@ -44,7 +45,7 @@ export async function firstMetadataDocument(urls: readonly string[], what: strin
 export function firstProblem(issues: readonly v.BaseIssue<unknown>[]): string {
   const issue = issues[0];
   if (!issue) return "it does not fit the format";
-  const key = issue.path?.map((item) => String(item.key)).join(".");
+  const key = issuePath(issue);
   if (issue.type === "object" && key && issue.input === undefined) return `"${key}" is missing`;
   return issue.message;
 }
