@@ -30,10 +30,10 @@ export interface HttpEndpointOptions {
 
 /**
  * `mcp serve --http`: Streamable HTTP on `host:port/mcp`, both generations. A 2026-07-28 request
- * (its `_meta` names the version) is answered on its own, its `MCP-Protocol-Version` and
- * `Mcp-Method` headers (and a tool call's `Mcp-Param-*` ones) checked against the body; a handshake client gets an `Mcp-Session-Id` from
- * `initialize`, names it on every later request, may open the GET stream for notifications and
- * ends it with DELETE. Every request passes the guard first (Host, Origin, bearer token); answers
+ * (its `_meta` names the version) is answered on its own, its `MCP-Protocol-Version`, `Mcp-Method`
+ * (and a tool call's `Mcp-Param-*`) headers checked against the body; a handshake client gets an
+ * `Mcp-Session-Id` from `initialize`, names it on every later request, may open the GET stream for
+ * notifications and ends it with DELETE. Every request passes the guard first (Host, Origin, bearer token); answers
  * are JSON, or an event stream for a request that asked for progress.
  */
 export class HttpEndpoint {

@@ -21,7 +21,7 @@ export function paramHeaderMismatch(headers: Headers, inputSchema: unknown, args
   try {
     expected = buildParamHeaders(marked.headers, args);
   } catch {
-    // An integer no header can carry exactly: the call itself fails upstream, saying so.
+    // An integer beyond ±(2^53−1): no header carries it exactly, so no client's could agree; left unchecked.
     return undefined;
   }
   for (const { headerName, path } of marked.headers) {
