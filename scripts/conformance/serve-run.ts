@@ -49,7 +49,6 @@ export const NOT_JUDGED: Array<{ scenarios: RegExp; reason: string }> = [
     reason: "resumable event streams (SEP-1699: event ids, a priming event, a retry field, a GET with Last-Event-ID): mcp serve's streams are not resumable (the suite only warns)",
   },
   { scenarios: /^tasks-/, reason: "the tasks extension (io.modelcontextprotocol/tasks), which cat-code does not implement" },
-  { scenarios: /^http-custom-header-server-validation$/, reason: "x-mcp-header tool parameters mirrored as request headers (SEP-2243): mcp serve does not check them" },
 ];
 
 /** Checks of judged scenarios that are not judged, by the suite's check id, with why. */

@@ -63,3 +63,5 @@ export type { Transport } from "./transport/transport.ts";
 
 // The 2026-07-28 header values (Mcp-Name, Mcp-Method): what `mcp serve --http` reads back.
 export { decodeHeaderValue } from "./header-value.ts";
+// A tool's `x-mcp-header` markings and the `Mcp-Param-*` headers of a call: `mcp serve --http` checks a client's against them.
+export { buildParamHeaders, checkParamHeaders, type ParamHeader, type ParamHeaderCheck } from "./client/mcp-param-headers.ts";

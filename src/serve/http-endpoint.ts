@@ -7,6 +7,7 @@ import { DownstreamSession, progressTokenOf } from "./downstream-session.ts";
 import { allowedAuthorities, plain, refusal } from "./http-guard.ts";
 import { HttpSessions, type HttpSession } from "./http-sessions.ts";
 import { replyTo } from "../mcp/light-index.ts";
+import { paramHeaderMismatch } from "./param-headers.ts";
 import { streamedAnswer, wantsStream } from "./streamed-answer.ts";
 import type { ServeMethods } from "./serve-methods.ts";
 
@@ -29,10 +30,10 @@ export interface HttpEndpointOptions {
 
 /**
  * `mcp serve --http`: Streamable HTTP on `host:port/mcp`, both generations. A 2026-07-28 request
- * (its `_meta` names the version) is answered on its own, its `MCP-Protocol-Version` and
- * `Mcp-Method` headers checked against the body; a handshake client gets an `Mcp-Session-Id` from
- * `initialize`, names it on every later request, may open the GET stream for notifications and
- * ends it with DELETE. Every request passes the guard first (Host, Origin, bearer token); answers
+ * (its `_meta` names the version) is answered on its own, its `MCP-Protocol-Version`, `Mcp-Method`
+ * (and a tool call's `Mcp-Param-*`) headers checked against the body; a handshake client gets an
+ * `Mcp-Session-Id` from `initialize`, names it on every later request, may open the GET stream for
+ * notifications and ends it with DELETE. Every request passes the guard first (Host, Origin, bearer token); answers
  * are JSON, or an event stream for a request that asked for progress.
  */
 export class HttpEndpoint {
@@ -168,6 +169,12 @@ export class HttpEndpoint {
     return json(200, await answer());
   }
 
+  /** A 2026-07-28 `tools/call`'s `Mcp-Param-*` headers, against the served tool's `x-mcp-header` markings. */
+  private async paramMismatch(headers: Headers, method: string, params: unknown): Promise<string | undefined> {
+    if (method !== "tools/call" || !isPlainObject(params) || typeof params.name !== "string") return undefined;
+    return paramHeaderMismatch(headers, await this.methods.toolInputSchema(params.name), params.arguments);
+  }
+
   /**
    * A 2026-07-28 request: its `_meta` must name the version (400 -32602 otherwise), its headers
    * must agree with its body (400 -32020), as the revision says. A refusal of the revision is a 400,
@@ -178,7 +185,7 @@ export class HttpEndpoint {
       const message = `Invalid params: a ${MODERN_PROTOCOL_VERSION} request carries _meta with "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}"`;
       return json(400, { jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message } });
     }
-    const mismatch = headerMismatch(request.headers, method, params, meta);
+    const mismatch = headerMismatch(request.headers, method, params, meta) ?? (await this.paramMismatch(request.headers, method, params));
     if (mismatch) return json(400, { jsonrpc: "2.0", id, error: { code: ModernErrorCode.HeaderMismatch, message: `Header mismatch: ${mismatch}` } });
     // The request's own signal ends with its connection; a cancelled stream ends the answer too.
     const gone = new AbortController();

@@ -16,10 +16,11 @@ const DECLINE: ElicitResult = { action: "decline" };
  * answerer for every server's questions, but `mcp serve` may have many clients of both eras at
  * once, each call answered its own way (an `elicitation/create` to a handshake client, an
  * `input_required` result to a 2026-07-28 one). A question belongs to the upstream call sent with
- * the signal it comes with (a 2026-07-28 upstream asks under its call's signal); a handshake
- * upstream's `elicitation/create` names no call, so it goes to the oldest call running on the
- * server that asks and not already waiting for an answer of its own (a tool asks one question at a
- * time; a 2026-07-28 client that never came back for its `input_required` round would otherwise
+ * the signal it comes with (a 2026-07-28 upstream asks under its call's signal), or to the call it
+ * came during (a handshake upstream over HTTP asks on that call's response stream). Over stdio a
+ * handshake upstream's `elicitation/create` names no call, so it goes to the oldest call running on
+ * the server that asks and not already waiting for an answer of its own (a tool asks one question at
+ * a time; a 2026-07-28 client that never came back for its `input_required` round would otherwise
  * take every later question of that server), else the oldest. A question outside any call goes to
  * the answerer for those (a stdio client), else it is declined.
  */
@@ -52,10 +53,13 @@ export class QuestionRouter {
     };
   }
 
-  readonly answer: ElicitationHandler = (request: ElicitationRequest, signal?: AbortSignal) => {
+  readonly answer: ElicitationHandler = (request: ElicitationRequest, signal?: AbortSignal, during?: AbortSignal) => {
     const calls = [...this.calls];
     const onServer = calls.filter((call) => call.server === request.server);
-    const owner = calls.find((call) => call.signal === signal) ?? onServer.find((call) => !this.waiting.has(call)) ?? onServer[0];
+    const owner =
+      calls.find((call) => call.signal === signal || (during !== undefined && call.signal === during)) ??
+      onServer.find((call) => !this.waiting.has(call)) ??
+      onServer[0];
     if (owner) return this.asking(owner, request, signal);
     return this.outside ? this.outside(request, signal) : Promise.resolve(DECLINE);
   };

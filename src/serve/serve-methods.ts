@@ -72,6 +72,16 @@ export class ServeMethods {
   /** cat-code's own tools, with `--builtin`: listed first, under their own names. */
   private readonly builtins: ServedBuiltins | undefined;
 
+  /**
+   * The input schema of the tool a client calls by `name`, once the servers' first connects are
+   * over; undefined for a name no server has, and for cat-code's own tools (they mark no parameter).
+   */
+  async toolInputSchema(name: string): Promise<unknown> {
+    await this.ready;
+    if (this.builtins?.has(name)) return undefined;
+    return this.catalog.toolDefinition(name)?.inputSchema;
+  }
+
   /** Whether `method` is one of these (the session answers the others: initialize, ping, …). */
   has(method: string): boolean {
     return Object.hasOwn(this.handlers, method);

@@ -78,8 +78,17 @@ export class UpstreamCatalog {
 
   /** The upstream of a served tool name; undefined when no connected server has it. */
   tool(name: string): Upstream | undefined {
-    const item = this.toolNames.get(name) ?? (this.tools(), this.toolNames.get(name));
+    const item = this.toolItem(name);
     return item && this.upstream(item.server, item.definition.name);
+  }
+
+  /** A served tool name's definition, as its server listed it; undefined when no connected server has it. */
+  toolDefinition(name: string): ToolDefinition | undefined {
+    return this.toolItem(name)?.definition;
+  }
+
+  private toolItem(name: string): ServedItem<ToolDefinition> | undefined {
+    return this.toolNames.get(name) ?? (this.tools(), this.toolNames.get(name));
   }
 
   async prompt(name: string, signal?: AbortSignal): Promise<Upstream | undefined> {

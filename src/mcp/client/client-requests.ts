@@ -20,6 +20,8 @@ export interface ClientRequestContext {
   origin: RequestOrigin;
   /** The call the question belongs to: aborting it (Ctrl-C, a timeout) takes the form away. */
   signal?: AbortSignal;
+  /** A server request's call, when the transport could tell (see ElicitationHandler's `call`). */
+  call?: AbortSignal;
   /** The server's key of an input request: it goes with the question (see ElicitationRequest.key). */
   key?: string;
 }
@@ -41,6 +43,7 @@ export async function answerClientRequest(method: string, params: unknown, conte
       return features.elicitation(
         { ...parseElicitationRequest(context.server, params), ...(context.key === undefined ? {} : { key: context.key }) },
         context.signal,
+        context.call,
       );
     case "roots/list":
       if (!features.roots) break;

@@ -56,8 +56,10 @@ export type ElicitResult = { action: "accept"; content?: ElicitContent } | { act
 /**
  * How a front end answers. It never rejects: whatever goes wrong at the terminal is a cancel. When
  * `signal` aborts (the call that led to the question was given up), it stops asking and cancels.
+ * `call`: the signal of the call a handshake server's request came during, when the transport could
+ * tell (HTTP: it came on that call's response stream); a front end with many callers routes by it.
  */
-export type ElicitationHandler = (request: ElicitationRequest, signal?: AbortSignal) => Promise<ElicitResult>;
+export type ElicitationHandler = (request: ElicitationRequest, signal?: AbortSignal, call?: AbortSignal) => Promise<ElicitResult>;
 
 /**
  * Checks the params of `elicitation/create` (a request, or an entry of `inputRequests`) from

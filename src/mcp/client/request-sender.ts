@@ -51,7 +51,8 @@ export class RequestSender {
     // An HTTP exchange holds its send's signal to its end (closing a modern request's stream is its
     // cancellation): it gets the timeout's. Elsewhere the timer gives the id up by itself.
     const signal = transport.kind === "http" ? timeout.signal : options.signal;
-    const sendOptions = { signal, headers: options.headers, registration: timeout, onAuthorizing: options.onAuthorizing };
+    // `call`: a server request on this request's own stream (HTTP) is known to belong to the caller's call.
+    const sendOptions = { signal, headers: options.headers, registration: timeout, onAuthorizing: options.onAuthorizing, call: options.signal };
     try {
       for (;;) {
         const waiting = attempt.ready(timeout);

@@ -25,8 +25,8 @@ export class QuestionAnswerer {
   }
 
   /** Asks whoever answers now (bound late: the REPL takes over after the pool exists); nobody: declined. */
-  readonly answer: ElicitationHandler = (request, signal) => {
+  readonly answer: ElicitationHandler = (request, signal, call) => {
     const answerer = this.current?.handler ?? this.fallback;
-    return answerer ? answerer(request, signal) : Promise.resolve({ action: "decline" });
+    return answerer ? answerer(request, signal, call) : Promise.resolve({ action: "decline" });
   };
 }

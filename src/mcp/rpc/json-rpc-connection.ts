@@ -18,7 +18,14 @@ export const MAX_SERVER_REQUESTS_IN_FLIGHT = 10_000;
  * `registration` hears the id before the request is sent, for `cancel` (an object, not a
  * callback: no closure per request on the hot path).
  */
-export type RequestOptions = SendOptions & { registration?: { registered(id: number): void } };
+export type RequestOptions = SendOptions & {
+  registration?: { registered(id: number): void };
+  /**
+   * The caller's signal of the call this request is sent for: a server request that arrives on
+   * this request's own exchange (an HTTP response stream) is handed it as `ServerRequestContext.call`.
+   */
+  call?: AbortSignal;
+};
 
 /** What a handler of the server's request is given beside the request. */
 export interface ServerRequestContext {
@@ -27,6 +34,11 @@ export interface ServerRequestContext {
    * connection ends: the work behind it (a form in front of the user, a call) should stop.
    */
   readonly signal: AbortSignal;
+  /**
+   * The call this request came during, when the transport could tell (it came on the exchange of
+   * our request sent with `RequestOptions.call`); absent over stdio, where nothing says.
+   */
+  readonly call?: AbortSignal;
 }
 
 /**
@@ -69,14 +81,14 @@ export class JsonRpcConnection {
   private readonly answering = new Map<RequestId, AnsweringContext>();
 
   constructor(readonly transport: Transport) {
-    transport.onMessage = (value) => this.receive(value);
+    transport.onMessage = (value, carrier) => this.receive(value, carrier);
     transport.onClose = (error) => this.end(error);
   }
 
   /** Resolves to the `result`, or rejects with an `McpError` (JSON-RPC error, failed exchange, closed connection). */
   request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
     if (this.ended) return Promise.reject(this.ended);
-    const { id, answer } = this.pending.register(method, options.signal);
+    const { id, answer } = this.pending.register(method, options.signal, options.call);
     if (options.signal?.aborted) return answer;
     options.registration?.registered(id);
     // Registered before the send: the answer cannot overtake its waiter.
@@ -111,7 +123,7 @@ export class JsonRpcConnection {
     return this.pending.size;
   }
 
-  private receive(value: unknown): void {
+  private receive(value: unknown, carrier?: RequestId): void {
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case "response": {
@@ -125,7 +137,7 @@ export class JsonRpcConnection {
         return;
       }
       case "request":
-        void this.answer(classified.message);
+        void this.answer(classified.message, carrier === undefined ? undefined : this.pending.callOf(carrier));
         return;
       case "notification":
         if (classified.message.method === "notifications/cancelled") this.cancelled(classified.message.params);
@@ -137,7 +149,7 @@ export class JsonRpcConnection {
     }
   }
 
-  private async answer(request: JsonRpcRequest): Promise<void> {
+  private async answer(request: JsonRpcRequest, call: AbortSignal | undefined): Promise<void> {
     if (this.ended) return;
     if (this.serverRequestsInFlight >= MAX_SERVER_REQUESTS_IN_FLIGHT) {
       this.end(
@@ -147,7 +159,7 @@ export class JsonRpcConnection {
       return;
     }
     this.serverRequestsInFlight++;
-    const context = new AnsweringContext();
+    const context = new AnsweringContext(call);
     this.answering.set(request.id, context);
     try {
       // Settles once the reply is sent: until then, it counts against the server.
@@ -194,6 +206,8 @@ export class JsonRpcConnection {
  */
 class AnsweringContext implements ServerRequestContext {
   private controller: AbortController | undefined;
+
+  constructor(readonly call: AbortSignal | undefined) {}
 
   get signal(): AbortSignal {
     this.controller ??= new AbortController();

@@ -6,6 +6,7 @@ interface Pending {
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
   signal: AbortSignal | undefined;
+  call: AbortSignal | undefined;
 }
 
 /**
@@ -33,13 +34,16 @@ export class PendingRequests {
     return this.pending.size;
   }
 
-  /** Allocates an id and a promise for its answer. An abort rejects at once with the signal's reason. */
-  register(method: string, signal?: AbortSignal): { id: number; answer: Promise<unknown> } {
+  /**
+   * Allocates an id and a promise for its answer. An abort rejects at once with the signal's reason.
+   * `call`: the caller's signal of the call the request is sent for (see RequestOptions.call).
+   */
+  register(method: string, signal?: AbortSignal, call?: AbortSignal): { id: number; answer: Promise<unknown> } {
     const id = this.nextId++;
     if (signal?.aborted) return { id, answer: Promise.reject(abortReason(signal, method)) };
     let entry!: Pending;
     const answer = new Promise<unknown>((resolve, reject) => {
-      entry = { method, resolve, reject, signal };
+      entry = { method, resolve, reject, signal, call };
     });
     this.pending.set(id, entry);
     if (signal) this.watch(signal, id);
@@ -58,6 +62,12 @@ export class PendingRequests {
       entry.resolve(response.result);
     }
     return true;
+  }
+
+  /** The call a pending request was sent for, if its sender named one. */
+  callOf(id: RequestId): AbortSignal | undefined {
+    const key = this.lookupKey(id);
+    return key === undefined ? undefined : this.pending.get(key)?.call;
   }
 
   /** Gives a pending request up (its own timer ran out): rejected with `reason`, and the server told. */

@@ -1,6 +1,6 @@
 import type { ServerAuthorizer } from "../auth/server-authorizer.ts";
 import { McpError } from "../mcp-error.ts";
-import type { JsonRpcMessage, JsonRpcRequest } from "../protocol.ts";
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../protocol.ts";
 import { isAnswerTo, nullIdError } from "./answer-to.ts";
 import { readUntilAnswered } from "./event-stream-reader.ts";
 import { readJsonAnswer } from "./http-json-answer.ts";
@@ -49,7 +49,7 @@ export interface HttpTransportOptions {
  * after each handshake.
  */
 export class HttpTransport implements Transport {
-  onMessage?: (value: unknown) => void;
+  onMessage?: (value: unknown, carrier?: RequestId) => void;
   /**
    * Called once: by `close()`, or when the server went away (its standalone GET stream dropped and
    * the server could not be reached to open it again). Otherwise HTTP has no connection that ends.
@@ -198,7 +198,7 @@ export class HttpTransport implements Transport {
           return;
         }
         if (isAnswerTo(item, message.id)) ended = true;
-        this.onMessage?.(item);
+        this.onMessage?.(item, message.id);
       });
       return ended;
     };

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from "../protocol.ts";
+import type { JsonRpcMessage, RequestId } from "../protocol.ts";
 
 export interface SendOptions {
   /** Aborting gives the message up: HTTP stops its fetch and its stream. */
@@ -29,8 +29,13 @@ export interface Transport {
   /** Ends the connection. Safe to call twice. */
   close(): Promise<void>;
 
-  /** Each message from the server, parsed; a batch arrives as its items one by one. */
-  onMessage?: (value: unknown) => void;
+  /**
+   * Each message from the server, parsed; a batch arrives as its items one by one. `carrier`: the
+   * id of our request whose own exchange carried it (HTTP: that POST's response stream), so a
+   * server request there is known to belong to that call; absent where nothing says (stdio, the
+   * standalone GET stream).
+   */
+  onMessage?: (value: unknown, carrier?: RequestId) => void;
   /**
    * Called once when the transport ends: by itself (a crash: the error says why), or by `close()`
    * (a `ConnectionClosed` error). Nothing it was asked to send is answered after it.

@@ -3,22 +3,26 @@
  * binary, stdio), as the SDK v1 client sees them: its `resources/subscribe` reaches the server
  * behind (here a 2026-07-28 server, which hears it as a `subscriptions/listen` filter), the
  * server's `notifications/resources/updated` and `resources/list_changed` come back to it, and
- * after `resources/unsubscribe` the updates stop.
+ * after `resources/unsubscribe` the updates stop. An upstream that crashes and is restarted is
+ * subscribed again, so its client still hears of updates.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { compiledBinary } from "../../helpers/binary.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
-import { BUN, MODERN_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { BUN, MODERN_SERVER, REPO, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 const README = "modern://notes/readme";
+let binary: string;
 let client: ClientV1;
 const heard: string[] = [];
 
 beforeAll(async () => {
-  const binary = await compiledBinary();
+  binary = await compiledBinary();
   const config = writeConfig({ modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] } });
   client = new ClientV1({ name: "sdk-v1-client", version: "1.0.0" });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => void heard.push(`updated ${notification.params.uri}`));
@@ -47,4 +51,39 @@ test("a subscribed resource's updates come to the client, and stop once it unsub
 
 test("subscribing to a resource no server has is an error that names it", async () => {
   await expect(client.subscribeResource({ uri: "nowhere://x" })).rejects.toThrow(/Resource not found: no connected server lists nowhere:\/\/x/);
+});
+
+describe("an upstream that crashes and is restarted", () => {
+  const NOTE = "watched://note";
+  const WATCHED_SERVER = join(REPO, "fixtures", "resources", "watched-server.ts");
+  const text = (result: object) => ((result as { content: unknown }).content as Array<{ text?: string }>).map((block) => block.text).join("");
+
+  test("is subscribed again, and the client still hears of the resource's updates", async () => {
+    const pidFile = join(tempDir(), "pid");
+    const config = writeConfig({ watched: { command: BUN, args: [WATCHED_SERVER, pidFile] } });
+    const updates: string[] = [];
+    const watcher = new ClientV1({ name: "sdk-v1-client", version: "1.0.0" });
+    watcher.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => void updates.push(notification.params.uri));
+    const env = { ...(process.env as Record<string, string>), CAT_CODE_HOME: tempDir() };
+    await watcher.connect(new StdioV1({ command: binary, args: ["mcp", "serve", "--mcp-config", config], env, stderr: "ignore" }));
+    try {
+      await watcher.subscribeResource({ uri: NOTE });
+      expect(text(await watcher.callTool({ name: "watched__touch", arguments: {} }))).toBe("touched, subscribed");
+      await waitFor(() => updates.includes(NOTE), "the update before the crash");
+      const first = readFileSync(pidFile, "utf8");
+      process.kill(Number(first), "SIGKILL");
+      await waitFor(() => readFileSync(pidFile, "utf8") !== first, "the restarted server's pid");
+      updates.length = 0;
+      // Restarted, its tools are back before the subscription is asked again: touched until the new process holds it.
+      let last = "";
+      await waitFor(
+        async () => (last = text(await watcher.callTool({ name: "watched__touch", arguments: {} }))) === "touched, subscribed",
+        () => `the restarted server to hold the subscription; it said: ${last}`,
+        { intervalMs: 50 },
+      );
+      await waitFor(() => updates.includes(NOTE), "the update after the restart");
+    } finally {
+      await watcher.close();
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { McpError } from "../../../../src/mcp/mcp-error.ts";
-import type { JsonRpcMessage } from "../../../../src/mcp/protocol.ts";
+import type { JsonRpcMessage, RequestId } from "../../../../src/mcp/protocol.ts";
 import { ErrorCode } from "../../../../src/mcp/protocol.ts";
 import { JsonRpcConnection, MAX_SERVER_REQUESTS_IN_FLIGHT } from "../../../../src/mcp/rpc/json-rpc-connection.ts";
 import type { SendOptions, Transport } from "../../../../src/mcp/transport/transport.ts";
@@ -10,7 +10,7 @@ import { waitFor } from "../../../helpers/wait-for.ts";
 
 /** A transport that records what is sent and lets the test play the server, message by message. */
 class WireTransport implements Transport {
-  onMessage?: (value: unknown) => void;
+  onMessage?: (value: unknown, carrier?: RequestId) => void;
   onClose?: (error: Error) => void;
   readonly description = "wire: test";
   readonly sent: JsonRpcMessage[] = [];
@@ -32,8 +32,9 @@ class WireTransport implements Transport {
     this.onClose?.(McpError.closed("the connection was closed"));
   }
 
-  deliver(value: unknown): void {
-    this.onMessage?.(value);
+  /** `carrier`: as HTTP does for a message on the response stream of our request with that id. */
+  deliver(value: unknown, carrier?: RequestId): void {
+    this.onMessage?.(value, carrier);
   }
 
   /** The messages sent with this method. */
@@ -131,6 +132,21 @@ describe("JsonRpcConnection: what the server sends of its own accord", () => {
     wire.deliver({ jsonrpc: "2.0", id: "srv-1", method: "roots/list", params: { x: 1 } });
     const [reply] = await waitFor(() => wire.replies().length === 1 && wire.replies(), "the reply");
     expect(reply).toEqual({ jsonrpc: "2.0", id: "srv-1", result: { echoed: { x: 1 } } });
+  });
+
+  test("a server request on our request's own exchange is handed that request's call; one elsewhere, none", async () => {
+    const { wire, connection } = connected();
+    const calls: Array<AbortSignal | undefined> = [];
+    connection.onRequest = (_request, context) => void calls.push(context.call);
+    const call = new AbortController().signal;
+    void connection.request("tools/call", { name: "ask" }, { call });
+    void connection.request("tools/call", { name: "other" });
+    wire.deliver({ jsonrpc: "2.0", id: "q1", method: "elicitation/create", params: {} }, 0);
+    wire.deliver({ jsonrpc: "2.0", id: "q2", method: "elicitation/create", params: {} }, 1);
+    wire.deliver({ jsonrpc: "2.0", id: "q3", method: "elicitation/create", params: {} });
+    wire.deliver({ jsonrpc: "2.0", id: "q4", method: "elicitation/create", params: {} }, 99);
+    await waitFor(() => wire.replies().length === 4, "the four replies");
+    expect(calls).toEqual([call, undefined, undefined, undefined]);
   });
 
   test("a handler's McpError becomes its code and data; any other throw -32603; no handler at all -32601", async () => {
