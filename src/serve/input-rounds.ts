@@ -1,27 +1,30 @@
 import { randomUUID } from "node:crypto";
 import { McpError } from "../mcp/light-index.ts";
-import type { ElicitationHandler, ElicitResult } from "../mcp/index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
 import { ResultType } from "../mcp/stateless-protocol.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
-import { clientAnswer } from "./client-questions.ts";
+import { NotAsked, wellFormedAnswer, type ClientAsk, type RelayedQuestion } from "./client-questions.ts";
 
 /** How long an upstream call waits for a 2026-07-28 client to come back with its answers before it is given up. */
 export const ANSWER_WAIT_MS = 10 * 60_000;
 /** An upstream's key longer than this is not kept (one of ours is used): a key is the server's text, bounded. */
 export const MAX_KEY_CHARS = 200;
-/** Upstream calls waiting for answers at once; past it a new question is declined rather than held. */
+/** Upstream calls waiting for answers at once; past it a new request is not asked (a question declined, sampling refused) rather than held. */
 export const MAX_WAITING_CALLS = 64;
 
-/** Runs one upstream call; its questions are put through `ask`. */
-export type UpstreamRun<T> = (signal: AbortSignal, ask: ElicitationHandler) => Promise<T>;
+/** Runs one upstream call; what its server asks is put through `ask`. */
+export type UpstreamRun<T> = (signal: AbortSignal, ask: ClientAsk) => Promise<T>;
 
 interface Question {
   key: string;
+  method: RelayedQuestion["method"];
   params: Record<string, unknown>;
   sent: boolean;
-  settle: (answer: ElicitResult) => void;
+  /** Hands the client's raw answer to the upstream call waiting on it. */
+  answer: (answer: unknown) => void;
+  /** No answer comes: the client left it out, the call was given up, or the server gave the question up. */
+  fail: (error: Error) => void;
 }
 
 /** An upstream call begun for a 2026-07-28 client, which may stop to ask it something. */
@@ -41,12 +44,13 @@ interface RoundCall {
 
 /**
  * Multi-round-trip requests (MRTR) toward a 2026-07-28 client: such a client is never sent a
- * request, so an upstream server's question during its `tools/call` ends that request with an
- * `input_required` result (the questions as `inputRequests`, the waiting call named by an opaque
- * `requestState`). The upstream call goes on meanwhile, waiting for its answer; the client's
- * retry, carrying `inputResponses` and the `requestState`, hands the answers to the waiting
- * questions and waits for the call's next question or its result. A call whose client never comes
- * back is given up after `waitMs`, and at most `maxWaiting` wait at once.
+ * request, so what an upstream server asks during its `tools/call` (a question, a sampling
+ * request, its roots) ends that request with an `input_required` result (what is asked as
+ * `inputRequests`, the waiting call named by an opaque `requestState`). The upstream call goes on
+ * meanwhile, waiting for its answer; the client's retry, carrying `inputResponses` and the
+ * `requestState`, hands the answers to the waiting requests and waits for the call's next request
+ * or its result. A call whose client never comes back is given up after `waitMs`, and at most
+ * `maxWaiting` wait at once.
  */
 export class InputRounds {
   private readonly calls = new Map<string, RoundCall>();
@@ -64,9 +68,12 @@ export class InputRounds {
 
   /**
    * The first round of a call: runs it, answering with its result or, when it asks something, an
-   * `input_required` result. `form`: how a question is put (undefined: the client cannot answer it, declined).
+   * `input_required` result. `paramsFor`: the params a request goes to the client with (NotAsked,
+   * thrown: the client cannot answer it). `firstAnswers`: the `inputResponses` the client sent with
+   * its first request, unasked: a well-formed one under the key a request would go out under answers
+   * it at once (any other is ignored, as the spec asks of keys a server does not know).
    */
-  start<T>(run: UpstreamRun<T>, signal: AbortSignal, form: (request: Parameters<ElicitationHandler>[0]) => Record<string, unknown> | undefined): Promise<unknown> {
+  start<T>(run: UpstreamRun<T>, signal: AbortSignal, paramsFor: (question: RelayedQuestion) => Record<string, unknown>, firstAnswers?: Record<string, unknown>): Promise<unknown> {
     const call: RoundCall = {
       state: randomUUID(),
       controller: new AbortController(),
@@ -77,18 +84,25 @@ export class InputRounds {
       answering: true,
     };
     let asked = 0;
-    const ask: ElicitationHandler = (request, questionSignal) => {
-      const params = form(request);
-      if (!params || (!this.calls.has(call.state) && this.calls.size >= this.maxWaiting)) return Promise.resolve({ action: "decline" });
+    const given = new Map(Object.entries(firstAnswers ?? {}));
+    const ask: ClientAsk = async (relayed, questionSignal) => {
+      const params = paramsFor(relayed);
+      const key = this.keyFor(call, relayed.request.key, () => `q${++asked}`);
+      const early = given.get(key);
+      if (early !== undefined && wellFormedAnswer(relayed.method, early)) {
+        given.delete(key);
+        return early;
+      }
+      if (!this.calls.has(call.state) && this.calls.size >= this.maxWaiting) throw new NotAsked(`${this.maxWaiting} calls of mcp serve wait for their clients already`);
       this.calls.set(call.state, call);
-      return new Promise<ElicitResult>((resolve) => {
-        const question: Question = { key: this.keyFor(call, request.key, () => `q${++asked}`), params, sent: false, settle: resolve };
-        // The server gave the question up: it is answered, and not put to the client any more.
+      return new Promise<unknown>((resolve, reject) => {
+        const question: Question = { key, method: relayed.method, params, sent: false, answer: resolve, fail: reject };
+        // The server gave the request up: it fails, and is not put to the client any more.
         questionSignal?.addEventListener(
           "abort",
           () => {
             if (!question.sent) call.questions.splice(call.questions.indexOf(question), 1);
-            resolve({ action: "cancel" });
+            reject(McpError.cancelled(relayed.method));
           },
           { once: true },
         );
@@ -103,7 +117,7 @@ export class InputRounds {
     return this.round(call, signal);
   }
 
-  /** A client's retry: `inputResponses` go to the questions of the call `requestState` names, then the next round. */
+  /** A client's retry: `inputResponses` go to the requests of the call `requestState` names, then the next round. */
   resume(requestState: string, inputResponses: unknown, signal: AbortSignal): Promise<unknown> {
     const call = this.calls.get(requestState);
     if (!call) throw new McpError(ErrorCode.InvalidParams, "unknown or expired requestState: no call waits for these answers; call the tool again without it");
@@ -113,8 +127,9 @@ export class InputRounds {
     call.expiry = undefined;
     const responses = isPlainObject(inputResponses) ? inputResponses : {};
     for (const question of call.questions.filter((question) => question.sent)) {
-      // A question the client left unanswered is cancelled: the server hears no answer as no.
-      question.settle(Object.hasOwn(responses, question.key) ? clientAnswer(responses[question.key]) : { action: "cancel" });
+      // A request the client left unanswered fails: a question is cancelled, a sampling request refused.
+      if (Object.hasOwn(responses, question.key)) question.answer(responses[question.key]);
+      else question.fail(new McpError(ErrorCode.InvalidParams, `the client of mcp serve left ${question.method} unanswered`));
     }
     call.questions.splice(0, call.questions.length, ...call.questions.filter((question) => !question.sent));
     return this.round(call, signal);
@@ -128,6 +143,9 @@ export class InputRounds {
       while (!call.outcome && !call.questions.some((question) => !question.sent)) {
         if (signal.aborted) throw McpError.cancelled("tools/call");
         await new Promise<void>((resolve) => (call.wake = resolve));
+        // What a server asks together (a 2026-07-28 upstream's round, answered side by side; a
+        // handshake upstream's requests read at once) comes within this turn: one round carries it all.
+        if (!call.outcome) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       signal.removeEventListener("abort", onAbort);
@@ -144,7 +162,7 @@ export class InputRounds {
     for (const question of call.questions) {
       question.sent = true;
       // A key may be the upstream's: `__proto__` must stay a key, not become the object's prototype.
-      Object.defineProperty(inputRequests, question.key, { value: { method: "elicitation/create", params: question.params }, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(inputRequests, question.key, { value: { method: question.method, params: question.params }, enumerable: true, writable: true, configurable: true });
     }
     // Each round names the call anew: the retry of an earlier round (replayed, or sent twice) is refused as unknown.
     this.calls.delete(call.state);
@@ -178,7 +196,7 @@ export class InputRounds {
   private giveUp(call: RoundCall, reason: Error): void {
     this.calls.delete(call.state);
     if (call.expiry) this.clock.clearTimeout(call.expiry);
-    for (const question of call.questions) question.settle({ action: "cancel" });
+    for (const question of call.questions) question.fail(reason);
     call.controller.abort(reason);
     call.wake();
   }
