@@ -21,14 +21,8 @@ const ROOT = join(import.meta.dir, "..", "..");
 /** The suite's reference tools, resources and prompts, on the official SDK: what cat-code fronts here. */
 const REFERENCE_SERVER = join(ROOT, "fixtures", "conformance", "reference-server.ts");
 
-const SAMPLING = "sampling: cat-code answers no sampling/createMessage, upstream or down (DESIGN.md: not now)";
-
 /** Scenarios run and reported but not judged: each needs what cat-code does not do. */
 export const NOT_JUDGED: Array<{ scenarios: RegExp; reason: string }> = [
-  {
-    scenarios: /^(tools-call-sampling|input-required-result-(basic-sampling|basic-list-roots|multiple-input-requests|capability-check))$/,
-    reason: `${SAMPLING}; nor roots/list as an input request (the suite's tools ask for sampling or roots)`,
-  },
   {
     scenarios: /^input-required-result-(basic-elicitation|ignore-extra-params)$/,
     reason:
@@ -43,10 +37,7 @@ export const NOT_JUDGED: Array<{ scenarios: RegExp; reason: string }> = [
 ];
 
 /** Checks of judged scenarios that are not judged, by the suite's check id, with why. */
-export const NOT_JUDGED_CHECKS: Record<string, string> = {
-  "sep-2575-server-rejects-undeclared-capability": `its probe tool needs the client's sampling capability; ${SAMPLING}`,
-  "sep-2575-missing-capability-http-400": `the HTTP status of the same rejection; ${SAMPLING}`,
-};
+export const NOT_JUDGED_CHECKS: Record<string, string> = {};
 
 export function notJudged(scenario: string): string | undefined {
   return NOT_JUDGED.find(({ scenarios }) => scenarios.test(scenario))?.reason;

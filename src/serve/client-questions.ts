@@ -20,7 +20,15 @@ export type RelayedQuestion =
 export type ClientAsk = (question: RelayedQuestion, signal?: AbortSignal) => Promise<unknown>;
 
 /** The client was not asked: it did not declare what the question needs, or too many wait already. */
-export class NotAsked extends Error {}
+export class NotAsked extends Error {
+  /** The capability the client did not declare, when a request has no graceful answer without it (sampling). */
+  constructor(
+    message: string,
+    readonly requiredCapability?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The client cannot be asked at all (a request with no way back to its client). */
 export const askNobody: ClientAsk = async (question) => {
@@ -70,7 +78,7 @@ export function relayedParams(question: RelayedQuestion, capabilities: ClientCap
       return params;
     }
     case "sampling/createMessage":
-      if (!capabilities.sampling) throw new NotAsked("the client of mcp serve did not declare sampling");
+      if (!capabilities.sampling) throw new NotAsked("the client of mcp serve did not declare sampling", "sampling");
       return question.request.params;
     case "roots/list":
       if (!capabilities.roots) throw new NotAsked("the client of mcp serve did not declare roots");

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { McpError } from "../mcp/light-index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
-import { ResultType } from "../mcp/stateless-protocol.ts";
+import { ModernErrorCode, ResultType } from "../mcp/stateless-protocol.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
 import { NotAsked, wellFormedAnswer, type ClientAsk, type RelayedQuestion } from "./client-questions.ts";
@@ -86,7 +86,13 @@ export class InputRounds {
     let asked = 0;
     const given = new Map(Object.entries(firstAnswers ?? {}));
     const ask: ClientAsk = async (relayed, questionSignal) => {
-      const params = paramsFor(relayed);
+      let params: Record<string, unknown>;
+      try {
+        params = paramsFor(relayed);
+      } catch (error) {
+        if (error instanceof NotAsked && error.requiredCapability) this.missingCapability(call, error.requiredCapability, error.message);
+        throw error;
+      }
       const key = this.keyFor(call, relayed.request.key, () => `q${++asked}`);
       const early = given.get(key);
       if (early !== undefined && wellFormedAnswer(relayed.method, early)) {
@@ -188,9 +194,22 @@ export class InputRounds {
 
   private ended(call: RoundCall, outcome: RoundCall["outcome"]): void {
     // A call that ended between rounds (its server gave the question up) keeps its result for the
-    // client's retry to collect, until the expiry forgets it.
-    call.outcome = outcome;
+    // client's retry to collect, until the expiry forgets it. The first outcome stands (see missingCapability).
+    call.outcome ??= outcome;
     call.wake();
+  }
+
+  /**
+   * The upstream needs what the client did not declare and has no graceful answer without (sampling):
+   * the client's request fails with MissingRequiredClientCapability naming it, as the revision asks
+   * of a server, and the upstream call, which cannot finish as asked, is given up.
+   */
+  private missingCapability(call: RoundCall, capability: string, why: string): void {
+    const message = `${why}, which the server behind this request needs; declare ${capability} to use it`;
+    this.ended(call, { error: new McpError(ModernErrorCode.MissingRequiredClientCapability, message, { data: { requiredCapabilities: { [capability]: {} } } }) });
+    const reason = new Error(message);
+    for (const question of call.questions.splice(0)) question.fail(reason);
+    call.controller.abort(reason);
   }
 
   private giveUp(call: RoundCall, reason: Error): void {

@@ -182,4 +182,22 @@ describe("InputRounds", () => {
     const asked = (await rounds.start(run, new AbortController().signal, relayAll, { user_name: 12345 })) as Record<string, unknown>;
     expect(asked).toMatchObject({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create" } } });
   });
+
+  test("sampling a client did not declare fails its request with MissingRequiredClientCapability naming sampling, and the upstream call is given up", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const seen: { signal?: AbortSignal } = {};
+    const run = async (signal: AbortSignal, ask: ClientAsk) => {
+      seen.signal = signal;
+      return ask(sampling).catch((error: Error) => error.message);
+    };
+    const refusing = (question: RelayedQuestion) => {
+      if (question.method === "sampling/createMessage") throw new NotAsked("the client of mcp serve did not declare sampling", "sampling");
+      return {};
+    };
+    const failed = rounds.start(run, new AbortController().signal, refusing);
+    await expect(failed).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    await expect(failed).rejects.toThrow("the client of mcp serve did not declare sampling, which the server behind this request needs; declare sampling to use it");
+    expect(seen.signal?.aborted).toBe(true);
+    expect(rounds.waiting).toBe(0);
+  });
 });
