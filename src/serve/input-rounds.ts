@@ -10,6 +10,8 @@ import { NotAsked, wellFormedAnswer, type ClientAsk, type RelayedQuestion } from
 export const ANSWER_WAIT_MS = 10 * 60_000;
 /** An upstream's key longer than this is not kept (one of ours is used): a key is the server's text, bounded. */
 export const MAX_KEY_CHARS = 200;
+/** How long a round waits, once something is asked, for what the server asks with it (mcp serve's rounds). */
+export const GATHER_MS = 5;
 /** Upstream calls waiting for answers at once; past it a new request is not asked (a question declined, sampling refused) rather than held. */
 export const MAX_WAITING_CALLS = 64;
 
@@ -50,7 +52,7 @@ interface RoundCall {
  * meanwhile, waiting for its answer; the client's retry, carrying `inputResponses` and the
  * `requestState`, hands the answers to the waiting requests and waits for the call's next request
  * or its result. A call whose client never comes back is given up after `waitMs`, and at most
- * `maxWaiting` wait at once.
+ * `maxWaiting` wait at once. What is asked together goes out in one round (see `gather`).
  */
 export class InputRounds {
   private readonly calls = new Map<string, RoundCall>();
@@ -59,6 +61,7 @@ export class InputRounds {
     private readonly clock: Clock = systemClock,
     private readonly waitMs = ANSWER_WAIT_MS,
     private readonly maxWaiting = MAX_WAITING_CALLS,
+    private readonly gatherMs = 0,
   ) {}
 
   /** Calls waiting for a client's answers now. */
@@ -149,10 +152,9 @@ export class InputRounds {
       while (!call.outcome && !call.questions.some((question) => !question.sent)) {
         if (signal.aborted) throw McpError.cancelled("tools/call");
         await new Promise<void>((resolve) => (call.wake = resolve));
-        // What a server asks together (a 2026-07-28 upstream's round, answered side by side; a
-        // handshake upstream's requests read at once) comes within this turn: one round carries it all.
-        if (!call.outcome) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (!call.outcome) await this.gather();
       }
+      if (signal.aborted) throw McpError.cancelled("tools/call");
     } finally {
       signal.removeEventListener("abort", onAbort);
       call.wake = () => {};
@@ -177,6 +179,16 @@ export class InputRounds {
     call.expiry = this.clock.setTimeout(() => this.giveUp(call, new Error("the client did not answer in time")), this.waitMs);
     call.expiry.unref();
     return { resultType: ResultType.inputRequired, inputRequests, requestState: call.state };
+  }
+
+  /**
+   * Lets what a server asks together go out in one round: a 2026-07-28 upstream's round (answered
+   * side by side) comes within this turn of the event loop; a handshake upstream's requests, sent at
+   * once, are read apart (a fraction of a millisecond) and come within `gatherMs`.
+   */
+  private gather(): Promise<void> {
+    if (this.gatherMs <= 0) return new Promise<void>((resolve) => setImmediate(resolve));
+    return new Promise<void>((resolve) => this.clock.setTimeout(resolve, this.gatherMs).unref());
   }
 
   /**

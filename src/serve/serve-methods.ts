@@ -4,7 +4,8 @@ import type { ServerPool, ServerStatus } from "../mcp/index.ts";
 import { ErrorCode, type CallToolResult, type RequestId } from "../mcp/protocol.ts";
 import type { ClientCapabilities, ProgressToken } from "../mcp/stateless-protocol.ts";
 import { askNobody, relayedParams, type ClientAsk } from "./client-questions.ts";
-import { InputRounds } from "./input-rounds.ts";
+import { ANSWER_WAIT_MS, GATHER_MS, InputRounds, MAX_WAITING_CALLS } from "./input-rounds.ts";
+import { systemClock } from "../system/clock.ts";
 import { listen } from "./listen-stream.ts";
 import { QuestionRouter } from "./question-router.ts";
 import { ServedSubscriptions, type Subscriber } from "./served-subscriptions.ts";
@@ -67,7 +68,7 @@ export class ServeMethods {
     options: { warn?: (line: string) => void; builtins?: ServedBuiltins; rounds?: InputRounds; namespaced?: boolean } = {},
   ) {
     this.catalog = new UpstreamCatalog(pool, options.warn, options.namespaced);
-    this.rounds = options.rounds ?? new InputRounds();
+    this.rounds = options.rounds ?? new InputRounds(systemClock, ANSWER_WAIT_MS, MAX_WAITING_CALLS, GATHER_MS);
     this.subscriptions = new ServedSubscriptions(this.catalog, pool);
     this.builtins = options.builtins;
   }

@@ -200,4 +200,23 @@ describe("InputRounds", () => {
     expect(seen.signal?.aborted).toBe(true);
     expect(rounds.waiting).toBe(0);
   });
+
+  test("requests a handshake upstream sends at once, read apart, go out in one round: the round waits gatherMs after the first", async () => {
+    const clock = new FakeClock();
+    const rounds = new InputRounds(clock, 60_000, 8, 5);
+    let ask: ClientAsk = async () => undefined;
+    const round = rounds.start(
+      async (_signal, given) => {
+        ask = given;
+        return new Promise<never>(() => {});
+      },
+      new AbortController().signal,
+      relayAll,
+    );
+    void ask(sampling);
+    await waitFor(() => clock.pending() === 1, "the round to wait for more");
+    void ask(roots);
+    clock.advance(5);
+    expect(Object.keys(((await round) as { inputRequests: object }).inputRequests)).toEqual(["greeting", "client_roots"]);
+  });
 });
