@@ -23,9 +23,9 @@ export interface CallQuestions {
  * client, an `input_required` result to a 2026-07-28 one). A question belongs to the upstream call
  * sent with the signal it comes with (a 2026-07-28 upstream asks under its call's signal); a
  * handshake upstream's request names no call, so it goes to the oldest call running on the server
- * that asks and not already waiting for an answer of its own (a tool asks one question at a time;
- * a 2026-07-28 client that never came back for its `input_required` round would otherwise take
- * every later question of that server), else the oldest. A question or sampling request outside
+ * that asks and not already waiting for an answer of its own (a 2026-07-28 client that never came
+ * back for its `input_required` round would otherwise take every later question of that server),
+ * else the one asked last (a server that asks several things at once asks them for one call). A question or sampling request outside
  * any call goes to the answerer for those (a stdio client), else it is declined (refused);
  * roots outside a call are cat-code's own.
  */
@@ -33,6 +33,9 @@ export class QuestionRouter {
   private readonly calls = new Set<CallQuestions>();
   /** The calls with a question put to their client and not answered yet, and how many. */
   private readonly waiting = new Map<CallQuestions, number>();
+  /** When each running call was last asked something (a count of asks, not time). */
+  private readonly askedAt = new Map<CallQuestions, number>();
+  private asks = 0;
   private outside: ClientAsk | undefined;
 
   /** Takes the pool's questions (and, in a relaying pool, sampling and roots) over; returns what gives them back. Throws while another front end holds them. */
@@ -47,6 +50,7 @@ export class QuestionRouter {
       return await work();
     } finally {
       this.calls.delete(questions);
+      this.askedAt.delete(questions);
     }
   }
 
@@ -92,13 +96,21 @@ export class QuestionRouter {
   private put(question: RelayedQuestion, signal: AbortSignal | undefined, outsideToo: boolean): Promise<unknown> {
     const calls = [...this.calls];
     const onServer = calls.filter((call) => call.server === question.request.server);
-    const owner = calls.find((call) => call.signal === signal) ?? onServer.find((call) => !this.waiting.has(call)) ?? onServer[0];
+    const owner = calls.find((call) => call.signal === signal) ?? onServer.find((call) => !this.waiting.has(call)) ?? this.lastAsked(onServer);
     if (owner) return this.asking(owner, question, signal);
     if (outsideToo && this.outside) return this.outside(question, signal);
     return Promise.reject(new NotAsked(`no client call of mcp serve is running on '${question.request.server}'`));
   }
 
+  /** Of calls that all wait already, the one asked last: what a server asks at once, it asks for one call. */
+  private lastAsked(calls: CallQuestions[]): CallQuestions | undefined {
+    let last: CallQuestions | undefined;
+    for (const call of calls) if (!last || (this.askedAt.get(call) ?? 0) > (this.askedAt.get(last) ?? 0)) last = call;
+    return last;
+  }
+
   private async asking(owner: CallQuestions, question: RelayedQuestion, signal?: AbortSignal): Promise<unknown> {
+    this.askedAt.set(owner, ++this.asks);
     this.waiting.set(owner, (this.waiting.get(owner) ?? 0) + 1);
     try {
       return await owner.ask(question, signal);

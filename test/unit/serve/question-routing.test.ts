@@ -56,6 +56,22 @@ describe("QuestionRouter", () => {
     expect(asked).toEqual(["second call", "first call", "outside"]);
   });
 
+  test("requests a server sends at once, naming no call, all go to the call the first went to, even when an older call waits", async () => {
+    const router = new QuestionRouter();
+    const asked: string[] = [];
+    let finish = () => {};
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    const abandoned = router.during({ server: "a", signal: new AbortController().signal, ask: () => new Promise(() => {}) }, () => running);
+    void router.answer(question("a"), undefined);
+    const current = router.during({ server: "a", signal: new AbortController().signal, ask: (relayed) => (asked.push(relayed.method), new Promise(() => {})) }, () => running);
+    void router.answer(question("a"), undefined);
+    void router.relay.sampling({ server: "a", params: {} });
+    void router.relay.roots({ server: "a" });
+    expect(asked).toEqual(["elicitation/create", "sampling/createMessage", "roots/list"]);
+    finish();
+    await Promise.all([abandoned, current]);
+  });
+
   test("a question that names no call passes over a call still waiting for its own answer (a round its client never came back for)", async () => {
     const router = new QuestionRouter();
     const asked: string[] = [];
