@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { compiledBinary } from "../../helpers/binary.ts";
+import { compiledBinary, runBinary } from "../../helpers/binary.ts";
 import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-fixture.ts";
 import { BUN, MODERN_SERVER, REPO, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
@@ -191,4 +191,16 @@ describe("over HTTP", () => {
       await client.close();
     }
   });
+});
+
+describe("cat-code's own pool (mcp call), which has no client to relay to", () => {
+  test("declares no sampling: the upstream's request is refused as before (-32601), and a 2026-07-28 upstream never asks", async () => {
+    const call = (server: string, tool: string, ...args: string[]) => runBinary(["mcp", "call", server, tool, ...args, "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir() } });
+    const handshake = await call("ref", "test_sampling", "prompt=hi");
+    expect(handshake.stdout).toContain("Sampling failed: MCP error -32601: Method not found: sampling/createMessage");
+    // SDK v2 will not ask a client that did not declare sampling.
+    const modern = await call("v2", "ask_capital");
+    expect(modern.stderr).toContain("Cannot request input 'capital_question' (sampling/createMessage): the request's client capabilities do not declare the required capability");
+    expect(modern.exitCode).not.toBe(0);
+  }, 60_000);
 });
