@@ -4,6 +4,7 @@ import { ErrorCode } from "../mcp/protocol.ts";
 import { ModernErrorCode, ResultType } from "../mcp/stateless-protocol.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
+import type { ProgressUpdate } from "../mcp/client/progress.ts";
 import { NotAsked, wellFormedAnswer, type ClientAsk, type RelayedQuestion } from "./client-questions.ts";
 
 /** How long an upstream call waits for a 2026-07-28 client to come back with its answers before it is given up. */
@@ -15,8 +16,11 @@ export const GATHER_MS = 5;
 /** Upstream calls waiting for answers at once; past it a new request is not asked (a question declined, sampling refused) rather than held. */
 export const MAX_WAITING_CALLS = 64;
 
-/** Runs one upstream call; what its server asks is put through `ask`. */
-export type UpstreamRun<T> = (signal: AbortSignal, ask: ClientAsk) => Promise<T>;
+/** Sends a call's progress to the client request that waits on it now, under that request's own progressToken. */
+export type ProgressSink = (update: ProgressUpdate) => void;
+
+/** Runs one upstream call; what its server asks is put through `ask`, its progress through `progress`. */
+export type UpstreamRun<T> = (signal: AbortSignal, ask: ClientAsk, progress: ProgressSink) => Promise<T>;
 
 interface Question {
   key: string;
@@ -42,6 +46,8 @@ interface RoundCall {
   expiry: ClockTimer | undefined;
   /** A round of the client is waiting on it now. */
   answering: boolean;
+  /** Where its progress goes: the request of the round waiting on it, if that asked for progress; between rounds, nowhere. */
+  progress: ProgressSink | undefined;
 }
 
 /**
@@ -74,9 +80,15 @@ export class InputRounds {
    * `input_required` result. `paramsFor`: the params a request goes to the client with (NotAsked,
    * thrown: the client cannot answer it). `firstAnswers`: the `inputResponses` the client sent with
    * its first request, unasked: a well-formed one under the key a request would go out under answers
-   * it at once (any other is ignored, as the spec asks of keys a server does not know).
+   * it at once (any other is ignored, as the spec asks of keys a server does not know). `progress`:
+   * where this request hears the call's progress (each retry brings its own, see `resume`).
    */
-  start<T>(run: UpstreamRun<T>, signal: AbortSignal, paramsFor: (question: RelayedQuestion) => Record<string, unknown>, firstAnswers?: Record<string, unknown>): Promise<unknown> {
+  start<T>(
+    run: UpstreamRun<T>,
+    signal: AbortSignal,
+    paramsFor: (question: RelayedQuestion) => Record<string, unknown>,
+    options: { firstAnswers?: Record<string, unknown>; progress?: ProgressSink } = {},
+  ): Promise<unknown> {
     const call: RoundCall = {
       state: randomUUID(),
       controller: new AbortController(),
@@ -85,9 +97,10 @@ export class InputRounds {
       wake: () => {},
       expiry: undefined,
       answering: true,
+      progress: options.progress,
     };
     let asked = 0;
-    const given = new Map(Object.entries(firstAnswers ?? {}));
+    const given = new Map(Object.entries(options.firstAnswers ?? {}));
     const ask: ClientAsk = async (relayed, questionSignal) => {
       let params: Record<string, unknown>;
       try {
@@ -119,15 +132,18 @@ export class InputRounds {
         call.wake();
       });
     };
-    run(call.controller.signal, ask).then(
+    run(call.controller.signal, ask, (update) => call.progress?.(update)).then(
       (value) => this.ended(call, { value }),
       (error) => this.ended(call, { error }),
     );
-    return this.round(call, signal);
+    return this.round(call, signal, options.progress);
   }
 
-  /** A client's retry: `inputResponses` go to the requests of the call `requestState` names, then the next round. */
-  resume(requestState: string, inputResponses: unknown, signal: AbortSignal): Promise<unknown> {
+  /**
+   * A client's retry: `inputResponses` go to the requests of the call `requestState` names, then the
+   * next round, whose progress goes to this request (`progress`, under its own token).
+   */
+  resume(requestState: string, inputResponses: unknown, signal: AbortSignal, progress?: ProgressSink): Promise<unknown> {
     const call = this.calls.get(requestState);
     if (!call) throw new McpError(ErrorCode.InvalidParams, "unknown or expired requestState: no call waits for these answers; call the tool again without it");
     if (call.answering) throw new McpError(ErrorCode.InvalidParams, "this requestState is being answered by another request already");
@@ -141,13 +157,14 @@ export class InputRounds {
       else question.fail(new McpError(ErrorCode.InvalidParams, `the client of mcp serve left ${question.method} unanswered`));
     }
     call.questions.splice(0, call.questions.length, ...call.questions.filter((question) => !question.sent));
-    return this.round(call, signal);
+    return this.round(call, signal, progress);
   }
 
   /** Waits for the call's next question or its end; the client giving up this round gives the call up. */
-  private async round(call: RoundCall, signal: AbortSignal): Promise<unknown> {
+  private async round(call: RoundCall, signal: AbortSignal, progress: ProgressSink | undefined): Promise<unknown> {
     const onAbort = () => this.giveUp(call, signal.reason ?? new Error("the client cancelled the request"));
     signal.addEventListener("abort", onAbort, { once: true });
+    call.progress = progress;
     try {
       while (!call.outcome && !call.questions.some((question) => !question.sent)) {
         if (signal.aborted) throw McpError.cancelled("tools/call");
@@ -159,6 +176,7 @@ export class InputRounds {
       signal.removeEventListener("abort", onAbort);
       call.wake = () => {};
       call.answering = false;
+      call.progress = undefined;
     }
     const { outcome } = call;
     if (outcome) {

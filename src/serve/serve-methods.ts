@@ -3,8 +3,8 @@ import { isPlainObject } from "../system/plain-object.ts";
 import type { ServerPool, ServerStatus } from "../mcp/index.ts";
 import { ErrorCode, type CallToolResult, type RequestId } from "../mcp/protocol.ts";
 import type { ClientCapabilities, ProgressToken } from "../mcp/stateless-protocol.ts";
-import { askNobody, relayedParams, type ClientAsk } from "./client-questions.ts";
-import { ANSWER_WAIT_MS, GATHER_MS, InputRounds, MAX_WAITING_CALLS } from "./input-rounds.ts";
+import { askNobody, relayedParams, type ClientAsk, type RelayedQuestion } from "./client-questions.ts";
+import { ANSWER_WAIT_MS, GATHER_MS, InputRounds, MAX_WAITING_CALLS, type ProgressSink } from "./input-rounds.ts";
 import { systemClock } from "../system/clock.ts";
 import { listen } from "./listen-stream.ts";
 import { QuestionRouter } from "./question-router.ts";
@@ -89,7 +89,7 @@ export class ServeMethods {
     const state = isPlainObject(params) ? params.requestState : undefined;
     if (context.modern && ASKING_METHODS.includes(method)) {
       const { inputResponses } = params as Record<string, unknown>;
-      if (typeof state === "string") return this.rounds.resume(state, inputResponses, context.signal);
+      if (typeof state === "string") return this.rounds.resume(state, inputResponses, context.signal, progressTo(context));
       // Answers sent with the first request, before anything was asked: kept for what the call asks under their keys.
       if (isPlainObject(inputResponses)) return handler(params, { ...context, modern: { ...context.modern, firstAnswers: inputResponses } });
     }
@@ -101,11 +101,13 @@ export class ServeMethods {
    * roots): that goes to the client that sent the request, in its era (an `input_required` round
    * for a 2026-07-28 client, `context.ask` for a handshake one; not asked when it has neither).
    */
-  private asking(server: string, context: MethodContext, work: (signal: AbortSignal) => Promise<unknown>): Promise<unknown> {
-    const run = (signal: AbortSignal, ask: ClientAsk) => this.questions.during({ server, signal, ask }, () => work(signal));
+  private asking(server: string, context: MethodContext, work: (signal: AbortSignal, onProgress?: ProgressSink) => Promise<unknown>): Promise<unknown> {
+    const run = (signal: AbortSignal, ask: ClientAsk, progress?: ProgressSink) => this.questions.during({ server, signal, ask }, () => work(signal, progress));
     const { modern } = context;
-    if (modern) return this.rounds.start(run, context.signal, (question) => relayedParams(question, modern.capabilities, "modern"), modern.firstAnswers);
-    return run(context.signal, context.ask ?? askNobody);
+    if (!modern) return run(context.signal, context.ask ?? askNobody, progressTo(context));
+    // A 2026-07-28 call's progress goes to whichever of its requests (the first, a retry) waits on it now.
+    const paramsFor = (question: RelayedQuestion) => relayedParams(question, modern.capabilities, "modern");
+    return this.rounds.start(run, context.signal, paramsFor, { firstAnswers: modern.firstAnswers, progress: progressTo(context) });
   }
 
   private readonly handlers: Record<string, (params: unknown, context: MethodContext) => Promise<unknown>> = {
@@ -175,19 +177,21 @@ export class ServeMethods {
       if (behind && behind.state !== "connected") return errorResult(unknownName("tool", name, behind));
       throw new McpError(ErrorCode.InvalidParams, unknownName("tool", name, behind));
     }
-    const { progressToken } = context;
-    return this.asking(upstream.server, context, async (signal) => {
+    return this.asking(upstream.server, context, async (signal, onProgress) => {
       try {
-        return await upstream.client.callTool(upstream.name, args, {
-          signal,
-          onProgress: progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update }),
-        });
+        return await upstream.client.callTool(upstream.name, args, { signal, onProgress });
       } catch (error) {
         if (isCancellation(error)) throw error;
         return errorResult(`MCP server '${upstream.server}' failed on tool '${upstream.name}': ${(error as Error).message}`);
       }
     });
   }
+}
+
+/** Progress for the client's request, under its own `_meta.progressToken`; undefined when it asked for none. */
+function progressTo(context: MethodContext): ProgressSink | undefined {
+  const { progressToken } = context;
+  return progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update });
 }
 
 /** The requests whose server may ask the user something on the way (MRTR in the 2026-07-28 revision). */

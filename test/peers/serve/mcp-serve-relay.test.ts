@@ -18,7 +18,8 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { compiledBinary, runBinary } from "../../helpers/binary.ts";
 import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-fixture.ts";
-import { BUN, MODERN_SERVER, REPO, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, MODERN_SERVER, REPO, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { post, readSse } from "../../helpers/raw-peers.ts";
 
 const REFERENCE_SERVER = join(REPO, "fixtures", "conformance", "reference-server.ts");
 
@@ -33,6 +34,7 @@ beforeAll(async () => {
     ref: { command: BUN, args: [REFERENCE_SERVER] },
     v2: { command: BUN, args: [SDK_V2_SERVER, "--stdio"] },
     modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] },
+    asker: { command: BUN, args: [CHAOS_SERVER, "--ask-tool"] },
   });
 }, 120_000);
 
@@ -190,6 +192,22 @@ describe("over HTTP", () => {
     } finally {
       await client.close();
     }
+  });
+
+  test("a 2026-07-28 client's retry hears the call's progress after its answer, under the retry's own progressToken", async () => {
+    const auth = { Authorization: `Bearer ${served.match[2]}` };
+    const meta = (progressToken: string) => ({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+      progressToken,
+    });
+    // A request with a progressToken is answered as an event stream: its last message is the answer.
+    const first = (await readSse(await post(url.href, { id: 1, method: "tools/call", params: { name: "asker__ask", arguments: {}, _meta: meta("first") } }, auth))).at(-1);
+    expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { q1: { method: "elicitation/create" } } });
+    const retry = { name: "asker__ask", arguments: {}, inputResponses: { q1: { action: "decline" } }, requestState: first.result.requestState, _meta: meta("retry") };
+    const messages = await readSse(await post(url.href, { id: 2, method: "tools/call", params: retry }, auth));
+    expect(messages[0]).toMatchObject({ method: "notifications/progress", params: { progressToken: "retry", progress: 1, total: 1, message: "answered" } });
+    expect(messages.at(-1)).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "elicitation: decline" }] } });
   });
 });
 

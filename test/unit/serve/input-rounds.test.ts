@@ -176,10 +176,10 @@ describe("InputRounds", () => {
     const rounds = new InputRounds(new FakeClock());
     const run = async (_signal: AbortSignal, ask: ClientAsk) => ask({ method: "elicitation/create", request: { ...question("name?"), key: "user_name" } });
     const given = { user_name: { action: "accept", content: { name: "Alice" } }, unknown_extra_key: { action: "accept", content: { foo: "bar" } } };
-    expect(await rounds.start(run, new AbortController().signal, relayAll, given)).toEqual(given.user_name);
+    expect(await rounds.start(run, new AbortController().signal, relayAll, { firstAnswers: given })).toEqual(given.user_name);
     expect(rounds.waiting).toBe(0);
     // A malformed first answer is as if none came: the client is asked in a round.
-    const asked = (await rounds.start(run, new AbortController().signal, relayAll, { user_name: 12345 })) as Record<string, unknown>;
+    const asked = (await rounds.start(run, new AbortController().signal, relayAll, { firstAnswers: { user_name: 12345 } })) as Record<string, unknown>;
     expect(asked).toMatchObject({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create" } } });
   });
 
@@ -218,5 +218,24 @@ describe("InputRounds", () => {
     void ask(roots);
     clock.advance(5);
     expect(Object.keys(((await round) as { inputRequests: object }).inputRequests)).toEqual(["greeting", "client_roots"]);
+  });
+
+  test("a call's progress goes to the request waiting on it now, under that request's token; between rounds it is dropped", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const heard: string[] = [];
+    const to = (request: string) => (update: { progress: number }) => heard.push(`${request}:${update.progress}`);
+    let report: (progress: number) => void = () => {};
+    const run = async (_signal: AbortSignal, ask: ClientAsk, progress: (update: { progress: number }) => void) => {
+      report = (value) => progress({ progress: value });
+      report(1);
+      await ask(sampling);
+      report(3);
+      return "done";
+    };
+    const first = (await rounds.start(run, new AbortController().signal, relayAll, { progress: to("first") })) as { requestState: string };
+    report(2);
+    const answer = { role: "assistant", content: { type: "text", text: "hi" }, model: "m" };
+    expect(await rounds.resume(first.requestState, { greeting: answer }, new AbortController().signal, to("retry"))).toBe("done");
+    expect(heard).toEqual(["first:1", "retry:3"]);
   });
 });
