@@ -10,7 +10,7 @@ import { parseKeyValueArguments } from "../terminal/key-value-arguments.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
 import { keeperFailure, keeperRefusal, keeperUsageError, type KeeperErrorData } from "./keeper-errors.ts";
-import { describeIssue, KEEPER_EVENT_METHOD, KEEPER_HEARTBEAT_MS, KeeperRequest, type KeeperEvent, type KeeperOp, type KeeperResult } from "./keeper-protocol.ts";
+import { describeIssue, KEEPER_EVENT_METHOD, KEEPER_HEARTBEAT_MS, KEEPER_PROTOCOL, KeeperRequest, type KeeperEvent, type KeeperOp, type KeeperResult } from "./keeper-protocol.ts";
 import { KeeperSocketTransport } from "./keeper-socket-transport.ts";
 import type { WarmConnections } from "./warm-connections.ts";
 
@@ -38,6 +38,12 @@ type Request<Op extends KeeperOp> = Extract<KeeperRequest, { op: Op }>;
  */
 export class KeeperConnection {
   private greeted = false;
+  /**
+   * The hello named this keeper's own protocol and version. A command of another build is answered
+   * hello, status, close and stop (it replaces this keeper, or asks it to close a server), never
+   * connect or call: its call may mean something else here, and it is sent before hello's answer.
+   */
+  private sameBuild = false;
   /** Closed for a broken rule: nothing more it sent is read, and the socket ends after the refusal. */
   private refused = false;
   /** The server names of the last `connect`, each with its connection's fingerprint and status (its tools' schemas). */
@@ -93,6 +99,10 @@ export class KeeperConnection {
     const request = parsed.output;
     if (request.op === "hello") return this.hello(message.id, request);
     if (!this.greeted) throw this.refusal(message.id, "say hello first");
+    if ((request.op === "connect" || request.op === "call") && !this.sameBuild) {
+      const { version } = this.host.identity();
+      throw keeperRefusal(`this keeper is another cat-code build (protocol ${KEEPER_PROTOCOL}, version ${version}): it connects and calls only for its own; stop it and start one of yours`);
+    }
     // Events and cancellations name their request by a number (KeeperEvent's requestId).
     if (typeof message.id !== "number") throw keeperRefusal("the keeper refused a request: its id must be a number", ErrorCode.InvalidRequest);
     const { id } = message;
@@ -138,6 +148,7 @@ export class KeeperConnection {
   private hello(id: RequestId, request: Request<"hello">): KeeperResult<"hello"> {
     if (!sameToken(request.token, this.host.token)) throw this.refusal(id, "wrong token: this keeper was started by another cat-code; run the command again");
     this.greeted = true;
+    this.sameBuild = request.protocol === KEEPER_PROTOCOL && request.version === this.host.identity().version;
     // Another protocol or version is answered all the same: the command sees it and stops this keeper.
     return this.host.identity();
   }

@@ -31,15 +31,17 @@ export interface KeeperLaunchOptions {
 }
 
 /**
- * A request sent right behind `hello`, before its answer (one round trip less for a warm command):
- * its answer counts only from a keeper that proves ready; otherwise it is dropped, and the request is
- * made again on the keeper the command ends up with.
+ * Requests sent right behind `hello`, before its answer (one round trip less for a warm command), to
+ * a keeper whose keeper.json names this protocol and version (and which refuses connect and call to
+ * a hello of another build: keeper-connection.ts). What they answer counts only from a keeper that
+ * proves ready; otherwise it is dropped, and they are sent again to the keeper the command ends up with.
+ * A dropped request's promise rejects: the caller gives each one a handler when it makes it.
  */
-export type FirstRequest<T> = (client: KeeperClient) => Promise<T>;
+export type FirstRequest<T> = (client: KeeperClient) => T;
 
 /** What was found on the socket. */
 type Found<T = undefined> =
-  | { kind: "ready"; client: KeeperClient; first?: Promise<T> }
+  | { kind: "ready"; client: KeeperClient; first?: T }
   | { kind: "absent" }
   /** Another version or protocol: greeted, so it can be asked to stop. */
   | { kind: "other"; client: KeeperClient; info: KeeperInfo }
@@ -61,14 +63,14 @@ export async function findOrStartKeeper(options: KeeperLaunchOptions): Promise<K
  * findOrStartKeeper, with `first` sent right behind `hello` to a keeper that is running (see
  * FirstRequest): resolves with the client and that request's answer, still pending.
  */
-export async function findOrStartKeeperWith<T = undefined>(options: KeeperLaunchOptions, first?: FirstRequest<T>): Promise<{ client: KeeperClient; first?: Promise<T> }> {
+export async function findOrStartKeeperWith<T = undefined>(options: KeeperLaunchOptions, first?: FirstRequest<T>): Promise<{ client: KeeperClient; first?: T }> {
   const { paths } = options;
   const clock = options.clock ?? systemClock;
   const tooLong = socketPathProblem(paths);
   if (tooLong) throw new Error(tooLong);
   prepareKeeperFolder(paths.folder);
   const found = await look(options, clock, first);
-  if (found.kind === "ready") return found;
+  if (found.kind === "ready") return { client: found.client, first: found.first ?? first?.(found.client) };
   if (found.kind === "other") found.client.close(); // Looked at again under the lock: someone may have replaced it meanwhile.
   const client = await withKeeperLock(paths.lock, clock, START_WAIT_MS + STOP_WAIT_MS + KILL_GRACE_MS, async () => {
     // Another command may have started one while this one waited for the lock.
@@ -102,10 +104,8 @@ async function look<T>(options: KeeperLaunchOptions, clock: Clock, first?: First
   }
   try {
     const hello = client.request({ op: "hello", protocol: KEEPER_PROTOCOL, version, token: info.token });
-    // The keeper reads the two in order: `first` is served once hello is accepted, refused otherwise.
-    const early = first?.(client);
-    // Dropped unless the keeper proves ready: its failure then is no one's.
-    early?.catch(() => {});
+    // The keeper reads them in order: `first` is served once hello is accepted, refused otherwise.
+    const early = info.protocol === KEEPER_PROTOCOL && info.version === version ? first?.(client) : undefined;
     const answer = await within(hello, clock, HELLO_TIMEOUT_MS);
     if (!answer) {
       client.close();

@@ -18,7 +18,7 @@ import { lazySchema } from "../system/lazy-schema.ts";
 import { stringsObject, WholeObject } from "../system/whole-object.ts";
 
 /** Changes whenever a message changes shape; a keeper speaking another one is replaced. */
-export const KEEPER_PROTOCOL = 5;
+export const KEEPER_PROTOCOL = 6;
 
 /** How often a keeper busy with a command's connect or call says it is alive. */
 export const KEEPER_HEARTBEAT_MS = 1000;

@@ -5,7 +5,6 @@ import { keeperPaths, type KeeperPaths } from "../../src/keeper/keeper-paths.ts"
 import { KEEPER_EVENT_METHOD, KEEPER_PROTOCOL, type KeeperEvent, type KeeperRequest, type KeeperResult, type ServerRequest } from "../../src/keeper/keeper-protocol.ts";
 import { TextLineSplitter } from "../../src/mcp/transport/text-line-splitter.ts";
 import type { ServerConfig, ServerEntry } from "../../src/mcp/config/server-config.ts";
-import { VERSION } from "../../src/version.ts";
 import { REPO, tempDir } from "./paths.ts";
 import { waitFor } from "./wait-for.ts";
 import { catCode } from "./binary.ts";
@@ -53,10 +52,10 @@ export class TestKeeperClient {
     });
   }
 
-  /** Opens a socket and says hello with the token from keeper.json. */
-  static async greeted(paths: KeeperPaths): Promise<TestKeeperClient> {
+  /** Opens a socket and says hello with the token from keeper.json, as a command of the keeper's own version (`version`: as another). */
+  static async greeted(paths: KeeperPaths, version = infoOf(paths).version): Promise<TestKeeperClient> {
     const client = await TestKeeperClient.open(paths.socket);
-    const answer = await client.request({ op: "hello", protocol: KEEPER_PROTOCOL, version: VERSION, token: tokenOf(paths) });
+    const answer = await client.request({ op: "hello", protocol: KEEPER_PROTOCOL, version, token: tokenOf(paths) });
     if (!("ok" in answer)) throw new Error(`hello refused: ${JSON.stringify(answer)}`);
     return client;
   }
@@ -111,7 +110,11 @@ function flat(message: { id?: number | string | null; result?: unknown; error?: 
 }
 
 export function tokenOf(paths: KeeperPaths): string {
-  return (JSON.parse(readFileSync(paths.info, "utf8")) as { token: string }).token;
+  return infoOf(paths).token;
+}
+
+function infoOf(paths: KeeperPaths): { token: string; version: string } {
+  return JSON.parse(readFileSync(paths.info, "utf8")) as { token: string; version: string };
 }
 
 /** A stdio entry as a command resolves it, with the launch context it computed. */

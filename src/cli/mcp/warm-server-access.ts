@@ -23,33 +23,52 @@ type WarmOptions = Omit<ServerAccessOptions, "roots"> & { roots: string[] };
  */
 export async function openWarm(entries: ServerEntry[], options: WarmOptions, cold: () => Promise<ServerAccess>): Promise<ServerAccess | undefined> {
   const servers = entries.map((entry) => serverRequest(entry));
-  // Sent right behind hello, before its answer: a warm command waits for one round trip less.
-  const connect = (client: KeeperClient) =>
-    client.request(
-      // Told the command answers questions only if it would say so cold (mcp call): the same tools, warm or cold.
-      {
-        op: "connect",
-        servers,
-        roots: options.roots,
-        elicitation: options.elicitation !== undefined,
-        // Only `mcp call` says what its servers' questions get, and it calls a tool next.
-        callFollows: options.elicitation !== undefined,
-        ...(options.tool === undefined ? {} : { tool: options.tool }),
-      },
-      { onEvent: (event) => keeperEvent(event, options) },
-    );
-  let found: { client: KeeperClient; first?: Promise<KeeperResult<"connect">> };
+  let found: { client: KeeperClient; first?: Opening };
   try {
-    found = await findOrStartKeeperWith({ paths: keeperPaths(), version: VERSION }, connect);
+    found = await findOrStartKeeperWith({ paths: keeperPaths(), version: VERSION }, (client) => opening(client, servers, options));
   } catch (error) {
     if (error instanceof KeeperFolderError) log.warn(`${sanitizeForTerminal(error.message)}; running without the connection keeper`);
     else keeperDebug(`${(error as Error).message}; running without it`);
     return undefined;
   }
-  const access = new WarmServerAccess(found.client, entries.length, found.first ?? connect(found.client), options, cold);
-  // Only now, on a keeper that said hello as this version: one of another version never sees a call.
-  if (options.ahead) access.callAhead(options.ahead);
-  return access;
+  return new WarmServerAccess(found.client, entries.length, found.first ?? opening(found.client, servers, options), options, cold);
+}
+
+/** `connect`, and `mcp call`'s call right behind it (ServerAccessOptions.ahead), their answers still to come. */
+interface Opening {
+  connecting: Promise<KeeperResult<"connect">>;
+  ahead?: { server: string; tool: string; answer: Promise<KeeperResult<"call">> };
+}
+
+/**
+ * The command's first requests, sent together right behind hello (see FirstRequest): the keeper
+ * answers them in order, the call once the connect is done, so a warm `mcp call` waits for one
+ * round trip in all. Each answer's failure is the command's to handle when it reads it.
+ */
+function opening(client: KeeperClient, servers: ServerRequest[], options: WarmOptions): Opening {
+  const connecting = client.request(
+    {
+      op: "connect",
+      servers,
+      roots: options.roots,
+      // Told the command answers questions only if it would say so cold (mcp call): the same tools, warm or cold.
+      elicitation: options.elicitation !== undefined,
+      // Only `mcp call` says what its servers' questions get, and it calls a tool next.
+      callFollows: options.elicitation !== undefined,
+      ...(options.tool === undefined ? {} : { tool: options.tool }),
+    },
+    { onEvent: (event) => keeperEvent(event, options) },
+  );
+  connecting.catch(() => {});
+  if (!options.ahead) return { connecting };
+  const { server, tool, pairs, onProgress } = options.ahead;
+  const answer = client.request(
+    { op: "call", server, tool, arguments: options.ahead.arguments ?? {}, ...(pairs === undefined ? {} : { pairs }), elicitation: options.elicitation ?? "decline" },
+    { onEvent: (event) => (event.event === "progress" ? onProgress?.(event.progress) : keeperEvent(event, options)) },
+  );
+  // Refused when the command stops before it (a missing tool, a server that failed): that is no one's failure.
+  answer.catch(() => {});
+  return { connecting, ahead: { server, tool, answer } };
 }
 
 /**
@@ -69,21 +88,22 @@ class WarmServerAccess implements ServerAccess {
   /** The command's own servers, once the keeper failed before they connected. */
   private fallback: ServerAccess | undefined;
   private readonly release: () => void;
+  private readonly connecting: Promise<KeeperResult<"connect">>;
   /** The call sent right behind the connect (ServerAccessOptions.ahead), until `call` takes it. */
-  private ahead: { server: string; tool: string; answer: Promise<KeeperResult<"call">> } | undefined;
+  private ahead: Opening["ahead"];
 
   constructor(
     private readonly client: KeeperClient,
     private readonly count: number,
-    /** The answer to `connect`, sent when the keeper was found (see openWarm). */
-    private readonly connecting: Promise<KeeperResult<"connect">>,
+    /** The answers to `connect` and the call behind it, sent when the keeper was found (see openWarm). */
+    { connecting, ahead }: Opening,
     private readonly options: WarmOptions,
     private readonly cold: () => Promise<ServerAccess>,
   ) {
+    this.connecting = connecting;
+    this.ahead = ahead;
     // Closing the socket is all a Ctrl-C needs: the keeper cancels this command's calls.
     this.release = onShutdown(() => client.close());
-    // Its failure is connectAll's to handle, whenever that comes.
-    connecting.catch(() => {});
   }
 
   async connectAll(): Promise<void> {
@@ -102,18 +122,6 @@ class WarmServerAccess implements ServerAccess {
 
   status(): ServerStatus[] {
     return this.fallback ? this.fallback.status() : this.statuses;
-  }
-
-  /** Sends `mcp call`'s call before connect's answer: the keeper makes it wait for the connect. */
-  callAhead(ahead: NonNullable<ServerAccessOptions["ahead"]>): void {
-    const { server, tool, pairs, onProgress } = ahead;
-    const answer = this.client.request(
-      { op: "call", server, tool, arguments: ahead.arguments ?? {}, ...(pairs === undefined ? {} : { pairs }), elicitation: this.options.elicitation ?? "decline" },
-      { onEvent: (event) => (event.event === "progress" ? onProgress?.(event.progress) : keeperEvent(event, this.options)) },
-    );
-    // Refused when the command stops before it (a missing tool, a server that failed): that is no one's failure.
-    answer.catch(() => {});
-    this.ahead = { server, tool, answer };
   }
 
   async call(...[server, tool, args, options = {}]: Parameters<ServerAccess["call"]>): Promise<CallToolResult> {

@@ -4,12 +4,11 @@
  * sampling, in the client's own era (a request to a handshake client, over stdio or on the call's
  * HTTP stream; an `input_required` entry for a 2026-07-28 client), and the client's answer goes
  * back upstream; a client without sampling is refused clearly. An upstream's `roots/list` during
- * a 2026-07-28 client's call is that client's to answer. Upstreams: the official SDK v1 `Server`
- * (fixtures/conformance/reference-server.ts: requests), the SDK v2 server (`ask_capital`: an
+ * a 2026-07-28 client's call is that client's to answer. Upstreams: the official SDK v1 server
+ * (fixtures/sdk-v1-asking-server.ts: requests), the SDK v2 server (`ask_capital`: an
  * `input_required` of its own) and the hand-written 2026-07-28 fixture (`list_roots`).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -21,7 +20,7 @@ import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-f
 import { BUN, CHAOS_SERVER, MODERN_SERVER, REPO, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 import { post, readSse } from "../../helpers/raw-peers.ts";
 
-const REFERENCE_SERVER = join(REPO, "fixtures", "conformance", "reference-server.ts");
+const SDK_V1_ASKING = `${REPO}/fixtures/sdk-v1-asking-server.ts`;
 
 let binary: string;
 let config: string;
@@ -31,7 +30,7 @@ beforeAll(async () => {
   binary = await compiledBinary();
   home = tempDir();
   config = writeConfig({
-    ref: { command: BUN, args: [REFERENCE_SERVER] },
+    v1: { command: BUN, args: [SDK_V1_ASKING] },
     v2: { command: BUN, args: [SDK_V2_SERVER, "--stdio"] },
     modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] },
     asker: { command: BUN, args: [CHAOS_SERVER, "--ask-tool"] },
@@ -63,7 +62,7 @@ describe("a handshake client over stdio that declares sampling", () => {
   afterAll(() => client?.close());
 
   test("a handshake upstream's sampling/createMessage reaches its model, and the answer goes back", async () => {
-    expect(text(await client.callTool({ name: "ref__test_sampling", arguments: { prompt: "Name a capital" } }))).toBe("LLM response: Paris");
+    expect(text(await client.callTool({ name: "v1__sample", arguments: { prompt: "Name a capital" } }))).toBe("the model said: Paris");
     expect(prompts).toContain("Name a capital");
   });
 
@@ -76,9 +75,9 @@ describe("a handshake client over stdio that declares sampling", () => {
 describe("a handshake client over stdio without sampling", () => {
   test("is never asked: the upstream hears that the client did not declare sampling", async () => {
     const client = new ClientV1({ name: "sdk-v1-plain", version: "1.0.0" });
-    await client.connect(new StdioV1({ command: binary, args: ["mcp", "serve", "--mcp-config", config, "--server", "ref"], env: env(), stderr: "ignore" }));
+    await client.connect(new StdioV1({ command: binary, args: ["mcp", "serve", "--mcp-config", config, "--server", "v1"], env: env(), stderr: "ignore" }));
     try {
-      const result = await client.callTool({ name: "ref__test_sampling", arguments: { prompt: "hi" } });
+      const result = await client.callTool({ name: "v1__sample", arguments: { prompt: "hi" } });
       expect(result.isError).toBe(true);
       expect(text(result)).toContain("the client of mcp serve did not declare sampling");
     } finally {
@@ -112,13 +111,13 @@ describe("a 2026-07-28 client over stdio that declares sampling and roots", () =
 
   test("an upstream's roots/list during its call is answered with its own roots, from either era of upstream", async () => {
     expect(text(await client.callTool({ name: "modern__list_roots", arguments: {} }))).toBe("file:///client/project (project)");
-    expect(text(await client.callTool({ name: "ref__test_input_required_result_list_roots", arguments: {} }))).toBe("Roots: file:///client/project");
+    expect(text(await client.callTool({ name: "v1__list_roots", arguments: {} }))).toBe("roots: file:///client/project");
   });
 
   test("a question, a sampling request and a roots request asked at once are all answered", async () => {
     asked.length = 0;
-    const result = text(await client.callTool({ name: "ref__test_input_required_result_multiple_inputs", arguments: {} }));
-    expect(result).toBe('name {"name":"Grace"}, greeting {"type":"text","text":"Paris"}, roots 1');
+    const result = text(await client.callTool({ name: "v1__ask_all", arguments: {} }));
+    expect(result).toBe('name {"name":"Grace"}, greeting Paris, roots 1');
     expect(asked.sort()).toEqual(["question", "roots", "sampling"]);
   });
 });
@@ -162,7 +161,7 @@ describe("over HTTP", () => {
     const client = samplingClientV1(prompts);
     await client.connect(new HttpV1(url, { requestInit }));
     try {
-      expect(text(await client.callTool({ name: "ref__test_sampling", arguments: { prompt: "Over HTTP" } }))).toBe("LLM response: Paris");
+      expect(text(await client.callTool({ name: "v1__sample", arguments: { prompt: "Over HTTP" } }))).toBe("the model said: Paris");
       expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
       expect(prompts).toEqual(["Over HTTP", "What is the capital of France?"]);
     } finally {
@@ -184,7 +183,7 @@ describe("over HTTP", () => {
     };
     await client.connect(new HttpV2(url, { requestInit, fetch: recording }));
     try {
-      expect(text(await client.callTool({ name: "ref__test_input_required_result_multiple_inputs", arguments: {} }))).toBe('name {"name":"Ada"}, greeting {"type":"text","text":"Paris"}, roots 1');
+      expect(text(await client.callTool({ name: "v1__ask_all", arguments: {} }))).toBe('name {"name":"Ada"}, greeting Paris, roots 1');
       expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
       const rounds = bodies.filter((body) => body.includes('"inputRequests"')).map((body) => JSON.parse(body).result.inputRequests as Record<string, { method: string }>);
       expect(rounds.map((round) => Object.values(round).map((request) => request.method).sort())).toEqual([["elicitation/create", "roots/list", "sampling/createMessage"], ["sampling/createMessage"]]);
@@ -214,8 +213,8 @@ describe("over HTTP", () => {
 describe("cat-code's own pool (mcp call), which has no client to relay to", () => {
   test("declares no sampling: the upstream's request is refused as before (-32601), and a 2026-07-28 upstream never asks", async () => {
     const call = (server: string, tool: string, ...args: string[]) => runBinary(["mcp", "call", server, tool, ...args, "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir() } });
-    const handshake = await call("ref", "test_sampling", "prompt=hi");
-    expect(handshake.stdout).toContain("Sampling failed: MCP error -32601: Method not found: sampling/createMessage");
+    const handshake = await call("v1", "sample", "prompt=hi");
+    expect(handshake.stdout).toContain("asking the client failed: MCP error -32601: Method not found: sampling/createMessage");
     // SDK v2 will not ask a client that did not declare sampling.
     const modern = await call("v2", "ask_capital");
     expect(modern.stderr).toContain("Cannot request input 'capital_question' (sampling/createMessage): the request's client capabilities do not declare the required capability");

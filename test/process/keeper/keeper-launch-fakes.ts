@@ -18,8 +18,8 @@ export class FakeKeeper {
   private readonly sockets = new Set<Socket>();
   private constructor(private readonly server: Server) {}
 
-  static async start(paths: KeeperPaths, behaviour: { answers: false } | { answers: true; version: string; dropOn?: KeeperOp } | { answers: "protocol-2" }, pid = 4242): Promise<FakeKeeper> {
-    const version = behaviour.answers === true ? behaviour.version : "?";
+  static async start(paths: KeeperPaths, behaviour: { answers: false; version?: string } | { answers: true; version: string; dropOn?: KeeperOp } | { answers: "protocol-2" }, pid = 4242): Promise<FakeKeeper> {
+    const version = behaviour.answers === "protocol-2" ? "?" : (behaviour.version ?? "?");
     const protocol = behaviour.answers === "protocol-2" ? 2 : KEEPER_PROTOCOL;
     writeFileSync(paths.info, JSON.stringify({ pid, version, protocol, token: "ab".repeat(32), startedAt: 1 }), { mode: 0o600 });
     let fake: FakeKeeper | undefined;

@@ -54,6 +54,21 @@ test("a wrong token is answered with an error and the socket closed; so is a req
   await early.closed;
 });
 
+test("a command of another build (its hello names another version or protocol) is answered hello, status and close, never connect or call", async () => {
+  const { paths } = await start();
+  for (const hello of [{ protocol: KEEPER_PROTOCOL, version: "other" }, { protocol: KEEPER_PROTOCOL - 1, version: "test" }]) {
+    const other = await TestKeeperClient.open(paths.socket);
+    expect(await other.request({ op: "hello", ...hello, token: tokenOf(paths) })).toMatchObject({ ok: { version: "test" } });
+    // Sent right behind hello, as a command sends its first requests: what it means to this keeper may not be what the command meant.
+    const refused = { error: { message: expect.stringContaining("another cat-code build"), keeper: true } };
+    expect(await other.request({ op: "connect", servers: [], roots: [paths.folder] })).toMatchObject(refused);
+    expect(await other.request({ op: "call", server: "echo", tool: "echo", arguments: {}, elicitation: "decline" })).toMatchObject(refused);
+    expect(await other.request({ op: "status" })).toMatchObject({ ok: { version: "test", connections: [] } });
+    expect(await other.request({ op: "close", server: "echo" })).toMatchObject({ ok: { closed: 0 } });
+    other.close();
+  }
+});
+
 test("a line longer than the bound is refused and the socket closed, before its newline comes", async () => {
   const { paths } = await start(undefined, 1024);
   const client = await TestKeeperClient.greeted(paths);

@@ -7,7 +7,7 @@ import { afterEach, expect, test } from "bun:test";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { KeeperClient } from "../../../src/keeper/keeper-client.ts";
-import { KEEPER_HEARTBEAT_MS, KEEPER_SILENCE_MS } from "../../../src/keeper/keeper-protocol.ts";
+import { KEEPER_HEARTBEAT_MS, KEEPER_PROTOCOL, KEEPER_SILENCE_MS } from "../../../src/keeper/keeper-protocol.ts";
 import { runKeeper } from "../../../src/keeper/keeper-server.ts";
 import { keeperPaths } from "../../../src/keeper/keeper-paths.ts";
 import { TextLineSplitter } from "../../../src/mcp/transport/text-line-splitter.ts";
@@ -114,7 +114,7 @@ test("a real keeper says alive every KEEPER_HEARTBEAT_MS while a connect runs", 
   cleanups.push(() => socket.terminate());
   const { token } = JSON.parse(await Bun.file(paths.info).text()) as { token: string };
   const write = (message: object) => socket.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
-  write({ id: 1, method: "hello", params: { protocol: 1, version: "test", token } });
+  write({ id: 1, method: "hello", params: { protocol: KEEPER_PROTOCOL, version: "test", token } });
   await waitFor(() => lines.length === 1, "hello's answer");
   // A server that takes its time to start: the connect runs while the clock moves.
   const sleeper = join(home, "slow-server.sh");
