@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { McpError } from "../mcp/light-index.ts";
+import type { ProgressUpdate } from "../mcp/index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
 import { ModernErrorCode, ResultType } from "../mcp/stateless-protocol.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
-import type { ProgressUpdate } from "../mcp/client/progress.ts";
 import { NotAsked, wellFormedAnswer, type ClientAsk, type RelayedQuestion } from "./client-questions.ts";
 
 /** How long an upstream call waits for a 2026-07-28 client to come back with its answers before it is given up. */
