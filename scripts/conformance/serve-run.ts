@@ -23,27 +23,8 @@ const ROOT = join(import.meta.dir, "..", "..");
 /** The suite's reference tools, resources and prompts, on the official SDK v2: what cat-code fronts here. */
 const REFERENCE_SERVER = join(ROOT, "fixtures", "conformance", "reference-server.ts");
 
-/** Relaying an upstream's sampling and roots questions to the client is another branch's work (wt/relay). */
-const NO_SAMPLING =
-  "sampling: mcp serve declares no sampling to its upstream and relays none to its client (the upstream's SDK refuses the call with -32021, which reaches the client as an isError tool result)";
-
 /** Scenarios run and reported but not judged: each needs what cat-code does not do. */
 export const NOT_JUDGED: Array<{ scenarios: RegExp; reason: string }> = [
-  { scenarios: /^(tools-call-sampling|input-required-result-(basic-sampling|multiple-input-requests))$/, reason: NO_SAMPLING },
-  {
-    scenarios: /^input-required-result-basic-list-roots$/,
-    reason: "roots/list: mcp serve answers its upstream's roots/list with its own roots instead of relaying it to the client (the client sees the complete result, no input request)",
-  },
-  {
-    scenarios: /^input-required-result-capability-check$/,
-    reason:
-      "mcp serve asks its upstream under its own capabilities (elicitation, roots), not those the client declared on the request (sampling only): the upstream asks for a name and the roots, which mcp serve declines and answers itself",
-  },
-  {
-    scenarios: /^input-required-result-ignore-extra-params$/,
-    reason:
-      "the suite's FIRST call carries the answer (`inputResponses.user_name`, no requestState): mcp serve starts a new upstream call for it and passes the question on, rather than handing the answer to the upstream at once (the suite only warns)",
-  },
   {
     scenarios: /^server-sse-polling$/,
     reason: "resumable event streams (SEP-1699: event ids, a priming event, a retry field, a GET with Last-Event-ID): mcp serve's streams are not resumable (the suite only warns)",
@@ -52,10 +33,7 @@ export const NOT_JUDGED: Array<{ scenarios: RegExp; reason: string }> = [
 ];
 
 /** Checks of judged scenarios that are not judged, by the suite's check id, with why. */
-export const NOT_JUDGED_CHECKS: Record<string, string> = {
-  "sep-2575-server-rejects-undeclared-capability": `its probe tool (test_missing_capability) needs the client's sampling capability; ${NO_SAMPLING}`,
-  "sep-2575-missing-capability-http-400": `the HTTP status of the same rejection (-32021); ${NO_SAMPLING}`,
-};
+export const NOT_JUDGED_CHECKS: Record<string, string> = {};
 
 export function notJudged(scenario: string): string | undefined {
   return NOT_JUDGED.find(({ scenarios }) => scenarios.test(scenario))?.reason;

@@ -1,6 +1,39 @@
 import * as v from "valibot";
-import type { ElicitationRequest, ElicitResult } from "../mcp/index.ts";
-import type { ClientCapabilities } from "../mcp/stateless-protocol.ts";
+import { checkSamplingResult, type ElicitationRequest, type ElicitResult, type RootsRequest, type SamplingRequest } from "../mcp/index.ts";
+import { ListRootsResult, type ClientCapabilities } from "../mcp/stateless-protocol.ts";
+
+/**
+ * What an upstream server asks of the client of a call, passed on in the client's era: a question
+ * (elicitation), a sampling request (its model answers), or its roots (a 2026-07-28 client only:
+ * a handshake client's roots were adopted at its handshake, see client-roots.ts).
+ */
+export type RelayedQuestion =
+  | { method: "elicitation/create"; request: ElicitationRequest }
+  | { method: "sampling/createMessage"; request: SamplingRequest }
+  | { method: "roots/list"; request: RootsRequest };
+
+/**
+ * Puts a question to a client, in its era: resolves to the client's raw answer (checked by the
+ * QuestionRouter), rejects with NotAsked when it was never put to the client, with the client's
+ * error (or a cancel) otherwise.
+ */
+export type ClientAsk = (question: RelayedQuestion, signal?: AbortSignal) => Promise<unknown>;
+
+/** The client was not asked: it did not declare what the question needs, or too many wait already. */
+export class NotAsked extends Error {
+  /** The capability the client did not declare, when a request has no graceful answer without it (sampling). */
+  constructor(
+    message: string,
+    readonly requiredCapability?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The client cannot be asked at all (a request with no way back to its client). */
+export const askNobody: ClientAsk = async (question) => {
+  throw new NotAsked(`the client of mcp serve cannot be asked ${question.method} here`);
+};
 
 /** A client's answer to a question passed on to it; anything else is a cancel. */
 export const ClientElicitResult = v.variant("action", [
@@ -13,6 +46,45 @@ export const ClientElicitResult = v.variant("action", [
 export function clientAnswer(answer: unknown): ElicitResult {
   const parsed = v.safeParse(ClientElicitResult, answer);
   return parsed.success ? (parsed.output as ElicitResult) : { action: "cancel" };
+}
+
+/** Whether `answer` is well formed as the answer to `method` (what a client may send before it was asked). */
+export function wellFormedAnswer(method: RelayedQuestion["method"], answer: unknown): boolean {
+  switch (method) {
+    case "elicitation/create":
+      return v.is(ClientElicitResult, answer);
+    case "sampling/createMessage":
+      try {
+        checkSamplingResult(answer);
+        return true;
+      } catch {
+        return false;
+      }
+    case "roots/list":
+      return v.is(ListRootsResult, answer);
+  }
+}
+
+/**
+ * The params that put `question` to a client of that era with these capabilities; NotAsked, thrown,
+ * when it did not declare it can answer it (sampling, roots, a question of that mode) or when it is
+ * a handshake client's roots (adopted at its handshake already).
+ */
+export function relayedParams(question: RelayedQuestion, capabilities: ClientCapabilities, era: "handshake" | "modern"): Record<string, unknown> {
+  switch (question.method) {
+    case "elicitation/create": {
+      const params = questionParams(question.request, capabilities);
+      if (!params) throw new NotAsked(`the client of mcp serve did not declare elicitation (${question.request.mode} mode)`);
+      return params;
+    }
+    case "sampling/createMessage":
+      if (!capabilities.sampling) throw new NotAsked("the client of mcp serve did not declare sampling", "sampling");
+      return question.request.params;
+    case "roots/list":
+      if (!capabilities.roots) throw new NotAsked("the client of mcp serve did not declare roots");
+      if (era === "handshake") throw new NotAsked("a handshake client's roots are listed at its handshake");
+      return {};
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import * as v from "valibot";
 import { McpError, LoggingLevel } from "../mcp/light-index.ts";
 import { atLeast } from "../mcp/text-index.ts";
-import type { ElicitationHandler, ServerLogEntry } from "../mcp/index.ts";
+import type { ServerLogEntry } from "../mcp/index.ts";
+import type { ClientAsk } from "./client-questions.ts";
 import { ErrorCode, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcNotification, type RequestId } from "../mcp/protocol.ts";
 import { ClientCapabilities, MetaKey, ModernErrorCode, MODERN_PROTOCOL_VERSION, ProgressToken, ResultType } from "../mcp/stateless-protocol.ts";
 import { exceedsDepth } from "../system/json-depth.ts";
@@ -41,7 +42,7 @@ export interface ClientRequest {
   /** The request's id, as the client sent it. */
   id?: RequestId;
   /** How this request's upstream questions are put to its client, when not the session's way (HTTP: on the request's response stream). */
-  ask?: ElicitationHandler;
+  ask?: ClientAsk;
 }
 
 export interface DownstreamSessionOptions {
@@ -49,8 +50,8 @@ export interface DownstreamSessionOptions {
   notify(method: string, params: Record<string, unknown>): void;
   /** What the client is told about the servers behind (which ones need a sign-in, say), read at each handshake. */
   instructions?: () => string | undefined;
-  /** Puts an upstream server's question to this session's handshake client (stdio: an elicitation/create request). */
-  ask?: ElicitationHandler;
+  /** Puts an upstream server's question or sampling request to this session's handshake client (stdio: a request). */
+  ask?: ClientAsk;
 }
 
 /**

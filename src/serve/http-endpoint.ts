@@ -164,7 +164,8 @@ export class HttpEndpoint {
       });
     };
     // Progress asked for, or a call whose server may ask the client something: the answer is a stream that carries them; otherwise plain JSON.
-    const askable = method === "tools/call" && session.downstream.clientCapabilities.elicitation !== undefined;
+    const { elicitation, sampling } = session.downstream.clientCapabilities;
+    const askable = method === "tools/call" && (elicitation !== undefined || sampling !== undefined);
     if (wantsStream(request, progressTokenOf(meta)) || (askable && wantsStream(request, true))) return streamedAnswer(answer, { gone, closed: keep() });
     return json(200, await answer());
   }

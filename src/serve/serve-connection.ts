@@ -1,8 +1,8 @@
 import { log } from "../log.ts";
 import { JsonRpcConnection, McpError } from "../mcp/light-index.ts";
-import type { ElicitationRequest, ElicitResult, RootsProvider, ServerPool, Transport } from "../mcp/index.ts";
+import type { RootsProvider, ServerPool, Transport } from "../mcp/index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
-import { clientAnswer, questionParams } from "./client-questions.ts";
+import { relayedParams, type RelayedQuestion } from "./client-questions.ts";
 import { adoptClientRoots } from "./client-roots.ts";
 import { announceListChanges } from "./list-announcements.ts";
 import { DownstreamSession } from "./downstream-session.ts";
@@ -12,7 +12,7 @@ import type { ServeMethods } from "./serve-methods.ts";
  * One client connected to `mcp serve` over a message transport (stdio): the JSON-RPC conversation
  * (the project's own rpc layer, as for every peer), a DownstreamSession answering it, and the
  * upstream news passed on: tool list changes and server log messages go to a client that finished
- * its handshake; a server's question (elicitation) goes to a client that declared it can answer;
+ * its handshake; a server's question (elicitation) or sampling request goes to a client that declared it can answer;
  * the folders of a client that declared `roots` join the roots the servers are told of.
  * `done` settles when the client goes away; `close()` ends the conversation, safe to call twice.
  */
@@ -77,15 +77,18 @@ export class ServeConnection {
     this.connection.notify(method, params).catch((error: Error) => log.debug(`mcp serve: could not send ${method}: ${error.message}`));
   }
 
-  /** An upstream server's question, put to the client when it declared elicitation (in the mode asked); declined otherwise. */
-  private async ask(request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
-    const params = questionParams(request, this.session.clientCapabilities);
-    if (!params) return { action: "decline" };
+  /**
+   * An upstream server's question or sampling request, put to the client when it declared it can
+   * answer (NotAsked otherwise): its raw answer, or its error. A question it does not answer at all
+   * is a debug line and a cancel; one the connection's end cut short rejects as well.
+   */
+  private async ask(question: RelayedQuestion, signal?: AbortSignal): Promise<unknown> {
+    const params = relayedParams(question, this.session.clientCapabilities, "handshake");
     try {
-      return clientAnswer(await this.connection.request("elicitation/create", params, { signal }));
+      return await this.connection.request(question.method, params, { signal });
     } catch (error) {
-      if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound) log.debug(`mcp serve: the client did not answer a question: ${(error as Error).message}`);
-      return { action: "cancel" };
+      if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound) log.debug(`mcp serve: the client did not answer ${question.method}: ${(error as Error).message}`);
+      throw error;
     }
   }
 }

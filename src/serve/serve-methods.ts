@@ -1,10 +1,11 @@
 import { isCancellation, McpError } from "../mcp/light-index.ts";
 import { isPlainObject } from "../system/plain-object.ts";
-import type { ElicitationHandler, ServerPool, ServerStatus } from "../mcp/index.ts";
+import type { ServerPool, ServerStatus } from "../mcp/index.ts";
 import { ErrorCode, type CallToolResult, type RequestId } from "../mcp/protocol.ts";
 import type { ClientCapabilities, ProgressToken } from "../mcp/stateless-protocol.ts";
-import { questionParams } from "./client-questions.ts";
-import { InputRounds } from "./input-rounds.ts";
+import { askNobody, relayedParams, type ClientAsk, type RelayedQuestion } from "./client-questions.ts";
+import { ANSWER_WAIT_MS, GATHER_MS, InputRounds, MAX_WAITING_CALLS, type ProgressSink } from "./input-rounds.ts";
+import { systemClock } from "../system/clock.ts";
 import { listen } from "./listen-stream.ts";
 import { QuestionRouter } from "./question-router.ts";
 import { ServedSubscriptions, type Subscriber } from "./served-subscriptions.ts";
@@ -20,14 +21,17 @@ export interface MethodContext {
   readonly progressToken?: ProgressToken;
   /** Sends a notification to the client that sent the request (progress). */
   notify(method: string, params: Record<string, unknown>): void;
-  /** A handshake client's way of being asked an upstream server's question (elicitation/create); absent: declined. */
-  readonly ask?: ElicitationHandler;
+  /** A handshake client's way of being asked an upstream server's question or sampling request; absent: not asked. */
+  readonly ask?: ClientAsk;
   /** The id of the client's request (a listen stream's notifications carry it). */
   readonly requestId?: RequestId;
   /** The client, as the resources it subscribes to see it (a handshake session: its subscriptions outlive the request). */
   readonly subscriber?: Subscriber;
-  /** Set for a 2026-07-28 request: what it declared it can do (questions come back to it as `input_required`). */
-  readonly modern?: { capabilities: ClientCapabilities };
+  /**
+   * Set for a 2026-07-28 request: what it declared it can do (questions come back to it as
+   * `input_required`), and the `inputResponses` its first request carried unasked.
+   */
+  readonly modern?: { capabilities: ClientCapabilities; firstAnswers?: Record<string, unknown> };
 }
 
 /** What `mcp serve` declares, in either era: the union of what its servers may offer. */
@@ -64,7 +68,7 @@ export class ServeMethods {
     options: { warn?: (line: string) => void; builtins?: ServedBuiltins; rounds?: InputRounds; namespaced?: boolean } = {},
   ) {
     this.catalog = new UpstreamCatalog(pool, options.warn, options.namespaced);
-    this.rounds = options.rounds ?? new InputRounds();
+    this.rounds = options.rounds ?? new InputRounds(systemClock, ANSWER_WAIT_MS, MAX_WAITING_CALLS, GATHER_MS);
     this.subscriptions = new ServedSubscriptions(this.catalog, pool);
     this.builtins = options.builtins;
   }
@@ -93,22 +97,27 @@ export class ServeMethods {
     await this.ready;
     // A 2026-07-28 client's retry with its answers: they go to the request that asked, whatever else the retry says.
     const state = isPlainObject(params) ? params.requestState : undefined;
-    if (context.modern && typeof state === "string" && ASKING_METHODS.includes(method)) {
-      return this.rounds.resume(state, (params as Record<string, unknown>).inputResponses, context.signal);
+    if (context.modern && ASKING_METHODS.includes(method)) {
+      const { inputResponses } = params as Record<string, unknown>;
+      if (typeof state === "string") return this.rounds.resume(state, inputResponses, context.signal, progressTo(context));
+      // Answers sent with the first request, before anything was asked: kept for what the call asks under their keys.
+      if (isPlainObject(inputResponses)) return handler(params, { ...context, modern: { ...context.modern, firstAnswers: inputResponses } });
     }
     return handler(params, context);
   }
 
   /**
-   * An upstream request during which its server may ask the user something: the questions go to
-   * the client that sent the request, in its era (an `input_required` round for a 2026-07-28
-   * client, `context.ask` for a handshake one; declined when it has neither).
+   * An upstream request during which its server may ask the user something (or sample, or list
+   * roots): that goes to the client that sent the request, in its era (an `input_required` round
+   * for a 2026-07-28 client, `context.ask` for a handshake one; not asked when it has neither).
    */
-  private asking(server: string, context: MethodContext, work: (signal: AbortSignal) => Promise<unknown>): Promise<unknown> {
-    const run = (signal: AbortSignal, ask: ElicitationHandler) => this.questions.during({ server, signal, ask }, () => work(signal));
+  private asking(server: string, context: MethodContext, work: (signal: AbortSignal, onProgress?: ProgressSink) => Promise<unknown>): Promise<unknown> {
+    const run = (signal: AbortSignal, ask: ClientAsk, progress?: ProgressSink) => this.questions.during({ server, signal, ask }, () => work(signal, progress));
     const { modern } = context;
-    if (modern) return this.rounds.start(run, context.signal, (request) => questionParams(request, modern.capabilities));
-    return run(context.signal, context.ask ?? declineQuestion);
+    if (!modern) return run(context.signal, context.ask ?? askNobody, progressTo(context));
+    // A 2026-07-28 call's progress goes to whichever of its requests (the first, a retry) waits on it now.
+    const paramsFor = (question: RelayedQuestion) => relayedParams(question, modern.capabilities, "modern");
+    return this.rounds.start(run, context.signal, paramsFor, { firstAnswers: modern.firstAnswers, progress: progressTo(context) });
   }
 
   private readonly handlers: Record<string, (params: unknown, context: MethodContext) => Promise<unknown>> = {
@@ -178,19 +187,21 @@ export class ServeMethods {
       if (behind && behind.state !== "connected") return errorResult(unknownName("tool", name, behind));
       throw new McpError(ErrorCode.InvalidParams, unknownName("tool", name, behind));
     }
-    const { progressToken } = context;
-    return this.asking(upstream.server, context, async (signal) => {
+    return this.asking(upstream.server, context, async (signal, onProgress) => {
       try {
-        return await upstream.client.callTool(upstream.name, args, {
-          signal,
-          onProgress: progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update }),
-        });
+        return await upstream.client.callTool(upstream.name, args, { signal, onProgress });
       } catch (error) {
         if (isCancellation(error)) throw error;
         return errorResult(`MCP server '${upstream.server}' failed on tool '${upstream.name}': ${(error as Error).message}`);
       }
     });
   }
+}
+
+/** Progress for the client's request, under its own `_meta.progressToken`; undefined when it asked for none. */
+function progressTo(context: MethodContext): ProgressSink | undefined {
+  const { progressToken } = context;
+  return progressToken === undefined ? undefined : (update) => context.notify("notifications/progress", { progressToken, ...update });
 }
 
 /** The requests whose server may ask the user something on the way (MRTR in the 2026-07-28 revision). */
@@ -201,8 +212,6 @@ function subscriberOf(subscriber: Subscriber | undefined, method: string): Subsc
   if (!subscriber) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   return subscriber;
 }
-
-const declineQuestion: ElicitationHandler = async () => ({ action: "decline" });
 
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };

@@ -1,48 +1,58 @@
-import type { ElicitationRequest, ElicitResult } from "../mcp/index.ts";
+import { McpError } from "../mcp/light-index.ts";
+import { ErrorCode } from "../mcp/protocol.ts";
 import type { ClientCapabilities } from "../mcp/stateless-protocol.ts";
 import { isPlainObject } from "../system/plain-object.ts";
-import { clientAnswer, questionParams } from "./client-questions.ts";
+import { NotAsked, relayedParams, type RelayedQuestion } from "./client-questions.ts";
 
-/** Questions one HTTP session's client may have open at once; past it one more is declined, so a silent client cannot pile them up. */
+/** Questions one HTTP session's client may have open at once (sampling requests count too); past it one more is not asked, so a silent client cannot pile them up. */
 export const MAX_OPEN_QUESTIONS = 16;
 
+/** The longest error message of a client's that is passed on upstream. */
+const MAX_CLIENT_ERROR_CHARS = 1_000;
+
 /**
- * Upstream questions put to a handshake client over Streamable HTTP: as an `elicitation/create`
+ * Upstream questions and sampling requests put to a handshake client over Streamable HTTP: as a
  * request on the response stream of the call that led to it (the transport allows a server's
  * requests there), answered by the client with a JSON-RPC response it POSTs to the endpoint. Our
  * ids are strings of our own (`cat-code-q-<n>`), so a client's answer cannot be taken for anything else.
  */
 export class StreamQuestions {
-  private readonly open = new Map<string, (answer: ElicitResult) => void>();
+  private readonly open = new Map<string, { resolve: (answer: unknown) => void; reject: (error: Error) => void }>();
   private asked = 0;
 
   constructor(private readonly capabilities: () => ClientCapabilities) {}
 
-  /** Puts `request` to the client through `send` (the call's stream) and waits for its answer; declined when it cannot answer one. */
-  ask(send: (message: object) => void, request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
-    const params = questionParams(request, this.capabilities());
-    if (!params || this.open.size >= MAX_OPEN_QUESTIONS) return Promise.resolve({ action: "decline" });
+  /** Puts `question` to the client through `send` (the call's stream) and waits for its answer; NotAsked when it cannot answer it. */
+  async ask(send: (message: object) => void, question: RelayedQuestion, signal?: AbortSignal): Promise<unknown> {
+    const params = relayedParams(question, this.capabilities(), "handshake");
+    if (this.open.size >= MAX_OPEN_QUESTIONS) throw new NotAsked(`the client of mcp serve has ${MAX_OPEN_QUESTIONS} requests open already`);
     const id = `cat-code-q-${++this.asked}`;
-    return new Promise<ElicitResult>((resolve) => {
-      const settle = (answer: ElicitResult) => {
-        if (this.open.delete(id)) resolve(answer);
-      };
-      this.open.set(id, settle);
-      signal?.addEventListener("abort", () => settle({ action: "cancel" }), { once: true });
-      send({ jsonrpc: "2.0", id, method: "elicitation/create", params });
+    return new Promise<unknown>((resolve, reject) => {
+      const settled = () => this.open.delete(id);
+      this.open.set(id, { resolve: (answer) => settled() && resolve(answer), reject: (error) => settled() && reject(error) });
+      signal?.addEventListener("abort", () => this.open.get(id)?.reject(McpError.cancelled(question.method)), { once: true });
+      send({ jsonrpc: "2.0", id, method: question.method, params });
     });
   }
 
-  /** A response the client POSTed: the answer to one of our questions (an error is a cancel); false when it answers nothing we asked. */
+  /** A response the client POSTed: the answer to one of our questions (or its error); false when it answers nothing we asked. */
   answered(message: Record<string, unknown>): boolean {
-    const settle = typeof message.id === "string" ? this.open.get(message.id) : undefined;
-    if (!settle) return false;
-    settle("result" in message && isPlainObject(message.result) ? clientAnswer(message.result) : { action: "cancel" });
+    const open = typeof message.id === "string" ? this.open.get(message.id) : undefined;
+    if (!open) return false;
+    if ("result" in message) open.resolve(message.result);
+    else open.reject(clientError(message.error));
     return true;
   }
 
   /** The session ended: every open question is cancelled. */
   cancelAll(): void {
-    for (const settle of [...this.open.values()]) settle({ action: "cancel" });
+    for (const open of [...this.open.values()]) open.reject(McpError.closed("the client's session of mcp serve ended"));
   }
+}
+
+/** The client's JSON-RPC error, as an McpError to pass on: its code when it is a number, its message cut. */
+function clientError(error: unknown): McpError {
+  const code = isPlainObject(error) && Number.isInteger(error.code) ? (error.code as number) : ErrorCode.InternalError;
+  const message = isPlainObject(error) && typeof error.message === "string" ? error.message.slice(0, MAX_CLIENT_ERROR_CHARS) : "no message";
+  return new McpError(code, `the client of mcp serve answered with an error: ${message}`);
 }

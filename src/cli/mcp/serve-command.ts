@@ -39,9 +39,10 @@ export default defineCommand({
     const entries = selectServers(loadServerEntries(args), args.server);
     const namespaced = args.namespace !== false;
     if (!namespaced) checkUnnamespaced(entries, Boolean(args.builtin));
-    // The servers' questions go to the client when it can answer them (a pool made with a handler declares elicitation).
+    // The servers' questions, sampling and in-call roots go to the client when it can answer them
+    // (a pool made with a handler declares elicitation, one that relays declares sampling).
     // A long-lived front end: a crashed stdio server is restarted as the agent's are (its clients' subscriptions renewed).
-    const pool = openPool(entries, { roots, elicitation: async () => ({ action: "decline" }), restartCrashed: {} }, args);
+    const pool = openPool(entries, { roots, elicitation: async () => ({ action: "decline" }), relayToClients: true, restartCrashed: {} }, args);
     const builtins = args.builtin ? (await import("../../serve/served-builtins.ts")).servedBuiltinsIn(process.cwd(), (line) => log.warn(sanitizeForTerminal(line))) : undefined;
     if (args.http) return serveOverHttp(pool, { host: args.host ?? "127.0.0.1", port, builtins, namespaced });
     const { serveStdio } = await import("../../serve/serve-stdio.ts");

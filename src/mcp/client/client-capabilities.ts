@@ -1,5 +1,6 @@
 import type { ClientCapabilities } from "../stateless-protocol.ts";
 import { ELICITATION_CAPABILITY, type ElicitationHandler } from "./elicitation.ts";
+import type { RequestRelay } from "./request-relay.ts";
 import type { RootsProvider } from "./roots.ts";
 
 /** What a client can do for its server beyond answering: the options that decide what it declares. */
@@ -8,6 +9,13 @@ export interface ClientFeatureOptions {
   elicitation?: ElicitationHandler;
   /** The folders the server may work in (`roots/list`). */
   roots?: RootsProvider;
+  /** A gateway's: passes sampling (declared only then) and in-call `roots/list` on to its own client. */
+  relay?: RequestRelay;
+  /**
+   * Answers the input requests of one MRTR round side by side (a gateway puts them to its client in
+   * one round), not one after the other (a terminal shows one form at a time: the default).
+   */
+  inputRequestsTogether?: boolean;
 }
 
 /**
@@ -17,6 +25,7 @@ export interface ClientFeatureOptions {
 export function declaredCapabilities(features: ClientFeatureOptions): ClientCapabilities {
   return {
     ...(features.roots ? { roots: { listChanged: true } } : {}),
+    ...(features.relay ? { sampling: {} } : {}),
     ...(features.elicitation ? { elicitation: ELICITATION_CAPABILITY } : {}),
   };
 }

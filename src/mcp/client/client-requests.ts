@@ -3,6 +3,7 @@ import { ErrorCode } from "../protocol.ts";
 import type { InputRequest } from "../stateless-protocol.ts";
 import type { ClientFeatureOptions } from "./client-capabilities.ts";
 import { parseElicitationRequest } from "./elicitation.ts";
+import { parseSamplingRequest } from "./sampling.ts";
 
 /**
  * What a server asks of the client, answered in one place whether it came as a server request (the
@@ -28,8 +29,9 @@ export interface ClientRequestContext {
 
 /**
  * The result for `method`/`params`, or a thrown McpError: InvalidParams for a malformed elicitation
- * (naming the server), MethodNotFound for what a server request may not ask, InvalidResult for an
- * input request we never declared (sampling, or a feature this client was not given).
+ * or sampling request (naming the server), MethodNotFound for what a server request may not ask,
+ * InvalidResult for an input request we never declared (sampling without a relay, or a feature this
+ * client was not given).
  */
 export async function answerClientRequest(method: string, params: unknown, context: ClientRequestContext): Promise<unknown> {
   const { features, origin } = context;
@@ -45,9 +47,14 @@ export async function answerClientRequest(method: string, params: unknown, conte
         context.signal,
         context.call,
       );
-    case "roots/list":
+    case "sampling/createMessage":
+      if (!features.relay) break;
+      return features.relay.sampling(parseSamplingRequest(context.server, params, context.key), context.signal, context.call);
+    case "roots/list": {
       if (!features.roots) break;
-      return { roots: features.roots.list() };
+      const relayed = await features.relay?.roots({ server: context.server, ...(context.key === undefined ? {} : { key: context.key }) }, context.signal, context.call);
+      return { roots: relayed ?? features.roots.list() };
+    }
   }
   if (origin === "input-request") {
     throw new McpError(
@@ -59,18 +66,26 @@ export async function answerClientRequest(method: string, params: unknown, conte
 }
 
 /**
- * Answers every input request of one MRTR round, in turn (each may put a form in front of the
- * user: two at once would fight over the terminal). The first failure fails the round.
+ * Answers every input request of one MRTR round: in turn by default (each may put a form in front
+ * of the user: two at once would fight over the terminal), side by side when the features say so
+ * (a gateway passes them all to its client in one round). The first failure fails the round.
  */
 export async function answerInputRequests(
   inputRequests: Record<string, InputRequest>,
   context: Omit<ClientRequestContext, "origin">,
 ): Promise<Record<string, unknown>> {
   const answers: Record<string, unknown> = {};
-  for (const [key, request] of Object.entries(inputRequests)) {
-    const answer = await answerClientRequest(request.method, request.params ?? {}, { ...context, origin: "input-request", key });
-    // A key is the server's: `__proto__` must stay a key, not become the object's prototype.
-    Object.defineProperty(answers, key, { value: answer, enumerable: true, writable: true, configurable: true });
+  // A key is the server's: `__proto__` must stay a key, not become the object's prototype.
+  const keep = (key: string, answer: unknown) => Object.defineProperty(answers, key, { value: answer, enumerable: true, writable: true, configurable: true });
+  const ask = (key: string, request: InputRequest) => answerClientRequest(request.method, request.params ?? {}, { ...context, origin: "input-request", key });
+  const entries = Object.entries(inputRequests);
+  if (context.features.inputRequestsTogether) {
+    const all = await Promise.all(entries.map(([key, request]) => ask(key, request)));
+    entries.forEach(([key], index) => keep(key, all[index]));
+    return answers;
+  }
+  for (const [key, request] of entries) {
+    keep(key, await ask(key, request));
     if (context.signal?.aborted) break;
   }
   return answers;

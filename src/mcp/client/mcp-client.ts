@@ -341,14 +341,15 @@ export class McpClient {
   }
 
   /**
-   * A request of the server's (handshake revisions): ping, a form for the user, our roots; anything
-   * else -32601. A question's signal aborts when the server cancels it (its tool was cancelled) or
-   * the connection ends (closing the client): the form goes away. Its `call` is the caller's call it
-   * came during, when the transport could tell (HTTP: on that call's response stream).
+   * A request of the server's (handshake revisions): ping, a form for the user, our roots, and with
+   * a relay sampling; anything else -32601. A question's signal aborts when the server cancels it
+   * (its tool was cancelled) or the connection ends (closing the client): the form goes away. Its
+   * `call` is the caller's call it came during, when the transport could tell (HTTP: on that call's
+   * response stream).
    */
   private answerServerRequest(request: JsonRpcRequest, context: ServerRequestContext): Promise<unknown> {
-    // Only a question waits on a person; ping and roots are answered at once, without a signal.
-    const signal = request.method === "elicitation/create" ? context.signal : undefined;
+    // A question waits on a person, and a relayed sampling or roots request on a gateway's client; ping is answered at once.
+    const signal = request.method === "ping" ? undefined : context.signal;
     return answerClientRequest(request.method, request.params, { server: this.serverName, features: this.options, origin: "server-request", signal, call: context.call });
   }
 

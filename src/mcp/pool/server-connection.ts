@@ -3,6 +3,7 @@ import { log } from "../../log.ts";
 import type { AuthContext } from "../auth/server-authorizer.ts";
 import type { SignInInteraction } from "../auth/sign-in.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
+import type { RequestRelay } from "../client/request-relay.ts";
 import { McpClient, type McpClientOptions } from "../client/mcp-client.ts";
 import type { RootsProvider } from "../client/roots.ts";
 import { serverLogDebugLine } from "../client/server-log-debug.ts";
@@ -38,6 +39,10 @@ export interface ServerConnectionOptions {
   roots?: RootsProvider;
   /** Answers the server's questions. Only a connection made with one declares the capability. */
   elicitation?: ElicitationHandler;
+  /** A gateway's relay of sampling and in-call roots (only then is sampling declared). */
+  relay?: RequestRelay;
+  /** Answers a round's input requests side by side (see ClientFeatureOptions). */
+  inputRequestsTogether?: boolean;
   /** Which era each configuration spoke last time; its writes are waited for on close. */
   eraMemory?: EraMemoryHandles;
   /**
@@ -311,6 +316,8 @@ export class ServerConnection {
       timeoutMs: entry.config.timeout,
       roots: this.options.roots,
       elicitation: this.options.elicitation,
+      relay: this.options.relay,
+      inputRequestsTogether: this.options.inputRequestsTogether,
       eraMemory: this.options.eraMemory?.handleFor(entry.config),
       skipProbe,
       watchChanges: this.options.watchChanges ?? true,

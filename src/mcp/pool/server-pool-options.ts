@@ -12,6 +12,12 @@ export interface ServerPoolOptions extends Pick<ServerConnectionOptions, "create
    * a front end with a terminal takes them over later (`pool.answerQuestionsWith`).
    */
   elicitation?: ElicitationHandler;
+  /**
+   * `mcp serve`'s pool: its servers' sampling requests and their `roots/list` during a call are
+   * passed to the front end that takes the questions over with a relay (`answerQuestionsWith`), and
+   * a round's input requests are asked together. Only such a pool declares `sampling`.
+   */
+  relayToClients?: boolean;
   /** Which era each configuration spoke last time ($CAT_CODE_HOME); absent: every connect probes afresh. */
   eraMemory?: EraMemory;
   /** Turns on `restartCrashedServers` from the start, with these delays. */

@@ -2,6 +2,7 @@ import type { ToolRegistry } from "../../agent/tool-registry.ts";
 import type { AuthContext } from "../auth/server-authorizer.ts";
 import type { SignInInteraction } from "../auth/sign-in.ts";
 import type { ElicitationHandler } from "../client/elicitation.ts";
+import type { RequestRelay } from "../client/request-relay.ts";
 import type { McpClient, ServerFeature } from "../client/mcp-client.ts";
 import { SERVER_FEATURES } from "../client/server-features.ts";
 import type { ServerEntry } from "../config/server-config.ts";
@@ -56,6 +57,8 @@ export class ServerPool {
       roots: options.roots,
       // Declared only by a pool made with an answerer; who answers is asked at each question (see answerQuestionsWith).
       elicitation: options.elicitation === undefined ? undefined : this.questions.answer,
+      relay: options.relayToClients ? this.questions.relay : undefined,
+      inputRequestsTogether: options.relayToClients,
       eraMemory: this.eraMemory,
       watchChanges: options.watchChanges,
       onWarning: options.onWarning,
@@ -113,12 +116,13 @@ export class ServerPool {
 
   /**
    * Takes over the servers' questions (elicitation) from the answerer the pool was made with, until
-   * the returned function gives them back. Throws while another front end holds them (see
+   * the returned function gives them back, and with `relay` their sampling and in-call roots too (a
+   * pool made with `relayToClients`). Throws while another front end holds them (see
    * QuestionAnswerer). Only a pool made with `elicitation` declares the capability, so only its
    * servers ask.
    */
-  answerQuestionsWith(handler: ElicitationHandler): () => void {
-    return this.questions.answerWith(handler);
+  answerQuestionsWith(handler: ElicitationHandler, relay?: RequestRelay): () => void {
+    return this.questions.answerWith(handler, relay);
   }
 
   status(): ServerStatus[] {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ElicitationHandler, ElicitationRequest, ElicitResult } from "../../../src/mcp/index.ts";
+import { clientAnswer, NotAsked, type ClientAsk, type RelayedQuestion } from "../../../src/serve/client-questions.ts";
 import { InputRounds } from "../../../src/serve/input-rounds.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
@@ -11,11 +12,23 @@ const question = (message: string): ElicitationRequest => ({
   requestedSchema: { type: "object", properties: {} },
   form: { fields: [] } as never,
 });
-const form = (request: ElicitationRequest) => ({ mode: "form", message: `s: ${request.message}` });
+const form = (question: RelayedQuestion) => {
+  if (question.method !== "elicitation/create") throw new NotAsked(`no ${question.method}`);
+  return { mode: "form", message: `s: ${question.request.message}` };
+};
+const askedNothing = () => {
+  throw new NotAsked("the client cannot answer");
+};
+/** A question through `ask` as the QuestionRouter turns it into an answer: not asked is a decline, no answer a cancel. */
+const questionsThrough =
+  (ask: ClientAsk): ElicitationHandler =>
+  (request, signal) =>
+    ask({ method: "elicitation/create", request }, signal).then(clientAnswer, (error) => ({ action: error instanceof NotAsked ? "decline" : "cancel" }));
 
 /** An upstream call that asks what `questions` say, one after the other, and answers with their actions. */
 function asking(questions: string[], seen: { signal?: AbortSignal } = {}) {
-  return async (signal: AbortSignal, ask: ElicitationHandler) => {
+  return async (signal: AbortSignal, client: ClientAsk) => {
+    const ask = questionsThrough(client);
     seen.signal = signal;
     const answers: ElicitResult[] = [];
     for (const message of questions) answers.push(await ask(question(message), undefined));
@@ -51,8 +64,8 @@ describe("InputRounds", () => {
     const rounds = new InputRounds(new FakeClock());
     const serverGaveUp = new AbortController();
     let finished = false;
-    const run = async (_signal: AbortSignal, ask: ElicitationHandler) => {
-      const answer = await ask(question("one"), serverGaveUp.signal);
+    const run = async (_signal: AbortSignal, client: ClientAsk) => {
+      const answer = await questionsThrough(client)(question("one"), serverGaveUp.signal);
       finished = true;
       return { content: [{ type: "text", text: `ended: ${answer.action}` }] };
     };
@@ -72,7 +85,7 @@ describe("InputRounds", () => {
 
   test("a question the client cannot answer is declined without a round", async () => {
     const rounds = new InputRounds(new FakeClock());
-    expect(await rounds.start(asking(["one"]), new AbortController().signal, () => undefined)).toEqual({ content: [{ type: "text", text: "decline" }] });
+    expect(await rounds.start(asking(["one"]), new AbortController().signal, askedNothing)).toEqual({ content: [{ type: "text", text: "decline" }] });
   });
 
   test("a client that never comes back: the upstream call is given up after the wait, and the state forgotten", async () => {
@@ -113,7 +126,8 @@ describe("InputRounds", () => {
     const rounds = new InputRounds(new FakeClock());
     const keyed = (message: string, key?: string): ElicitationRequest => ({ ...question(message), ...(key === undefined ? {} : { key }) });
     // Three questions at once: `user_name` twice (the second clashes) and `__proto__` (must stay a key).
-    const run = async (_signal: AbortSignal, ask: ElicitationHandler) => {
+    const run = async (_signal: AbortSignal, client: ClientAsk) => {
+      const ask = questionsThrough(client);
       const answers = await Promise.all([ask(keyed("a", "user_name")), ask(keyed("b", "user_name")), ask(keyed("c", "__proto__")), ask(keyed("d", "k".repeat(201)))]);
       return { content: [{ type: "text", text: answers.map((answer) => (answer.action === "accept" ? JSON.stringify(answer.content) : answer.action)).join(",") }] };
     };
@@ -126,5 +140,102 @@ describe("InputRounds", () => {
     expect(await rounds.resume(first.requestState, responses, new AbortController().signal)).toEqual({
       content: [{ type: "text", text: '{"name":"Alice"},decline,{"ok":true},cancel' }],
     });
+  });
+
+  const relayAll = (question: RelayedQuestion) => (question.method === "elicitation/create" ? form(question) : question.method === "roots/list" ? {} : question.request.params);
+  const sampling: RelayedQuestion = { method: "sampling/createMessage", request: { server: "s", params: { messages: [], maxTokens: 5 }, key: "greeting" } };
+  const roots: RelayedQuestion = { method: "roots/list", request: { server: "s", key: "client_roots" } };
+
+  test("a question, a sampling request and a roots request asked together go out in one round, each under its method, and each gets its own answer", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const run = async (_signal: AbortSignal, ask: ClientAsk) => {
+      const answers = await Promise.all([ask({ method: "elicitation/create", request: { ...question("name?"), key: "user_name" } }), ask(sampling), ask(roots)]);
+      return { answers };
+    };
+    const first = (await rounds.start(run, new AbortController().signal, relayAll)) as { inputRequests: Record<string, unknown>; requestState: string };
+    expect(first.inputRequests).toEqual({
+      user_name: { method: "elicitation/create", params: { mode: "form", message: "s: name?" } },
+      greeting: { method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } },
+      client_roots: { method: "roots/list", params: {} },
+    });
+    const responses = { user_name: { action: "decline" }, greeting: { role: "assistant", content: { type: "text", text: "hi" }, model: "m" }, client_roots: { roots: [] } };
+    expect(await rounds.resume(first.requestState, responses, new AbortController().signal)).toEqual({ answers: [responses.user_name, responses.greeting, responses.client_roots] });
+  });
+
+  test("a sampling request the client leaves unanswered fails upstream with why", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const run = (_signal: AbortSignal, ask: ClientAsk) => ask(sampling).then(
+      () => "answered",
+      (error: Error) => error.message,
+    );
+    const first = (await rounds.start(run, new AbortController().signal, relayAll)) as { requestState: string };
+    expect(await rounds.resume(first.requestState, { other: {} }, new AbortController().signal)).toBe("the client of mcp serve left sampling/createMessage unanswered");
+  });
+
+  test("answers sent with the first request answer at once what is asked under their keys; unknown keys and malformed answers are ignored", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const run = async (_signal: AbortSignal, ask: ClientAsk) => ask({ method: "elicitation/create", request: { ...question("name?"), key: "user_name" } });
+    const given = { user_name: { action: "accept", content: { name: "Alice" } }, unknown_extra_key: { action: "accept", content: { foo: "bar" } } };
+    expect(await rounds.start(run, new AbortController().signal, relayAll, { firstAnswers: given })).toEqual(given.user_name);
+    expect(rounds.waiting).toBe(0);
+    // A malformed first answer is as if none came: the client is asked in a round.
+    const asked = (await rounds.start(run, new AbortController().signal, relayAll, { firstAnswers: { user_name: 12345 } })) as Record<string, unknown>;
+    expect(asked).toMatchObject({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create" } } });
+  });
+
+  test("sampling a client did not declare fails its request with MissingRequiredClientCapability naming sampling, and the upstream call is given up", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const seen: { signal?: AbortSignal } = {};
+    const run = async (signal: AbortSignal, ask: ClientAsk) => {
+      seen.signal = signal;
+      return ask(sampling).catch((error: Error) => error.message);
+    };
+    const refusing = (question: RelayedQuestion) => {
+      if (question.method === "sampling/createMessage") throw new NotAsked("the client of mcp serve did not declare sampling", "sampling");
+      return {};
+    };
+    const failed = rounds.start(run, new AbortController().signal, refusing);
+    await expect(failed).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    await expect(failed).rejects.toThrow("the client of mcp serve did not declare sampling, which the server behind this request needs; declare sampling to use it");
+    expect(seen.signal?.aborted).toBe(true);
+    expect(rounds.waiting).toBe(0);
+  });
+
+  test("requests a handshake upstream sends at once, read apart, go out in one round: the round waits gatherMs after the first", async () => {
+    const clock = new FakeClock();
+    const rounds = new InputRounds(clock, 60_000, 8, 5);
+    let ask: ClientAsk = async () => undefined;
+    const round = rounds.start(
+      async (_signal, given) => {
+        ask = given;
+        return new Promise<never>(() => {});
+      },
+      new AbortController().signal,
+      relayAll,
+    );
+    void ask(sampling);
+    await waitFor(() => clock.pending() === 1, "the round to wait for more");
+    void ask(roots);
+    clock.advance(5);
+    expect(Object.keys(((await round) as { inputRequests: object }).inputRequests)).toEqual(["greeting", "client_roots"]);
+  });
+
+  test("a call's progress goes to the request waiting on it now, under that request's token; between rounds it is dropped", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const heard: string[] = [];
+    const to = (request: string) => (update: { progress: number }) => heard.push(`${request}:${update.progress}`);
+    let report: (progress: number) => void = () => {};
+    const run = async (_signal: AbortSignal, ask: ClientAsk, progress: (update: { progress: number }) => void) => {
+      report = (value) => progress({ progress: value });
+      report(1);
+      await ask(sampling);
+      report(3);
+      return "done";
+    };
+    const first = (await rounds.start(run, new AbortController().signal, relayAll, { progress: to("first") })) as { requestState: string };
+    report(2);
+    const answer = { role: "assistant", content: { type: "text", text: "hi" }, model: "m" };
+    expect(await rounds.resume(first.requestState, { greeting: answer }, new AbortController().signal, to("retry"))).toBe("done");
+    expect(heard).toEqual(["first:1", "retry:3"]);
   });
 });

@@ -1,0 +1,223 @@
+/**
+ * Issue 31, sampling and roots across the eras, through the compiled binary: an upstream server's
+ * `sampling/createMessage` during a call reaches the client that made the call, if it declared
+ * sampling, in the client's own era (a request to a handshake client, over stdio or on the call's
+ * HTTP stream; an `input_required` entry for a 2026-07-28 client), and the client's answer goes
+ * back upstream; a client without sampling is refused clearly. An upstream's `roots/list` during
+ * a 2026-07-28 client's call is that client's to answer. Upstreams: the official SDK v1 server
+ * (fixtures/sdk-v1-asking-server.ts: requests), the SDK v2 server (`ask_capital`: an
+ * `input_required` of its own) and the hand-written 2026-07-28 fixture (`list_roots`).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { compiledBinary, runBinary } from "../../helpers/binary.ts";
+import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-fixture.ts";
+import { BUN, CHAOS_SERVER, MODERN_SERVER, REPO, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { post, readSse } from "../../helpers/raw-peers.ts";
+
+const SDK_V1_ASKING = `${REPO}/fixtures/sdk-v1-asking-server.ts`;
+
+let binary: string;
+let config: string;
+let home: string;
+
+beforeAll(async () => {
+  binary = await compiledBinary();
+  home = tempDir();
+  config = writeConfig({
+    v1: { command: BUN, args: [SDK_V1_ASKING] },
+    v2: { command: BUN, args: [SDK_V2_SERVER, "--stdio"] },
+    modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] },
+    asker: { command: BUN, args: [CHAOS_SERVER, "--ask-tool"] },
+  });
+}, 120_000);
+
+const text = (result: object) => ((result as { content: unknown }).content as Array<{ text?: string }>).map((block) => block.text).join("");
+const env = () => ({ ...(process.env as Record<string, string>), CAT_CODE_HOME: home });
+const MODEL_ANSWER = { role: "assistant" as const, content: { type: "text" as const, text: "Paris" }, model: "client-model", stopReason: "endTurn" };
+
+/** A v1 client whose model answers every sampling request with MODEL_ANSWER, noting each prompt. */
+function samplingClientV1(prompts: string[]): ClientV1 {
+  const client = new ClientV1({ name: "sdk-v1-sampling", version: "1.0.0" }, { capabilities: { sampling: {} } });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    const content = request.params.messages[0]?.content;
+    prompts.push(content && "text" in content ? String(content.text) : "");
+    return MODEL_ANSWER;
+  });
+  return client;
+}
+
+describe("a handshake client over stdio that declares sampling", () => {
+  const prompts: string[] = [];
+  let client: ClientV1;
+  beforeAll(async () => {
+    client = samplingClientV1(prompts);
+    await client.connect(new StdioV1({ command: binary, args: ["mcp", "serve", "--mcp-config", config], env: env(), stderr: "ignore" }));
+  }, 60_000);
+  afterAll(() => client?.close());
+
+  test("a handshake upstream's sampling/createMessage reaches its model, and the answer goes back", async () => {
+    expect(text(await client.callTool({ name: "v1__sample", arguments: { prompt: "Name a capital" } }))).toBe("the model said: Paris");
+    expect(prompts).toContain("Name a capital");
+  });
+
+  test("a 2026-07-28 upstream's sampling input request comes to it as a sampling/createMessage request", async () => {
+    expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
+    expect(prompts).toContain("What is the capital of France?");
+  });
+});
+
+describe("a handshake client over stdio without sampling", () => {
+  test("is never asked: the upstream hears that the client did not declare sampling", async () => {
+    const client = new ClientV1({ name: "sdk-v1-plain", version: "1.0.0" });
+    await client.connect(new StdioV1({ command: binary, args: ["mcp", "serve", "--mcp-config", config, "--server", "v1"], env: env(), stderr: "ignore" }));
+    try {
+      const result = await client.callTool({ name: "v1__sample", arguments: { prompt: "hi" } });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain("the client of mcp serve did not declare sampling");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
+describe("a 2026-07-28 client over stdio that declares sampling and roots", () => {
+  const asked: string[] = [];
+  let client: ClientV2;
+  beforeAll(async () => {
+    client = new ClientV2(
+      { name: "sdk-v2-client", version: "2.4.0" },
+      { versionNegotiation: { mode: "auto" }, capabilities: { sampling: {}, roots: { listChanged: true }, elicitation: { form: {} } } },
+    );
+    client.setRequestHandler("sampling/createMessage", async () => (asked.push("sampling"), MODEL_ANSWER));
+    client.setRequestHandler("roots/list", async () => (asked.push("roots"), { roots: [{ uri: "file:///client/project", name: "project" }] }));
+    client.setRequestHandler("elicitation/create", async () => (asked.push("question"), { action: "accept", content: { name: "Grace" } }));
+    await client.connect(new StdioV2({ command: binary, args: ["mcp", "serve", "--mcp-config", config], env: env(), stderr: "ignore" }));
+  }, 60_000);
+  afterAll(() => client?.close());
+
+  test("speaks 2026-07-28 to mcp serve", () => {
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+  });
+
+  test("a 2026-07-28 upstream's sampling goes to its model through input_required", async () => {
+    expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
+  });
+
+  test("an upstream's roots/list during its call is answered with its own roots, from either era of upstream", async () => {
+    expect(text(await client.callTool({ name: "modern__list_roots", arguments: {} }))).toBe("file:///client/project (project)");
+    expect(text(await client.callTool({ name: "v1__list_roots", arguments: {} }))).toBe("roots: file:///client/project");
+  });
+
+  test("a question, a sampling request and a roots request asked at once are all answered", async () => {
+    asked.length = 0;
+    const result = text(await client.callTool({ name: "v1__ask_all", arguments: {} }));
+    expect(result).toBe('name {"name":"Grace"}, greeting Paris, roots 1');
+    expect(asked.sort()).toEqual(["question", "roots", "sampling"]);
+  });
+});
+
+describe("a 2026-07-28 client without sampling", () => {
+  test("a call that needs sampling fails with -32021 naming sampling, as the revision asks", async () => {
+    const client = new ClientV2({ name: "sdk-v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StdioV2({ command: binary, args: ["mcp", "serve", "--mcp-config", config, "--server", "v2"], env: env(), stderr: "ignore" }));
+    try {
+      const call = client.callTool({ name: "v2__ask_capital", arguments: {} });
+      await expect(call).rejects.toMatchObject({ code: -32021 });
+      await expect(call).rejects.toThrow("did not declare sampling");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
+describe("over HTTP", () => {
+  let served: AnnouncedProcess<"ignore">;
+  let url: URL;
+  let requestInit: RequestInit;
+  beforeAll(async () => {
+    served = await spawnAnnounced([binary, "mcp", "serve", "--http", "--mcp-config", config], {
+      ready: /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\ntoken \(shown once, kept in .*\): ([0-9a-f]{64})\n/,
+      stdin: "ignore",
+      label: "cat-code mcp serve --http",
+      env: { CAT_CODE_HOME: tempDir() },
+      timeoutMs: 60_000,
+    });
+    url = new URL(served.match[1] as string);
+    requestInit = { headers: { Authorization: `Bearer ${served.match[2]}` } };
+  }, 120_000);
+  afterAll(async () => {
+    served?.child.kill("SIGTERM");
+    await served?.child.exited;
+  });
+
+  test("a handshake client's model is asked on its call's response stream, in front of either era of upstream", async () => {
+    const prompts: string[] = [];
+    const client = samplingClientV1(prompts);
+    await client.connect(new HttpV1(url, { requestInit }));
+    try {
+      expect(text(await client.callTool({ name: "v1__sample", arguments: { prompt: "Over HTTP" } }))).toBe("the model said: Paris");
+      expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
+      expect(prompts).toEqual(["Over HTTP", "What is the capital of France?"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a 2026-07-28 client gets the three requests of one upstream round in one input_required, under the upstream's keys where it has them", async () => {
+    const client = new ClientV2({ name: "sdk-v2-http", version: "2.4.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { sampling: {}, roots: {}, elicitation: { form: {} } } });
+    client.setRequestHandler("sampling/createMessage", async () => MODEL_ANSWER);
+    client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///client/project" }] }));
+    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Ada" } }));
+    // What mcp serve answers, seen on the wire: the SDK client hides the rounds.
+    const bodies: string[] = [];
+    const recording = async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      bodies.push(await response.clone().text());
+      return response;
+    };
+    await client.connect(new HttpV2(url, { requestInit, fetch: recording }));
+    try {
+      expect(text(await client.callTool({ name: "v1__ask_all", arguments: {} }))).toBe('name {"name":"Ada"}, greeting Paris, roots 1');
+      expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
+      const rounds = bodies.filter((body) => body.includes('"inputRequests"')).map((body) => JSON.parse(body).result.inputRequests as Record<string, { method: string }>);
+      expect(rounds.map((round) => Object.values(round).map((request) => request.method).sort())).toEqual([["elicitation/create", "roots/list", "sampling/createMessage"], ["sampling/createMessage"]]);
+      expect(Object.keys(rounds[1]!)).toEqual(["capital_question"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a 2026-07-28 client's retry hears the call's progress after its answer, under the retry's own progressToken", async () => {
+    const auth = { Authorization: `Bearer ${served.match[2]}` };
+    const meta = (progressToken: string) => ({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+      progressToken,
+    });
+    // A request with a progressToken is answered as an event stream: its last message is the answer.
+    const first = (await readSse(await post(url.href, { id: 1, method: "tools/call", params: { name: "asker__ask", arguments: {}, _meta: meta("first") } }, auth))).at(-1);
+    expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { q1: { method: "elicitation/create" } } });
+    const retry = { name: "asker__ask", arguments: {}, inputResponses: { q1: { action: "decline" } }, requestState: first.result.requestState, _meta: meta("retry") };
+    const messages = await readSse(await post(url.href, { id: 2, method: "tools/call", params: retry }, auth));
+    expect(messages[0]).toMatchObject({ method: "notifications/progress", params: { progressToken: "retry", progress: 1, total: 1, message: "answered" } });
+    expect(messages.at(-1)).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "elicitation: decline" }] } });
+  });
+});
+
+describe("cat-code's own pool (mcp call), which has no client to relay to", () => {
+  test("declares no sampling: the upstream's request is refused as before (-32601), and a 2026-07-28 upstream never asks", async () => {
+    const call = (server: string, tool: string, ...args: string[]) => runBinary(["mcp", "call", server, tool, ...args, "--mcp-config", config], { env: { CAT_CODE_HOME: tempDir() } });
+    const handshake = await call("v1", "sample", "prompt=hi");
+    expect(handshake.stdout).toContain("asking the client failed: MCP error -32601: Method not found: sampling/createMessage");
+    // SDK v2 will not ask a client that did not declare sampling.
+    const modern = await call("v2", "ask_capital");
+    expect(modern.stderr).toContain("Cannot request input 'capital_question' (sampling/createMessage): the request's client capabilities do not declare the required capability");
+    expect(modern.exitCode).not.toBe(0);
+  }, 60_000);
+});
