@@ -107,7 +107,8 @@ export class DownstreamSession {
         return {};
       }
     }
-    return this.methods.handle(method, params, { ...this.context(request, progressTokenOf(meta)), ask: request.ask ?? this.options.ask });
+    const context = { ...this.context(request, progressTokenOf(meta)), ask: request.ask ?? this.options.ask, handshakeCapabilities: this.clientCapabilities };
+    return this.methods.handle(method, params, context);
   }
 
   /** The client went away: its subscriptions end. */

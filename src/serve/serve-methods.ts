@@ -2,7 +2,7 @@ import { isCancellation, McpError } from "../mcp/light-index.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import type { ServerPool, ServerStatus } from "../mcp/index.ts";
 import { ErrorCode, type CallToolResult, type RequestId } from "../mcp/protocol.ts";
-import type { ClientCapabilities, ProgressToken } from "../mcp/stateless-protocol.ts";
+import { type ClientCapabilities, ModernErrorCode, type ProgressToken } from "../mcp/stateless-protocol.ts";
 import { askNobody, relayedParams, type ClientAsk, type RelayedQuestion } from "./client-questions.ts";
 import { ANSWER_WAIT_MS, GATHER_MS, InputRounds, MAX_WAITING_CALLS, type ProgressSink } from "./input-rounds.ts";
 import { systemClock } from "../system/clock.ts";
@@ -32,6 +32,8 @@ export interface MethodContext {
    * `input_required`), and the `inputResponses` its first request carried unasked.
    */
   readonly modern?: { capabilities: ClientCapabilities; firstAnswers?: Record<string, unknown> };
+  /** Set for a handshake client's request: what it declared at `initialize`. */
+  readonly handshakeCapabilities?: ClientCapabilities;
 }
 
 /** What `mcp serve` declares, in either era: the union of what its servers may offer. */
@@ -46,8 +48,9 @@ export const SERVED_CAPABILITIES = {
 /**
  * The feature methods of `mcp serve`, the same in both eras: each asks the upstream server behind
  * a served name and answers with what it said. A tool call that fails upstream (the server died,
- * timed out, wants a sign-in) is an error result for that call, never a failed endpoint; the other
- * methods answer a failure as a JSON-RPC error with the upstream's code.
+ * timed out, wants a sign-in) is an error result for that call, never a failed endpoint, except an
+ * upstream's -32021 (a client capability it needs), passed on; the other methods answer a failure
+ * as a JSON-RPC error with the upstream's code.
  */
 export class ServeMethods {
   readonly catalog: UpstreamCatalog;
@@ -139,7 +142,8 @@ export class ServeMethods {
       const { uri } = parseParams(ReadResourceParams, params, "resources/read");
       const upstream = await this.catalog.resource(uri, context.signal);
       if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource not found: no connected server lists ${uri}`, { data: { uri } });
-      return this.asking(upstream.server, context, (signal) => upstream.client.readResource(uri, { signal }));
+      const clientCapabilities = declaredBy(context);
+      return this.asking(upstream.server, context, (signal) => upstream.client.readResource(uri, { signal, clientCapabilities }));
     },
     "resources/subscribe": async (params, { signal, subscriber }) => {
       const { uri } = parseParams(ReadResourceParams, params, "resources/subscribe");
@@ -164,7 +168,8 @@ export class ServeMethods {
       const { name, arguments: args } = parseParams(GetPromptParams, params, "prompts/get");
       const upstream = await this.catalog.prompt(name, context.signal);
       if (!upstream) throw new McpError(ErrorCode.InvalidParams, unknownName("prompt", name, this.catalog.statusBehind(name)));
-      return this.asking(upstream.server, context, (signal) => upstream.client.getPrompt(upstream.name, args, { signal }));
+      const clientCapabilities = declaredBy(context);
+      return this.asking(upstream.server, context, (signal) => upstream.client.getPrompt(upstream.name, args, { signal, clientCapabilities }));
     },
     "completion/complete": async (params, { signal }) => {
       const { ref, argument, context } = parseParams(CompleteParams, params, "completion/complete");
@@ -187,15 +192,34 @@ export class ServeMethods {
       if (behind && behind.state !== "connected") return errorResult(unknownName("tool", name, behind));
       throw new McpError(ErrorCode.InvalidParams, unknownName("tool", name, behind));
     }
+    const clientCapabilities = declaredBy(context);
     return this.asking(upstream.server, context, async (signal, onProgress) => {
       try {
-        return await upstream.client.callTool(upstream.name, args, { signal, onProgress });
+        return await upstream.client.callTool(upstream.name, args, { signal, onProgress, clientCapabilities });
       } catch (error) {
         if (isCancellation(error)) throw error;
+        // The revision wants a client to see what it must declare, and react: not a result's text.
+        if (error instanceof McpError && error.code === ModernErrorCode.MissingRequiredClientCapability) throw missingCapability(error);
         return errorResult(`MCP server '${upstream.server}' failed on tool '${upstream.name}': ${(error as Error).message}`);
       }
     });
   }
+}
+
+/**
+ * What the client of a request declared (its request's `_meta`, or its `initialize`): a 2026-07-28
+ * upstream is asked under these (within cat-code's own), so it asks only what this client can answer
+ * and may take another path, or refuse with its own -32021. A handshake upstream was told cat-code's
+ * capabilities at its `initialize`: what it asks is still filtered per client (client-questions.ts).
+ */
+function declaredBy(context: MethodContext): ClientCapabilities | undefined {
+  return context.modern?.capabilities ?? context.handshakeCapabilities;
+}
+
+/** An upstream's -32021 as the client gets it: its code and message, and of its data only `requiredCapabilities`. */
+function missingCapability(error: McpError): McpError {
+  const required = isPlainObject(error.data) ? error.data.requiredCapabilities : undefined;
+  return new McpError(error.code, error.message, isPlainObject(required) ? { data: { requiredCapabilities: required } } : {});
 }
 
 /** Progress for the client's request, under its own `_meta.progressToken`; undefined when it asked for none. */

@@ -29,3 +29,38 @@ export function declaredCapabilities(features: ClientFeatureOptions): ClientCapa
     ...(features.elicitation ? { elicitation: ELICITATION_CAPABILITY } : {}),
   };
 }
+
+/**
+ * What one 2026-07-28 request declares when it is made for someone else (a gateway's client): what
+ * that caller declared, but never more than this connection declares (`own`), since the upstream
+ * may ask anything declared and only what cat-code can answer gets an answer. Roots stay as `own`
+ * has them: cat-code answers `roots/list` itself (with its own folders) when the caller has none.
+ * An `elicitation` without modes means form only, on either side.
+ */
+export function forwardedCapabilities(own: ClientCapabilities, caller: ClientCapabilities): ClientCapabilities {
+  const elicitation = commonElicitationModes(own.elicitation, caller.elicitation);
+  return {
+    ...(own.roots ? { roots: own.roots } : {}),
+    ...(own.sampling && caller.sampling ? { sampling: own.sampling } : {}),
+    ...(elicitation ? { elicitation } : {}),
+  };
+}
+
+type ElicitationCapability = NonNullable<ClientCapabilities["elicitation"]>;
+
+/** The elicitation modes both sides declare, or undefined when they share none. */
+function commonElicitationModes(own: ElicitationCapability | undefined, caller: ElicitationCapability | undefined): ElicitationCapability | undefined {
+  if (!own || !caller) return undefined;
+  const ownModes = withModes(own);
+  const callerModes = withModes(caller);
+  const modes = {
+    ...(ownModes.form && callerModes.form ? { form: ownModes.form } : {}),
+    ...(ownModes.url && callerModes.url ? { url: ownModes.url } : {}),
+  };
+  return modes.form || modes.url ? modes : undefined;
+}
+
+/** An `elicitation` capability with its modes spelled out (none named: form only). */
+function withModes(declared: ElicitationCapability): ElicitationCapability {
+  return declared.form || declared.url ? declared : { form: {} };
+}

@@ -1,6 +1,6 @@
 import type { Clock } from "../../system/clock.ts";
 import type { JsonRpcNotification } from "../protocol.ts";
-import type { ProgressToken } from "../stateless-protocol.ts";
+import type { ClientCapabilities, ProgressToken } from "../stateless-protocol.ts";
 import type { ClientFeatureOptions } from "./client-capabilities.ts";
 import type { BoundEraMemory } from "./era/era-opening.ts";
 import type { ProgressUpdate } from "./progress.ts";
@@ -24,6 +24,12 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Hears the call's `notifications/progress`, each with a progress greater than the last. */
   onProgress?: (progress: ProgressUpdate) => void;
+  /**
+   * A gateway's: what the client it makes this call for declared. A 2026-07-28 server is told that
+   * (within what this client declares: forwardedCapabilities), so it asks only what that client can
+   * answer. A handshake-revision server was told our capabilities once, at `initialize`: unchanged.
+   */
+  clientCapabilities?: ClientCapabilities;
 }
 
 /** A request's options inside the client: a call's, plus what the protocol adds to it. */

@@ -217,7 +217,7 @@ export class McpClient {
   /** `resources/read`; a 2026-07-28 server may ask for input first (answered as for tools/call). */
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     return this.offered("resources", async () => {
-      return parseResult(ReadResourceResult, await this.sendAnswering("resources/read", { uri }, this.callOptions(options)), "resources/read");
+      return parseResult(ReadResourceResult, await this.sendAnswering("resources/read", { uri }, this.answeringOptions(options)), "resources/read");
     });
   }
 
@@ -238,7 +238,7 @@ export class McpClient {
   /** `prompts/get` with string arguments; a 2026-07-28 server may ask for input first. */
   getPrompt(name: string, args: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
     return this.offered("prompts", async () => {
-      return parseResult(GetPromptResult, await this.sendAnswering("prompts/get", { name, arguments: args }, this.callOptions(options)), "prompts/get");
+      return parseResult(GetPromptResult, await this.sendAnswering("prompts/get", { name, arguments: args }, this.answeringOptions(options)), "prompts/get");
     });
   }
 
@@ -300,6 +300,11 @@ export class McpClient {
   /** Only the timeout and the signal: the lists and reads take no progress. */
   private callOptions(options: CallOptions): RequestOptions {
     return { timeoutMs: options.timeoutMs, signal: options.signal };
+  }
+
+  /** A request that may ask for input (resources/read, prompts/get): also the caller's capabilities. */
+  private answeringOptions(options: CallOptions): RequestOptions {
+    return { ...this.callOptions(options), clientCapabilities: options.clientCapabilities };
   }
 
   private sender(options: CallOptions): (method: string, params: Record<string, unknown>) => Promise<unknown> {

@@ -58,7 +58,7 @@ export class RequestSender {
         const waiting = attempt.ready(timeout);
         if (waiting) await waiting;
         try {
-          return await connection.request(method, era.params(params, options.progressToken), sendOptions);
+          return await connection.request(method, era.params(params, options.progressToken, options.clientCapabilities), sendOptions);
         } catch (error) {
           if (!(error instanceof McpError && attempt.retry(error))) throw error;
         }

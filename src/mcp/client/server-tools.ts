@@ -81,7 +81,8 @@ export class ServerTools {
 
   private send(name: string, args: Record<string, unknown>, options: CallOptions, progressToken: ProgressToken, progress: CallProgress): Promise<unknown> {
     const headers = this.host.paramHeadersApply() ? this.paramMarks.headersFor(name, args) : undefined;
-    const sendOptions: RequestOptions = { timeoutMs: options.timeoutMs, signal: options.signal, progressToken, headers, progress };
+    const { timeoutMs, signal, clientCapabilities } = options;
+    const sendOptions: RequestOptions = { timeoutMs, signal, clientCapabilities, progressToken, headers, progress };
     return this.host.sendAnswering("tools/call", { name, arguments: args }, sendOptions);
   }
 

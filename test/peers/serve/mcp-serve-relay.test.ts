@@ -123,11 +123,12 @@ describe("a 2026-07-28 client over stdio that declares sampling and roots", () =
 });
 
 describe("a 2026-07-28 client without sampling", () => {
-  test("a call that needs sampling fails with -32021 naming sampling, as the revision asks", async () => {
+  // A 2026-07-28 upstream is never asked under sampling for it (mcp-serve-forwarded-capabilities.test.ts); a handshake upstream was told cat-code's capabilities.
+  test("a handshake upstream's sampling during its call fails the call with -32021 naming sampling, as the revision asks", async () => {
     const client = new ClientV2({ name: "sdk-v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
-    await client.connect(new StdioV2({ command: binary, args: ["mcp", "serve", "--mcp-config", config, "--server", "v2"], env: env(), stderr: "ignore" }));
+    await client.connect(new StdioV2({ command: binary, args: ["mcp", "serve", "--mcp-config", config, "--server", "v1"], env: env(), stderr: "ignore" }));
     try {
-      const call = client.callTool({ name: "v2__ask_capital", arguments: {} });
+      const call = client.callTool({ name: "v1__sample", arguments: { prompt: "hi" } });
       await expect(call).rejects.toMatchObject({ code: -32021 });
       await expect(call).rejects.toThrow("did not declare sampling");
     } finally {

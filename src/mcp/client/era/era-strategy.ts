@@ -1,7 +1,7 @@
 import { isPlainObject } from "../../../system/plain-object.ts";
 import { McpError } from "../../mcp-error.ts";
 import { ErrorCode } from "../../protocol.ts";
-import type { ProgressToken } from "../../stateless-protocol.ts";
+import type { ClientCapabilities, ProgressToken } from "../../stateless-protocol.ts";
 import type { RequestOptions } from "../client-options.ts";
 import type { InputRequest } from "../../stateless-protocol.ts";
 import type { Era } from "../version-negotiation.ts";
@@ -16,8 +16,11 @@ export interface EraStrategy {
   readonly era: Era;
   /** Sets what the layers below need for this era: the transport's version header, the connection's cancellation. */
   enter(): void;
-  /** The params a request goes with in this era; params that are not an object are refused. */
-  params(params: unknown, progressToken?: ProgressToken): unknown;
+  /**
+   * The params a request goes with in this era; params that are not an object are refused.
+   * `callerCapabilities`: see CallOptions.clientCapabilities (only the modern era can use them).
+   */
+  params(params: unknown, progressToken?: ProgressToken, callerCapabilities?: ClientCapabilities): unknown;
   /**
    * Sends a request a 2026-07-28 server may answer "input required" (tools/call, resources/read,
    * prompts/get): the handshake revisions send it once; the modern one answers each round's

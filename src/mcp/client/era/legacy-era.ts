@@ -65,7 +65,11 @@ export class LegacyEra implements EraStrategy {
     this.transport.openNotificationStream?.();
   }
 
-  /** The params as given, with only `_meta.progressToken` added when there is one. */
+  /**
+   * The params as given, with only `_meta.progressToken` added when there is one. No capabilities:
+   * the handshake declared ours for the whole session, and a request cannot narrow them (a
+   * gateway filters its server's requests instead: see mcp serve's client-questions.ts).
+   */
   params(params: unknown, progressToken?: ProgressToken): unknown {
     const checked = objectParams(params);
     if (progressToken === undefined) return checked;

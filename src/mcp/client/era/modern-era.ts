@@ -4,6 +4,7 @@ import type { JsonRpcConnection } from "../../rpc/json-rpc-connection.ts";
 import { MODERN_PROTOCOL_VERSION, type ClientCapabilities, type ProgressToken, type SubscriptionFilter } from "../../stateless-protocol.ts";
 import type { Transport } from "../../transport/transport.ts";
 import { stillOffersModern } from "../era-detection.ts";
+import { forwardedCapabilities } from "../client-capabilities.ts";
 import type { RequestOptions } from "../client-options.ts";
 import { sendWithInputRounds } from "../input-required.ts";
 import { withRequestMeta } from "../request-meta.ts";
@@ -35,10 +36,11 @@ export class ModernEra implements EraStrategy {
     this.connection.sendsCancellation = this.transport.kind !== "http";
   }
 
-  params(params: unknown, progressToken?: ProgressToken): unknown {
+  params(params: unknown, progressToken?: ProgressToken, callerCapabilities?: ClientCapabilities): unknown {
     // The debug log is where a server's log lines go: ask for all of them only when it is shown.
     const logLevel = log.level >= 4 ? "debug" : "warning";
-    return withRequestMeta(objectParams(params), { capabilities: this.capabilities, logLevel, progressToken });
+    const capabilities = callerCapabilities ? forwardedCapabilities(this.capabilities, callerCapabilities) : this.capabilities;
+    return withRequestMeta(objectParams(params), { capabilities, logLevel, progressToken });
   }
 
   sendAnswering(method: string, params: Record<string, unknown>, options: RequestOptions, client: AnsweringClient): Promise<unknown> {
