@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import * as v from "valibot";
 import type { ServerLogEntry, ServerStatus } from "../mcp/index.ts";
@@ -9,6 +8,7 @@ import { CliError } from "../terminal/cli-error.ts";
 import { parseKeyValueArguments } from "../terminal/key-value-arguments.ts";
 import { declinedElicitation, defaultsOrDecline } from "../terminal/declined-elicitation.ts";
 import type { Clock, ClockTimer } from "../system/clock.ts";
+import { sameSecret } from "../system/light-crypto.ts";
 import { describeIssue } from "../system/schema-issue.ts";
 import { keeperFailure, keeperRefusal, keeperUsageError, type KeeperErrorData } from "./keeper-errors.ts";
 import { KEEPER_EVENT_METHOD, KEEPER_HEARTBEAT_MS, KEEPER_PROTOCOL, KeeperRequest, type KeeperEvent, type KeeperOp, type KeeperResult } from "./keeper-protocol.ts";
@@ -147,7 +147,7 @@ export class KeeperConnection {
   }
 
   private hello(id: RequestId, request: Request<"hello">): KeeperResult<"hello"> {
-    if (!sameToken(request.token, this.host.token)) throw this.refusal(id, "wrong token: this keeper was started by another cat-code; run the command again");
+    if (!sameSecret(request.token, this.host.token)) throw this.refusal(id, "wrong token: this keeper was started by another cat-code; run the command again");
     this.greeted = true;
     this.sameBuild = request.protocol === KEEPER_PROTOCOL && request.version === this.host.identity().version;
     // Another protocol or version is answered all the same: the command sees it and stops this keeper.
@@ -231,12 +231,6 @@ function convertedPairs(pairs: string[], schema: Record<string, unknown>): Recor
     if (error instanceof CliError) throw keeperUsageError(error.message);
     throw error;
   }
-}
-
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** A status as `connect` asked for it: only the tool the command calls, when there is one of that name. */

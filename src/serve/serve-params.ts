@@ -3,6 +3,7 @@
  * request arrives, so a malformed one is an InvalidParams error that names what was wrong.
  */
 import * as v from "valibot";
+import { issuePath } from "../system/schema-issue.ts";
 import { WholeObject } from "../system/whole-object.ts";
 import { McpError } from "../mcp/light-index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
@@ -51,6 +52,6 @@ export function parseParams<TSchema extends v.GenericSchema>(schema: TSchema, pa
   const parsed = v.safeParse(schema, params);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
-  const path = issue.path?.map((step: { key: unknown }) => String(step.key)).join(".");
+  const path = issuePath(issue);
   throw new McpError(ErrorCode.InvalidParams, `invalid params for ${method}${path ? ` (${path})` : ""}: ${issue.message}`);
 }

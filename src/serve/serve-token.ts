@@ -1,7 +1,7 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, mkdirSync, openSync, readFileSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { catCodeHome } from "../config/app-home.ts";
+import { randomHex, sameSecret } from "../system/light-crypto.ts";
 
 /** Where `mcp serve --http` keeps its bearer token: the app home, readable by the user only. */
 export function serveTokenPath(home = catCodeHome()): string {
@@ -26,7 +26,7 @@ export function loadOrCreateServeToken(path = serveTokenPath()): { token: string
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  const token = randomBytes(32).toString("hex");
+  const token = randomHex(32);
   mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
   // Created 0600 before a byte is written: never readable by others, not even for a moment.
   const fd = openSync(path, "w", 0o600);
@@ -42,8 +42,5 @@ export function loadOrCreateServeToken(path = serveTokenPath()): { token: string
 /** Whether an `Authorization` header carries `token`, compared in constant time. */
 export function carriesToken(authorization: string | null, token: string): boolean {
   const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
-  if (!match) return false;
-  const given = Buffer.from(match[1] as string);
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return match !== null && match !== undefined && sameSecret(match[1] as string, token);
 }
