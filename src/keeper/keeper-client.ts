@@ -36,6 +36,8 @@ export class KeeperClient {
   /** When the keeper was last heard from, and the check that gives up on a silent one. */
   private lastHeard: number;
   private watchdog: ClockTimer | undefined;
+  /** The keeper stopped answering mid-request: alive maybe, and what it was sent may still run. */
+  private silent = false;
 
   private constructor(
     maxLineBytes: number,
@@ -89,6 +91,11 @@ export class KeeperClient {
     return this.transport.closed;
   }
 
+  /** Given up for silence (see watch): unlike a keeper that ended or refused the socket, it may still act on what it read. */
+  get wentSilent(): boolean {
+    return this.silent;
+  }
+
   /** Sends one request (`op` is the method, the rest its params); resolves with its checked answer, rejects with an McpError. */
   async request<Op extends KeeperOp>(body: Extract<KeeperRequest, { op: Op }>, options: RequestOptions = {}): Promise<KeeperResult<Op>> {
     const { op, ...params } = body;
@@ -124,6 +131,7 @@ export class KeeperClient {
       this.watchdog = undefined;
       if (this.connection.pendingCount === 0 || this.closed) return;
       if (this.clock.now() - this.lastHeard < this.silenceMs) return this.watch();
+      this.silent = true;
       this.transport.fail(`the connection keeper stopped answering (nothing for ${this.silenceMs / 1000} s); stop it with: cat-code mcp keeper stop`);
     }, Math.max(0, this.silenceMs - Math.max(0, quietFor)));
     // The watchdog alone must not keep the command alive.

@@ -5,10 +5,11 @@ import { keeperPaths } from "../../keeper/keeper-paths.ts";
 import type { KeeperEvent, KeeperResult, ServerRequest } from "../../keeper/keeper-protocol.ts";
 import { log } from "../../log.ts";
 import type { ServerStatus } from "../../mcp/index.ts";
-import { McpError, serverLogDebugLine } from "../../mcp/light-index.ts";
+import { serverLogDebugLine } from "../../mcp/light-index.ts";
 import type { ServerEntry } from "../../mcp/config/server-config.ts";
 import type { CallToolResult } from "../../mcp/protocol.ts";
 import { serverEnvironment } from "../../system/own-secrets.ts";
+import { CliError } from "../../terminal/cli-error.ts";
 import { onShutdown } from "../../terminal/shutdown.ts";
 import { sanitizeForTerminal } from "../../terminal/terminal-text.ts";
 import { VERSION } from "../../version.ts";
@@ -23,29 +24,27 @@ type WarmOptions = Omit<ServerAccessOptions, "roots"> & { roots: string[] };
  */
 export async function openWarm(entries: ServerEntry[], options: WarmOptions, cold: () => Promise<ServerAccess>): Promise<ServerAccess | undefined> {
   const servers = entries.map((entry) => serverRequest(entry));
-  let found: { client: KeeperClient; first?: Opening };
+  let found: { client: KeeperClient; first?: Promise<KeeperResult<"connect">> };
   try {
-    found = await findOrStartKeeperWith({ paths: keeperPaths(), version: VERSION }, (client) => opening(client, servers, options));
+    found = await findOrStartKeeperWith({ paths: keeperPaths(), version: VERSION }, (client) => connect(client, servers, options));
   } catch (error) {
     if (error instanceof KeeperFolderError) log.warn(`${sanitizeForTerminal(error.message)}; running without the connection keeper`);
     else keeperDebug(`${(error as Error).message}; running without it`);
     return undefined;
   }
-  return new WarmServerAccess(found.client, entries.length, found.first ?? opening(found.client, servers, options), options, cold);
-}
-
-/** `connect`, and `mcp call`'s call right behind it (ServerAccessOptions.ahead), their answers still to come. */
-interface Opening {
-  connecting: Promise<KeeperResult<"connect">>;
-  ahead?: { server: string; tool: string; answer: Promise<KeeperResult<"call">> };
+  const access = new WarmServerAccess(found.client, entries.length, found.first ?? connect(found.client, servers, options), options, cold);
+  // Only now, once hello's answer proved the keeper ready and of this build: a call sent before it
+  // could run in a keeper the command then gives up on (no hello answer within the second) and be
+  // sent again to the one that replaces it, and a tool must never run twice for one command.
+  if (options.ahead) access.callAhead(options.ahead);
+  return access;
 }
 
 /**
- * The command's first requests, sent together right behind hello (see FirstRequest): the keeper
- * answers them in order, the call once the connect is done, so a warm `mcp call` waits for one
- * round trip in all. Each answer's failure is the command's to handle when it reads it.
+ * The command's `connect`, sent right behind hello (see FirstRequest): sending it twice is harmless.
+ * Its failure is the command's to handle when it reads the answer.
  */
-function opening(client: KeeperClient, servers: ServerRequest[], options: WarmOptions): Opening {
+function connect(client: KeeperClient, servers: ServerRequest[], options: WarmOptions): Promise<KeeperResult<"connect">> {
   const connecting = client.request(
     {
       op: "connect",
@@ -60,15 +59,7 @@ function opening(client: KeeperClient, servers: ServerRequest[], options: WarmOp
     { onEvent: (event) => keeperEvent(event, options) },
   );
   connecting.catch(() => {});
-  if (!options.ahead) return { connecting };
-  const { server, tool, pairs, onProgress } = options.ahead;
-  const answer = client.request(
-    { op: "call", server, tool, arguments: options.ahead.arguments ?? {}, ...(pairs === undefined ? {} : { pairs }), elicitation: options.elicitation ?? "decline" },
-    { onEvent: (event) => (event.event === "progress" ? onProgress?.(event.progress) : keeperEvent(event, options)) },
-  );
-  // Refused when the command stops before it (a missing tool, a server that failed): that is no one's failure.
-  answer.catch(() => {});
-  return { connecting, ahead: { server, tool, answer } };
+  return connecting;
 }
 
 /**
@@ -88,40 +79,63 @@ class WarmServerAccess implements ServerAccess {
   /** The command's own servers, once the keeper failed before they connected. */
   private fallback: ServerAccess | undefined;
   private readonly release: () => void;
-  private readonly connecting: Promise<KeeperResult<"connect">>;
   /** The call sent right behind the connect (ServerAccessOptions.ahead), until `call` takes it. */
-  private ahead: Opening["ahead"];
+  private ahead: { server: string; tool: string; answer: Promise<KeeperResult<"call">> } | undefined;
 
   constructor(
     private readonly client: KeeperClient,
     private readonly count: number,
-    /** The answers to `connect` and the call behind it, sent when the keeper was found (see openWarm). */
-    { connecting, ahead }: Opening,
+    /** The answer to `connect`, sent when the keeper was found (see openWarm). */
+    private readonly connecting: Promise<KeeperResult<"connect">>,
     private readonly options: WarmOptions,
     private readonly cold: () => Promise<ServerAccess>,
   ) {
-    this.connecting = connecting;
-    this.ahead = ahead;
     // Closing the socket is all a Ctrl-C needs: the keeper cancels this command's calls.
     this.release = onShutdown(() => client.close());
   }
 
   async connectAll(): Promise<void> {
+    let statuses: ServerStatus[];
     try {
-      const { statuses } = await this.connecting;
-      if (statuses.length !== this.count) throw new McpError(undefined, "the connection keeper answered connect with the wrong statuses");
-      this.statuses = statuses;
+      ({ statuses } = await this.connecting);
     } catch (error) {
-      // Nothing was called yet: the keeper's trouble is no reason to fail what works cold.
-      keeperDebug(`connect failed (${(error as Error).message}); connecting the servers in this command`);
-      this.client.close();
-      this.fallback = await this.cold();
-      await this.fallback.connectAll();
+      // A keeper that ended or refused the socket runs nothing more; one gone silent may still act on what it read.
+      return this.runCold((error as Error).message, this.client.wentSilent);
     }
+    // Answered, so the keeper goes on to the call sent behind the connect.
+    if (statuses.length !== this.count) return this.runCold("the connection keeper answered connect with the wrong statuses", true);
+    this.statuses = statuses;
+  }
+
+  /**
+   * The keeper failed before the servers connected: the command connects them itself, as cold. Not
+   * when a call went ahead that the keeper may still run (`callMayRun`): made here too, the tool
+   * could run twice for one command, so the command fails instead, saying why.
+   */
+  private async runCold(why: string, callMayRun: boolean): Promise<void> {
+    this.client.close();
+    if (this.ahead && callMayRun) {
+      throw CliError.unavailable(`${why}; the call '${this.ahead.tool}' was sent to it and may have run there, so it is not made again: check, then run the command again`);
+    }
+    keeperDebug(`connect failed (${why}); connecting the servers in this command`);
+    this.fallback = await this.cold();
+    await this.fallback.connectAll();
   }
 
   status(): ServerStatus[] {
     return this.fallback ? this.fallback.status() : this.statuses;
+  }
+
+  /** Sends `mcp call`'s call before connect's answer: the keeper makes it wait for the connect. */
+  callAhead(ahead: NonNullable<ServerAccessOptions["ahead"]>): void {
+    const { server, tool, pairs, onProgress } = ahead;
+    const answer = this.client.request(
+      { op: "call", server, tool, arguments: ahead.arguments ?? {}, ...(pairs === undefined ? {} : { pairs }), elicitation: this.options.elicitation ?? "decline" },
+      { onEvent: (event) => (event.event === "progress" ? onProgress?.(event.progress) : keeperEvent(event, this.options)) },
+    );
+    // Refused when the command stops before it (a missing tool, a server that failed): that is no one's failure.
+    answer.catch(() => {});
+    this.ahead = { server, tool, answer };
   }
 
   async call(...[server, tool, args, options = {}]: Parameters<ServerAccess["call"]>): Promise<CallToolResult> {

@@ -3,7 +3,7 @@ import type { Clock, ClockTimer } from "../../system/clock.ts";
 /** One automatic restart, one second after the crash. */
 export const DEFAULT_RESTART_DELAYS_MS: readonly number[] = [1000];
 
-/** A crash this long after the last restart is a new one, not the same crash coming back: the count starts again. */
+/** A crash this long after the last restart (from when it ran, not when it was scheduled) is a new one, not the same crash coming back: the count starts again. */
 export const STABLE_AFTER_MS = 10 * 60_000;
 
 /**
@@ -15,7 +15,7 @@ export const STABLE_AFTER_MS = 10 * 60_000;
  */
 export class AutoRestarts {
   private readonly timers = new Map<string, ClockTimer>();
-  /** Per server: restarts in its current run of crashes, and when the last was scheduled. */
+  /** Per server: restarts in its current run of crashes, and when the last one runs (or ran). */
   private readonly used = new Map<string, { count: number; at: number }>();
 
   constructor(
@@ -30,7 +30,7 @@ export class AutoRestarts {
     const count = last && now - last.at < STABLE_AFTER_MS ? last.count : 0;
     const delayMs = this.delaysMs[count];
     if (delayMs === undefined) return undefined;
-    this.used.set(name, { count: count + 1, at: now });
+    this.used.set(name, { count: count + 1, at: now + delayMs });
     this.cancel(name);
     const timer = this.clock.setTimeout(() => {
       this.timers.delete(name);

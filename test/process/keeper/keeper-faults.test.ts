@@ -10,7 +10,7 @@ import { join } from "node:path";
 import pkg from "../../../package.json" with { type: "json" };
 import { isAlive, keeperProcessesOf, pathsOf, readKeeperInfo, waitForExit, waitForKeeper } from "../../helpers/keeper-home.ts";
 import { compiledBinary } from "../../helpers/binary.ts";
-import { BUN, CHAOS_SERVER, REPO, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { BUN, CHAOS_SERVER, ECHO_SERVER, REPO, tempDir, writeConfig } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 import { callEcho, cat, echoConfig, newHome, serverPids, startFakeKeeper, useKeeperFaultHarness } from "../../helpers/keeper-fault-harness.ts";
 
@@ -74,6 +74,30 @@ describe("a keeper that cannot serve is replaced, and the command still answers"
       await waitForExit(oldServer!, "the hung keeper's server to exit");
     } finally {
       if (isAlive(old.pid)) process.kill(old.pid, "SIGKILL");
+    }
+  });
+
+  test("paused past hello's second, then resumed: the call reaches the server once, never again from the socket given up on", async () => {
+    const home = newHome();
+    const { marker } = echoConfig();
+    const calls = join(tempDir("cat-code-calls-"), "server-input.log");
+    // The server's input, kept: every tools/call it was sent, from any keeper.
+    const config = writeConfig({ echo: { command: "sh", args: ["-c", `tee -a '${calls}' | '${ECHO_SERVER}' ${marker}`] } });
+    const toolCalls = (text: string) => readFileSync(calls, "utf8").split("\n").filter((line) => line.includes('"tools/call"') && line.includes(`"${text}"`)).length;
+    expect((await callEcho(home, config)).stdout).toBe("hi\n");
+    const keeper = await waitForKeeper(home);
+    process.kill(keeper.pid, "SIGSTOP");
+    try {
+      const call = callEcho(home, config, "once");
+      // No hello answer within the second: the command takes keeper.lock to replace it. Resumed now, the
+      // keeper reads what the command sent before giving up on that socket.
+      await waitFor(() => existsSync(pathsOf(home).lock), "the command to give the paused keeper up and take keeper.lock");
+      process.kill(keeper.pid, "SIGCONT");
+      const result = await call;
+      expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, "once\n", ""]);
+      expect(toolCalls("once")).toBe(1);
+    } finally {
+      if (isAlive(keeper.pid)) process.kill(keeper.pid, "SIGCONT");
     }
   });
 

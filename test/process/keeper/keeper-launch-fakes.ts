@@ -9,8 +9,9 @@ import { waitFor } from "../../helpers/wait-for.ts";
 /**
  * Something on the keeper's socket that is not a working keeper of ours: it writes a keeper.json
  * (with a made-up pid) and answers as told: never (hung), or hello as some version (another one
- * obeys `stop`), dropping the connection at `dropOn` if given, or as a keeper of protocol 2 did
- * before the keeper spoke JSON-RPC (a line without `op` refused with id 0, the socket closed).
+ * obeys `stop`), dropping the connection at `dropOn` if given, answering connect with `connectWith`
+ * if given, or as a keeper of protocol 2 did before the keeper spoke JSON-RPC (a line without `op`
+ * refused with id 0, the socket closed).
  */
 export class FakeKeeper {
   /** Each JSON-RPC request read, flat: its method as `op`, its params beside. */
@@ -18,7 +19,7 @@ export class FakeKeeper {
   private readonly sockets = new Set<Socket>();
   private constructor(private readonly server: Server) {}
 
-  static async start(paths: KeeperPaths, behaviour: { answers: false; version?: string } | { answers: true; version: string; dropOn?: KeeperOp } | { answers: "protocol-2" }, pid = 4242): Promise<FakeKeeper> {
+  static async start(paths: KeeperPaths, behaviour: { answers: false; version?: string } | { answers: true; version: string; dropOn?: KeeperOp; connectWith?: object } | { answers: "protocol-2" }, pid = 4242): Promise<FakeKeeper> {
     const version = behaviour.answers === "protocol-2" ? "?" : (behaviour.version ?? "?");
     const protocol = behaviour.answers === "protocol-2" ? 2 : KEEPER_PROTOCOL;
     writeFileSync(paths.info, JSON.stringify({ pid, version, protocol, token: "ab".repeat(32), startedAt: 1 }), { mode: 0o600 });
@@ -40,6 +41,7 @@ export class FakeKeeper {
           }
           if (request.op === behaviour.dropOn) return void socket.destroy();
           if (request.op === "hello") answer({ version: behaviour.version, pid, startedAt: 1 });
+          if (request.op === "connect" && behaviour.connectWith) answer(behaviour.connectWith);
           if (request.op === "stop") {
             answer({});
             void fake!.close();

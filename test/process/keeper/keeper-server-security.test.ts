@@ -58,11 +58,15 @@ test("a command of another build (its hello names another version or protocol) i
   const { paths } = await start();
   for (const hello of [{ protocol: KEEPER_PROTOCOL, version: "other" }, { protocol: KEEPER_PROTOCOL - 1, version: "test" }]) {
     const other = await TestKeeperClient.open(paths.socket);
-    expect(await other.request({ op: "hello", ...hello, token: tokenOf(paths) })).toMatchObject({ ok: { version: "test" } });
-    // Sent right behind hello, as a command sends its first requests: what it means to this keeper may not be what the command meant.
+    // All written at once, before hello's answer, as a command sends its first request behind hello:
+    // what it means to this keeper may not be what the command meant.
+    const greeting = other.request({ op: "hello", ...hello, token: tokenOf(paths) });
+    const connect = other.request({ op: "connect", servers: [], roots: [paths.folder] });
+    const call = other.request({ op: "call", server: "echo", tool: "echo", arguments: {}, elicitation: "decline" });
+    expect(await greeting).toMatchObject({ ok: { version: "test" } });
     const refused = { error: { message: expect.stringContaining("another cat-code build"), keeper: true } };
-    expect(await other.request({ op: "connect", servers: [], roots: [paths.folder] })).toMatchObject(refused);
-    expect(await other.request({ op: "call", server: "echo", tool: "echo", arguments: {}, elicitation: "decline" })).toMatchObject(refused);
+    expect(await connect).toMatchObject(refused);
+    expect(await call).toMatchObject(refused);
     expect(await other.request({ op: "status" })).toMatchObject({ ok: { version: "test", connections: [] } });
     expect(await other.request({ op: "close", server: "echo" })).toMatchObject({ ok: { closed: 0 } });
     other.close();

@@ -31,3 +31,12 @@ test("the user's restart starts the count again at once", () => {
   restarts.reset("echo");
   expect(restarts.schedule("echo", () => {})).toBe(100);
 });
+
+test("the quiet that starts the count again is counted from the restart, not the crash: a long delay is not a fresh start", () => {
+  const clock = new FakeClock();
+  const restarts = new AutoRestarts(clock, [STABLE_AFTER_MS]);
+  expect(restarts.schedule("echo", () => {})).toBe(STABLE_AFTER_MS);
+  // Restarted only now, and crashing at once: the same run of crashes, its one restart used.
+  clock.advance(STABLE_AFTER_MS);
+  expect(restarts.schedule("echo", () => {})).toBeUndefined();
+});
