@@ -8,35 +8,32 @@ import {
   GetPromptResult,
   type Implementation,
   type JsonRpcNotification,
-  type JsonRpcRequest,
   type Prompt,
   ReadResourceResult,
   type Resource,
   type ResourceTemplate,
   type ToolDefinition,
 } from "../protocol.ts";
-import { JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.ts";
+import { JsonRpcConnection } from "../rpc/json-rpc-connection.ts";
 import type { ClientCapabilities } from "../stateless-protocol.ts";
 import type { Transport } from "../transport/transport.ts";
-import { parseResult } from "./parse-result.ts";
 import { ProgressTracker } from "./progress.ts";
 import { RequestSender } from "./request-sender.ts";
 import { declaredCapabilities } from "./client-capabilities.ts";
 import { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientOptions, type RequestOptions } from "./client-options.ts";
-import { answerClientRequest, answerInputRequests } from "./client-requests.ts";
+import { answerInputRequests } from "./client-requests.ts";
 import type { ModernServer } from "./era-detection.ts";
 import { EraOpening } from "./era/era-opening.ts";
 import type { AnsweringClient } from "./era/era-strategy.ts";
 import { LegacyEra } from "./era/legacy-era.ts";
 import { ModernEra } from "./era/modern-era.ts";
-import { boundedCompletion } from "./completion-values.ts";
-import { FeatureLists } from "./feature-lists.ts";
+import { FeatureRequests } from "./feature-requests.ts";
 import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 import { announcesListChanges, mayHaveTools, offersFeature, type ServerFeature } from "./server-features.ts";
 import type { Era } from "./version-negotiation.ts";
 import { ServerTextMask } from "./masked-server-text.ts";
 import { ServerTools } from "./server-tools.ts";
-import { parseServerLog, type ServerLogEntry } from "./server-log.ts";
+import { answerServerRequest, consumeOwnNotification } from "./server-messages.ts";
 
 export type { BoundEraMemory } from "./era/era-opening.ts";
 export type { ServerFeature } from "./server-features.ts";
@@ -48,7 +45,8 @@ export { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientState, type McpClientO
  * every request) or a legacy one (the handshake, and its renewal when an HTTP server expires the
  * session); tools/list (paged, cached for the connection) and tools/call, each with a timeout; the
  * resources, prompts and completions the server declared (never asked of one that did not), their
- * lists paged and cached like the tools', resource subscriptions in either era.
+ * lists paged and cached like the tools', resource subscriptions in either era (feature-requests.ts);
+ * the server's own requests answered, its progress and log acted on (server-messages.ts).
  * Speaks JSON-RPC through a `JsonRpcConnection` and knows nothing of how bytes move; what differs
  * between the eras is their strategy objects' (era/), and every request goes through one
  * `RequestSender`.
@@ -79,7 +77,8 @@ export class McpClient {
   private readonly requests: RequestSender;
   private readonly opening: EraOpening;
   private readonly capabilities: ClientCapabilities;
-  private readonly lists: FeatureLists;
+  /** Resources, prompts and completions, each asked only of a server that declared it. */
+  private readonly features: FeatureRequests;
   private readonly subscriptions: ResourceSubscriptions;
 
   constructor(
@@ -122,7 +121,6 @@ export class McpClient {
       // The connection ended by itself (a stdio server that exited) during connect.
       connectionEnded: () => this._state.status === "failed",
     });
-    this.lists = new FeatureLists(this.serverName);
     this.tools = new ServerTools({
       request: (method, params, requestOptions) => this.request(method, params, requestOptions),
       sendAnswering: (method, params, requestOptions) => this.sendAnswering(method, params, requestOptions),
@@ -140,7 +138,17 @@ export class McpClient {
       clock: this.clock,
       description: transport.description,
     });
-    this.connection.onRequest = (request, context) => this.answerServerRequest(request, context);
+    this.features = new FeatureRequests(
+      {
+        offers: (feature) => this.offers(feature),
+        name: () => this.options.name ?? this.serverInfo?.name ?? "(unnamed)",
+        request: (method, params, requestOptions) => this.request(method, params, requestOptions),
+        sendAnswering: (method, params, requestOptions) => this.sendAnswering(method, params, requestOptions),
+      },
+      this.subscriptions,
+      this.serverName,
+    );
+    this.connection.onRequest = (request, context) => answerServerRequest(request, context, this.serverName, this.options);
     this.connection.onNotification = (notification) => this.handleNotification(notification);
     this.connection.onStrayAnswer = (response) => this.opening.lateAnswer(response);
     this.connection.onClose = (error) => {
@@ -206,40 +214,36 @@ export class McpClient {
 
   /** Every resource, all pages; cached for the connection until `notifications/resources/list_changed`. */
   listResources(options: CallOptions = {}): Promise<Resource[]> {
-    return this.offered("resources", () => this.lists.resources(this.sender(options)));
+    return this.features.listResources(options);
   }
 
   /** Every resource template, all pages; cached like `listResources`. */
   listResourceTemplates(options: CallOptions = {}): Promise<ResourceTemplate[]> {
-    return this.offered("resources", () => this.lists.templates(this.sender(options)));
+    return this.features.listResourceTemplates(options);
   }
 
   /** `resources/read`; a 2026-07-28 server may ask for input first (answered as for tools/call). */
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.offered("resources", async () => {
-      return parseResult(ReadResourceResult, await this.sendAnswering("resources/read", { uri }, this.answeringOptions(options)), "resources/read");
-    });
+    return this.features.readResource(uri, options);
   }
 
   /** Asks to hear `notifications/resources/updated` for this URI (legacy: resources/subscribe; modern: the listen filter). */
   subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
-    return this.offered("resourceSubscriptions", () => this.subscriptions.subscribe(uri, this.callOptions(options)));
+    return this.features.subscribeResource(uri, options);
   }
 
   unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
-    return this.offered("resourceSubscriptions", () => this.subscriptions.unsubscribe(uri, this.callOptions(options)));
+    return this.features.unsubscribeResource(uri, options);
   }
 
   /** Every prompt, all pages; cached until `notifications/prompts/list_changed`. */
   listPrompts(options: CallOptions = {}): Promise<Prompt[]> {
-    return this.offered("prompts", () => this.lists.prompts(this.sender(options)));
+    return this.features.listPrompts(options);
   }
 
   /** `prompts/get` with string arguments; a 2026-07-28 server may ask for input first. */
   getPrompt(name: string, args: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
-    return this.offered("prompts", async () => {
-      return parseResult(GetPromptResult, await this.sendAnswering("prompts/get", { name, arguments: args }, this.answeringOptions(options)), "prompts/get");
-    });
+    return this.features.getPrompt(name, args, options);
   }
 
   /** `completion/complete`: values for one argument of a prompt or variable of a resource template (at most 100). */
@@ -248,8 +252,7 @@ export class McpClient {
     argument: { name: string; value: string },
     options: CallOptions & { context?: Record<string, string> } = {},
   ): Promise<Completion> {
-    const params = { ref, argument, ...(options.context && { context: { arguments: options.context } }) };
-    return this.offered("completions", async () => boundedCompletion(await this.request("completion/complete", params, this.callOptions(options))));
+    return this.features.complete(ref, argument, options);
   }
 
   /** Whether anyone uses the connection now: see Transport.setIdle (HTTP closes its standalone stream while idle). */
@@ -291,26 +294,6 @@ export class McpClient {
     return this.requests.era.sendAnswering(method, params, options, this.answering);
   }
 
-  /** Rejects, sending nothing, when the server did not declare `feature`. */
-  private offered<T>(feature: ServerFeature, run: () => Promise<T>): Promise<T> {
-    if (this.offers(feature)) return run();
-    return Promise.reject(McpError.notOffered(this.options.name ?? this.serverInfo?.name ?? "(unnamed)", feature));
-  }
-
-  /** Only the timeout and the signal: the lists and reads take no progress. */
-  private callOptions(options: CallOptions): RequestOptions {
-    return { timeoutMs: options.timeoutMs, signal: options.signal };
-  }
-
-  /** A request that may ask for input (resources/read, prompts/get): also the caller's capabilities. */
-  private answeringOptions(options: CallOptions): RequestOptions {
-    return { ...this.callOptions(options), clientCapabilities: options.clientCapabilities };
-  }
-
-  private sender(options: CallOptions): (method: string, params: Record<string, unknown>) => Promise<unknown> {
-    return (method, params) => this.request(method, params, this.callOptions(options));
-  }
-
   /** Who asks, in questions put to the user; never the transport's description (a URL may hold a token). */
   private get serverName(): string {
     return this.options.name ?? "the MCP server";
@@ -345,23 +328,10 @@ export class McpClient {
     this.masks.error(error);
   }
 
-  /**
-   * A request of the server's (handshake revisions): ping, a form for the user, our roots, and with
-   * a relay sampling; anything else -32601. A question's signal aborts when the server cancels it
-   * (its tool was cancelled) or the connection ends (closing the client): the form goes away. Its
-   * `call` is the caller's call it came during, when the transport could tell (HTTP: on that call's
-   * response stream).
-   */
-  private answerServerRequest(request: JsonRpcRequest, context: ServerRequestContext): Promise<unknown> {
-    // A question waits on a person, and a relayed sampling or roots request on a gateway's client; ping is answered at once.
-    const signal = request.method === "ping" ? undefined : context.signal;
-    return answerClientRequest(request.method, request.params, { server: this.serverName, features: this.options, origin: "server-request", signal, call: context.call });
-  }
-
   private handleNotification(notification: JsonRpcNotification): void {
     consumeOwnNotification(notification, this.serverName, this.progress, this.options.onLog, (text, max) => this.masks.shown(text, max));
     if (notification.method === "notifications/tools/list_changed") this.tools.forget();
-    this.lists.heard(notification.method);
+    this.features.heard(notification.method);
     this.subscriptions.heard(notification);
     log.debug(`notification from ${this.transport.description}: ${notification.method}`);
     this.options.onNotification?.(notification);
@@ -376,28 +346,3 @@ export class McpClient {
   }
 }
 
-/**
- * The server notifications a client acts on itself: progress goes to the call holding its token (the
- * tracker masks its message); a log message, checked, masked and bounded by `shown`, to `onLog`
- * (the debug log without one). Malformed ones and progress no running call asked for go nowhere,
- * with a debug line. Any other notification is left alone.
- */
-function consumeOwnNotification(
-  notification: JsonRpcNotification,
-  server: string,
-  progress: ProgressTracker,
-  onLog: ((entry: ServerLogEntry) => void) | undefined,
-  shown: (text: string, max: number) => string,
-): void {
-  switch (notification.method) {
-    case "notifications/progress":
-      if (!progress.handle(notification.params)) log.debug(`${server}: dropped a progress notification no running call asked for`);
-      return;
-    case "notifications/message": {
-      const entry = parseServerLog(server, notification.params, shown);
-      if (!entry) log.debug(`${server}: dropped a malformed notifications/message`);
-      else if (onLog) onLog(entry);
-      else log.debug(`${server} [${entry.level}] ${entry.data}`);
-    }
-  }
-}

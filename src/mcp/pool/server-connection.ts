@@ -2,68 +2,19 @@ import type { ToolRegistry } from "../../agent/tool-registry.ts";
 import { log } from "../../log.ts";
 import type { AuthContext } from "../auth/server-authorizer.ts";
 import type { SignInInteraction } from "../auth/sign-in.ts";
-import type { ElicitationHandler } from "../client/elicitation.ts";
-import type { RequestRelay } from "../client/request-relay.ts";
 import { McpClient, type McpClientOptions } from "../client/mcp-client.ts";
-import type { RootsProvider } from "../client/roots.ts";
-import { serverLogDebugLine } from "../client/server-log-debug.ts";
-import type { ServerLogEntry } from "../client/server-log.ts";
 import { entrySecretValues, redactSecrets } from "../config/entry-secrets.ts";
 import type { ServerConfig, ServerEntry } from "../config/server-config.ts";
 import { failedAt, McpError } from "../mcp-error.ts";
 import type { ToolDefinition } from "../protocol.ts";
 import { createTransport, type TransportContext } from "../transport/create-transport.ts";
 import type { Transport } from "../transport/transport.ts";
-import { isPlainObject } from "../../system/plain-object.ts";
 import { systemClock, type Clock } from "../../system/clock.ts";
-import type { AutoRestarts } from "./auto-restarts.ts";
-import type { EraMemoryHandles } from "./era-memory-handles.ts";
+import type { ServerConnectionOptions } from "./server-connection-options.ts";
 import { lendInteraction } from "./server-sign-in.ts";
 import { ServerEvents, type ServerEventMap, type ServerEventName } from "./server-events.ts";
-import { filterTools, initialStatus, type ServerStatus } from "./server-status.ts";
-import type { ToolRegistrations } from "./tool-registrations.ts";
-
-/** The longest URI a resource update may name; a longer one is dropped. */
-const MAX_UPDATED_URI_CHARS = 8192;
-
-/** How many stderr lines a failure shows when the reason does not already carry them. */
-const STDERR_LINES_IN_STATUS = 10;
-
-/** How a connection is made: what its server may ask and is told, where its news goes, and the seams tests use. */
-export interface ServerConnectionOptions {
-  /** Builds the transport of an entry; tests swap in fakes. */
-  createTransport?: (config: ServerConfig, context: TransportContext) => Transport;
-  /** OAuth for HTTP servers: where tokens live, and who may sign in (see AuthContext). Absent: none. */
-  auth?: AuthContext;
-  /** The folders every server is told it may work in (`roots/list`). */
-  roots?: RootsProvider;
-  /** Answers the server's questions. Only a connection made with one declares the capability. */
-  elicitation?: ElicitationHandler;
-  /** A gateway's relay of sampling and in-call roots (only then is sampling declared). */
-  relay?: RequestRelay;
-  /** Answers a round's input requests side by side (see ClientFeatureOptions). */
-  inputRequestsTogether?: boolean;
-  /** Which era each configuration spoke last time; its writes are waited for on close. */
-  eraMemory?: EraMemoryHandles;
-  /**
-   * Whether to hear of tools that change while connected (default true). A one-shot command turns it
-   * off: a 2026-07-28 server would otherwise get a `subscriptions/listen` stream opened for nothing.
-   */
-  watchChanges?: boolean;
-  /**
-   * Hears the warnings about a server's tools (one left out, a re-listing that failed) in place of
-   * the log: the connection keeper hands them to each command that connects the server.
-   */
-  onWarning?: (message: string) => void;
-  /** Where connect times and restart delays get their time; tests hand in a fake. */
-  clock?: Clock;
-  /** Where its events go; the pool hands all its connections its own, so one listener hears every server. */
-  events?: ServerEvents;
-  /** Where its tools are registered while it is connected (the pool's registries); absent: nowhere. */
-  registrations?: ToolRegistrations;
-  /** The automatic restarts after a crash, when its holder turned them on (read at each loss). */
-  restarts?: () => AutoRestarts | undefined;
-}
+import { ServerNews } from "./server-news.ts";
+import { failureOf, filterTools, initialStatus, lastErrorOf, type ServerStatus } from "./server-status.ts";
 
 /**
  * One configured server's life: its entry, its client while there is one, and its status (data, for
@@ -77,15 +28,11 @@ export class ServerConnection {
   private configured: ServerEntry;
   private current: McpClient | undefined;
   private state: ServerStatus;
-  /** A re-listing under way, and whether another change was announced while it ran. */
-  private refreshing?: Promise<void>;
-  private refreshAgain = false;
-  /** Tools already warned about as left out, so a server that re-lists often is not a stream of warnings. */
-  private readonly rejectedTools = new Set<string>();
   /** Clients that went away, still closing: close waits for them. */
   private readonly retiring = new Set<Promise<void>>();
   private closing: Promise<void> | undefined;
   private readonly events: ServerEvents;
+  private readonly news: ServerNews;
   private readonly makeTransport: (config: ServerConfig, context: TransportContext) => Transport;
   private readonly warn: (message: string) => void;
   private readonly clock: Clock;
@@ -100,6 +47,14 @@ export class ServerConnection {
     this.makeTransport = options.createTransport ?? createTransport;
     this.warn = options.onWarning ?? ((message) => log.warn(message));
     this.clock = options.clock ?? systemClock;
+    this.news = new ServerNews({
+      server: entry.name,
+      events: this.events,
+      warn: this.warn,
+      connected: () => this.state.state === "connected",
+      closing: () => this.closing !== undefined,
+      refreshTools: () => this.refreshTools(),
+    });
   }
 
   get entry(): ServerEntry {
@@ -271,18 +226,7 @@ export class ServerConnection {
     return this.closing;
   }
 
-  /** The server said its tools changed: list them again (once more if it says so meanwhile). */
-  private toolsChanged(): void {
-    this.refreshAgain = true;
-    this.refreshing ??= (async () => {
-      while (this.refreshAgain && !this.closing) {
-        this.refreshAgain = false;
-        await this.refreshTools();
-      }
-      this.refreshing = undefined;
-    })();
-  }
-
+  /** The server said its tools changed (ServerNews asks): listed again; a failed listing is a warning, the old tools stay. */
   private async refreshTools(): Promise<void> {
     const { entry, current: client } = this;
     if (!entry.ok || !client || this.state.state !== "connected") return;
@@ -323,19 +267,8 @@ export class ServerConnection {
       watchChanges: this.options.watchChanges ?? true,
       // The client masks them (and the credentials its transport sent) in everything the server says.
       secrets: () => entrySecretValues(entry),
-      onLog: (logged) => this.serverLog({ ...logged, server: entry.name }),
-      onNotification: (notification) => {
-        if (notification.method === "notifications/tools/list_changed") this.toolsChanged();
-        if (notification.method === "notifications/resources/updated") this.resourceUpdated(notification.params);
-        if (notification.method === "notifications/resources/list_changed") this.events.emit("list-changed", { server: entry.name, list: "resources" });
-        if (notification.method === "notifications/prompts/list_changed") this.events.emit("list-changed", { server: entry.name, list: "prompts" });
-      },
-      onRejectedTool: (tool) => {
-        const key = `${tool.name}\u0000${tool.reason}`;
-        if (this.rejectedTools.has(key)) return;
-        this.rejectedTools.add(key);
-        this.warn(`MCP tool '${tool.name}' of server '${entry.name}' is left out: ${tool.reason}; the server's other tools work`);
-      },
+      // Its log, its notifications and the tools it left out become this connection's events and warnings.
+      ...this.news.listeners,
       onLost: (error) => this.lost(client, transport, error),
     };
     const client = new McpClient(transport, options);
@@ -365,47 +298,6 @@ export class ServerConnection {
     this.retiring.add(retiring);
     void retiring.finally(() => this.retiring.delete(retiring));
   }
-
-  /**
-   * A connected server's `notifications/resources/updated` with a string `uri` (of a sane length:
-   * it reaches a terminal line) reaches the resource-updated listeners; others are dropped.
-   */
-  private resourceUpdated(params: unknown): void {
-    const uri = isPlainObject(params) ? params.uri : undefined;
-    if (this.state.state !== "connected" || typeof uri !== "string" || uri.length > MAX_UPDATED_URI_CHARS) {
-      log.debug(`MCP server '${this.entry.name}': dropped a notifications/resources/updated without a usable uri, or before it was connected`);
-      return;
-    }
-    this.events.emit("resource-updated", { server: this.entry.name, uri });
-  }
-
-  private serverLog(entry: ServerLogEntry): void {
-    log.debug(serverLogDebugLine(entry));
-    this.events.emit("log", entry);
-  }
-}
-
-/** The server's last stderr lines (a transport that has them), unless the reason quotes them already (an exit does): said once. */
-function stderrFor(transport: Transport, reason: string): string[] {
-  const stderr = transport.stderrTail?.(STDERR_LINES_IN_STATUS) ?? [];
-  return reason.includes(stderr.at(-1) ?? "\0") ? [] : stderr;
-}
-
-/**
- * Why a server failed, as every front end and the model's note show it: the entry's secrets and
- * the credentials its transport sent masked (the client's `secretValues`), since a lower layer's
- * error may quote the expanded url or a header, and a server may echo one (the client masked its
- * errors already; stderr not).
- */
-function failureOf(client: McpClient, transport: Transport, error: Error): { reason: string; stderr: string[] } {
-  const secrets = client.secretValues();
-  return { reason: redactSecrets(error.message, secrets), stderr: stderrFor(transport, error.message).map((line) => redactSecrets(line, secrets)) };
-}
-
-function lastErrorOf(status: ServerStatus): { lastError?: string } {
-  // A failed status's reason is its last error; it is carried into the next status as lastError.
-  if (status.state === "failed") return { lastError: status.reason };
-  return status.lastError === undefined ? {} : { lastError: status.lastError };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ElicitationHandler } from "../client/elicitation.ts";
 import type { EraMemory } from "../client/era-memory.ts";
-import type { ServerConnectionOptions } from "./server-connection.ts";
+import type { ServerConnectionOptions } from "./server-connection-options.ts";
 
 /**
  * How a pool is made: what its servers may ask and are told, and the seams tests use. The options

@@ -1,6 +1,12 @@
+import type { McpClient } from "../client/mcp-client.ts";
 import type { Era } from "../client/version-negotiation.ts";
+import { redactSecrets } from "../config/entry-secrets.ts";
 import { describeServer, type ConfigScope, type ServerConfig, type ServerEntry } from "../config/server-config.ts";
 import type { Implementation, ToolDefinition } from "../protocol.ts";
+import type { Transport } from "../transport/transport.ts";
+
+/** How many stderr lines a failure shows when the reason does not already carry them. */
+const STDERR_LINES_IN_STATUS = 10;
 
 /** What `mcp list` and `/mcp` render: one per configured server, data only. */
 export type ServerStatus = {
@@ -56,4 +62,28 @@ export function filterTools(tools: ToolDefinition[], config: ServerConfig): Tool
   return tools.filter(
     (tool) => (!includeTools || includeTools.includes(tool.name)) && !excludeTools?.includes(tool.name),
   );
+}
+
+/**
+ * Why a server failed, as every front end and the model's note show it: the entry's secrets and
+ * the credentials its transport sent masked (the client's `secretValues`), since a lower layer's
+ * error may quote the expanded url or a header, and a server may echo one (the client masked its
+ * errors already; stderr not).
+ */
+export function failureOf(client: McpClient, transport: Transport, error: Error): { reason: string; stderr: string[] } {
+  const secrets = client.secretValues();
+  return { reason: redactSecrets(error.message, secrets), stderr: stderrFor(transport, error.message).map((line) => redactSecrets(line, secrets)) };
+}
+
+/** The server's last stderr lines (a transport that has them), unless the reason quotes them already (an exit does): said once. */
+function stderrFor(transport: Transport, reason: string): string[] {
+  const stderr = transport.stderrTail?.(STDERR_LINES_IN_STATUS) ?? [];
+  return reason.includes(stderr.at(-1) ?? "\0") ? [] : stderr;
+}
+
+/** What a status carries into the next one (a restart, a reconnect, `/mcp disable`) of why the server last failed. */
+export function lastErrorOf(status: ServerStatus): { lastError?: string } {
+  // A failed status's reason is its last error; it is carried into the next status as lastError.
+  if (status.state === "failed") return { lastError: status.reason };
+  return status.lastError === undefined ? {} : { lastError: status.lastError };
 }
