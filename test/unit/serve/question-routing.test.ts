@@ -10,6 +10,11 @@ import { GATHER_MS } from "../../../src/serve/input-rounds.ts";
 import { QuestionRouter } from "../../../src/serve/question-router.ts";
 import { StreamQuestions } from "../../../src/serve/stream-questions.ts";
 import { RootsProvider } from "../../../src/mcp/client/roots.ts";
+import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
+import { ServeConnection } from "../../../src/serve/serve-connection.ts";
+import { ServeMethods } from "../../../src/serve/serve-methods.ts";
+import { StdioDownstream } from "../../../src/serve/stdio-downstream.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
 import { tempDir } from "../../helpers/paths.ts";
 
@@ -239,5 +244,30 @@ describe("StreamQuestions", () => {
     await expect(questions.ask(() => {}, elicit("a"))).rejects.toBeInstanceOf(NotAsked);
     questions.cancelAll();
     expect(new Set(await Promise.all(open))).toEqual(new Set(["the client's session of mcp serve ended"]));
+  });
+});
+
+describe("ServeConnection (a stdio client)", () => {
+  test(`at most ${MAX_OPEN_QUESTIONS} requests relayed to it open at once: past it a sampling request is refused upstream, naming the bound`, async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    let input: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const streams = {
+      input: new ReadableStream<Uint8Array>({ start: (controller) => void (input = controller) }),
+      write: async (text: string) => void lines.push(JSON.parse(text)),
+    };
+    const say = (message: object) => input?.enqueue(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
+    const pool = new ServerPool([]);
+    const methods = new ServeMethods(pool);
+    const connection = new ServeConnection(new StdioDownstream(streams), methods, pool);
+    await connection.start();
+    say({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } });
+    await waitFor(() => lines.some((line) => line.id === 1), "the initialize answer");
+    say({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const request = { server: "a", params: { messages: [], maxTokens: 10 } };
+    const open = Array.from({ length: MAX_OPEN_QUESTIONS }, () => methods.questions.relay.sampling(request).catch(() => "ended"));
+    await expect(methods.questions.relay.sampling(request)).rejects.toThrow(`the client of mcp serve has ${MAX_OPEN_QUESTIONS} requests open already`);
+    expect(lines.filter((line) => line.method === "sampling/createMessage")).toHaveLength(MAX_OPEN_QUESTIONS);
+    await connection.close();
+    await Promise.all(open);
   });
 });
