@@ -144,8 +144,8 @@ export class QuestionRouter {
     const last = this.lastAsked;
     if (!oldest && last && onServer.includes(last.call) && this.clock.now() - last.at <= this.gatherMs) return { call: last.call, guessed: true };
     const why = oldest
-        ? `'${server}' named no call, and calls of more than one client of mcp serve run on it`
-        : `'${server}' named no call, and every call on it waits for an answer already`;
+      ? `'${server}' named no call, and calls of more than one client of mcp serve run on it`
+      : `'${server}' named no call, and every call on it waits for an answer already`;
     log.debug(`mcp serve: a request was not passed on to any client: ${why}`);
     return { call: undefined, outsideAnyCall: false, why };
   }
