@@ -15,9 +15,23 @@ export type RelayedQuestion =
 /**
  * Puts a question to a client, in its era: resolves to the client's raw answer (checked by the
  * QuestionRouter), rejects with NotAsked when it was never put to the client, with the client's
- * error (or a cancel) otherwise.
+ * error (or a cancel) otherwise. `guessed`: nothing named the call it is put to (a handshake
+ * upstream over stdio), so it may be another call's: it is asked, but answers given before it was
+ * asked do not answer it and the call is not failed for it (see InputRounds).
  */
-export type ClientAsk = (question: RelayedQuestion, signal?: AbortSignal) => Promise<unknown>;
+export type ClientAsk = (question: RelayedQuestion, signal?: AbortSignal, guessed?: boolean) => Promise<unknown>;
+
+/**
+ * Requests relayed to one client (an HTTP session, a stdio connection) or one call of a 2026-07-28
+ * client open at once (questions and sampling requests alike); past it one more is not asked, so a
+ * server cannot pile up requests (a sampling request may be 8 MB) while the client is silent.
+ */
+export const MAX_OPEN_QUESTIONS = 16;
+
+/** Throws NotAsked when `open` requests of `whose` are open already (MAX_OPEN_QUESTIONS). */
+export function checkRoomForQuestion(open: number, whose: string): void {
+  if (open >= MAX_OPEN_QUESTIONS) throw new NotAsked(`${whose} has ${MAX_OPEN_QUESTIONS} requests open already (the most mcp serve relays at once)`);
+}
 
 /** The client was not asked: it did not declare what the question needs, or too many wait already. */
 export class NotAsked extends Error {

@@ -52,6 +52,8 @@ export interface DownstreamSessionOptions {
   instructions?: () => string | undefined;
   /** Puts an upstream server's question or sampling request to this session's handshake client (stdio: a request). */
   ask?: ClientAsk;
+  /** Requests of many clients come through this session (HTTP's 2026-07-28 requests, which carry no session): each is its own client. */
+  manyClients?: boolean;
 }
 
 /**
@@ -175,7 +177,8 @@ export class DownstreamSession {
   }
 
   private context(request: ClientRequest, progressToken: ProgressToken | undefined) {
-    return { signal: request.signal, progressToken, notify: request.notify ?? this.options.notify, subscriber: this.subscriber, requestId: request.id };
+    const client = this.options.manyClients ? undefined : this;
+    return { signal: request.signal, progressToken, notify: request.notify ?? this.options.notify, subscriber: this.subscriber, requestId: request.id, client };
   }
 }
 

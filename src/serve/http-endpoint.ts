@@ -51,7 +51,7 @@ export class HttpEndpoint {
   ) {
     this.maxInFlight = options.maxInFlight ?? MAX_HTTP_IN_FLIGHT;
     this.sessions = new HttpSessions(options.maxSessions);
-    this.modern = new DownstreamSession(methods, { notify: () => {}, instructions: options.instructions });
+    this.modern = new DownstreamSession(methods, { notify: () => {}, instructions: options.instructions, manyClients: true });
     let authorities: Set<string> | undefined = new Set<string>();
     this.server = Bun.serve({
       hostname: options.host,

@@ -5,7 +5,7 @@ import { ErrorCode } from "../mcp/protocol.ts";
 import { ModernErrorCode, ResultType } from "../mcp/stateless-protocol.ts";
 import { isPlainObject } from "../system/plain-object.ts";
 import { systemClock, type Clock, type ClockTimer } from "../system/clock.ts";
-import { NotAsked, wellFormedAnswer, type ClientAsk, type RelayedQuestion } from "./client-questions.ts";
+import { checkRoomForQuestion, NotAsked, wellFormedAnswer, type ClientAsk, type RelayedQuestion } from "./client-questions.ts";
 
 /** How long an upstream call waits for a 2026-07-28 client to come back with its answers before it is given up. */
 export const ANSWER_WAIT_MS = 10 * 60_000;
@@ -57,8 +57,9 @@ interface RoundCall {
  * `inputRequests`, the waiting call named by an opaque `requestState`). The upstream call goes on
  * meanwhile, waiting for its answer; the client's retry, carrying `inputResponses` and the
  * `requestState`, hands the answers to the waiting requests and waits for the call's next request
- * or its result. A call whose client never comes back is given up after `waitMs`, and at most
- * `maxWaiting` wait at once. What is asked together goes out in one round (see `gather`).
+ * or its result. A call whose client never comes back is given up after `waitMs`, at most
+ * `maxWaiting` wait at once, and a call has at most MAX_OPEN_QUESTIONS requests open (past it one
+ * more is not asked). What is asked together goes out in one round (see `gather`).
  */
 export class InputRounds {
   private readonly calls = new Map<string, RoundCall>();
@@ -80,7 +81,8 @@ export class InputRounds {
    * `input_required` result. `paramsFor`: the params a request goes to the client with (NotAsked,
    * thrown: the client cannot answer it). `firstAnswers`: the `inputResponses` the client sent with
    * its first request, unasked: a well-formed one under the key a request would go out under answers
-   * it at once (any other is ignored, as the spec asks of keys a server does not know). `progress`:
+   * it at once (any other is ignored, as the spec asks of keys a server does not know), unless the
+   * request was only guessed to be this call's (see ClientAsk). `progress`:
    * where this request hears the call's progress (each retry brings its own, see `resume`).
    */
   start<T>(
@@ -101,20 +103,23 @@ export class InputRounds {
     };
     let asked = 0;
     const given = new Map(Object.entries(options.firstAnswers ?? {}));
-    const ask: ClientAsk = async (relayed, questionSignal) => {
+    const ask: ClientAsk = async (relayed, questionSignal, guessed = false) => {
       let params: Record<string, unknown>;
       try {
         params = paramsFor(relayed);
       } catch (error) {
-        if (error instanceof NotAsked && error.requiredCapability) this.missingCapability(call, error.requiredCapability, error.message);
+        // A request guessed to be this call's may be another client's: it is not asked, but this call is not failed for it.
+        if (!guessed && error instanceof NotAsked && error.requiredCapability) this.missingCapability(call, error.requiredCapability, error.message);
         throw error;
       }
       const key = this.keyFor(call, relayed.request.key, () => `q${++asked}`);
-      const early = given.get(key);
+      // Only what this call's own server asked is answered unasked: a guessed request's key (q1, q2…) is no sign it is this client's.
+      const early = guessed ? undefined : given.get(key);
       if (early !== undefined && wellFormedAnswer(relayed.method, early)) {
         given.delete(key);
         return early;
       }
+      checkRoomForQuestion(call.questions.length, "this call of mcp serve's client");
       if (!this.calls.has(call.state) && this.calls.size >= this.maxWaiting) throw new NotAsked(`${this.maxWaiting} calls of mcp serve wait for their clients already`);
       this.calls.set(call.state, call);
       return new Promise<unknown>((resolve, reject) => {
@@ -232,7 +237,8 @@ export class InputRounds {
   /**
    * The upstream needs what the client did not declare and has no graceful answer without (sampling):
    * the client's request fails with MissingRequiredClientCapability naming it, as the revision asks
-   * of a server, and the upstream call, which cannot finish as asked, is given up.
+   * of a server, and the upstream call, which cannot finish as asked, is given up. Never for a
+   * request only guessed to be this call's: that one is refused, and the call goes on.
    */
   private missingCapability(call: RoundCall, capability: string, why: string): void {
     const message = `${why}, which the server behind this request needs; declare ${capability} to use it`;

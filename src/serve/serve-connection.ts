@@ -2,7 +2,7 @@ import { log } from "../log.ts";
 import { JsonRpcConnection, McpError } from "../mcp/light-index.ts";
 import type { RootsProvider, ServerPool, Transport } from "../mcp/index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
-import { relayedParams, type RelayedQuestion } from "./client-questions.ts";
+import { checkRoomForQuestion, relayedParams, type RelayedQuestion } from "./client-questions.ts";
 import { adoptClientRoots } from "./client-roots.ts";
 import { announceListChanges } from "./list-announcements.ts";
 import { DownstreamSession } from "./downstream-session.ts";
@@ -21,6 +21,8 @@ export class ServeConnection {
   private readonly connection: JsonRpcConnection;
   private readonly session: DownstreamSession;
   private readonly stopListening: Array<() => void> = [];
+  /** Server requests put to the client and not answered yet (bounded: MAX_OPEN_QUESTIONS). */
+  private openQuestions = 0;
 
   constructor(
     transport: Transport,
@@ -80,15 +82,20 @@ export class ServeConnection {
   /**
    * An upstream server's question or sampling request, put to the client when it declared it can
    * answer (NotAsked otherwise): its raw answer, or its error. A question it does not answer at all
-   * is a debug line and a cancel; one the connection's end cut short rejects as well.
+   * is a debug line and a cancel; one the connection's end cut short rejects as well. At most
+   * MAX_OPEN_QUESTIONS are open at once (NotAsked past it).
    */
   private async ask(question: RelayedQuestion, signal?: AbortSignal): Promise<unknown> {
     const params = relayedParams(question, this.session.clientCapabilities, "handshake");
+    checkRoomForQuestion(this.openQuestions, "the client of mcp serve");
+    this.openQuestions++;
     try {
       return await this.connection.request(question.method, params, { signal });
     } catch (error) {
       if (!(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound) log.debug(`mcp serve: the client did not answer ${question.method}: ${(error as Error).message}`);
       throw error;
+    } finally {
+      this.openQuestions--;
     }
   }
 }

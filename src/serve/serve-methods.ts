@@ -34,6 +34,12 @@ export interface MethodContext {
   readonly modern?: { capabilities: ClientCapabilities; firstAnswers?: Record<string, unknown> };
   /** Set for a handshake client's request: what it declared at `initialize`. */
   readonly handshakeCapabilities?: ClientCapabilities;
+  /**
+   * The client the request came from, the same for all its requests (a stdio connection, an HTTP
+   * handshake session); absent when requests of one client cannot be told apart from another's (a
+   * 2026-07-28 request over HTTP carries no session): each request is then its own client.
+   */
+  readonly client?: object;
 }
 
 /** What `mcp serve` declares, in either era: the union of what its servers may offer. */
@@ -115,7 +121,8 @@ export class ServeMethods {
    * for a 2026-07-28 client, `context.ask` for a handshake one; not asked when it has neither).
    */
   private asking(server: string, context: MethodContext, work: (signal: AbortSignal, onProgress?: ProgressSink) => Promise<unknown>): Promise<unknown> {
-    const run = (signal: AbortSignal, ask: ClientAsk, progress?: ProgressSink) => this.questions.during({ server, signal, ask }, () => work(signal, progress));
+    const client = context.client ?? {};
+    const run = (signal: AbortSignal, ask: ClientAsk, progress?: ProgressSink) => this.questions.during({ server, signal, client, ask }, () => work(signal, progress));
     const { modern } = context;
     if (!modern) return run(context.signal, context.ask ?? askNobody, progressTo(context));
     // A 2026-07-28 call's progress goes to whichever of its requests (the first, a retry) waits on it now.

@@ -2,10 +2,7 @@ import { McpError } from "../mcp/light-index.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
 import type { ClientCapabilities } from "../mcp/stateless-protocol.ts";
 import { isPlainObject } from "../system/plain-object.ts";
-import { NotAsked, relayedParams, type RelayedQuestion } from "./client-questions.ts";
-
-/** Questions one HTTP session's client may have open at once (sampling requests count too); past it one more is not asked, so a silent client cannot pile them up. */
-export const MAX_OPEN_QUESTIONS = 16;
+import { checkRoomForQuestion, relayedParams, type RelayedQuestion } from "./client-questions.ts";
 
 /** The longest error message of a client's that is passed on upstream. */
 const MAX_CLIENT_ERROR_CHARS = 1_000;
@@ -25,7 +22,7 @@ export class StreamQuestions {
   /** Puts `question` to the client through `send` (the call's stream) and waits for its answer; NotAsked when it cannot answer it. */
   async ask(send: (message: object) => void, question: RelayedQuestion, signal?: AbortSignal): Promise<unknown> {
     const params = relayedParams(question, this.capabilities(), "handshake");
-    if (this.open.size >= MAX_OPEN_QUESTIONS) throw new NotAsked(`the client of mcp serve has ${MAX_OPEN_QUESTIONS} requests open already`);
+    checkRoomForQuestion(this.open.size, "the client of mcp serve");
     const id = `cat-code-q-${++this.asked}`;
     return new Promise<unknown>((resolve, reject) => {
       const settled = () => this.open.delete(id);

@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { McpError } from "../mcp-error.ts";
 import { ErrorCode } from "../protocol.ts";
 import { exceedsDepth } from "../../system/json-depth.ts";
+import { describeIssue } from "../../system/schema-issue.ts";
 import { WholeObject } from "../../system/whole-object.ts";
 
 /** Messages one sampling request may carry: a long conversation, far from a flood. */
@@ -16,6 +17,9 @@ export const MAX_SAMPLING_MESSAGES = 1_000;
 export const MAX_SAMPLING_CHARS = 8 * 2 ** 20;
 /** How deep either may nest: content blocks and tool schemas are shallow. */
 export const MAX_SAMPLING_DEPTH = 32;
+
+/** The longest reason (where, and what was wrong) an error about a malformed request or answer gives. */
+const MAX_REASON_CHARS = 320;
 
 /** A server's sampling request, checked: its params are passed on as the server wrote them. */
 export interface SamplingRequest {
@@ -68,9 +72,8 @@ function checkBounded(schema: v.GenericSchema, value: unknown): { ok: true } | {
   if (exceedsDepth(value, MAX_SAMPLING_DEPTH)) return { ok: false, reason: `it nests deeper than ${MAX_SAMPLING_DEPTH} levels` };
   const parsed = v.safeParse(schema, value);
   if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const where = v.getDotPath(issue);
-    return { ok: false, reason: `${where ? `${where.slice(0, 120)}: ` : ""}${issue.message.slice(0, 200)}` };
+    // Cut: a path is the server's keys and a message may quote its values.
+    return { ok: false, reason: describeIssue(parsed.issues[0]).slice(0, MAX_REASON_CHARS) };
   }
   // Measured last: the shape is known sound by now, so stringify meets no cycle and no deep chain.
   const size = JSON.stringify(value).length;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ElicitationHandler, ElicitationRequest, ElicitResult } from "../../../src/mcp/index.ts";
-import { clientAnswer, NotAsked, type ClientAsk, type RelayedQuestion } from "../../../src/serve/client-questions.ts";
+import { clientAnswer, MAX_OPEN_QUESTIONS, NotAsked, type ClientAsk, type RelayedQuestion } from "../../../src/serve/client-questions.ts";
 import { InputRounds } from "../../../src/serve/input-rounds.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
@@ -199,6 +199,44 @@ describe("InputRounds", () => {
     await expect(failed).rejects.toThrow("the client of mcp serve did not declare sampling, which the server behind this request needs; declare sampling to use it");
     expect(seen.signal?.aborted).toBe(true);
     expect(rounds.waiting).toBe(0);
+  });
+
+  test("a request only guessed to be this call's is never answered by the answers its first request carried: it goes out in a round", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const run = async (_signal: AbortSignal, ask: ClientAsk) => ask({ method: "elicitation/create", request: question("name?") }, undefined, true);
+    const given = { q1: { action: "accept", content: { name: "Alice" } } };
+    const round = (await rounds.start(run, new AbortController().signal, relayAll, { firstAnswers: given })) as Record<string, unknown>;
+    expect(round).toMatchObject({ resultType: "input_required", inputRequests: { q1: { method: "elicitation/create" } } });
+  });
+
+  test("sampling guessed to be the call of a client that did not declare it is refused, and the call goes on: no -32021", async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const seen: { signal?: AbortSignal } = {};
+    const run = async (signal: AbortSignal, ask: ClientAsk) => {
+      seen.signal = signal;
+      return ask(sampling, undefined, true).catch((error: Error) => `${error instanceof NotAsked ? "not asked" : "failed"}: ${error.message}`);
+    };
+    const refusing = (question: RelayedQuestion) => {
+      if (question.method === "sampling/createMessage") throw new NotAsked("the client of mcp serve did not declare sampling", "sampling");
+      return {};
+    };
+    expect(await rounds.start(run, new AbortController().signal, refusing)).toBe("not asked: the client of mcp serve did not declare sampling");
+    expect(seen.signal?.aborted).toBe(false);
+  });
+
+  test(`a call has at most ${MAX_OPEN_QUESTIONS} requests open: past it one more is not asked (a question declined, sampling refused)`, async () => {
+    const rounds = new InputRounds(new FakeClock());
+    const refused: unknown[] = [];
+    const run = async (_signal: AbortSignal, ask: ClientAsk) => {
+      for (let n = 0; n < MAX_OPEN_QUESTIONS; n++) void ask({ method: "elicitation/create", request: question(`${n}?`) });
+      await ask(sampling).catch((error: unknown) => refused.push(error));
+      return new Promise<never>(() => {});
+    };
+    const round = (await rounds.start(run, new AbortController().signal, relayAll)) as { inputRequests: Record<string, unknown> };
+    expect(Object.keys(round.inputRequests)).toHaveLength(MAX_OPEN_QUESTIONS);
+    await waitFor(() => refused.length === 1, "the sampling request past the bound to be refused");
+    expect(refused[0]).toBeInstanceOf(NotAsked);
+    expect((refused[0] as Error).message).toContain(`has ${MAX_OPEN_QUESTIONS} requests open already`);
   });
 
   test("requests a handshake upstream sends at once, read apart, go out in one round: the round waits gatherMs after the first", async () => {

@@ -1,10 +1,22 @@
 import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { ElicitationRequest } from "../../../src/mcp/index.ts";
 import { McpError } from "../../../src/mcp/light-index.ts";
-import { NotAsked, type ClientAsk, type RelayedQuestion } from "../../../src/serve/client-questions.ts";
-import { MAX_CLIENT_ROOTS } from "../../../src/serve/client-roots.ts";
+import { MAX_OPEN_QUESTIONS, NotAsked, type ClientAsk, type RelayedQuestion } from "../../../src/serve/client-questions.ts";
+import { adoptClientRoots, MAX_CLIENT_ROOTS } from "../../../src/serve/client-roots.ts";
+import { GATHER_MS } from "../../../src/serve/input-rounds.ts";
 import { QuestionRouter } from "../../../src/serve/question-router.ts";
-import { MAX_OPEN_QUESTIONS, StreamQuestions } from "../../../src/serve/stream-questions.ts";
+import { StreamQuestions } from "../../../src/serve/stream-questions.ts";
+import { RootsProvider } from "../../../src/mcp/client/roots.ts";
+import { ServerPool } from "../../../src/mcp/pool/server-pool.ts";
+import { ServeConnection } from "../../../src/serve/serve-connection.ts";
+import { ServeMethods } from "../../../src/serve/serve-methods.ts";
+import { StdioDownstream } from "../../../src/serve/stdio-downstream.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
+import { FakeClock } from "../../helpers/fake-clock.ts";
+import { tempDir } from "../../helpers/paths.ts";
 
 const question = (server: string): ElicitationRequest => ({
   server,
@@ -24,7 +36,7 @@ const MESSAGE = { role: "assistant", content: { type: "text", text: "Paris" }, m
 /** Runs `ask` as the one call on server "a" while `check` runs. */
 async function duringCall<T>(router: QuestionRouter, ask: ClientAsk, check: () => Promise<T>): Promise<T> {
   let finish = () => {};
-  const call = router.during({ server: "a", signal: new AbortController().signal, ask }, () => new Promise<void>((resolve) => (finish = resolve)));
+  const call = router.during({ server: "a", signal: new AbortController().signal, client: {}, ask }, () => new Promise<void>((resolve) => (finish = resolve)));
   try {
     return await check();
   } finally {
@@ -34,15 +46,16 @@ async function duringCall<T>(router: QuestionRouter, ask: ClientAsk, check: () =
 }
 
 describe("QuestionRouter", () => {
-  test("a question goes to the call sent with its signal, else to the oldest call on its server, else outside, else declined", async () => {
+  test("a question goes to the call sent with its signal, else to the oldest call on its server (one client's), else outside, else declined", async () => {
     const router = new QuestionRouter();
     const asked: string[] = [];
     const [first, second] = [new AbortController().signal, new AbortController().signal];
     let finish = () => {};
     const running = new Promise<void>((resolve) => (finish = resolve));
+    const client = {};
     const calls = Promise.all([
-      router.during({ server: "a", signal: first, ask: answering("first call", asked) }, () => running),
-      router.during({ server: "a", signal: second, ask: answering("second call", asked) }, () => running),
+      router.during({ server: "a", signal: first, client, ask: answering("first call", asked) }, () => running),
+      router.during({ server: "a", signal: second, client, ask: answering("second call", asked) }, () => running),
     ]);
     await router.answer(question("a"), second);
     await router.answer(question("a"), undefined);
@@ -56,20 +69,67 @@ describe("QuestionRouter", () => {
     expect(asked).toEqual(["second call", "first call", "outside"]);
   });
 
-  test("requests a server sends at once, naming no call, all go to the call the first went to, even when an older call waits", async () => {
+  test("requests a server sends at once, naming no call, all go to the call the first went to while its round gathers, even when another client's call waits; later, to none", async () => {
+    const clock = new FakeClock();
+    const router = new QuestionRouter(clock);
+    const asked: string[] = [];
+    let finish = () => {};
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    const abandoned = router.during({ server: "a", signal: new AbortController().signal, client: {}, ask: () => new Promise(() => {}) }, () => running);
+    void router.answer(question("a"), undefined);
+    const current = router.during({ server: "a", signal: new AbortController().signal, client: {}, ask: (relayed, _signal, guessed) => (asked.push(`${relayed.method}${guessed ? " (guessed)" : ""}`), new Promise(() => {})) }, () => running);
+    clock.advance(GATHER_MS * 10);
+    void router.answer(question("a"), undefined);
+    clock.advance(GATHER_MS);
+    void router.relay.sampling({ server: "a", params: {} });
+    void router.relay.roots({ server: "a" });
+    expect(asked).toEqual(["elicitation/create (guessed)", "sampling/createMessage (guessed)", "roots/list (guessed)"]);
+    // Its round has gone out: what comes now is not for it more than for the other client's call.
+    clock.advance(GATHER_MS + 1);
+    expect(await router.answer(question("a"), undefined)).toEqual({ action: "decline" });
+    expect(asked).toHaveLength(3);
+    finish();
+    await Promise.all([abandoned, current]);
+  });
+
+  test("a request that came during a client's request that is not a call (a completion), or during a call that ended, is outside any call: never another client's", async () => {
     const router = new QuestionRouter();
     const asked: string[] = [];
     let finish = () => {};
     const running = new Promise<void>((resolve) => (finish = resolve));
-    const abandoned = router.during({ server: "a", signal: new AbortController().signal, ask: () => new Promise(() => {}) }, () => running);
-    void router.answer(question("a"), undefined);
-    const current = router.during({ server: "a", signal: new AbortController().signal, ask: (relayed) => (asked.push(relayed.method), new Promise(() => {})) }, () => running);
-    void router.answer(question("a"), undefined);
-    void router.relay.sampling({ server: "a", params: {} });
-    void router.relay.roots({ server: "a" });
-    expect(asked).toEqual(["elicitation/create", "sampling/createMessage", "roots/list"]);
+    const ended = new AbortController().signal;
+    await router.during({ server: "a", signal: ended, client: {}, ask: answering("ended call", asked) }, async () => {});
+    const other = router.during({ server: "a", signal: new AbortController().signal, client: {}, ask: answering("B's call", asked) }, () => running);
+    const completion = new AbortController().signal;
+    const request = { server: "a", params: { messages: [], maxTokens: 10 } };
+    await expect(router.relay.sampling(request, undefined, completion)).rejects.toThrow("'a' asked during a request of mcp serve's client that is not a running call; sampling/createMessage of 'a' was not passed on");
+    expect(await router.answer(question("a"), undefined, ended)).toEqual({ action: "decline" });
+    expect(await router.relay.roots({ server: "a" }, ended)).toBeUndefined();
+    // Outside any call: the answerer for those (a stdio client) is asked, when there is one.
+    const release = router.answerOutsideCallsWith(answering("outside", asked));
+    await router.answer(question("a"), undefined, completion);
+    release();
+    expect(asked).toEqual(["outside"]);
     finish();
-    await Promise.all([abandoned, current]);
+    await other;
+  });
+
+  test("a request that names no call, while calls of two clients run on its server, is asked of neither: declined, refused, cat-code's own roots", async () => {
+    const router = new QuestionRouter();
+    const asked: string[] = [];
+    let finish = () => {};
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    const calls = Promise.all([
+      router.during({ server: "a", signal: new AbortController().signal, client: {}, ask: answering("A's call", asked) }, () => running),
+      router.during({ server: "a", signal: new AbortController().signal, client: {}, ask: answering("B's call", asked) }, () => running),
+    ]);
+    router.answerOutsideCallsWith(answering("outside", asked));
+    expect(await router.answer(question("a"), new AbortController().signal)).toEqual({ action: "decline" });
+    await expect(router.relay.sampling({ server: "a", params: {} })).rejects.toThrow("'a' named no call, and calls of more than one client of mcp serve run on it");
+    expect(await router.relay.roots({ server: "a" })).toBeUndefined();
+    expect(asked).toEqual([]);
+    finish();
+    await calls;
   });
 
   test("a question that names no call passes over a call still waiting for its own answer (a round its client never came back for)", async () => {
@@ -78,9 +138,9 @@ describe("QuestionRouter", () => {
     let finish = () => {};
     const running = new Promise<void>((resolve) => (finish = resolve));
     const never: ClientAsk = () => new Promise(() => {});
-    const abandoned = router.during({ server: "a", signal: new AbortController().signal, ask: never }, () => running);
+    const abandoned = router.during({ server: "a", signal: new AbortController().signal, client: {}, ask: never }, () => running);
     void router.answer(question("a"), undefined);
-    const current = router.during({ server: "a", signal: new AbortController().signal, ask: answering("current call", asked) }, () => running);
+    const current = router.during({ server: "a", signal: new AbortController().signal, client: {}, ask: answering("current call", asked) }, () => running);
     await router.answer(question("a"), undefined);
     expect(asked).toEqual(["current call"]);
     finish();
@@ -116,14 +176,38 @@ describe("QuestionRouter", () => {
 
   test(`roots come from the client of the call (at most ${MAX_CLIENT_ROOTS}), else are cat-code's own (undefined): outside a call, a client not asked, a malformed answer`, async () => {
     const router = new QuestionRouter();
-    const many = { roots: Array.from({ length: MAX_CLIENT_ROOTS + 5 }, (_, n) => ({ uri: `file:///r${n}` })) };
+    const dir = tempDir();
+    const folders = Array.from({ length: MAX_CLIENT_ROOTS + 5 }, (_, n) => join(dir, `r${n}`));
+    for (const folder of folders) mkdirSync(folder);
+    const many = { roots: folders.map((folder) => ({ uri: pathToFileURL(folder).href })) };
     const listed = await duringCall(router, async () => many, () => router.relay.roots({ server: "a" }));
     expect(listed?.length).toBe(MAX_CLIENT_ROOTS);
-    expect(listed?.[0]).toEqual({ uri: "file:///r0" });
+    expect(listed?.[0]).toEqual({ uri: pathToFileURL(folders[0]!).href });
     router.answerOutsideCallsWith(async () => many);
     expect(await router.relay.roots({ server: "a" })).toBeUndefined();
     expect(await duringCall(router, async () => Promise.reject(new NotAsked("no roots")), () => router.relay.roots({ server: "a" }))).toBeUndefined();
-    expect(await duringCall(router, async () => ({ roots: [{ uri: "https://x" }] }), () => router.relay.roots({ server: "a" }))).toBeUndefined();
+    expect(await duringCall(router, async () => ({ roots: "all of them" }), () => router.relay.roots({ server: "a" }))).toBeUndefined();
+  });
+
+  test("a client's roots that are not folders on this machine (a missing folder, a file, a non-file URI, another host's) are dropped, relayed or adopted alike", async () => {
+    const dir = tempDir();
+    const here = join(dir, "work");
+    mkdirSync(here);
+    await Bun.write(join(dir, "file.txt"), "x");
+    const answer = {
+      roots: [
+        { uri: "https://example.com/repo" },
+        { uri: pathToFileURL(join(dir, "missing")).href },
+        { uri: pathToFileURL(join(dir, "file.txt")).href },
+        { uri: "file://elsewhere/home/user" },
+        { uri: pathToFileURL(here).href, name: "work" },
+      ],
+    };
+    const router = new QuestionRouter();
+    expect(await duringCall(router, async () => answer, () => router.relay.roots({ server: "a" }))).toEqual([{ uri: pathToFileURL(here).href, name: "work" }]);
+    const roots = new RootsProvider(tempDir());
+    expect(await adoptClientRoots(async () => answer, roots)).toBe(1);
+    expect(roots.list().map((root) => root.name)).toContain("work");
   });
 });
 
@@ -160,5 +244,30 @@ describe("StreamQuestions", () => {
     await expect(questions.ask(() => {}, elicit("a"))).rejects.toBeInstanceOf(NotAsked);
     questions.cancelAll();
     expect(new Set(await Promise.all(open))).toEqual(new Set(["the client's session of mcp serve ended"]));
+  });
+});
+
+describe("ServeConnection (a stdio client)", () => {
+  test(`at most ${MAX_OPEN_QUESTIONS} requests relayed to it open at once: past it a sampling request is refused upstream, naming the bound`, async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    let input: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const streams = {
+      input: new ReadableStream<Uint8Array>({ start: (controller) => void (input = controller) }),
+      write: async (text: string) => void lines.push(JSON.parse(text)),
+    };
+    const say = (message: object) => input?.enqueue(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
+    const pool = new ServerPool([]);
+    const methods = new ServeMethods(pool);
+    const connection = new ServeConnection(new StdioDownstream(streams), methods, pool);
+    await connection.start();
+    say({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } });
+    await waitFor(() => lines.some((line) => line.id === 1), "the initialize answer");
+    say({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const request = { server: "a", params: { messages: [], maxTokens: 10 } };
+    const open = Array.from({ length: MAX_OPEN_QUESTIONS }, () => methods.questions.relay.sampling(request).catch(() => "ended"));
+    await expect(methods.questions.relay.sampling(request)).rejects.toThrow(`the client of mcp serve has ${MAX_OPEN_QUESTIONS} requests open already`);
+    expect(lines.filter((line) => line.method === "sampling/createMessage")).toHaveLength(MAX_OPEN_QUESTIONS);
+    await connection.close();
+    await Promise.all(open);
   });
 });
