@@ -12,7 +12,8 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { catCode } from "../../helpers/binary.ts";
-import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-fixture.ts";
+import type { AnnouncedProcess } from "../../helpers/listening-fixture.ts";
+import { serveHttpProcess } from "../../helpers/served-http.ts";
 import { BUN, ECHO_SERVER, MODERN_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 let served: AnnouncedProcess<"ignore">;
@@ -27,13 +28,7 @@ beforeAll(async () => {
     modern: { command: BUN, args: [MODERN_SERVER, "--stdio"] },
     dual: { command: BUN, args: [SDK_V2_SERVER, "--stdio"] },
   });
-  served = await spawnAnnounced([...catCode(), "mcp", "serve", "--http", "--mcp-config", config], {
-    ready: /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\ntoken \(shown once, kept in .*\): ([0-9a-f]{64})\n/,
-    stdin: "ignore",
-    label: "cat-code mcp serve --http",
-    env: { CAT_CODE_HOME: home },
-    timeoutMs: 60_000,
-  });
+  served = await serveHttpProcess([...catCode(), "mcp", "serve", "--http", "--mcp-config", config], home);
   url = served.match[1] as string;
   token = served.match[2] as string;
 }, 120_000);

@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { MetaKey, MODERN_PROTOCOL_VERSION } from "../../../src/mcp/stateless-protocol.ts";
 import { compiledBinary } from "../../helpers/binary.ts";
-import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-fixture.ts";
-import { BUN, REPO, tempDir, writeConfig } from "../../helpers/paths.ts";
+import type { AnnouncedProcess } from "../../helpers/listening-fixture.ts";
+import { serveHttpProcess } from "../../helpers/served-http.ts";
+import { BUN, REPO, writeConfig } from "../../helpers/paths.ts";
 
 const REFERENCE_SERVER = join(REPO, "fixtures", "conformance", "reference-server.ts");
 const TOOL = "ref__test_custom_header";
@@ -22,13 +23,7 @@ let authorization: string;
 beforeAll(async () => {
   const binary = await compiledBinary();
   const config = writeConfig({ ref: { command: BUN, args: [REFERENCE_SERVER] } });
-  served = await spawnAnnounced([binary, "mcp", "serve", "--http", "--mcp-config", config], {
-    ready: /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\ntoken \(shown once, kept in .*\): ([0-9a-f]{64})\n/,
-    stdin: "ignore",
-    label: "cat-code mcp serve --http",
-    env: { CAT_CODE_HOME: tempDir() },
-    timeoutMs: 60_000,
-  });
+  served = await serveHttpProcess([binary, "mcp", "serve", "--http", "--mcp-config", config]);
   url = new URL(served.match[1] as string);
   authorization = `Bearer ${served.match[2]}`;
 }, 120_000);

@@ -12,7 +12,8 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { compiledBinary } from "../../helpers/binary.ts";
 import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-fixture.ts";
-import { BUN, REPO, tempDir, writeConfig } from "../../helpers/paths.ts";
+import { serveHttpProcess } from "../../helpers/served-http.ts";
+import { BUN, REPO, writeConfig } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
 const SDK_HTTP_SERVER = join(REPO, "fixtures", "http", "sdk-http-server.ts");
@@ -25,13 +26,7 @@ beforeAll(async () => {
   const binary = await compiledBinary();
   upstream = await spawnAnnounced([BUN, SDK_HTTP_SERVER, "--mode", "sse", "--ask-pair"], { ready: /PORT (\d+)/, stdin: "ignore", label: "the SDK v1 HTTP server" });
   const config = writeConfig({ pair: { type: "http", url: `http://127.0.0.1:${upstream.match[1]}/mcp` } });
-  served = await spawnAnnounced([binary, "mcp", "serve", "--http", "--mcp-config", config], {
-    ready: /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\ntoken \(shown once, kept in .*\): ([0-9a-f]{64})\n/,
-    stdin: "ignore",
-    label: "cat-code mcp serve --http",
-    env: { CAT_CODE_HOME: tempDir() },
-    timeoutMs: 60_000,
-  });
+  served = await serveHttpProcess([binary, "mcp", "serve", "--http", "--mcp-config", config]);
   url = new URL(served.match[1] as string);
   requestInit = { headers: { Authorization: `Bearer ${served.match[2]}` } };
 }, 120_000);

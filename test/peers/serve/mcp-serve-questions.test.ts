@@ -14,7 +14,8 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { compiledBinary } from "../../helpers/binary.ts";
-import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-fixture.ts";
+import type { AnnouncedProcess } from "../../helpers/listening-fixture.ts";
+import { serveHttpProcess } from "../../helpers/served-http.ts";
 import { BUN, CHAOS_SERVER, MODERN_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 let binary: string;
@@ -89,13 +90,7 @@ describe("over HTTP", () => {
   let url: URL;
   let requestInit: RequestInit;
   beforeAll(async () => {
-    served = await spawnAnnounced([binary, "mcp", "serve", "--http", "--mcp-config", config], {
-      ready: /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\ntoken \(shown once, kept in .*\): ([0-9a-f]{64})\n/,
-      stdin: "ignore",
-      label: "cat-code mcp serve --http",
-      env: { CAT_CODE_HOME: tempDir() },
-      timeoutMs: 60_000,
-    });
+    served = await serveHttpProcess([binary, "mcp", "serve", "--http", "--mcp-config", config]);
     url = new URL(served.match[1] as string);
     requestInit = { headers: { Authorization: `Bearer ${served.match[2]}` } };
   }, 120_000);
