@@ -42,7 +42,8 @@ export class KeeperConnection {
   /**
    * The hello named this keeper's own protocol and version. A command of another build is answered
    * hello, status, close and stop (it replaces this keeper, or asks it to close a server), never
-   * connect or call: its call may mean something else here, and it is sent before hello's answer.
+   * connect or call: what they mean to it may not be what they mean here, and a connect comes
+   * before the command has read hello's answer.
    */
   private sameBuild = false;
   /** Closed for a broken rule: nothing more it sent is read, and the socket ends after the refusal. */

@@ -57,6 +57,8 @@ export { answerField } from "./client/elicitation-answers.ts";
 // A gateway's relay of a server's sampling and roots requests to its own client.
 export type { RelayedRoot, RequestRelay, RootsRequest } from "./client/request-relay.ts";
 export { checkSamplingResult, type SamplingRequest } from "./client/sampling.ts";
+// What a client's `elicitation` capability allows (an empty one: form only).
+export { elicitationModes } from "./client/client-capabilities.ts";
 
 // Era memory: which protocol generation each configured server spoke, kept in $CAT_CODE_HOME.
 export { EraMemory } from "./client/era-memory.ts";

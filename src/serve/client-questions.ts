@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { checkSamplingResult, type ElicitationRequest, type ElicitResult, type RootsRequest, type SamplingRequest } from "../mcp/index.ts";
+import { checkSamplingResult, elicitationModes, type ElicitationRequest, type ElicitResult, type RootsRequest, type SamplingRequest } from "../mcp/index.ts";
 import { ListRootsResult, type ClientCapabilities } from "../mcp/stateless-protocol.ts";
 
 /**
@@ -109,8 +109,7 @@ export function relayedParams(question: RelayedQuestion, capabilities: ClientCap
  */
 export function questionParams(request: ElicitationRequest, capabilities: ClientCapabilities): Record<string, unknown> | undefined {
   const declared = capabilities.elicitation;
-  const modes = declared && (declared.form || declared.url) ? declared : declared ? { form: {} } : undefined;
-  if (!modes?.[request.mode]) return undefined;
+  if (!declared || !elicitationModes(declared)[request.mode]) return undefined;
   const message = `${request.server}: ${request.message}`;
   return request.mode === "form"
     ? { mode: "form", message, requestedSchema: request.requestedSchema }

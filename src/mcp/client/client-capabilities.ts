@@ -51,8 +51,8 @@ type ElicitationCapability = NonNullable<ClientCapabilities["elicitation"]>;
 /** The elicitation modes both sides declare, or undefined when they share none. */
 function commonElicitationModes(own: ElicitationCapability | undefined, caller: ElicitationCapability | undefined): ElicitationCapability | undefined {
   if (!own || !caller) return undefined;
-  const ownModes = withModes(own);
-  const callerModes = withModes(caller);
+  const ownModes = elicitationModes(own);
+  const callerModes = elicitationModes(caller);
   const modes = {
     ...(ownModes.form && callerModes.form ? { form: ownModes.form } : {}),
     ...(ownModes.url && callerModes.url ? { url: ownModes.url } : {}),
@@ -60,7 +60,7 @@ function commonElicitationModes(own: ElicitationCapability | undefined, caller: 
   return modes.form || modes.url ? modes : undefined;
 }
 
-/** An `elicitation` capability with its modes spelled out (none named: form only). */
-function withModes(declared: ElicitationCapability): ElicitationCapability {
+/** An `elicitation` capability with its modes spelled out (none named: form only, as the spec reads an empty one). */
+export function elicitationModes(declared: ElicitationCapability): ElicitationCapability {
   return declared.form || declared.url ? declared : { form: {} };
 }
