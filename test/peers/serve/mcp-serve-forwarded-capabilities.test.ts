@@ -12,6 +12,7 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { compiledBinary } from "../../helpers/binary.ts";
+import { resultText } from "../../helpers/served-http.ts";
 import { BUN, MODERN_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 let binary: string;
@@ -27,7 +28,6 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-const text = (result: object) => ((result as { content: unknown }).content as Array<{ text?: string }>).map((block) => block.text).join("");
 const serve = () => ({ command: binary, args: ["mcp", "serve", "--mcp-config", config], env: { ...(process.env as Record<string, string>), CAT_CODE_HOME: home }, stderr: "ignore" as const });
 const MODEL_ANSWER = { role: "assistant" as const, content: { type: "text" as const, text: "Paris" }, model: "client-model", stopReason: "endTurn" };
 const SAMPLING_REFUSED = "Cannot request input 'capital_question' (sampling/createMessage): the request's client capabilities do not declare the required capability";
@@ -55,7 +55,7 @@ describe("a 2026-07-28 client that declares nothing", () => {
   });
 
   test("roots are still declared: cat-code answers the upstream's roots/list with its own folders", async () => {
-    expect(text(await client.callTool({ name: "modern__list_roots", arguments: {} }))).toStartWith("file://");
+    expect(resultText(await client.callTool({ name: "modern__list_roots", arguments: {} }))).toStartWith("file://");
   });
 });
 
@@ -66,8 +66,8 @@ describe("a 2026-07-28 client that declares sampling and elicitation", () => {
     client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Grace" } }));
     await client.connect(new StdioV2(serve()));
     try {
-      expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
-      expect(text(await client.callTool({ name: "modern__ask_name", arguments: {} }))).toBe("Hello Grace");
+      expect(resultText(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
+      expect(resultText(await client.callTool({ name: "modern__ask_name", arguments: {} }))).toBe("Hello Grace");
     } finally {
       await client.close();
     }

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { catCode } from "../../helpers/binary.ts";
 import type { AnnouncedProcess } from "../../helpers/listening-fixture.ts";
-import { serveHttpProcess } from "../../helpers/served-http.ts";
+import { resultText, serveHttpProcess } from "../../helpers/served-http.ts";
 import { BUN, ECHO_SERVER, MODERN_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 let served: AnnouncedProcess<"ignore">;
@@ -40,7 +40,6 @@ afterAll(async () => {
 });
 
 const authorized = () => ({ headers: { Authorization: `Bearer ${token}` } });
-const text = (result: object) => ((result as { content: Array<{ text?: string }> }).content).map((block) => block.text).join("");
 
 test("the token is printed once and kept 0600 in the app home", () => {
   expect(statSync(join(home, "serve-token")).mode & 0o777).toBe(0o600);
@@ -53,7 +52,7 @@ test("the SDK v1 client lists and calls tools over a handshake session, and hear
   try {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["echo__echo", "modern__echo"]));
-    expect(text(await client.callTool({ name: "modern__echo", arguments: { text: "v1 over http" } }))).toBe("v1 over http");
+    expect(resultText(await client.callTool({ name: "modern__echo", arguments: { text: "v1 over http" } }))).toBe("v1 over http");
     // Progress comes on the call's own event stream, before its result.
     const updates: number[] = [];
     await client.callTool({ name: "dual__slow_progress", arguments: { steps: 3, delayMs: 1 } }, undefined, { onprogress: (progress) => updates.push(progress.progress) });
@@ -73,7 +72,7 @@ describe("the SDK v2 client", () => {
       await client.connect(new HttpV2(new URL(url), { requestInit: authorized() }));
       try {
         expect(client.getNegotiatedProtocolVersion()).toBe(version);
-        expect(text(await client.callTool({ name: "echo__echo", arguments: { text: `v2 ${mode}` } }))).toBe(`v2 ${mode}`);
+        expect(resultText(await client.callTool({ name: "echo__echo", arguments: { text: `v2 ${mode}` } }))).toBe(`v2 ${mode}`);
         const updates: number[] = [];
         await client.callTool({ name: "dual__slow_progress", arguments: { steps: 2, delayMs: 1 } }, { onprogress: (progress) => updates.push(progress.progress) });
         expect(updates).toEqual([1, 2]);

@@ -12,32 +12,26 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { compiledBinary } from "../../helpers/binary.ts";
 import { spawnAnnounced, type AnnouncedProcess } from "../../helpers/listening-fixture.ts";
-import { serveHttpProcess } from "../../helpers/served-http.ts";
+import { resultText, servedOverHttp, type ServedHttp } from "../../helpers/served-http.ts";
 import { BUN, REPO, writeConfig } from "../../helpers/paths.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 
 const SDK_HTTP_SERVER = join(REPO, "fixtures", "http", "sdk-http-server.ts");
 let upstream: AnnouncedProcess<"ignore">;
-let served: AnnouncedProcess<"ignore">;
-let url: URL;
-let requestInit: RequestInit;
+let served: ServedHttp;
 
 beforeAll(async () => {
   const binary = await compiledBinary();
   upstream = await spawnAnnounced([BUN, SDK_HTTP_SERVER, "--mode", "sse", "--ask-pair"], { ready: /PORT (\d+)/, stdin: "ignore", label: "the SDK v1 HTTP server" });
   const config = writeConfig({ pair: { type: "http", url: `http://127.0.0.1:${upstream.match[1]}/mcp` } });
-  served = await serveHttpProcess([binary, "mcp", "serve", "--http", "--mcp-config", config]);
-  url = new URL(served.match[1] as string);
-  requestInit = { headers: { Authorization: `Bearer ${served.match[2]}` } };
+  served = await servedOverHttp([binary, "mcp", "serve", "--http", "--mcp-config", config]);
 }, 120_000);
 afterAll(async () => {
-  for (const process of [served, upstream]) {
-    process?.child.kill("SIGTERM");
-    await process?.child.exited;
-  }
+  await served?.stop();
+  upstream?.child.kill("SIGTERM");
+  await upstream?.child.exited;
 });
 
-const text = (result: object) => ((result as { content: unknown }).content as Array<{ text?: string }>).map((block) => block.text).join("");
 
 /** A handshake client over HTTP that answers every question with its own name, and keeps what it was asked. */
 async function answeringClient(name: string): Promise<{ client: ClientV1; asked: string[] }> {
@@ -47,7 +41,7 @@ async function answeringClient(name: string): Promise<{ client: ClientV1; asked:
     asked.push(request.params.message);
     return { action: "accept", content: { name } };
   });
-  await client.connect(new HttpV1(url, { requestInit }));
+  await client.connect(new HttpV1(served.url, { requestInit: served.requestInit }));
   return { client, asked };
 }
 
@@ -59,8 +53,8 @@ test("two clients' concurrent calls to one HTTP upstream: each client is asked i
     // The second call reaches the upstream after the first, so it is the younger call that asks first.
     await waitFor(() => upstream.output().includes("ARRIVED A"), () => `the first call at the upstream; it printed: ${upstream.output()}`);
     const younger = second.client.callTool({ name: "pair__ask_pair", arguments: { who: "B" } });
-    expect(text(await younger)).toBe("B was answered by second");
-    expect(text(await older)).toBe("A was answered by first");
+    expect(resultText(await younger)).toBe("B was answered by second");
+    expect(resultText(await older)).toBe("A was answered by first");
     expect(first.asked).toEqual(["pair: A question for A"]);
     expect(second.asked).toEqual(["pair: A question for B"]);
   } finally {

@@ -14,8 +14,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { compiledBinary } from "../../helpers/binary.ts";
-import type { AnnouncedProcess } from "../../helpers/listening-fixture.ts";
-import { serveHttpProcess } from "../../helpers/served-http.ts";
+import { resultText, servedOverHttp, type ServedHttp } from "../../helpers/served-http.ts";
 import { BUN, CHAOS_SERVER, MODERN_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
 let binary: string;
@@ -32,7 +31,6 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-const text = (result: object) => ((result as { content: unknown }).content as Array<{ text?: string }>).map((block) => block.text).join("");
 
 describe("a 2026-07-28 client that declares elicitation", () => {
   let client: ClientV2;
@@ -55,7 +53,7 @@ describe("a 2026-07-28 client that declares elicitation", () => {
   });
 
   test("a modern upstream's input_required comes to it as input_required, and its answer reaches the upstream", async () => {
-    expect(text(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Grace");
+    expect(resultText(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Grace");
     expect(asked).toContain("dual: What is your name?");
   });
 
@@ -66,7 +64,7 @@ describe("a 2026-07-28 client that declares elicitation", () => {
   });
 
   test("a handshake upstream's elicitation/create comes to it as input_required, and its answer goes back as the reply", async () => {
-    expect(text(await client.callTool({ name: "asker__ask", arguments: {} }))).toBe("elicitation: decline");
+    expect(resultText(await client.callTool({ name: "asker__ask", arguments: {} }))).toBe("elicitation: decline");
     expect(asked).toContain("asker: Which email address?");
   });
 });
@@ -78,7 +76,7 @@ describe("a 2026-07-28 client that declares no elicitation", () => {
     await client.connect(new StdioV2({ command: binary, args: ["mcp", "serve", "--mcp-config", config, "--server", "asker"], env, stderr: "ignore" }));
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-      expect(text(await client.callTool({ name: "asker__ask", arguments: {} }))).toBe("elicitation: decline");
+      expect(resultText(await client.callTool({ name: "asker__ask", arguments: {} }))).toBe("elicitation: decline");
     } finally {
       await client.close();
     }
@@ -86,18 +84,11 @@ describe("a 2026-07-28 client that declares no elicitation", () => {
 });
 
 describe("over HTTP", () => {
-  let served: AnnouncedProcess<"ignore">;
-  let url: URL;
-  let requestInit: RequestInit;
+  let served: ServedHttp;
   beforeAll(async () => {
-    served = await serveHttpProcess([binary, "mcp", "serve", "--http", "--mcp-config", config]);
-    url = new URL(served.match[1] as string);
-    requestInit = { headers: { Authorization: `Bearer ${served.match[2]}` } };
+    served = await servedOverHttp([binary, "mcp", "serve", "--http", "--mcp-config", config]);
   }, 120_000);
-  afterAll(async () => {
-    served?.child.kill("SIGTERM");
-    await served?.child.exited;
-  });
+  afterAll(() => served?.stop());
 
   test("a handshake client is asked on its call's response stream, in front of either era of upstream", async () => {
     const asked: string[] = [];
@@ -106,10 +97,10 @@ describe("over HTTP", () => {
       asked.push(request.params.message);
       return { action: "accept", content: { name: "Ada Lovelace", email: "ada@example.com" } };
     });
-    await client.connect(new HttpV1(url, { requestInit }));
+    await client.connect(new HttpV1(served.url, { requestInit: served.requestInit }));
     try {
-      expect(text(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Ada Lovelace");
-      expect(text(await client.callTool({ name: "asker__ask", arguments: {} }))).toBe("elicitation: accept");
+      expect(resultText(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Ada Lovelace");
+      expect(resultText(await client.callTool({ name: "asker__ask", arguments: {} }))).toBe("elicitation: accept");
       expect(asked).toEqual(["dual: What is your name?", "asker: Which email address?"]);
     } finally {
       await client.close();
@@ -126,10 +117,10 @@ describe("over HTTP", () => {
       bodies.push(await response.clone().text());
       return response;
     };
-    await client.connect(new HttpV2(url, { requestInit, fetch: recording }));
+    await client.connect(new HttpV2(served.url, { requestInit: served.requestInit, fetch: recording }));
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-      expect(text(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Grace");
+      expect(resultText(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Grace");
       // The SDK v2 server asks under the key `name`: the client is asked under the same key.
       const rounds = bodies.filter((body) => body.includes('"inputRequests"'));
       expect(rounds).toHaveLength(1);

@@ -17,10 +17,9 @@ import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { compiledBinary, runBinary } from "../../helpers/binary.ts";
-import type { AnnouncedProcess } from "../../helpers/listening-fixture.ts";
-import { serveHttpProcess } from "../../helpers/served-http.ts";
+import { resultText, servedOverHttp, type ServedHttp } from "../../helpers/served-http.ts";
 import { BUN, CHAOS_SERVER, MODERN_SERVER, REPO, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
-import { post, readSse } from "../../helpers/raw-peers.ts";
+import { modernMeta, post, readSse } from "../../helpers/raw-peers.ts";
 
 const SDK_V1_ASKING = `${REPO}/fixtures/sdk-v1-asking-server.ts`;
 
@@ -42,7 +41,6 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-const text = (result: object) => ((result as { content: unknown }).content as Array<{ text?: string }>).map((block) => block.text).join("");
 const env = () => ({ ...(process.env as Record<string, string>), CAT_CODE_HOME: home });
 const MODEL_ANSWER = { role: "assistant" as const, content: { type: "text" as const, text: "Paris" }, model: "client-model", stopReason: "endTurn" };
 
@@ -67,12 +65,12 @@ describe("a handshake client over stdio that declares sampling", () => {
   afterAll(() => client?.close());
 
   test("a handshake upstream's sampling/createMessage reaches its model, and the answer goes back", async () => {
-    expect(text(await client.callTool({ name: "v1__sample", arguments: { prompt: "Name a capital" } }))).toBe("the model said: Paris");
+    expect(resultText(await client.callTool({ name: "v1__sample", arguments: { prompt: "Name a capital" } }))).toBe("the model said: Paris");
     expect(prompts).toContain("Name a capital");
   });
 
   test("a 2026-07-28 upstream's sampling input request comes to it as a sampling/createMessage request", async () => {
-    expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
+    expect(resultText(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
     expect(prompts).toContain("What is the capital of France?");
   });
 });
@@ -84,7 +82,7 @@ describe("a handshake client over stdio without sampling", () => {
     try {
       const result = await client.callTool({ name: "v1__sample", arguments: { prompt: "hi" } });
       expect(result.isError).toBe(true);
-      expect(text(result)).toContain("the client of mcp serve did not declare sampling");
+      expect(resultText(result)).toContain("the client of mcp serve did not declare sampling");
     } finally {
       await client.close();
     }
@@ -111,17 +109,17 @@ describe("a 2026-07-28 client over stdio that declares sampling and roots", () =
   });
 
   test("a 2026-07-28 upstream's sampling goes to its model through input_required", async () => {
-    expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
+    expect(resultText(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
   });
 
   test("an upstream's roots/list during its call is answered with its own roots, from either era of upstream", async () => {
-    expect(text(await client.callTool({ name: "modern__list_roots", arguments: {} }))).toBe(`${project} (project)`);
-    expect(text(await client.callTool({ name: "v1__list_roots", arguments: {} }))).toBe(`roots: ${project}`);
+    expect(resultText(await client.callTool({ name: "modern__list_roots", arguments: {} }))).toBe(`${project} (project)`);
+    expect(resultText(await client.callTool({ name: "v1__list_roots", arguments: {} }))).toBe(`roots: ${project}`);
   });
 
   test("a question, a sampling request and a roots request asked at once are all answered", async () => {
     asked.length = 0;
-    const result = text(await client.callTool({ name: "v1__ask_all", arguments: {} }));
+    const result = resultText(await client.callTool({ name: "v1__ask_all", arguments: {} }));
     expect(result).toBe('name {"name":"Grace"}, greeting Paris, roots 1');
     expect(asked.sort()).toEqual(["question", "roots", "sampling"]);
   });
@@ -136,7 +134,7 @@ describe("a 2026-07-28 client without sampling", () => {
     try {
       const result = await client.callTool({ name: "v1__sample", arguments: { prompt: "hi" } });
       expect(result.isError).toBe(true);
-      expect(text(result)).toContain("the client of mcp serve did not declare sampling");
+      expect(resultText(result)).toContain("the client of mcp serve did not declare sampling");
     } finally {
       await client.close();
     }
@@ -144,26 +142,19 @@ describe("a 2026-07-28 client without sampling", () => {
 });
 
 describe("over HTTP", () => {
-  let served: AnnouncedProcess<"ignore">;
-  let url: URL;
-  let requestInit: RequestInit;
+  let served: ServedHttp;
   beforeAll(async () => {
-    served = await serveHttpProcess([binary, "mcp", "serve", "--http", "--mcp-config", config]);
-    url = new URL(served.match[1] as string);
-    requestInit = { headers: { Authorization: `Bearer ${served.match[2]}` } };
+    served = await servedOverHttp([binary, "mcp", "serve", "--http", "--mcp-config", config]);
   }, 120_000);
-  afterAll(async () => {
-    served?.child.kill("SIGTERM");
-    await served?.child.exited;
-  });
+  afterAll(() => served?.stop());
 
   test("a handshake client's model is asked on its call's response stream, in front of either era of upstream", async () => {
     const prompts: string[] = [];
     const client = samplingClientV1(prompts);
-    await client.connect(new HttpV1(url, { requestInit }));
+    await client.connect(new HttpV1(served.url, { requestInit: served.requestInit }));
     try {
-      expect(text(await client.callTool({ name: "v1__sample", arguments: { prompt: "Over HTTP" } }))).toBe("the model said: Paris");
-      expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
+      expect(resultText(await client.callTool({ name: "v1__sample", arguments: { prompt: "Over HTTP" } }))).toBe("the model said: Paris");
+      expect(resultText(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
       expect(prompts).toEqual(["Over HTTP", "What is the capital of France?"]);
     } finally {
       await client.close();
@@ -182,10 +173,10 @@ describe("over HTTP", () => {
       bodies.push(await response.clone().text());
       return response;
     };
-    await client.connect(new HttpV2(url, { requestInit, fetch: recording }));
+    await client.connect(new HttpV2(served.url, { requestInit: served.requestInit, fetch: recording }));
     try {
-      expect(text(await client.callTool({ name: "v1__ask_all", arguments: {} }))).toBe('name {"name":"Ada"}, greeting Paris, roots 1');
-      expect(text(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
+      expect(resultText(await client.callTool({ name: "v1__ask_all", arguments: {} }))).toBe('name {"name":"Ada"}, greeting Paris, roots 1');
+      expect(resultText(await client.callTool({ name: "v2__ask_capital", arguments: {} }))).toBe("The model (client-model) said: Paris");
       const rounds = bodies.filter((body) => body.includes('"inputRequests"')).map((body) => JSON.parse(body).result.inputRequests as Record<string, { method: string }>);
       expect(rounds.map((round) => Object.values(round).map((request) => request.method).sort())).toEqual([["elicitation/create", "roots/list", "sampling/createMessage"], ["sampling/createMessage"]]);
       expect(Object.keys(rounds[1]!)).toEqual(["capital_question"]);
@@ -195,17 +186,13 @@ describe("over HTTP", () => {
   });
 
   test("a 2026-07-28 client's retry hears the call's progress after its answer, under the retry's own progressToken", async () => {
-    const auth = { Authorization: `Bearer ${served.match[2]}` };
-    const meta = (progressToken: string) => ({
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
-      progressToken,
-    });
+    const auth = { Authorization: served.authorization };
+    const meta = (progressToken: string) => modernMeta({ "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } }, progressToken });
     // A request with a progressToken is answered as an event stream: its last message is the answer.
-    const first = (await readSse(await post(url.href, { id: 1, method: "tools/call", params: { name: "asker__ask", arguments: {}, _meta: meta("first") } }, auth))).at(-1);
+    const first = (await readSse(await post(served.url.href, { id: 1, method: "tools/call", params: { name: "asker__ask", arguments: {}, _meta: meta("first") } }, auth))).at(-1);
     expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { q1: { method: "elicitation/create" } } });
     const retry = { name: "asker__ask", arguments: {}, inputResponses: { q1: { action: "decline" } }, requestState: first.result.requestState, _meta: meta("retry") };
-    const messages = await readSse(await post(url.href, { id: 2, method: "tools/call", params: retry }, auth));
+    const messages = await readSse(await post(served.url.href, { id: 2, method: "tools/call", params: retry }, auth));
     expect(messages[0]).toMatchObject({ method: "notifications/progress", params: { progressToken: "retry", progress: 1, total: 1, message: "answered" } });
     expect(messages.at(-1)).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "elicitation: decline" }] } });
   });

@@ -15,6 +15,7 @@ import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { join } from "node:path";
 import { compiledBinary } from "../../helpers/binary.ts";
+import { resultText } from "../../helpers/served-http.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 import { BUN, CHAOS_SERVER, ECHO_SERVER, MODERN_SERVER, REPO, SDK_STDIO_SERVER, SDK_V2_SERVER, tempDir, writeConfig } from "../../helpers/paths.ts";
 
@@ -39,7 +40,6 @@ beforeAll(async () => {
 
 const serveArgs = (...extra: string[]) => ["mcp", "serve", "--mcp-config", config, ...extra];
 const serveEnv = () => ({ ...(process.env as Record<string, string>), CAT_CODE_HOME: home });
-const text = (result: object) => ((result as { content: unknown }).content as Array<{ text?: string }>).map((block) => block.text).join("");
 
 describe("the SDK v1 client", () => {
   let client: ClientV1;
@@ -54,9 +54,9 @@ describe("the SDK v1 client", () => {
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(["echo__echo", "sdk__echo", "sdk__add", "modern__echo", "chaos__crash"]));
     expect(client.getServerVersion()).toMatchObject({ name: "cat-code" });
-    expect(text(await client.callTool({ name: "echo__echo", arguments: { text: "from bash" } }))).toBe("from bash");
+    expect(resultText(await client.callTool({ name: "echo__echo", arguments: { text: "from bash" } }))).toBe("from bash");
     expect(await client.callTool({ name: "sdk__add", arguments: { a: 2, b: 3 } })).toMatchObject({ structuredContent: { sum: 5 } });
-    expect(text(await client.callTool({ name: "modern__echo", arguments: { text: "from 2026" } }))).toBe("from 2026");
+    expect(resultText(await client.callTool({ name: "modern__echo", arguments: { text: "from 2026" } }))).toBe("from 2026");
   });
 
   test("resources keep their URIs, templates and prompts are served, and completions reach their server", async () => {
@@ -76,7 +76,7 @@ describe("the SDK v1 client", () => {
 
   test("an unknown tool is an invalid-params error; the endpoint keeps serving", async () => {
     await expect(client.callTool({ name: "nobody__nothing", arguments: {} })).rejects.toThrow(/Unknown tool: nobody__nothing/);
-    expect(text(await client.callTool({ name: "echo__echo", arguments: { text: "still here" } }))).toBe("still here");
+    expect(resultText(await client.callTool({ name: "echo__echo", arguments: { text: "still here" } }))).toBe("still here");
   });
 });
 
@@ -87,12 +87,12 @@ describe("an upstream server that dies mid-call", () => {
     try {
       const crashed = await client.callTool({ name: "chaos__crash", arguments: { code: 7, stderr: "going down" } });
       expect(crashed.isError).toBe(true);
-      expect(text(crashed)).toContain("MCP server 'chaos' failed on tool 'crash'");
-      expect(text(crashed)).toContain("going down");
-      expect(text(await client.callTool({ name: "echo__echo", arguments: { text: "alive" } }))).toBe("alive");
+      expect(resultText(crashed)).toContain("MCP server 'chaos' failed on tool 'crash'");
+      expect(resultText(crashed)).toContain("going down");
+      expect(resultText(await client.callTool({ name: "echo__echo", arguments: { text: "alive" } }))).toBe("alive");
       const again = await client.callTool({ name: "chaos__crash", arguments: {} });
       expect(again.isError).toBe(true);
-      expect(text(again)).toContain("MCP server 'chaos' is not connected");
+      expect(resultText(again)).toContain("MCP server 'chaos' is not connected");
     } finally {
       await client.close();
     }
@@ -126,7 +126,7 @@ describe("between the two sides", () => {
   });
 
   test("a server's question (an input_required of 2026-07-28) is put to the client as elicitation/create, and its answer goes back", async () => {
-    expect(text(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Grace");
+    expect(resultText(await client.callTool({ name: "dual__ask_name", arguments: {} }))).toBe("Hello Grace");
     expect(asked).toEqual(["dual: What is your name?"]);
   });
 
@@ -152,7 +152,7 @@ describe("the client's roots", () => {
       // The client is asked once it is ready; the call waits for nothing else, so poll the answer.
       let listed = "";
       await waitFor(async () => {
-        listed = text(await client.callTool({ name: "modern__list_roots", arguments: {} }));
+        listed = resultText(await client.callTool({ name: "modern__list_roots", arguments: {} }));
         return listed.includes(pathToFileURL(folder).href);
       }, () => `the client's folder among the roots; the server listed: ${listed}`);
     } finally {
@@ -173,7 +173,7 @@ describe("the SDK v2 client", () => {
         expect(client.getNegotiatedProtocolVersion()).toBe(version);
         const { tools } = await client.listTools();
         expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["echo__echo", "modern__echo"]));
-        expect(text(await client.callTool({ name: "modern__echo", arguments: { text: `v2 ${mode}` } }))).toBe(`v2 ${mode}`);
+        expect(resultText(await client.callTool({ name: "modern__echo", arguments: { text: `v2 ${mode}` } }))).toBe(`v2 ${mode}`);
       } finally {
         await client.close();
       }

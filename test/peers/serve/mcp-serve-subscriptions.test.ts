@@ -13,6 +13,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { compiledBinary } from "../../helpers/binary.ts";
+import { resultText } from "../../helpers/served-http.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 import { BUN, MODERN_SERVER, REPO, tempDir, writeConfig } from "../../helpers/paths.ts";
 
@@ -56,8 +57,7 @@ test("subscribing to a resource no server has is an error that names it", async 
 describe("an upstream that crashes and is restarted", () => {
   const NOTE = "watched://note";
   const WATCHED_SERVER = join(REPO, "fixtures", "resources", "watched-server.ts");
-  const text = (result: object) => ((result as { content: unknown }).content as Array<{ text?: string }>).map((block) => block.text).join("");
-
+  
   test("is subscribed again, and the client still hears of the resource's updates", async () => {
     const pidFile = join(tempDir(), "pid");
     const config = writeConfig({ watched: { command: BUN, args: [WATCHED_SERVER, pidFile] } });
@@ -68,7 +68,7 @@ describe("an upstream that crashes and is restarted", () => {
     await watcher.connect(new StdioV1({ command: binary, args: ["mcp", "serve", "--mcp-config", config], env, stderr: "ignore" }));
     try {
       await watcher.subscribeResource({ uri: NOTE });
-      expect(text(await watcher.callTool({ name: "watched__touch", arguments: {} }))).toBe("touched, subscribed");
+      expect(resultText(await watcher.callTool({ name: "watched__touch", arguments: {} }))).toBe("touched, subscribed");
       await waitFor(() => updates.includes(NOTE), "the update before the crash");
       const first = readFileSync(pidFile, "utf8");
       process.kill(Number(first), "SIGKILL");
@@ -77,7 +77,7 @@ describe("an upstream that crashes and is restarted", () => {
       // Restarted, its tools are back before the subscription is asked again: touched until the new process holds it.
       let last = "";
       await waitFor(
-        async () => (last = text(await watcher.callTool({ name: "watched__touch", arguments: {} }))) === "touched, subscribed",
+        async () => (last = resultText(await watcher.callTool({ name: "watched__touch", arguments: {} }))) === "touched, subscribed",
         () => `the restarted server to hold the subscription; it said: ${last}`,
         { intervalMs: 50 },
       );

@@ -6,6 +6,9 @@
 import { describe, expect, test } from "bun:test";
 import { paramHeaderMismatch } from "../../../src/serve/param-headers.ts";
 
+/** raw-peers.ts has the same, but importing it would put this file in the process tier. */
+const base64 = (text: string) => `=?base64?${Buffer.from(text).toString("base64")}?=`;
+
 const SCHEMA = {
   type: "object",
   properties: {
@@ -16,7 +19,6 @@ const SCHEMA = {
     note: { type: "string" },
   },
 };
-const base64 = (text: string) => `=?base64?${Buffer.from(text).toString("base64")}?=`;
 const check = (headers: Record<string, string>, args: unknown, schema: unknown = SCHEMA) => paramHeaderMismatch(new Headers(headers), schema, args);
 
 describe("headers that agree with the body", () => {

@@ -19,6 +19,6 @@ test("sameSecret: equal only when every byte is; another length, a last byte, a 
   expect(sameSecret(`${token}a`, token)).toBe(false);
   expect(sameSecret(`${token.slice(0, -1)}c`, token)).toBe(false);
   expect(sameSecret(`c${token.slice(1)}`, token)).toBe(false);
-  expect(sameSecret("é", "e\u0301".slice(0, 1) + "x")).toBe(false);
+  expect(sameSecret("é", "ex")).toBe(false);
   expect(sameSecret("", "")).toBe(true);
 });

@@ -5,9 +5,6 @@
  * handshake-era request is left as it was.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { declaredCapabilities, forwardedCapabilities } from "../../../../src/mcp/client/client-capabilities.ts";
 import type { EraStrategy } from "../../../../src/mcp/client/era/era-strategy.ts";
 import { LegacyEra } from "../../../../src/mcp/client/era/legacy-era.ts";
@@ -18,10 +15,11 @@ import { RootsProvider } from "../../../../src/mcp/client/roots.ts";
 import type { JsonRpcConnection } from "../../../../src/mcp/rpc/json-rpc-connection.ts";
 import type { Transport } from "../../../../src/mcp/transport/transport.ts";
 import { type Handler, MemoryTransport } from "../../../helpers/memory-transport.ts";
+import { tempDir } from "../../../helpers/paths.ts";
 
 const CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 const relay: RequestRelay = { sampling: async () => ({}), roots: async () => undefined };
-const roots = () => new RootsProvider(mkdtempSync(join(tmpdir(), "cat-code-capfwd-")));
+const roots = () => new RootsProvider(tempDir("cat-code-capfwd-"));
 /** What mcp serve's pool declares: roots, sampling (it relays) and both elicitation modes. */
 const gateway = () => declaredCapabilities({ roots: roots(), relay, elicitation: async () => ({ action: "decline" }) });
 
